@@ -1,0 +1,50 @@
+import { ThemeForm } from "@/components/ThemeForm.tsx";
+import type { AppState } from "@/lib/state.ts";
+
+const NAV = [
+  { href: "/", label: "Questions" },
+  { href: "/ask", label: "Ask" },
+  { href: "/debate", label: "Debate" },
+  { href: "/docs/api", label: "API" },
+];
+
+/** Site header: brand, navigation, theme, and the sign-in link or the user's menu. */
+export function Header({ state, url }: { state: AppState; url: URL }) {
+  const path = url.pathname;
+  const user = state.user;
+  const current = (href: string) =>
+    href === "/" ? path === "/" : path === href || path.startsWith(href + "/");
+  return (
+    <header class="site-header">
+      <a class="skip-link" href="#main">Skip to content</a>
+      <div class="container">
+        <a class="brand" href="/">
+          Par<span>ley</span>
+        </a>
+        {state.services.config.localMode && (
+          <span class="badge-local" title="Local sign-in and an offline stand-in model">
+            Local mode
+          </span>
+        )}
+        <nav class="nav" aria-label="Main">
+          {NAV.map((n) => (
+            <a key={n.href} href={n.href} aria-current={current(n.href) ? "page" : undefined}>
+              {n.label}
+            </a>
+          ))}
+        </nav>
+        <div class="header-tools">
+          <ThemeForm theme={state.theme} path={path + url.search} />
+          {user
+            ? (
+              <a class="user-chip" href="/profile" data-testid="user-menu">
+                {user.image && <img class="avatar" src={user.image} alt="" />}
+                <span>{user.name}</span>
+              </a>
+            )
+            : <a class="btn btn-small btn-primary" href="/signin">Sign in</a>}
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * The application: Hono on the outside (logging, security headers, health, assets,
+ * errors), the Fresh-shaped file routes inside.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { NONCE, secureHeaders } from "hono/secure-headers";
+import type { BuildInfo } from "./fresh/assets.ts";
+import { setBuildId } from "./fresh/assets.ts";
+import { createFreshHandler } from "./fresh/server.ts";
+import type { Manifest } from "./fresh/types.ts";
+import { HttpError } from "./http/errors.ts";
+import { formatRequestLine, logSink } from "./http/log.ts";
+import { serveBuildAsset } from "./http/static.ts";
+import { keys } from "./kv/keys.ts";
+import type { AppState, Services } from "./state.ts";
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  manifest: Manifest;
+  build: BuildInfo;
+  /** Folder holding `static/<buildId>/` (default `.build`). */
+  buildDir: string;
+  /** Log one line per request (default true). */
+  logRequests?: boolean;
+}
+
+/** True for machine-facing paths that answer errors as JSON. */
+export function isApiPath(url: URL): boolean {
+  return url.pathname === "/api" || url.pathname.startsWith("/api/");
+}
+
+/**
+ * Build the app for a set of services.
+ *
+ * @example
+ * ```ts
+ * const app = createApp(services, { manifest, build, buildDir: ".build" });
+ * const res = await app.request("/healthz");
+ * ```
+ */
+export function createApp(services: Services, opts: AppOptions): Hono {
+  setBuildId(opts.build.buildId);
+  const https = services.config.appOrigin.startsWith("https:");
+  const fresh = createFreshHandler(opts.manifest, {
+    build: opts.build,
+    defaultTitle: "Parley",
+    plainErrors: isApiPath,
+    onError: (err, req, ctx) => {
+      if (!(err instanceof HttpError)) return null;
+      if (isApiPath(new URL(req.url))) return err.toResponse();
+      if (err.status === 404) return ctx.renderNotFound();
+      return err.status < 500 ? err.toResponse() : null;
+    },
+  });
+
+  const app = new Hono();
+
+  if (opts.logRequests ?? true) {
+    app.use(async (c, next) => {
+      const start = performance.now();
+      await next();
+      logSink.write(
+        formatRequestLine(c.req.method, c.req.path, c.res.status, performance.now() - start),
+      );
+    });
+  }
+
+  app.use(secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", NONCE],
+      scriptSrcAttr: ["'none'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", "https:", "http:", "data:"],
+      connectSrc: ["'self'"],
+      fontSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+    xFrameOptions: "DENY",
+    referrerPolicy: "strict-origin-when-cross-origin",
+    strictTransportSecurity: https ? "max-age=31536000; includeSubDomains" : false,
+    crossOriginEmbedderPolicy: false,
+  }));
+
+  app.get("/healthz", async (c) => {
+    const started = performance.now();
+    await services.kv.get(keys.health());
+    return c.json({ ok: true, kv: "ok", ms: Number((performance.now() - started).toFixed(2)) });
+  });
+
+  app.get("/_parley/:build/*", async (c) => {
+    const build = c.req.param("build");
+    const file = c.req.path.slice(`/_parley/${build}/`.length);
+    const res = await serveBuildAsset(opts.buildDir, build, decodeURIComponent(file));
+    return res ?? c.text("Not found", 404);
+  });
+
+  app.all("*", (c) => {
+    const state: AppState = {
+      services,
+      user: null,
+      nonce: c.get("secureHeadersNonce") ?? "",
+      theme: "auto",
+    };
+    const info = (c.env as { remoteAddr?: Deno.NetAddr } | undefined)?.remoteAddr;
+    return fresh(c.req.raw, {
+      state: state as unknown as Record<string, unknown>,
+      nonce: state.nonce,
+      remoteAddr: info ? { hostname: info.hostname, port: info.port } : undefined,
+    });
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof HttpError) return err.toResponse();
+    console.error("Unhandled error", c.req.path, err);
+    return c.json({ error: "Internal server error" }, 500);
+  });
+
+  return app;
+}

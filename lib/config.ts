@@ -1,0 +1,171 @@
+/**
+ * The one place that reads the process environment. Every variable is part of the
+ * deployment interface (DESIGN.md §4); a bad value stops start-up with a message that
+ * names the variable, never a stack trace.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** Provider identifiers as SPEC.md names them. */
+export const PROVIDERS = ["provider_a", "provider_b", "provider_c"] as const;
+export type ProviderId = typeof PROVIDERS[number];
+
+/** Endpoints and credentials of one identity provider. */
+export interface ProviderConfig {
+  clientId: string;
+  clientSecret: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  /** provider_a and provider_c: userinfo; provider_b: user. */
+  profileUrl: string;
+  /** provider_b only: the emails endpoint used when the profile has no email. */
+  emailsUrl?: string;
+}
+
+/** The parsed configuration. `appSecret` is undefined until local mode supplies one. */
+export interface Config {
+  port: number;
+  hostname: string;
+  appOrigin: string;
+  kvPath: string;
+  appSecret?: string;
+  llm: { apiKey?: string; baseUrl?: string; model: string };
+  providers: Partial<Record<ProviderId, ProviderConfig>>;
+  localMode: boolean;
+  /** Words refused in display names (comma-separated `OFFENSIVE_WORDS`). */
+  offensiveWords: string[];
+}
+
+/** Thrown for a bad environment; `message` names the variable. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+const optionalString = z.string().trim().min(1).optional();
+
+const envSchema = z.object({
+  PORT: z.coerce.number({ error: "must be a number" }).int().min(0).max(65535).default(8000),
+  HOSTNAME: z.string().min(1).default("0.0.0.0"),
+  APP_ORIGIN: httpUrl.optional(),
+  KV_PATH: z.string().min(1).default("./data/parley.kv"),
+  APP_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
+  LLM_API_KEY: optionalString,
+  LLM_BASE_URL: httpUrl.optional(),
+  LLM_MODEL: z.string().min(1).default("gpt-4o-mini"),
+  LOCAL_MODE: z.enum(["on", "off", "auto"], { error: "must be on, off or auto" }).default("auto"),
+  OFFENSIVE_WORDS: z.string().optional(),
+  PROVIDER_A_CLIENT_ID: optionalString,
+  PROVIDER_A_CLIENT_SECRET: optionalString,
+  PROVIDER_A_AUTHORIZE_URL: httpUrl.optional(),
+  PROVIDER_A_TOKEN_URL: httpUrl.optional(),
+  PROVIDER_A_USERINFO_URL: httpUrl.optional(),
+  PROVIDER_B_CLIENT_ID: optionalString,
+  PROVIDER_B_CLIENT_SECRET: optionalString,
+  PROVIDER_B_AUTHORIZE_URL: httpUrl.optional(),
+  PROVIDER_B_TOKEN_URL: httpUrl.optional(),
+  PROVIDER_B_USER_URL: httpUrl.optional(),
+  PROVIDER_B_EMAILS_URL: httpUrl.optional(),
+  PROVIDER_C_CLIENT_ID: optionalString,
+  PROVIDER_C_CLIENT_SECRET: optionalString,
+  PROVIDER_C_AUTHORIZE_URL: httpUrl.optional(),
+  PROVIDER_C_TOKEN_URL: httpUrl.optional(),
+  PROVIDER_C_USERINFO_URL: httpUrl.optional(),
+});
+
+type Env = z.infer<typeof envSchema>;
+
+/** Default words refused in display names; deployments extend it with OFFENSIVE_WORDS. */
+const DEFAULT_OFFENSIVE_WORDS = ["fuck", "shit", "cunt", "nigger", "faggot", "retard", "whore"];
+
+function providerFrom(
+  env: Env,
+  prefix: "PROVIDER_A" | "PROVIDER_B" | "PROVIDER_C",
+  profileKey: "USERINFO_URL" | "USER_URL",
+): ProviderConfig | undefined {
+  const get = (k: string) =>
+    (env as unknown as Record<string, string | undefined>)[`${prefix}_${k}`];
+  const clientId = get("CLIENT_ID");
+  if (!clientId) return undefined;
+  const required = ["CLIENT_SECRET", "AUTHORIZE_URL", "TOKEN_URL", profileKey];
+  if (prefix === "PROVIDER_B") required.push("EMAILS_URL");
+  for (const k of required) {
+    if (!get(k)) {
+      throw new ConfigError(`${prefix}_${k} is required when ${prefix}_CLIENT_ID is set`);
+    }
+  }
+  return {
+    clientId,
+    clientSecret: get("CLIENT_SECRET")!,
+    authorizeUrl: get("AUTHORIZE_URL")!,
+    tokenUrl: get("TOKEN_URL")!,
+    profileUrl: get(profileKey)!,
+    emailsUrl: prefix === "PROVIDER_B" ? get("EMAILS_URL") : undefined,
+  };
+}
+
+/**
+ * Parse an environment (a plain record, so tests pass their own) into a Config.
+ *
+ * @example
+ * ```ts
+ * const config = parseConfig({ PORT: "8080", KV_PATH: ":memory:" });
+ * config.appOrigin; // "http://localhost:8080"
+ * ```
+ * @throws {ConfigError} naming the first bad variable.
+ */
+export function parseConfig(raw: Record<string, string | undefined>): Config {
+  // Empty strings mean "unset": shells and .env files often export VAR= .
+  const cleaned = Object.fromEntries(
+    Object.entries(raw).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue.path[0] ?? "environment");
+    throw new ConfigError(`${name} ${issue.message}`);
+  }
+  const env = parsed.data;
+  const providers: Config["providers"] = {};
+  const a = providerFrom(env, "PROVIDER_A", "USERINFO_URL");
+  const b = providerFrom(env, "PROVIDER_B", "USER_URL");
+  const c = providerFrom(env, "PROVIDER_C", "USERINFO_URL");
+  if (a) providers.provider_a = a;
+  if (b) providers.provider_b = b;
+  if (c) providers.provider_c = c;
+  const anyReal = Object.keys(providers).length > 0;
+  let localMode: boolean;
+  if (env.LOCAL_MODE === "on") {
+    if (anyReal) {
+      throw new ConfigError(
+        "LOCAL_MODE cannot be on while a real provider is configured (PROVIDER_*_CLIENT_ID)",
+      );
+    }
+    localMode = true;
+  } else localMode = env.LOCAL_MODE === "auto" && !anyReal;
+  if (!localMode && !env.APP_SECRET) {
+    throw new ConfigError("APP_SECRET is required outside local mode (at least 32 characters)");
+  }
+  const extraWords = (env.OFFENSIVE_WORDS ?? "").split(",").map((w) => w.trim().toLowerCase())
+    .filter(Boolean);
+  return {
+    port: env.PORT,
+    hostname: env.HOSTNAME,
+    appOrigin: (env.APP_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+    kvPath: env.KV_PATH,
+    appSecret: env.APP_SECRET,
+    llm: { apiKey: env.LLM_API_KEY, baseUrl: env.LLM_BASE_URL, model: env.LLM_MODEL },
+    providers,
+    localMode,
+    offensiveWords: [...DEFAULT_OFFENSIVE_WORDS, ...extraWords],
+  };
+}
+
+/** Parse `Deno.env`. */
+export function loadConfig(): Config {
+  return parseConfig(Deno.env.toObject());
+}

@@ -1,0 +1,56 @@
+/**
+ * Where built assets are served from. Island bundles and the files of `static/` live
+ * under one build id, so every URL changes when any byte does and can be cached forever.
+ *
+ * @module
+ */
+
+/** What `scripts/build.ts` wrote to `.build/build.json`. */
+export interface BuildInfo {
+  buildId: string;
+  /** Bundle file of the client boot module. */
+  client: string;
+  /** Island name → bundle file. */
+  islands: Record<string, string>;
+  /** Files copied from `static/` (relative paths). */
+  staticFiles: string[];
+}
+
+/** URL prefix of everything built: `/_parley/<buildId>/`. */
+export const ASSET_ROOT = "/_parley";
+
+let base = `${ASSET_ROOT}/dev`;
+
+/** Set the build id used by {@link asset} (done once at start-up). */
+export function setBuildId(buildId: string): void {
+  base = `${ASSET_ROOT}/${buildId}`;
+}
+
+/**
+ * The immutable URL of a file from `static/`.
+ *
+ * @example
+ * ```ts
+ * <link rel="stylesheet" href={asset("styles.css")} />
+ * ```
+ */
+export function asset(path: string): string {
+  return `${base}/s/${path.replace(/^\/+/, "")}`;
+}
+
+/** The URL of a bundle file. */
+export function bundleUrl(file: string): string {
+  return `${base}/${file}`;
+}
+
+/** Read `.build/build.json`; a clear error tells how to build when it is missing. */
+export async function readBuildInfo(buildDir: string): Promise<BuildInfo> {
+  try {
+    return JSON.parse(await Deno.readTextFile(`${buildDir}/build.json`)) as BuildInfo;
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) {
+      throw new Error(`No build found in ${buildDir}: run \`deno task build\` first`);
+    }
+    throw err;
+  }
+}

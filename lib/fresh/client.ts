@@ -1,0 +1,61 @@
+/**
+ * Browser half of islands: read the props the server recorded, revive Dates and
+ * signals, and hydrate each `<parley-island>` with its component.
+ *
+ * @module
+ */
+import { type ComponentType, h, hydrate } from "preact";
+
+const TAG = "\u0001parley";
+
+type Reviver = (value: unknown) => unknown;
+
+function revive(value: unknown, signal: Reviver | null): unknown {
+  if (Array.isArray(value)) return value.map((v) => revive(v, signal));
+  if (value && typeof value === "object") {
+    const obj = value as Record<string, unknown>;
+    if (obj[TAG] === "date") return new Date(obj.v as string);
+    if (obj[TAG] === "signal") return signal ? signal(revive(obj.v, signal)) : obj.v;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(obj)) out[k] = revive(v, signal);
+    return out;
+  }
+  return value;
+}
+
+function usesSignals(value: unknown): boolean {
+  return JSON.stringify(value).includes('"\\u0001parley":"signal"');
+}
+
+/**
+ * Hydrate every island on the page. Called by the boot script with the island
+ * components this page uses.
+ *
+ * @example
+ * ```ts
+ * boot({ ThemeToggle });
+ * ```
+ */
+// deno-lint-ignore no-explicit-any
+export async function boot(components: Record<string, ComponentType<any>>): Promise<void> {
+  const stateEl = document.getElementById("__parley_islands");
+  const instances = JSON.parse(stateEl?.textContent ?? "[]") as {
+    name: string;
+    props: unknown;
+  }[];
+  // Signals are loaded only by pages whose islands take one.
+  let signal: Reviver | null = null;
+  if (usesSignals(instances)) {
+    const mod = await import("@preact/signals");
+    signal = (v) => mod.signal(v);
+  }
+  for (const el of document.querySelectorAll<HTMLElement>("parley-island[data-i]")) {
+    const instance = instances[Number(el.dataset.i)];
+    const component = instance && components[instance.name];
+    if (!component) continue;
+    const props = revive(instance.props, signal) as Record<string, unknown>;
+    hydrate(h(component, props), el);
+    el.dataset.hydrated = "true";
+  }
+  document.documentElement.dataset.islands = "ready";
+}

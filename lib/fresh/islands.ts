@@ -1,0 +1,180 @@
+/**
+ * Server half of islands: recognise island components while a page renders, wrap their
+ * HTML in a `<parley-island>` marker element, and record their props for the browser.
+ *
+ * The marker is an element (styled `display: contents`) rather than a pair of comments:
+ * the browser then hydrates into it with Preact's public `hydrate(vnode, element)`, with
+ * no reliance on Preact internals.
+ *
+ * @module
+ */
+import { Signal } from "@preact/signals";
+import { type ComponentType, h, isValidElement, options, type VNode } from "preact";
+
+/** Tag a serialized value carries when it is not plain JSON data. */
+export const TAG = "\u0001parley";
+
+/** One island instance on a rendered page. */
+export interface IslandInstance {
+  name: string;
+  props: unknown;
+}
+
+/** Per-render collector (rendering is synchronous, so one slot is enough). */
+export interface IslandCollector {
+  instances: IslandInstance[];
+  /** Names of the islands used, for the boot script's imports. */
+  used: Set<string>;
+  /** >0 while rendering inside an island: nested islands are plain components there. */
+  depth: number;
+}
+
+// deno-lint-ignore no-explicit-any
+const registry = new Map<ComponentType<any>, string>();
+let current: IslandCollector | null = null;
+
+/** Register island components by name (done once from the manifest). */
+// deno-lint-ignore no-explicit-any
+export function registerIslands(islands: Record<string, ComponentType<any>>): void {
+  for (const [name, component] of Object.entries(islands)) registry.set(component, name);
+}
+
+/**
+ * Run `render` with a fresh collector; returns its result and the islands it produced.
+ *
+ * @example
+ * ```ts
+ * const { result: html, islands } = collectIslands(() => renderToString(<Page />));
+ * ```
+ */
+export function collectIslands<T>(render: () => T): { result: T; islands: IslandCollector } {
+  const previous = current;
+  const collector: IslandCollector = { instances: [], used: new Set(), depth: 0 };
+  current = collector;
+  try {
+    return { result: render(), islands: collector };
+  } finally {
+    current = previous;
+  }
+}
+
+/** Thrown when an island prop cannot travel to the browser. */
+export class IslandPropError extends Error {
+  constructor(island: string, path: string, what: string) {
+    super(
+      `Island "${island}" prop "${path}" is ${what}; island props must be plain data, Dates or signals`,
+    );
+    this.name = "IslandPropError";
+  }
+}
+
+/**
+ * Encode island props as JSON-safe data: plain values stay as they are, Dates and signals
+ * become tagged objects the browser revives; functions and JSX are refused with an
+ * error naming the island and the prop.
+ */
+export function encodeProps(island: string, value: unknown, path = ""): unknown {
+  const here = (k: string | number) => (path ? `${path}.${k}` : String(k));
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (value === undefined) return undefined;
+  if (typeof value === "function") throw new IslandPropError(island, path, "a function");
+  if (typeof value === "bigint" || typeof value === "symbol") {
+    throw new IslandPropError(island, path, `a ${typeof value}`);
+  }
+  if (value instanceof Date) return { [TAG]: "date", v: value.toISOString() };
+  if (value instanceof Signal) {
+    return { [TAG]: "signal", v: encodeProps(island, value.peek(), path) };
+  }
+  if (isValidElement(value)) throw new IslandPropError(island, path, "JSX");
+  if (Array.isArray(value)) return value.map((v, i) => encodeProps(island, v, here(i)) ?? null);
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    throw new IslandPropError(island, path, `an instance of ${proto?.constructor?.name ?? "?"}`);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (k === TAG) throw new IslandPropError(island, here(k), "a reserved key");
+    const enc = encodeProps(island, v, here(k));
+    if (enc !== undefined) out[k] = enc;
+  }
+  return out;
+}
+
+/**
+ * JSON for a `<script type="application/json">`: `<`, U+2028 and U+2029 are escaped
+ * so no prop can close the script element or break the parser.
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+interface MarkerProps {
+  name: string;
+  // deno-lint-ignore no-explicit-any
+  component: ComponentType<any>;
+  props: Record<string, unknown>;
+  /** Set on the marker that opened an island, so `diffed` knows whose depth to undo. */
+  outer?: boolean;
+}
+
+/** Create the island's own vnode without the hook wrapping it again. */
+// deno-lint-ignore no-explicit-any
+function plain(component: ComponentType<any>, props: Record<string, unknown>): VNode {
+  bypass = true;
+  try {
+    return h(component, props);
+  } finally {
+    bypass = false;
+  }
+}
+
+let bypass = false;
+
+function IslandMarker(marker: MarkerProps): VNode {
+  const { name, component, props } = marker;
+  if (!current || current.depth > 0) return plain(component, props);
+  const { children: _children, ...rest } = props;
+  if (_children !== undefined) {
+    throw new IslandPropError(name, "children", "JSX");
+  }
+  const encoded = encodeProps(name, rest);
+  const index = current.instances.push({ name, props: encoded }) - 1;
+  current.used.add(name);
+  current.depth++;
+  marker.outer = true;
+  return h(
+    "parley-island",
+    { "data-island": name, "data-i": String(index) } as Record<string, string>,
+    plain(component, rest),
+  ) as VNode;
+}
+
+let installed = false;
+
+/** Install the render hooks once per process (server only). */
+export function installIslandHooks(): void {
+  if (installed) return;
+  installed = true;
+  const prevVnode = options.vnode;
+  options.vnode = (vnode) => {
+    // deno-lint-ignore no-explicit-any
+    const name = bypass ? undefined : registry.get(vnode.type as ComponentType<any>);
+    if (name) {
+      const original = vnode.type;
+      const props = vnode.props as Record<string, unknown>;
+      // deno-lint-ignore no-explicit-any
+      (vnode as any).type = IslandMarker;
+      vnode.props = { name, component: original, props } as unknown as typeof vnode.props;
+    }
+    prevVnode?.(vnode);
+  };
+  const prevDiffed = options.diffed;
+  options.diffed = (vnode) => {
+    if (vnode.type === IslandMarker && current && (vnode.props as unknown as MarkerProps).outer) {
+      current.depth--;
+    }
+    prevDiffed?.(vnode);
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * Random identifiers and digests.
+ *
+ * @module
+ */
+
+/** base64url without padding. */
+export function base64url(bytes: Uint8Array): string {
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** Decode base64url (padding optional); throws on bad input. */
+export function fromBase64url(text: string): Uint8Array {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
+  const bin = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+/**
+ * `n` random bytes as base64url.
+ *
+ * @example
+ * ```ts
+ * randomToken(32); // 43 characters
+ * ```
+ */
+export function randomToken(n = 32): string {
+  return base64url(crypto.getRandomValues(new Uint8Array(n)));
+}
+
+/**
+ * A short random suffix for readable ids (`q-agent-<suffix>`): time-ordered prefix plus
+ * randomness, lowercase alphanumerics only.
+ */
+export function idSuffix(now = Date.now()): string {
+  const rand = crypto.getRandomValues(new Uint8Array(8));
+  let r = "";
+  for (const b of rand) r += (b % 36).toString(36);
+  return now.toString(36) + r;
+}
+
+/** SHA-256 of a string, as lowercase hex. */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}

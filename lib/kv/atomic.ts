@@ -1,0 +1,167 @@
+/**
+ * Helpers for the write patterns of DESIGN.md §5: optimistic multi-key writes, counters
+ * that never conflict, and newest-first indexes.
+ *
+ * @module
+ */
+import { withLockRetry } from "./retry.ts";
+
+/** Raised when an optimistic write keeps losing its checks. */
+export class ContentionError extends Error {
+  constructor(attempts: number) {
+    super(`KV write lost its optimistic checks ${attempts} times`);
+    this.name = "ContentionError";
+  }
+}
+
+/**
+ * Commit an atomic op built by `build`, retrying on `database is locked`. Use it for
+ * writes without checks (or whose failed check is an answer, not a retry).
+ *
+ * @example
+ * ```ts
+ * await commit(kv, (op) => op.set(["a"], 1).set(["b"], 2));
+ * ```
+ */
+export function commit(
+  kv: Deno.Kv,
+  build: (op: Deno.AtomicOperation) => Deno.AtomicOperation | void,
+): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+  return withLockRetry(() => {
+    const op = kv.atomic();
+    build(op);
+    return op.commit();
+  });
+}
+
+/**
+ * Read–check–write loop: `attempt` reads what it needs and returns an op carrying
+ * `check`s on what it read plus its mutations, and a result; when a check fails
+ * (another writer got there first) it runs again, up to `maxAttempts` times.
+ * Returning `{ op: null }` ends the loop without writing (an early answer).
+ *
+ * @example
+ * ```ts
+ * const n = await updateAtomically(async () => {
+ *   const cur = await kv.get<number>(["n"]);
+ *   const next = (cur.value ?? 0) + 1;
+ *   return { op: kv.atomic().check(cur).set(["n"], next), result: next };
+ * });
+ * ```
+ */
+export async function updateAtomically<T>(
+  attempt: () => Promise<{ op: Deno.AtomicOperation | null; result: T }>,
+  maxAttempts = 50,
+): Promise<T> {
+  for (let i = 0; i < maxAttempts; i++) {
+    const { op, result } = await attempt();
+    if (op === null) return result;
+    const res = await withLockRetry(() => op.commit());
+    if (res.ok) return result;
+    // Back off a little so racing writers spread out instead of colliding in lockstep.
+    if (i > 2) await new Promise((r) => setTimeout(r, Math.random() * 2 * i));
+  }
+  throw new ContentionError(maxAttempts);
+}
+
+const U64_MOD = 1n << 64n;
+
+/**
+ * Add `delta` (negative allowed) to a counter inside `op` with `sum`, which never
+ * conflicts with other writers: negative deltas wrap modulo 2^64, which is exactly
+ * two's-complement subtraction, so one key serves both directions.
+ *
+ * @example
+ * ```ts
+ * await kv.atomic().sum(["c"], 0n).commit(); // or:
+ * const op = kv.atomic(); addToCounter(op, ["votes", "q1", "up"], -1); await op.commit();
+ * ```
+ */
+export function addToCounter(
+  op: Deno.AtomicOperation,
+  key: Deno.KvKey,
+  delta: number,
+): Deno.AtomicOperation {
+  const d = BigInt(delta);
+  return op.sum(key, ((d % U64_MOD) + U64_MOD) % U64_MOD);
+}
+
+/** Decode a counter value written by {@link addToCounter} (missing → 0). */
+export function counterValue(value: unknown): number {
+  if (!(value instanceof Deno.KvU64)) return 0;
+  const v = value.value;
+  return Number(v >= 1n << 63n ? v - U64_MOD : v);
+}
+
+/**
+ * Read one or more counters in a single round trip.
+ *
+ * @example
+ * ```ts
+ * const [up, down] = await readCounters(kv, [["q", "up"], ["q", "down"]]);
+ * ```
+ */
+export async function readCounters(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<number[]> {
+  const out: number[] = [];
+  // getMany takes at most 10 keys per call.
+  for (let i = 0; i < keys.length; i += 10) {
+    const entries = await kv.getMany(keys.slice(i, i + 10));
+    for (const e of entries) out.push(counterValue(e.value));
+  }
+  return out;
+}
+
+/** Largest timestamp an index key can invert. */
+const TIME_CEILING = 9_999_999_999_999;
+
+/**
+ * Inverted time for newest-first index keys: ascending key order lists the newest first.
+ * Fixed width is not needed (KV orders numbers numerically), only monotonic inversion.
+ *
+ * @example
+ * ```ts
+ * const key = ["questions_by_time", invertTime(Date.now()), id];
+ * ```
+ */
+export function invertTime(ms: number): number {
+  return TIME_CEILING - ms;
+}
+
+/** Options for {@link listNewestFirst}. */
+export interface ListPageOptions {
+  limit: number;
+  cursor?: string;
+}
+
+/**
+ * One page of a newest-first index (keys built with {@link invertTime}) plus the cursor
+ * of the next page (undefined at the end).
+ *
+ * @example
+ * ```ts
+ * const { values, cursor } = await listNewestFirst<string>(kv, ["q_by_time"], { limit: 20 });
+ * ```
+ */
+export async function listNewestFirst<T>(
+  kv: Deno.Kv,
+  prefix: Deno.KvKey,
+  { limit, cursor }: ListPageOptions,
+): Promise<{ values: T[]; keys: Deno.KvKey[]; cursor?: string }> {
+  // Ask for one extra entry to learn whether a next page exists; the cursor to resume
+  // from is the one after the last entry returned, not after the look-ahead.
+  const iter = kv.list<T>({ prefix }, { limit: limit + 1, cursor });
+  const values: T[] = [];
+  const keys: Deno.KvKey[] = [];
+  let afterLast: string | undefined;
+  let more = false;
+  for await (const e of iter) {
+    if (values.length === limit) {
+      more = true;
+      break;
+    }
+    values.push(e.value);
+    keys.push(e.key);
+    afterLast = iter.cursor;
+  }
+  return { values, keys, cursor: more ? afterLast : undefined };
+}

@@ -1,0 +1,37 @@
+/**
+ * The key schema: every key prefix Parley writes, in one table, with a builder for each.
+ * Domain modules build keys only through `keys`, so a reader finds every layout here.
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["meta", "app_secret"]` | string | local mode only, created once |
+ * | `["meta", "health"]` | number | read by `/healthz` |
+ * | `["users", userId]` | `User` | with `["identities", …]` on first sign-in |
+ * | `["sessions", sessionId]` | `Session` | `expireIn` + `expiresAt` checked on read |
+ * | `["questions", id]` | `QuestionRecord` | with `["questions_by_time", inv, id]`, `["counters", "questions"]` |
+ * | `["questions_by_time", invertTime(createdAt), id]` | id | newest-first feed |
+ * | `["counters", name]` | `Deno.KvU64` | `sum` only (never conflicts) |
+ * | `["ratelimit", bucket, key, window]` | `Deno.KvU64` | `expireIn` one window |
+ *
+ * Later features add their rows here, next to their builders.
+ *
+ * @module
+ */
+
+/** Key builders, one per prefix of the table above. */
+export const keys = {
+  appSecret: (): Deno.KvKey => ["meta", "app_secret"],
+  health: (): Deno.KvKey => ["meta", "health"],
+  user: (userId: string): Deno.KvKey => ["users", userId],
+  session: (sessionId: string): Deno.KvKey => ["sessions", sessionId],
+  question: (id: string): Deno.KvKey => ["questions", id],
+  questionsByTimePrefix: (): Deno.KvKey => ["questions_by_time"],
+  questionByTime: (inverted: number, id: string): Deno.KvKey => ["questions_by_time", inverted, id],
+  counter: (name: string): Deno.KvKey => ["counters", name],
+  rateLimit: (bucket: string, key: string, window: number): Deno.KvKey => [
+    "ratelimit",
+    bucket,
+    key,
+    window,
+  ],
+} as const;

@@ -1,0 +1,48 @@
+/**
+ * What every request carries in `ctx.state`: the app's services, the signed-in user,
+ * and the CSP nonce of this response.
+ *
+ * @module
+ */
+import type { Config } from "./config.ts";
+import type { User } from "./users.ts";
+
+/** Long-lived dependencies, created once at start-up (tests create their own). */
+export interface Services {
+  kv: Deno.Kv;
+  config: Config;
+  /** HMAC / encryption key material (≥32 characters). */
+  secret: string;
+  /** The clock, replaceable in tests. */
+  now: () => number;
+}
+
+/** The signed-in user as handlers and pages see it. */
+export interface SessionUser {
+  id: string;
+  name: string;
+  image: string | null;
+  provider: User["provider"];
+  /** Hash of the session token (lets logout end this session only). */
+  sessionToken: string;
+}
+
+/** `ctx.state` of every request. */
+export interface AppState {
+  services: Services;
+  user: SessionUser | null;
+  nonce: string;
+  /** Colour scheme chosen with the theme toggle (cookie), rendered on `<html>`. */
+  theme: Theme;
+}
+
+/** Colour scheme preference. */
+export type Theme = "auto" | "light" | "dark";
+
+/** Cookie that keeps the theme choice (read by the server, so no script runs before paint). */
+export const THEME_COOKIE = "parley_theme";
+
+/** Parse a theme cookie value. */
+export function parseTheme(value: string | undefined): Theme {
+  return value === "light" || value === "dark" ? value : "auto";
+}

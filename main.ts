@@ -1,0 +1,61 @@
+/**
+ * Production entry: configuration → KV → app → `Deno.serve`, with graceful shutdown.
+ *
+ * @module
+ */
+import { createApp } from "./lib/app.ts";
+import { ConfigError, loadConfig } from "./lib/config.ts";
+import { readBuildInfo } from "./lib/fresh/assets.ts";
+import { openKv } from "./lib/kv/open.ts";
+import { resolveAppSecret } from "./lib/secret.ts";
+import type { Services } from "./lib/state.ts";
+import manifest from "./manifest.gen.ts";
+
+const root = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      Deno.exit(1);
+    }
+    throw err;
+  }
+  const build = await readBuildInfo(`${root}/.build`);
+  const kv = await openKv(config.kvPath);
+  const secret = await resolveAppSecret(kv, config);
+  const services: Services = { kv, config, secret, now: Date.now };
+  const app = createApp(services, { manifest, build, buildDir: `${root}/.build` });
+
+  const server = Deno.serve({
+    port: config.port,
+    hostname: config.hostname,
+    onListen: ({ hostname, port }) => {
+      const mode = config.localMode ? "local mode (local sign-in, offline model)" : "production";
+      console.log(
+        `Parley listening on http://${hostname}:${port} — ${mode}; origin ${config.appOrigin}`,
+      );
+    },
+  }, app.fetch);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: finishing in-flight requests…`);
+    // In-flight requests finish; long streams get a bounded grace period.
+    const grace = new Promise((r) => setTimeout(r, 10_000));
+    await Promise.race([server.shutdown(), grace]);
+    kv.close();
+    console.log("Parley stopped.");
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", () => stop("SIGINT"));
+  Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
+  await server.finished;
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,23 @@
+import { Head } from "@/lib/fresh/head.ts";
+import type { PageProps } from "@/lib/fresh/types.ts";
+
+/** Not-found page. */
+export default function NotFound({ url }: PageProps) {
+  return (
+    <>
+      <Head>
+        <title>Not found · Parley</title>
+      </Head>
+      <div class="empty">
+        <h1>Page not found</h1>
+        <p>
+          Nothing lives at{" "}
+          <code>{url.pathname}</code>. It may have been moved, or the link is mistyped.
+        </p>
+        <p>
+          <a class="btn btn-primary" href="/">Back to the questions</a>
+        </p>
+      </div>
+    </>
+  );
+}

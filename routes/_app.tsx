@@ -1,0 +1,29 @@
+import { Footer } from "@/components/Footer.tsx";
+import { Header } from "@/components/Header.tsx";
+import { asset } from "@/lib/fresh/assets.ts";
+import type { AppProps } from "@/lib/fresh/types.ts";
+import type { AppState } from "@/lib/state.ts";
+
+/** The document shell around every page. */
+export default function App({ Component, state, url }: AppProps<AppState>) {
+  return (
+    <html lang="en" data-theme={state.theme === "auto" ? undefined : state.theme}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <link rel="stylesheet" href={asset("styles.css")} />
+        <link rel="icon" href={asset("favicon.svg")} type="image/svg+xml" />
+      </head>
+      <body>
+        <Header state={state} url={url} />
+        <main id="main">
+          <div class="container">
+            <Component />
+          </div>
+        </main>
+        <Footer />
+      </body>
+    </html>
+  );
+}

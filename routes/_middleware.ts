@@ -1,0 +1,34 @@
+import { getCookies, setCookie } from "@/lib/http/cookies.ts";
+import { jsonError } from "@/lib/http/errors.ts";
+import { isSameOrigin, isWriteMethod } from "@/lib/http/origin.ts";
+import { SESSION_TTL_MS, sessionCookieName, userForSession } from "@/lib/sessions.ts";
+import type { FreshContext } from "@/lib/fresh/types.ts";
+import { type AppState, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
+
+/**
+ * Root middleware: put the session user on `ctx.state`, refuse cross-site writes that
+ * ride on the session cookie, and renew the cookie while the session slides.
+ */
+export async function handler(req: Request, ctx: FreshContext<AppState>): Promise<Response> {
+  const { kv, config, now } = ctx.state.services;
+  const cookieName = sessionCookieName(config.appOrigin);
+  const cookies = getCookies(req);
+  const token = cookies[cookieName];
+  ctx.state.theme = parseTheme(cookies[THEME_COOKIE]);
+  const bearer = req.headers.get("authorization")?.startsWith("Bearer ") ?? false;
+  if (token && !bearer && isWriteMethod(req.method) && !isSameOrigin(req, config.appOrigin)) {
+    return jsonError(403, "Cross-site request refused");
+  }
+  const found = await userForSession(kv, token, now());
+  ctx.state.user = found?.user ?? null;
+  const res = await ctx.next();
+  if (found?.renewed && token) {
+    const headers = new Headers(res.headers);
+    setCookie(headers, cookieName, token, {
+      maxAge: SESSION_TTL_MS / 1000,
+      secure: config.appOrigin.startsWith("https:"),
+    });
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  }
+  return res;
+}

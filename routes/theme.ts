@@ -1,0 +1,20 @@
+import { setCookie } from "@/lib/http/cookies.ts";
+import { readTextLimited } from "@/lib/http/body.ts";
+import { safeReturnTo } from "@/lib/http/return_to.ts";
+import type { Handlers } from "@/lib/fresh/types.ts";
+import { type AppState, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
+
+/** POST /theme: remember the colour scheme and go back where the form was. */
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const form = new URLSearchParams(await readTextLimited(req, 4096));
+    const theme = parseTheme(form.get("theme") ?? undefined);
+    const headers = new Headers({ location: safeReturnTo(form.get("returnTo")) });
+    setCookie(headers, THEME_COOKIE, theme, {
+      maxAge: 365 * 24 * 3600,
+      httpOnly: false,
+      secure: ctx.state.services.config.appOrigin.startsWith("https:"),
+    });
+    return new Response(null, { status: 303, headers });
+  },
+};
