@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from "./lib/config.ts";
 import { readBuildInfo } from "./lib/fresh/assets.ts";
 import { openKv } from "./lib/kv/open.ts";
 import { resolveAppSecret } from "./lib/secret.ts";
+import { startServer } from "./lib/serve.ts";
 import type { Services } from "./lib/state.ts";
 import manifest from "./manifest.gen.ts";
 
@@ -30,26 +31,21 @@ async function main(): Promise<void> {
   const services: Services = { kv, config, secret, now: Date.now };
   const app = createApp(services, { manifest, build, buildDir: `${root}/.build` });
 
-  const server = Deno.serve({
+  const server = startServer(app.fetch, {
     port: config.port,
     hostname: config.hostname,
+    onClosed: () => kv.close(),
     onListen: ({ hostname, port }) => {
       const mode = config.localMode ? "local mode (local sign-in, offline model)" : "production";
       console.log(
         `Parley listening on http://${hostname}:${port} — ${mode}; origin ${config.appOrigin}`,
       );
     },
-  }, app.fetch);
+  });
 
-  let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
     console.log(`${signal}: finishing in-flight requests…`);
-    // In-flight requests finish; long streams get a bounded grace period.
-    const grace = new Promise((r) => setTimeout(r, 10_000));
-    await Promise.race([server.shutdown(), grace]);
-    kv.close();
+    await server.shutdown();
     console.log("Parley stopped.");
     Deno.exit(0);
   };

@@ -7,7 +7,6 @@
 import { Hono } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import type { BuildInfo } from "./fresh/assets.ts";
-import { setBuildId } from "./fresh/assets.ts";
 import { createFreshHandler } from "./fresh/server.ts";
 import type { Manifest } from "./fresh/types.ts";
 import { HttpError } from "./http/errors.ts";
@@ -41,7 +40,6 @@ export function isApiPath(url: URL): boolean {
  * ```
  */
 export function createApp(services: Services, opts: AppOptions): Hono {
-  setBuildId(opts.build.buildId);
   const https = services.config.appOrigin.startsWith("https:");
   const fresh = createFreshHandler(opts.manifest, {
     build: opts.build,
@@ -89,7 +87,12 @@ export function createApp(services: Services, opts: AppOptions): Hono {
 
   app.get("/healthz", async (c) => {
     const started = performance.now();
-    await services.kv.get(keys.health());
+    try {
+      await services.kv.get(keys.health());
+    } catch (err) {
+      console.error("Health check: KV read failed", err);
+      return c.json({ ok: false, kv: "unavailable" }, 503);
+    }
     return c.json({ ok: true, kv: "ok", ms: Number((performance.now() - started).toFixed(2)) });
   });
 

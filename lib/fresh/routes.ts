@@ -140,9 +140,10 @@ export function compileRoutes(modules: Record<string, RouteModule>): RouteTable 
     const middlewares = middlewareFiles.filter((m) => isAncestorFolder(m.folder, folder))
       .flatMap((m) => middlewaresOf(m.module));
     let layouts = layoutFiles.filter((l) => isAncestorFolder(l.folder, folder));
-    if (module.config?.skipInheritedLayouts) {
-      layouts = layouts.filter((l) => l.folder.length === folder.length);
-    }
+    // A route opting out gets no layout; a layout opting out cuts off those above it.
+    if (module.config?.skipInheritedLayouts) layouts = [];
+    const cut = layouts.findLastIndex((l) => l.module.config?.skipInheritedLayouts);
+    if (cut > 0) layouts = layouts.slice(cut);
     routes.push({
       file,
       pattern,

@@ -6,7 +6,7 @@
  * @module
  */
 import type { ComponentType } from "preact";
-import type { BuildInfo } from "./assets.ts";
+import { type BuildInfo, setBuildId } from "./assets.ts";
 import { installIslandHooks, registerIslands } from "./islands.ts";
 import { renderDocument } from "./render.ts";
 import { compileRoutes, matchRoute, type RouteTable } from "./routes.ts";
@@ -56,6 +56,7 @@ export type FreshHandler = ((req: Request, init: RequestInit) => Promise<Respons
  */
 export function createFreshHandler(manifest: Manifest, options: FreshOptions): FreshHandler {
   installIslandHooks();
+  setBuildId(options.build.buildId);
   const islands: Record<string, ComponentType> = {};
   for (const [file, mod] of Object.entries(manifest.islands)) {
     islands[islandName(file)] = mod.default;

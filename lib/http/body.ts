@@ -24,7 +24,14 @@ export async function readTextLimited(req: Request, limit = DEFAULT_BODY_LIMIT):
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The client went away or sent a broken body: its fault, not a server error.
+      throw new HttpError(400, "Request body could not be read");
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.length;
     if (size > limit) {

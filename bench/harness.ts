@@ -1,0 +1,57 @@
+/**
+ * Shared pieces of the benchmarks: a loopback load run in a child process, and the
+ * app started over a temporary KV file.
+ */
+import { createTestApp, type TestApp } from "../tests/helpers/app.ts";
+
+/** One autocannon result. */
+export interface LoadResult {
+  requestsPerSec: number;
+  latencyP50: number;
+  latencyP99: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+}
+
+const LOAD = new URL("./load.ts", import.meta.url).pathname;
+
+/**
+ * Drive `url` for `seconds` with `connections` from a separate process.
+ *
+ * @example
+ * ```ts
+ * const r = await load("http://127.0.0.1:8000/json", 5, 50);
+ * ```
+ */
+export async function load(url: string, seconds: number, connections = 50): Promise<LoadResult> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", LOAD, url, String(seconds), String(connections)],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error(`load generator failed for ${url}`);
+  const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+  return JSON.parse(lines.at(-1)!) as LoadResult;
+}
+
+/** The app over a temp KV file (as in production), with its cleanup. */
+export async function benchApp(): Promise<TestApp & { dir: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "parley-bench-" });
+  const t = await createTestApp({ kvPath: `${dir}/bench.kv` });
+  const close = t.close;
+  return {
+    ...t,
+    dir,
+    close: async () => {
+      await close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** Format a row of the results table. */
+export function row(name: string, value: string, ratio?: number): string {
+  const r = ratio === undefined ? "" : `  ${ratio.toFixed(3)}× baseline`;
+  return `${name.padEnd(48)} ${value.padStart(16)}${r}`;
+}

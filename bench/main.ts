@@ -1,0 +1,82 @@
+/**
+ * `deno task bench`: every figure printed next to a baseline measured in the same run.
+ *
+ * Baseline: a bare Hono app answering JSON on the same runtime and machine.
+ * Measured: Parley's home page (SSR from KV with 20 questions, layouts, island state).
+ *
+ * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50).
+ */
+import { Hono } from "hono";
+import { addToCounter, commit } from "../lib/kv/atomic.ts";
+import { keys } from "../lib/kv/keys.ts";
+import { feedKey, type QuestionRecord } from "../lib/questions.ts";
+import { serveOnLoopback } from "../tests/helpers/app.ts";
+import { benchApp, load, row } from "./harness.ts";
+
+const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
+const connections = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 50);
+
+console.log(`Parley benchmarks — ${seconds}s per run, ${connections} connections, loopback`);
+console.log(`Deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cores\n`);
+
+const bare = new Hono().get("/json", (c) => c.json({ ok: true, message: "hello" }));
+const bareSrv = serveOnLoopback(bare.fetch);
+
+const app = await benchApp();
+for (let i = 0; i < 20; i++) {
+  const q: QuestionRecord = {
+    id: `q-bench-${i}`,
+    title: `Benchmark question number ${i} about Deno KV and Preact islands`,
+    description: "Seeded for the home page benchmark.",
+    tags: ["bench", "deno"],
+    author: { id: "u-bench", name: "Bench", avatar: null },
+    createdBy: "user",
+    createdAt: Date.now() - i * 1000,
+    status: "active",
+    discussionRounds: 0,
+  };
+  await commit(app.kv, (op) => {
+    op.set(keys.question(q.id), q).set(feedKey(q), q.id);
+    addToCounter(op, keys.counter("questions"), 1);
+  });
+}
+const appSrv = serveOnLoopback(app.app.fetch);
+
+try {
+  // Warm both servers so JIT and KV caches settle before measuring.
+  await load(`${bareSrv.url}/json`, 1, connections);
+  await load(`${appSrv.url}/`, 1, connections);
+
+  const baseline = await load(`${bareSrv.url}/json`, seconds, connections);
+  const home = await load(`${appSrv.url}/`, seconds, connections);
+  const health = await load(`${appSrv.url}/healthz`, seconds, connections);
+
+  console.log(row("bare Hono JSON (baseline)", `${baseline.requestsPerSec.toFixed(0)} req/s`, 1));
+  console.log(
+    row(
+      "GET / home page (20 questions, SSR)",
+      `${home.requestsPerSec.toFixed(0)} req/s`,
+      home.requestsPerSec / baseline.requestsPerSec,
+    ),
+  );
+  console.log(
+    row(
+      "GET /healthz (KV read, full middleware)",
+      `${health.requestsPerSec.toFixed(0)} req/s`,
+      health.requestsPerSec / baseline.requestsPerSec,
+    ),
+  );
+  console.log(
+    `\nlatency p50/p99 ms — baseline ${baseline.latencyP50}/${baseline.latencyP99}, home ${home.latencyP50}/${home.latencyP99}`,
+  );
+  const failures = baseline.non2xx + home.non2xx + health.non2xx + baseline.errors + home.errors +
+    health.errors;
+  if (failures > 0) {
+    console.error(`${failures} failed or non-2xx responses during the runs`);
+    Deno.exitCode = 1;
+  }
+} finally {
+  await bareSrv.close();
+  await appSrv.close();
+  await app.close();
+}

@@ -1,0 +1,219 @@
+/** HTTP basics through the real app: health, errors, headers, logging, theme, secret. */
+import assert from "node:assert/strict";
+import { createApp } from "@/lib/app.ts";
+import { logSink } from "@/lib/http/log.ts";
+import { commit } from "@/lib/kv/atomic.ts";
+import { keys } from "@/lib/kv/keys.ts";
+import { feedKey, type QuestionRecord } from "@/lib/questions.ts";
+import { addToCounter } from "@/lib/kv/atomic.ts";
+import { parseConfig } from "@/lib/config.ts";
+import { resolveAppSecret } from "@/lib/secret.ts";
+import { openKv } from "@/lib/kv/open.ts";
+import { createTestApp, ROOT, signInAs } from "../helpers/app.ts";
+import { readBuildInfo } from "@/lib/fresh/assets.ts";
+import manifest from "@/manifest.gen.ts";
+
+Deno.test("GET /healthz reads KV and reports ok; 503 when KV is gone", async () => {
+  const t = await createTestApp();
+  const res = await t.request("/healthz");
+  assert.equal(res.status, 200);
+  const body = await res.json();
+  assert.equal(body.ok, true);
+  assert.equal(body.kv, "ok");
+  t.kv.close();
+  const originalError = console.error;
+  console.error = () => {};
+  try {
+    const down = await t.request("/healthz");
+    assert.equal(down.status, 503);
+    assert.deepEqual(await down.json(), { ok: false, kv: "unavailable" });
+  } finally {
+    console.error = originalError;
+  }
+});
+
+Deno.test("the home page renders an empty state, then questions from KV", async () => {
+  const t = await createTestApp();
+  try {
+    const empty = await (await t.request("/")).text();
+    assert.match(empty, /No questions yet/);
+    const q: QuestionRecord = {
+      id: "q-test-1",
+      title: "How do <b>tags</b> render?",
+      description: "",
+      tags: ["deno"],
+      author: { id: "u1", name: "Ada", avatar: null },
+      createdBy: "user",
+      createdAt: Date.now(),
+      status: "active",
+      discussionRounds: 0,
+    };
+    await commit(t.kv, (op) => {
+      op.set(keys.question(q.id), q).set(feedKey(q), q.id);
+      addToCounter(op, keys.counter("questions"), 1);
+    });
+    const html = await (await t.request("/")).text();
+    assert.match(html, /How do &lt;b>tags&lt;\/b> render\?/);
+    assert.doesNotMatch(html, /No questions yet/);
+    assert.deepEqual(await (await t.request("/api/feed")).json(), { total: 1 });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("security headers: CSP nonce matches the boot script, frames denied", async () => {
+  const t = await createTestApp();
+  try {
+    const res = await t.request("/");
+    const csp = res.headers.get("content-security-policy") ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    assert.ok(nonce, csp);
+    assert.match(csp, /script-src 'self' 'nonce-/);
+    assert.match(csp, /script-src-attr 'none'/);
+    assert.match(csp, /frame-ancestors 'none'/);
+    assert.equal(res.headers.get("x-content-type-options"), "nosniff");
+    assert.equal(res.headers.get("x-frame-options"), "DENY");
+    assert.equal(res.headers.get("referrer-policy"), "strict-origin-when-cross-origin");
+    const html = await res.text();
+    assert.match(
+      html,
+      new RegExp(`<script type="module" nonce="${nonce!.replace(/[+/=]/g, "\\$&")}">`),
+    );
+    // No inline event handlers anywhere in the markup.
+    assert.doesNotMatch(html, /\son[a-z]+=/i);
+    // A second response gets a different nonce.
+    const again = (await t.request("/")).headers.get("content-security-policy");
+    assert.notEqual(again, csp);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("errors: JSON on /api/*, HTML elsewhere, never a stack trace", async () => {
+  const t = await createTestApp();
+  try {
+    const api = await t.request("/api/does-not-exist");
+    assert.equal(api.status, 404);
+    assert.match(api.headers.get("content-type") ?? "", /application\/json/);
+    assert.deepEqual(await api.json(), { error: "Not found" });
+    const page = await t.request("/does-not-exist");
+    assert.equal(page.status, 404);
+    assert.match(page.headers.get("content-type") ?? "", /text\/html/);
+    assert.match(await page.text(), /Page not found/);
+    const wrong = await t.request("/api/feed", { method: "DELETE" });
+    assert.equal(wrong.status, 405);
+    assert.equal(wrong.headers.get("allow"), "GET, HEAD");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("built assets are served immutable under the build id; others 404", async () => {
+  const t = await createTestApp();
+  try {
+    const build = await readBuildInfo(`${ROOT}/.build`);
+    const css = await t.request(`/_parley/${build.buildId}/s/styles.css`);
+    assert.equal(css.status, 200);
+    assert.equal(css.headers.get("cache-control"), "public, max-age=31536000, immutable");
+    assert.match(css.headers.get("content-type") ?? "", /text\/css/);
+    await css.body?.cancel();
+    const js = await t.request(`/_parley/${build.buildId}/client.js`);
+    assert.match(js.headers.get("content-type") ?? "", /javascript/);
+    await js.body?.cancel();
+    assert.equal((await t.request(`/_parley/${build.buildId}/../build.json`)).status, 404);
+    assert.equal((await t.request(`/_parley/nope/client.js`)).status, 404);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("one log line per request: method, path, status, ms — no query, no cookies", async () => {
+  const config = parseConfig({ KV_PATH: ":memory:" });
+  const kv = await openKv(":memory:");
+  const lines: string[] = [];
+  const original = logSink.write;
+  logSink.write = (l) => lines.push(l);
+  try {
+    const secret = await resolveAppSecret(kv, config);
+    const app = createApp({ kv, config, secret, now: Date.now }, {
+      manifest,
+      build: await readBuildInfo(`${ROOT}/.build`),
+      buildDir: `${ROOT}/.build`,
+    });
+    const res = await app.request("http://localhost:8000/healthz?code=SECRETCODE&state=S", {
+      headers: { cookie: "parley_session=TOPSECRET", authorization: "Bearer agent_XYZ" },
+    });
+    await res.body?.cancel();
+    assert.equal(lines.length, 1);
+    assert.match(lines[0], /^GET \/healthz 200 \d+\.\dms$/);
+    assert.doesNotMatch(lines.join("\n"), /SECRETCODE|TOPSECRET|agent_XYZ/);
+  } finally {
+    logSink.write = original;
+    kv.close();
+  }
+});
+
+Deno.test("POST /theme stores the choice and returns to a same-origin path only", async () => {
+  const t = await createTestApp();
+  try {
+    const origin = t.services.config.appOrigin;
+    const form = (returnTo: string) =>
+      t.request("/theme", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin },
+        body: new URLSearchParams({ theme: "dark", returnTo }),
+      });
+    const ok = await form("/questions?x=1");
+    assert.equal(ok.status, 303);
+    assert.equal(ok.headers.get("location"), "/questions?x=1");
+    assert.match(ok.headers.get("set-cookie") ?? "", /^parley_theme=dark; Path=\//);
+    assert.equal((await form("//evil.example/x")).headers.get("location"), "/");
+    assert.equal((await form("https://evil.example/")).headers.get("location"), "/");
+    const page = await t.request("/", { headers: { cookie: "parley_theme=dark" } });
+    assert.match(await page.text(), /<html lang="en" data-theme="dark">/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a cookie-authenticated write from another site is refused", async () => {
+  const t = await createTestApp();
+  try {
+    const { cookie } = await signInAs(t, "Ada");
+    const res = await t.request("/theme", {
+      method: "POST",
+      headers: { cookie, origin: "https://evil.example" },
+      body: new URLSearchParams({ theme: "dark" }),
+    });
+    assert.equal(res.status, 403);
+    const same = await t.request("/theme", {
+      method: "POST",
+      headers: { cookie, "sec-fetch-site": "same-origin" },
+      body: new URLSearchParams({ theme: "dark" }),
+    });
+    assert.equal(same.status, 303);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("local mode creates APP_SECRET once and keeps it in KV across restarts", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const config = parseConfig({ KV_PATH: `${dir}/a.kv` });
+    const kv1 = await openKv(config.kvPath);
+    const first = await resolveAppSecret(kv1, config);
+    kv1.close();
+    const kv2 = await openKv(config.kvPath);
+    const second = await resolveAppSecret(kv2, config);
+    kv2.close();
+    assert.ok(first.length >= 32);
+    assert.equal(first, second);
+    const configured = parseConfig({ KV_PATH: ":memory:", APP_SECRET: "s".repeat(40) });
+    const kv3 = await openKv(":memory:");
+    assert.equal(await resolveAppSecret(kv3, configured), "s".repeat(40));
+    kv3.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,139 @@
+/** Island SSR: markers, props serialization, nested islands, refusal of functions. */
+import assert from "node:assert/strict";
+import { signal } from "@preact/signals";
+import { createFreshHandler } from "@/lib/fresh/server.ts";
+import { encodeProps, scriptSafeJson, TAG } from "@/lib/fresh/islands.ts";
+import type { Manifest } from "@/lib/fresh/types.ts";
+
+function Counter({ start }: { start: number; onClick?: () => void; when?: Date }) {
+  return <button type="button">count {start}</button>;
+}
+function Outer({ label }: { label: string }) {
+  return (
+    <div class="outer">
+      {label}
+      <Counter start={99} />
+    </div>
+  );
+}
+
+const build = {
+  buildId: "b1",
+  client: "client.js",
+  islands: { Counter: "island_Counter.js", Outer: "island_Outer.js" },
+  staticFiles: [],
+};
+
+function handlerFor(pageBody: () => preact.JSX.Element) {
+  const manifest: Manifest = {
+    baseUrl: "file:///x/",
+    islands: {
+      "./islands/Counter.tsx": { default: Counter },
+      "./islands/Outer.tsx": { default: Outer },
+    },
+    routes: {
+      "./routes/_app.tsx": {
+        default: ({ Component }: { Component: () => preact.JSX.Element }) => (
+          <html>
+            <head></head>
+            <body>
+              <Component />
+            </body>
+          </html>
+        ),
+      },
+      "./routes/index.tsx": { default: pageBody },
+    },
+  };
+  return createFreshHandler(manifest, { build });
+}
+
+async function render(pageBody: () => preact.JSX.Element) {
+  const res = await handlerFor(pageBody)(new Request("http://x/"), {
+    state: {},
+    nonce: "abc123",
+  });
+  return { status: res.status, html: await res.text() };
+}
+
+function islandState(html: string): { name: string; props: unknown }[] {
+  const m = /<script type="application\/json" id="__parley_islands">(.*?)<\/script>/.exec(html);
+  assert.ok(m, "island state script present");
+  return JSON.parse(m[1]);
+}
+
+Deno.test("an island is wrapped in a marker and its props recorded", async () => {
+  const { html } = await render(() => <Counter start={3} />);
+  assert.match(
+    html,
+    /<parley-island data-island="Counter" data-i="0"><button type="button">count 3<\/button><\/parley-island>/,
+  );
+  assert.deepEqual(islandState(html), [{ name: "Counter", props: { start: 3 } }]);
+});
+
+Deno.test("the boot script carries the nonce and imports only the islands used", async () => {
+  const { html } = await render(() => <Counter start={1} />);
+  const boot = /<script type="module" nonce="abc123">(.*?)<\/script>/.exec(html);
+  assert.ok(boot);
+  assert.match(boot[1], /from"\/_parley\/b1\/client\.js"/);
+  assert.match(boot[1], /"\/_parley\/b1\/island_Counter\.js"/);
+  assert.doesNotMatch(boot[1], /island_Outer/);
+});
+
+Deno.test("a page without islands has no script at all", async () => {
+  const { html } = await render(() => <p>static</p>);
+  assert.doesNotMatch(html, /<script/);
+});
+
+Deno.test("an island inside an island renders as part of the outer one", async () => {
+  const { html } = await render(() => <Outer label="hi" />);
+  assert.equal((html.match(/<parley-island/g) ?? []).length, 1);
+  assert.match(html, /<div class="outer">hi<button type="button">count 99<\/button><\/div>/);
+  assert.deepEqual(islandState(html), [{ name: "Outer", props: { label: "hi" } }]);
+});
+
+Deno.test("two islands on a page get their own slots", async () => {
+  const { html } = await render(() => (
+    <>
+      <Counter start={1} />
+      <Outer label="x" />
+      <Counter start={2} />
+    </>
+  ));
+  assert.deepEqual(islandState(html).map((i) => i.name), ["Counter", "Outer", "Counter"]);
+  assert.match(html, /data-i="2"><button type="button">count 2/);
+});
+
+Deno.test("a function prop fails the render naming the island and the prop", async () => {
+  const originalError = console.error;
+  const logged: string[] = [];
+  console.error = (...args: unknown[]) => logged.push(args.map(String).join(" "));
+  try {
+    const { status } = await render(() => <Counter start={1} onClick={() => {}} />);
+    assert.equal(status, 500);
+    assert.ok(
+      logged.some((l) => l.includes('Island "Counter" prop "onClick" is a function')),
+      logged.join("\n"),
+    );
+  } finally {
+    console.error = originalError;
+  }
+});
+
+Deno.test("Dates and signals are tagged; nested plain data stays plain", () => {
+  const when = new Date("2026-01-02T03:04:05.000Z");
+  const enc = encodeProps("X", { when, s: signal(5), list: [1, { a: "b" }], skip: undefined });
+  assert.deepEqual(enc, {
+    when: { [TAG]: "date", v: "2026-01-02T03:04:05.000Z" },
+    s: { [TAG]: "signal", v: 5 },
+    list: [1, { a: "b" }],
+  });
+  assert.throws(() => encodeProps("X", { deep: { fn: () => 1 } }), /prop "deep\.fn" is a function/);
+  assert.throws(() => encodeProps("X", { m: new Map() }), /prop "m" is an instance of Map/);
+});
+
+Deno.test("island JSON cannot close its script element", () => {
+  const json = scriptSafeJson({ s: "</script><script>alert(1)</script>\u2028" });
+  assert.doesNotMatch(json, /<\/script>/);
+  assert.deepEqual(JSON.parse(json), { s: "</script><script>alert(1)</script>\u2028" });
+});

@@ -1,0 +1,273 @@
+/**
+ * Router conformance: the Fresh-shaped layer against a synthetic manifest, covering
+ * params, rest, groups, ordering, middleware order, layouts, HEAD, 404, 405 and 500.
+ */
+import assert from "node:assert/strict";
+import type { ComponentChildren } from "preact";
+import { Head } from "@/lib/fresh/head.ts";
+import { compareRoutes, routePattern } from "@/lib/fresh/routes.ts";
+import { createFreshHandler } from "@/lib/fresh/server.ts";
+import type {
+  FreshContext,
+  LayoutProps,
+  Manifest,
+  PageProps,
+  RouteModule,
+} from "@/lib/fresh/types.ts";
+
+type State = { trail: string[] };
+
+const page = (name: string): RouteModule => ({
+  default: ({ params, state }: PageProps<unknown, State>) => (
+    <p id="page" data-trail={state.trail.join("+")}>
+      {name}:{Object.entries(params).map(([k, v]) =>
+        `${k}=${v}`
+      ).join(",")}
+    </p>
+  ),
+});
+
+const layout = (name: string): RouteModule => ({
+  default: ({ Component }: LayoutProps) => (
+    <section data-layout={name}>
+      <Component />
+    </section>
+  ),
+});
+
+const middleware = (name: string): RouteModule => ({
+  handler: async (_req: Request, ctx: FreshContext<State>) => {
+    ctx.state.trail.push(name);
+    const res = await ctx.next();
+    res.headers.append("x-mw", name);
+    return res;
+  },
+});
+
+const manifest: Manifest = {
+  baseUrl: "file:///app/",
+  islands: {},
+  routes: {
+    "./routes/_app.tsx": {
+      default: ({ Component }: { Component: () => ComponentChildren }) => (
+        <html>
+          <head>
+            <meta charset="utf-8" />
+          </head>
+          <body>
+            <div id="app">
+              <Component />
+            </div>
+          </body>
+        </html>
+      ),
+    },
+    "./routes/_middleware.ts": middleware("root"),
+    "./routes/_layout.tsx": layout("root"),
+    "./routes/_404.tsx": { default: () => <h1>custom not found</h1> },
+    "./routes/_500.tsx": { default: () => <h1>custom error</h1> },
+    "./routes/index.tsx": page("home"),
+    "./routes/about.tsx": {
+      default: () => (
+        <>
+          <Head>
+            <title>About us</title>
+          </Head>
+          <p>about</p>
+        </>
+      ),
+    },
+    "./routes/[slug].tsx": page("slug"),
+    "./routes/questions/[id].tsx": page("question"),
+    "./routes/questions/new.tsx": page("new-question"),
+    "./routes/questions/[id]/answers/[answerId].tsx": page("answer"),
+    "./routes/docs/[...path].tsx": page("docs"),
+    "./routes/(marketing)/_layout.tsx": layout("marketing"),
+    "./routes/(marketing)/_middleware.ts": middleware("marketing"),
+    "./routes/(marketing)/pricing.tsx": page("pricing"),
+    "./routes/api/_middleware.ts": middleware("api"),
+    "./routes/api/items/[id].ts": {
+      handler: {
+        GET: (_req: Request, ctx: FreshContext<State>) =>
+          Response.json({ id: ctx.params.id, trail: ctx.state.trail }),
+        POST: () => new Response("created", { status: 201 }),
+      },
+    },
+    "./routes/api/echo.ts": {
+      handler: (req: Request) => new Response(`method ${req.method}`),
+    },
+    "./routes/boom.tsx": {
+      handler: { GET: () => Promise.reject(new Error("secret internal detail")) },
+      default: () => <p>never</p>,
+    },
+    "./routes/data.tsx": {
+      handler: {
+        GET: (_req: Request, ctx: FreshContext<State, { n: number }>) =>
+          ctx.render({ n: 41 + 1 }, { status: 202, headers: { "x-data": "yes" } }),
+      },
+      default: ({ data }: PageProps<{ n: number }>) => <p id="data">n={data.n}</p>,
+    },
+    "./routes/(plain)/_layout.tsx": {
+      ...layout("plain"),
+      config: { skipInheritedLayouts: true },
+    },
+    "./routes/(plain)/plain.tsx": page("plain"),
+    "./routes/bare.tsx": {
+      config: { skipAppWrapper: true, skipInheritedLayouts: true },
+      default: () => <p id="bare">bare</p>,
+    },
+  },
+};
+
+const build = { buildId: "test", client: "client.js", islands: {}, staticFiles: [] };
+const handle = createFreshHandler(manifest, {
+  build,
+  plainErrors: (url) => url.pathname.startsWith("/api/"),
+});
+
+async function get(path: string, method = "GET") {
+  const res = await handle(new Request(`http://localhost${path}`, { method }), {
+    state: { trail: [] },
+    nonce: "n0nce",
+  });
+  return { res, body: await res.text() };
+}
+
+Deno.test("routePattern maps files to Fresh patterns and drops groups", () => {
+  assert.equal(routePattern("./routes/index.tsx").pattern, "/");
+  assert.equal(routePattern("./routes/questions/[id].tsx").pattern, "/questions/:id");
+  assert.equal(routePattern("./routes/docs/[...path].tsx").pattern, "/docs/:path*");
+  assert.equal(routePattern("./routes/(marketing)/pricing.tsx").pattern, "/pricing");
+  assert.equal(routePattern("./routes/api/index.ts").pattern, "/api");
+});
+
+Deno.test("static segments sort before params, params before rest", () => {
+  const sorted = [
+    "./routes/[...all].tsx",
+    "./routes/[slug].tsx",
+    "./routes/about.tsx",
+    "./routes/index.tsx",
+  ].map((f) => ({ f, ...routePattern(f) })).sort(compareRoutes).map((r) => r.pattern);
+  assert.deepEqual(sorted, ["/", "/about", "/:slug", "/:all*"]);
+});
+
+Deno.test("index, static and param routes resolve with decoded params", async () => {
+  assert.match((await get("/")).body, /home:</);
+  assert.match((await get("/questions/q%201")).body, /question:id=q 1</);
+  const nested = await get("/questions/q1/answers/a9");
+  assert.match(nested.body, /answer:id=q1,answerId=a9</);
+});
+
+Deno.test("a static route wins over a param route at the same depth", async () => {
+  assert.match((await get("/questions/new")).body, /new-question/);
+  assert.match((await get("/about")).body, /<p>about<\/p>/);
+  assert.match((await get("/anything")).body, /slug:slug=anything</);
+});
+
+Deno.test("rest params capture any depth, including none", async () => {
+  assert.match((await get("/docs/a/b/c")).body, /docs:path=a\/b\/c</);
+  assert.match((await get("/docs")).body, /docs:path=</);
+});
+
+Deno.test("group folders add no path segment but scope their layout and middleware", async () => {
+  const pricing = await get("/pricing");
+  assert.match(pricing.body, /pricing/);
+  assert.match(pricing.body, /data-layout="root"><section data-layout="marketing">/);
+  assert.match(pricing.body, /data-trail="root\+marketing"/);
+  const about = await get("/about");
+  assert.doesNotMatch(about.body, /marketing/);
+});
+
+Deno.test("middleware runs root first and unwinds in reverse", async () => {
+  const { res, body } = await get("/api/items/7");
+  assert.deepEqual(JSON.parse(body), { id: "7", trail: ["root", "api"] });
+  assert.equal(res.headers.get("x-mw"), "api, root");
+});
+
+Deno.test("layouts nest inside _app and <Head> sets the title", async () => {
+  const { body } = await get("/about");
+  assert.match(
+    body,
+    /^<!DOCTYPE html><html><head><meta charset="utf-8"\/><title>About us<\/title>/,
+  );
+  assert.match(body, /<div id="app"><section data-layout="root"><p>about<\/p><\/section><\/div>/);
+});
+
+Deno.test("ctx.render passes data and response init", async () => {
+  const { res, body } = await get("/data");
+  assert.equal(res.status, 202);
+  assert.equal(res.headers.get("x-data"), "yes");
+  assert.match(body, /n=42/);
+});
+
+Deno.test("skipAppWrapper and skipInheritedLayouts render the page alone", async () => {
+  const { body } = await get("/bare");
+  assert.equal(body, '<!DOCTYPE html><p id="bare">bare</p><title></title>');
+});
+
+Deno.test("a layout with skipInheritedLayouts drops the layouts above it", async () => {
+  const { body } = await get("/plain");
+  assert.match(body, /<div id="app"><section data-layout="plain"><p id="page"/);
+  assert.doesNotMatch(body, /data-layout="root"/);
+});
+
+Deno.test("HEAD is answered from GET without a body", async () => {
+  const { res, body } = await get("/about", "HEAD");
+  assert.equal(res.status, 200);
+  assert.equal(body, "");
+  assert.match(res.headers.get("content-type") ?? "", /text\/html/);
+});
+
+Deno.test("a method the route lacks is 405 with Allow", async () => {
+  const put = await get("/api/items/7", "PUT");
+  assert.equal(put.res.status, 405);
+  assert.equal(put.res.headers.get("allow"), "GET, HEAD, POST");
+  const post = await get("/about", "POST");
+  assert.equal(post.res.status, 405);
+  assert.equal(post.res.headers.get("allow"), "GET, HEAD");
+});
+
+Deno.test("a handler function answers every method", async () => {
+  assert.equal((await get("/api/echo", "DELETE")).body, "method DELETE");
+});
+
+Deno.test("unknown paths render _404 inside _app with status 404", async () => {
+  const { res, body } = await get("/questions/q1/nope/deeper/still");
+  assert.equal(res.status, 404);
+  assert.match(body, /<div id="app"><h1>custom not found<\/h1><\/div>/);
+  assert.equal(res.headers.get("x-mw"), "root");
+});
+
+Deno.test("plain-error paths answer 404 as JSON", async () => {
+  const { res, body } = await get("/api/nothing/here");
+  assert.equal(res.status, 404);
+  assert.deepEqual(JSON.parse(body), { error: "Not found" });
+});
+
+Deno.test("a throwing handler renders _500 without the error's text", async () => {
+  const originalError = console.error;
+  console.error = () => {};
+  try {
+    const { res, body } = await get("/boom");
+    assert.equal(res.status, 500);
+    assert.match(body, /custom error/);
+    assert.doesNotMatch(body, /secret internal detail|at |Error:/);
+  } finally {
+    console.error = originalError;
+  }
+});
+
+Deno.test("two files claiming one pattern are refused", () => {
+  assert.throws(
+    () =>
+      createFreshHandler({
+        baseUrl: "file:///x/",
+        islands: {},
+        routes: {
+          "./routes/(a)/x.tsx": page("a"),
+          "./routes/(b)/x.tsx": page("b"),
+        },
+      }, { build }),
+    /both match \/x/,
+  );
+});
