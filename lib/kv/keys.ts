@@ -11,7 +11,8 @@
  * | `["questions", id]` | `QuestionRecord` | with `["questions_by_time", inv, id]`, `["counters", "questions"]` |
  * | `["questions_by_time", invertTime(createdAt), id]` | id | newest-first feed |
  * | `["counters", name]` | `Deno.KvU64` | `sum` only (never conflicts) |
- * | `["ratelimit", bucket, key, window]` | `Deno.KvU64` | `expireIn` one window |
+ * | `["ratelimit", bucket, key, window]` | number (hits) | `expireIn` two windows |
+ * | `["profiles", userId]` | `ProfileRecord` | customizations; absent until the first edit |
  *
  * Later features add their rows here, next to their builders.
  *
@@ -28,6 +29,7 @@ export const keys = {
   questionsByTimePrefix: (): Deno.KvKey => ["questions_by_time"],
   questionByTime: (inverted: number, id: string): Deno.KvKey => ["questions_by_time", inverted, id],
   counter: (name: string): Deno.KvKey => ["counters", name],
+  profile: (userId: string): Deno.KvKey => ["profiles", userId],
   rateLimit: (bucket: string, key: string, window: number): Deno.KvKey => [
     "ratelimit",
     bucket,
