@@ -13,6 +13,7 @@
  * | `["counters", name]` | `Deno.KvU64` | `sum` only (never conflicts) |
  * | `["ratelimit", bucket, key, window]` | number (hits) | `expireIn` two windows |
  * | `["profiles", userId]` | `ProfileRecord` | customizations; absent until the first edit |
+ * | `["settings", userId]` | `Settings` | privacy and AI avatar; absent means defaults |
  *
  * Later features add their rows here, next to their builders.
  *
@@ -30,6 +31,7 @@ export const keys = {
   questionByTime: (inverted: number, id: string): Deno.KvKey => ["questions_by_time", inverted, id],
   counter: (name: string): Deno.KvKey => ["counters", name],
   profile: (userId: string): Deno.KvKey => ["profiles", userId],
+  settings: (userId: string): Deno.KvKey => ["settings", userId],
   rateLimit: (bucket: string, key: string, window: number): Deno.KvKey => [
     "ratelimit",
     bucket,
