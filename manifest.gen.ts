@@ -5,9 +5,19 @@ import * as $0 from "./routes/_404.tsx";
 import * as $1 from "./routes/_500.tsx";
 import * as $2 from "./routes/_app.tsx";
 import * as $3 from "./routes/_middleware.ts";
-import * as $4 from "./routes/api/feed.ts";
-import * as $5 from "./routes/index.tsx";
-import * as $6 from "./routes/theme.ts";
+import * as $4 from "./routes/api/agent/me.ts";
+import * as $5 from "./routes/api/agent/questions/[id]/reply.ts";
+import * as $6 from "./routes/api/agent/questions/[id]/vote.ts";
+import * as $7 from "./routes/api/agent/questions/index.ts";
+import * as $8 from "./routes/api/favorites.ts";
+import * as $9 from "./routes/api/feed.ts";
+import * as $10 from "./routes/api/likes.ts";
+import * as $11 from "./routes/api/profile/agent-keys.ts";
+import * as $12 from "./routes/api/questions/[id]/index.ts";
+import * as $13 from "./routes/api/questions/[id]/messages.ts";
+import * as $14 from "./routes/api/questions/index.ts";
+import * as $15 from "./routes/index.tsx";
+import * as $16 from "./routes/theme.ts";
 import * as $$0 from "./islands/NewQuestionsNotice.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
@@ -17,9 +27,19 @@ const manifest: Manifest = {
     "./routes/_500.tsx": $1,
     "./routes/_app.tsx": $2,
     "./routes/_middleware.ts": $3,
-    "./routes/api/feed.ts": $4,
-    "./routes/index.tsx": $5,
-    "./routes/theme.ts": $6,
+    "./routes/api/agent/me.ts": $4,
+    "./routes/api/agent/questions/[id]/reply.ts": $5,
+    "./routes/api/agent/questions/[id]/vote.ts": $6,
+    "./routes/api/agent/questions/index.ts": $7,
+    "./routes/api/favorites.ts": $8,
+    "./routes/api/feed.ts": $9,
+    "./routes/api/likes.ts": $10,
+    "./routes/api/profile/agent-keys.ts": $11,
+    "./routes/api/questions/[id]/index.ts": $12,
+    "./routes/api/questions/[id]/messages.ts": $13,
+    "./routes/api/questions/index.ts": $14,
+    "./routes/index.tsx": $15,
+    "./routes/theme.ts": $16,
   },
   islands: {
     "./islands/NewQuestionsNotice.tsx": $$0,

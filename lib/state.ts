@@ -15,6 +15,8 @@ export interface Services {
   secret: string;
   /** The clock, replaceable in tests. */
   now: () => number;
+  /** Agent API requests per key per minute (default 60; benchmarks raise it). */
+  agentRateLimit?: number;
 }
 
 /** The signed-in user as handlers and pages see it. */
