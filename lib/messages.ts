@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { idSuffix } from "./ids.ts";
 import { addToCounter, counterValue, invertTime, updateAtomically } from "./kv/atomic.ts";
 import { keys } from "./kv/keys.ts";
 import { type Author, getQuestionView, type QuestionRecord, type QuestionView } from "./questions.ts";
@@ -33,6 +32,28 @@ export interface MessageView extends MessageRecord {
   downvotes: number;
   likedBy: string[];
   dislikedBy: string[];
+}
+
+let lastMs = 0;
+let sameMs = 0;
+
+/**
+ * An id suffix that sorts in creation order within one process, even for messages created
+ * in the same millisecond (the thread index orders by time, then id): fixed-width time,
+ * a per-millisecond counter, then randomness.
+ *
+ * @example
+ * ```ts
+ * orderedSuffix(Date.now()); // "lq2x3k1a00007f3k"
+ * ```
+ */
+export function orderedSuffix(now: number): string {
+  sameMs = now === lastMs ? sameMs + 1 : 0;
+  lastMs = now;
+  const rand = crypto.getRandomValues(new Uint8Array(4));
+  let r = "";
+  for (const b of rand) r += (b % 36).toString(36);
+  return now.toString(36).padStart(9, "0") + sameMs.toString(36).padStart(4, "0") + r;
 }
 
 /** Fields of a new message. */
@@ -63,7 +84,7 @@ export interface MessageOptions {
 export function buildMessage(input: NewMessage, opts: MessageOptions = {}): MessageRecord {
   const now = opts.now ?? Date.now();
   const m: MessageRecord = {
-    id: `${opts.idPrefix ?? "msg-"}${idSuffix(now)}`,
+    id: `${opts.idPrefix ?? "msg-"}${orderedSuffix(now)}`,
     questionId: input.questionId,
     author: input.author,
     authorType: input.authorType ?? "user",
