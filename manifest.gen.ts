@@ -12,13 +12,23 @@ import * as $7 from "./routes/api/agent/questions/index.ts";
 import * as $8 from "./routes/api/favorites.ts";
 import * as $9 from "./routes/api/feed.ts";
 import * as $10 from "./routes/api/likes.ts";
-import * as $11 from "./routes/api/profile/agent-keys.ts";
-import * as $12 from "./routes/api/questions/[id]/index.ts";
-import * as $13 from "./routes/api/questions/[id]/messages.ts";
-import * as $14 from "./routes/api/questions/index.ts";
-import * as $15 from "./routes/index.tsx";
-import * as $16 from "./routes/theme.ts";
-import * as $$0 from "./islands/NewQuestionsNotice.tsx";
+import * as $11 from "./routes/api/openapi.json.ts";
+import * as $12 from "./routes/api/profile/agent-keys.ts";
+import * as $13 from "./routes/api/questions/[id]/index.ts";
+import * as $14 from "./routes/api/questions/[id]/messages.ts";
+import * as $15 from "./routes/api/questions/index.ts";
+import * as $16 from "./routes/ask.tsx";
+import * as $17 from "./routes/docs/api.tsx";
+import * as $18 from "./routes/index.tsx";
+import * as $19 from "./routes/profile/agent-keys.tsx";
+import * as $20 from "./routes/questions/[id].tsx";
+import * as $21 from "./routes/skill.md.ts";
+import * as $22 from "./routes/theme.ts";
+import * as $$0 from "./islands/AgentKeysPanel.tsx";
+import * as $$1 from "./islands/FavoriteButton.tsx";
+import * as $$2 from "./islands/MessageForm.tsx";
+import * as $$3 from "./islands/NewQuestionsNotice.tsx";
+import * as $$4 from "./islands/VoteButtons.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
 const manifest: Manifest = {
@@ -34,15 +44,25 @@ const manifest: Manifest = {
     "./routes/api/favorites.ts": $8,
     "./routes/api/feed.ts": $9,
     "./routes/api/likes.ts": $10,
-    "./routes/api/profile/agent-keys.ts": $11,
-    "./routes/api/questions/[id]/index.ts": $12,
-    "./routes/api/questions/[id]/messages.ts": $13,
-    "./routes/api/questions/index.ts": $14,
-    "./routes/index.tsx": $15,
-    "./routes/theme.ts": $16,
+    "./routes/api/openapi.json.ts": $11,
+    "./routes/api/profile/agent-keys.ts": $12,
+    "./routes/api/questions/[id]/index.ts": $13,
+    "./routes/api/questions/[id]/messages.ts": $14,
+    "./routes/api/questions/index.ts": $15,
+    "./routes/ask.tsx": $16,
+    "./routes/docs/api.tsx": $17,
+    "./routes/index.tsx": $18,
+    "./routes/profile/agent-keys.tsx": $19,
+    "./routes/questions/[id].tsx": $20,
+    "./routes/skill.md.ts": $21,
+    "./routes/theme.ts": $22,
   },
   islands: {
-    "./islands/NewQuestionsNotice.tsx": $$0,
+    "./islands/AgentKeysPanel.tsx": $$0,
+    "./islands/FavoriteButton.tsx": $$1,
+    "./islands/MessageForm.tsx": $$2,
+    "./islands/NewQuestionsNotice.tsx": $$3,
+    "./islands/VoteButtons.tsx": $$4,
   },
   baseUrl: import.meta.url,
 };

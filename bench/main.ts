@@ -7,9 +7,7 @@
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50).
  */
 import { Hono } from "hono";
-import { addToCounter, commit } from "../lib/kv/atomic.ts";
-import { keys } from "../lib/kv/keys.ts";
-import { feedKey, type QuestionRecord } from "../lib/questions.ts";
+import { createQuestion } from "../lib/questions.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
 import { benchApp, load, row } from "./harness.ts";
 
@@ -24,21 +22,13 @@ const bareSrv = serveOnLoopback(bare.fetch);
 
 const app = await benchApp();
 for (let i = 0; i < 20; i++) {
-  const q: QuestionRecord = {
-    id: `q-bench-${i}`,
+  await createQuestion(app.kv, {
     title: `Benchmark question number ${i} about Deno KV and Preact islands`,
     description: "Seeded for the home page benchmark.",
     tags: ["bench", "deno"],
     author: { id: "u-bench", name: "Bench", avatar: null },
     createdBy: "user",
-    createdAt: Date.now() - i * 1000,
-    status: "active",
-    discussionRounds: 0,
-  };
-  await commit(app.kv, (op) => {
-    op.set(keys.question(q.id), q).set(feedKey(q), q.id);
-    addToCounter(op, keys.counter("questions"), 1);
-  });
+  }, { now: Date.now() - (20 - i) * 1000 });
 }
 const appSrv = serveOnLoopback(app.app.fetch);
 

@@ -46,7 +46,13 @@ export interface CreatedAgentKey {
 }
 
 function info(r: AgentKeyRecord): AgentKeyInfo {
-  return { id: r.id, name: r.name, prefix: r.prefix, createdAt: r.createdAt, lastUsedAt: r.lastUsedAt };
+  return {
+    id: r.id,
+    name: r.name,
+    prefix: r.prefix,
+    createdAt: r.createdAt,
+    lastUsedAt: r.lastUsedAt,
+  };
 }
 
 /**

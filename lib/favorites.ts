@@ -71,12 +71,15 @@ export async function toggleFavorite(
         createdAt: now,
         updatedAt: now,
       };
-      op.set(key, record).set(keys.userFavorite(userId, invertTime(now), targetType, targetId), {
-        targetType,
-        targetId,
-        questionId: target.questionId,
-        createdAt: now,
-      } satisfies UserFavoriteEntry);
+      op.set(key, record).set(
+        keys.userFavorite(userId, invertTime(now), targetType, targetId),
+        {
+          targetType,
+          targetId,
+          questionId: target.questionId,
+          createdAt: now,
+        } satisfies UserFavoriteEntry,
+      );
       addToCounter(op, keys.favoriteCount(targetType, targetId), 1);
       addToCounter(op, keys.userStat(target.authorId, "favorites_received"), 1);
     } else {

@@ -41,8 +41,11 @@ export function renderMarkdown(text: string, idPrefix = "user-content-"): string
   // micromark writes attribute values with `"` escaped, so these patterns only ever see
   // attributes it generated itself; author text arrives here as `&lt;a …`.
   return html
-    .replace(/<a href="([^"]*)"/g, (_m, href: string) =>
-      isSafeHref(href) ? `<a href="${href}" rel="${LINK_REL}"` : `<a rel="${LINK_REL}"`)
+    .replace(
+      /<a href="([^"]*)"/g,
+      (_m, href: string) =>
+        isSafeHref(href) ? `<a href="${href}" rel="${LINK_REL}"` : `<a rel="${LINK_REL}"`,
+    )
     .replace(/<img src="([^"]*)"/g, (_m, src: string) => {
       const ok = /^https?:/i.test(src.trim());
       return `<img ${ok ? `src="${src}" ` : ""}loading="lazy" referrerpolicy="no-referrer"`;

@@ -7,7 +7,12 @@
  */
 import { addToCounter, counterValue, invertTime, updateAtomically } from "./kv/atomic.ts";
 import { keys } from "./kv/keys.ts";
-import { type Author, getQuestionView, type QuestionRecord, type QuestionView } from "./questions.ts";
+import {
+  type Author,
+  getQuestionView,
+  type QuestionRecord,
+  type QuestionView,
+} from "./questions.ts";
 import { listVoters } from "./votes.ts";
 
 /** Longest message content accepted (characters). */

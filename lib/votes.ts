@@ -11,13 +11,11 @@
 import { addToCounter, commit, invertTime, readCounters, updateAtomically } from "./kv/atomic.ts";
 import { keys } from "./kv/keys.ts";
 import { findTarget, type TargetType } from "./targets.ts";
+import { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
 
-/** Direction of a vote. */
-export type VoteType = "up" | "down";
+export { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
 /** The vote types, for validation. */
 export const VOTE_TYPES = ["up", "down"] as const;
-/** What a vote request did (SPEC.md). */
-export type VoteAction = "liked" | "unliked" | "downvoted" | "undownvoted";
 
 /** A voter's current vote, under `["votes", type, id, userId]`. */
 export interface VoteRecord {
@@ -40,28 +38,6 @@ export interface VoteResult {
   downvotes: number;
   liked: boolean;
   downvoted: boolean;
-}
-
-/**
- * SPEC.md's vote table as a pure function: the current vote and the requested type give
- * the action and the next vote.
- *
- * @example
- * ```ts
- * nextVote("down", "up"); // { action: "liked", next: "up" }
- * nextVote("up", "up");   // { action: "unliked", next: null }
- * ```
- */
-export function nextVote(
-  current: VoteType | null,
-  requested: VoteType,
-): { action: VoteAction; next: VoteType | null } {
-  if (requested === "up") {
-    return current === "up" ? { action: "unliked", next: null } : { action: "liked", next: "up" };
-  }
-  return current === "down"
-    ? { action: "undownvoted", next: null }
-    : { action: "downvoted", next: "down" };
 }
 
 /** Input of {@link castVote}. */
@@ -98,7 +74,9 @@ export async function castVote(
     const oldIndex = cur.value
       ? keys.userVote(userId, invertTime(cur.value.createdAt), targetType, targetId)
       : null;
-    const newIndex = step.next ? keys.userVote(userId, invertTime(now), targetType, targetId) : null;
+    const newIndex = step.next
+      ? keys.userVote(userId, invertTime(now), targetType, targetId)
+      : null;
     if (prev) addToCounter(op, keys.voteCount(targetType, targetId, prev), -1);
     if (oldIndex && !(newIndex && sameKey(oldIndex, newIndex))) op.delete(oldIndex);
     if (step.next && newIndex) {
@@ -109,7 +87,9 @@ export async function castVote(
       op.delete(voteKey);
     }
     const received = (step.next === "up" ? 1 : 0) - (prev === "up" ? 1 : 0);
-    if (received !== 0) addToCounter(op, keys.userStat(target.authorId, "upvotes_received"), received);
+    if (received !== 0) {
+      addToCounter(op, keys.userStat(target.authorId, "upvotes_received"), received);
+    }
     return { op, result: step };
   });
   const [upvotes, downvotes] = await readCounters(kv, [
@@ -120,8 +100,9 @@ export async function castVote(
     // The best count a user's question/answer reached, for badges. `max` never conflicts;
     // every liker writes the count it saw after its own vote, so the peak is recorded.
     const stat = targetType === "question" ? "best_question_upvotes" : "best_answer_upvotes";
-    await commit(kv, (op) =>
-      op.max(keys.userStat(target.authorId, stat), BigInt(Math.max(0, upvotes)))
+    await commit(
+      kv,
+      (op) => op.max(keys.userStat(target.authorId, stat), BigInt(Math.max(0, upvotes))),
     );
   }
   return { action, upvotes, downvotes, liked: next === "up", downvoted: next === "down" };

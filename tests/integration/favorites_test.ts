@@ -76,7 +76,9 @@ Deno.test("favorites are per user: another user's favorite is not mine", async (
   try {
     const { author, fan, questionId } = await setup(t);
     await postAs(t, fan, "/api/favorites", { targetId: questionId, targetType: "question" });
-    const mine = await json(getAs(t, author, `/api/favorites?targetType=question&targetIds=${questionId}`));
+    const mine = await json(
+      getAs(t, author, `/api/favorites?targetType=question&targetIds=${questionId}`),
+    );
     assert.deepEqual(mine.body, { statuses: { [questionId]: false } });
   } finally {
     await t.close();
@@ -98,7 +100,9 @@ Deno.test("favorites: errors and limits, each with its status and body", async (
     assert.deepEqual([r.status, r.body.error], [400, "targetId is required"]);
     r = await json(postAs(t, fan, "/api/favorites", "[1,"));
     assert.deepEqual([r.status, r.body], [400, { error: "Invalid JSON body" }]);
-    r = await json(postAs(t, null, "/api/favorites", { targetId: questionId, targetType: "question" }));
+    r = await json(
+      postAs(t, null, "/api/favorites", { targetId: questionId, targetType: "question" }),
+    );
     assert.deepEqual([r.status, r.body], [401, { error: "Unauthorized" }]);
 
     // GET: no ids → empty statuses; >200 ids → 400; bad type → 400; signed out → 401.
@@ -136,7 +140,9 @@ Deno.test("50 racing favorite toggles by one user leave zero or one record, and 
         )),
     );
     assert.ok(results.every((r) => r.status === 200));
-    assert.ok(results.every((r) => r.body.action === (r.body.favorited ? "favorited" : "unfavorited")));
+    assert.ok(
+      results.every((r) => r.body.action === (r.body.favorited ? "favorited" : "unfavorited")),
+    );
     const records = await Array.fromAsync(t.kv.list({ prefix: ["favorites", fan.id] }));
     assert.ok(records.length <= 1, `${records.length} records`);
     const index = await Array.fromAsync(t.kv.list({ prefix: keys.userFavoritesPrefix(fan.id) }));

@@ -8,7 +8,7 @@ import { counterValue, readCounters } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { type UserVoteEntry, type VoteResult } from "@/lib/votes.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { answer, ask, getAs, json, member, type Member, postAs } from "../helpers/community.ts";
+import { answer, ask, getAs, json, type Member, member, postAs } from "../helpers/community.ts";
 
 type Target = "question" | "message";
 
@@ -150,7 +150,9 @@ Deno.test("likes: unknown targets 404, bad targetType/voteType 400, signed out 4
   const t = await createTestApp();
   try {
     const { voter, questionId, messageId } = await setup(t);
-    let r = await json(postAs(t, voter, "/api/likes", { targetId: "q-nope", targetType: "question" }));
+    let r = await json(
+      postAs(t, voter, "/api/likes", { targetId: "q-nope", targetType: "question" }),
+    );
     assert.equal(r.status, 404);
     assert.equal(r.body.error, "The question was not found");
     // A message id is not a question id (and the reverse).
@@ -221,7 +223,10 @@ Deno.test("one user firing 20 vote toggles at once ends in a consistent state", 
   try {
     const { voter, questionId } = await setup(t);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => like(t, voter, "question", questionId, i % 3 ? "up" : "down")),
+      Array.from(
+        { length: 20 },
+        (_, i) => like(t, voter, "question", questionId, i % 3 ? "up" : "down"),
+      ),
     );
     assert.ok(results.every((r) => r.status === 200));
     const q = await voters(t, "question", questionId, questionId);
@@ -271,7 +276,10 @@ Deno.test("votes write the voter's activity index and the author's upvotes_recei
     const after = await Array.fromAsync(
       t.kv.list<UserVoteEntry>({ prefix: keys.userVotesPrefix(voter.id) }),
     );
-    assert.deepEqual(after.map((e) => [e.value.targetId, e.value.voteType]), [[questionId, "down"]]);
+    assert.deepEqual(after.map((e) => [e.value.targetId, e.value.voteType]), [[
+      questionId,
+      "down",
+    ]]);
   } finally {
     await t.close();
   }
