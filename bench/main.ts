@@ -2,13 +2,16 @@
  * `deno task bench`: every figure printed next to a baseline measured in the same run.
  *
  * Baseline: a bare Hono app answering JSON on the same runtime and machine.
- * Measured: Parley's home page (SSR from KV with 20 questions, layouts, island state).
+ * Measured: Parley's home page (SSR from KV with 20 questions, layouts, island state);
+ * then bench/community.ts: votes on one hot question (against the raw KV `sum` commit
+ * rate) and the agent question list over 100,000 questions (against bare Hono).
  *
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50).
  */
 import { Hono } from "hono";
 import { createQuestion } from "../lib/questions.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
+import { run as runCommunity } from "./community.ts";
 import { benchApp, load, row } from "./harness.ts";
 
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
@@ -70,3 +73,5 @@ try {
   await appSrv.close();
   await app.close();
 }
+
+await runCommunity();

@@ -92,18 +92,18 @@ export async function castVote(
     }
     return { op, result: step };
   });
-  const [upvotes, downvotes] = await readCounters(kv, [
+  const bestStat = targetType === "question" ? "best_question_upvotes" : "best_answer_upvotes";
+  const bestKey = keys.userStat(target.authorId, bestStat);
+  const [upvotes, downvotes, best] = await readCounters(kv, [
     keys.voteCount(targetType, targetId, "up"),
     keys.voteCount(targetType, targetId, "down"),
+    bestKey,
   ]);
-  if (action === "liked") {
+  if (action === "liked" && upvotes > best) {
     // The best count a user's question/answer reached, for badges. `max` never conflicts;
-    // every liker writes the count it saw after its own vote, so the peak is recorded.
-    const stat = targetType === "question" ? "best_question_upvotes" : "best_answer_upvotes";
-    await commit(
-      kv,
-      (op) => op.max(keys.userStat(target.authorId, stat), BigInt(Math.max(0, upvotes))),
-    );
+    // every liker that sees a new peak after its own vote writes it, so the peak is kept,
+    // and on a busy item most likes find the peak already recorded and write nothing.
+    await commit(kv, (op) => op.max(bestKey, BigInt(upvotes)));
   }
   return { action, upvotes, downvotes, liked: next === "up", downvoted: next === "down" };
 }

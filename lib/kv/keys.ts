@@ -21,7 +21,7 @@
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
  * | `["question_seq_head"]` | number (last sequence number handed out) | checked + set by every question creation |
- * | `["questions_by_seq", seq]` | question id | dense creation order: page p of n is the key range `(head − p·n, head − (p−1)·n]` |
+ * | `["questions_by_seq", seq]` | `QuestionSnapshot` (the fields that never change) | dense creation order: page p of n is the key range `(head − p·n, head − (p−1)·n]`, read in one list |
  * | `["tag_seq_head", tag]` | number (last per-tag sequence number) | checked + set with the question (tag lower-cased) |
  * | `["questions_by_tag", tag, seq]` | question id | dense per-tag order; the head is the tag's total |
  * | `["question_terms", term, invertTime(createdAt), id]` | question id | search postings: title/tag words and their prefixes (≥3 chars), description words |

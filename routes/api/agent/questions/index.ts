@@ -20,7 +20,11 @@ import type { AppState } from "@/lib/state.ts";
 export const handler: Handlers<unknown, AppState> = {
   GET: agentRoute(async (_req, ctx) => {
     const { limit, page } = parseInput(AgentQuestionsQuery, queryObject(ctx.url));
-    const { questions, total } = await listQuestionsPage(ctx.state.services.kv, { page, limit });
+    const { questions, total } = await listQuestionsPage(ctx.state.services.kv, {
+      page,
+      limit,
+      downvotes: false,
+    });
     return Response.json({ questions: questions.map(toListItem), total, page, limit });
   }),
   POST: agentRoute(async (req, ctx, { key }) => {
