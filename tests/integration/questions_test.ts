@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { counterValue } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
+import { readUserStats } from "@/lib/user_stats.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { answer, ask, getAs, json, member, postAs } from "../helpers/community.ts";
 
@@ -232,6 +233,30 @@ Deno.test("feed: new pages, tag filter (case-insensitive), search, hot, validati
     }
     r = await feed("?limit=1000");
     assert.equal(r.body.limit, 50);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("racing question creations all succeed and keep the sequence dense", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const ids = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => ask(t, ada, { title: `Race ${i}`, tags: ["race"] })),
+    );
+    assert.equal(new Set(ids).size, 40);
+    const seq = await Array.fromAsync(
+      t.kv.list<{ id: string }>({ prefix: keys.questionsBySeqPrefix() }),
+    );
+    assert.deepEqual(seq.map((e) => e.key[1]), Array.from({ length: 40 }, (_, i) => i + 1));
+    assert.deepEqual(new Set(seq.map((e) => e.value.id)), new Set(ids));
+    const tagged = await Array.fromAsync(t.kv.list({ prefix: ["questions_by_tag", "race"] }));
+    assert.equal(tagged.length, 40);
+    const page = await json<Page>(getAs(t, null, "/api/questions?tag=race&limit=50"));
+    assert.equal(page.body.total, 40);
+    const stats = await readUserStats(t.kv, ada.id);
+    assert.equal(stats.questions, 40);
   } finally {
     await t.close();
   }
