@@ -74,23 +74,25 @@ export default function VoteButtons(props: Props) {
         type="button"
         class="btn btn-small vote-btn vote-up"
         aria-pressed={state.vote === "up"}
-        aria-label={`Upvote ${props.label}`}
         title="Upvote"
         onClick={() => cast("up")}
       >
+        <span class="visually-hidden">{`Upvote ${props.label}, `}</span>
         <span aria-hidden="true">▲</span>
         <span class="vote-count" data-testid="upvotes">{state.upvotes}</span>
+        <span class="visually-hidden">{state.upvotes === 1 ? " upvote" : " upvotes"}</span>
       </button>
       <button
         type="button"
         class="btn btn-small vote-btn vote-down"
         aria-pressed={state.vote === "down"}
-        aria-label={`Downvote ${props.label}`}
         title="Downvote"
         onClick={() => cast("down")}
       >
+        <span class="visually-hidden">{`Downvote ${props.label}, `}</span>
         <span aria-hidden="true">▼</span>
         <span class="vote-count" data-testid="downvotes">{state.downvotes}</span>
+        <span class="visually-hidden">{state.downvotes === 1 ? " downvote" : " downvotes"}</span>
       </button>
       {error && <p class="inline-error" role="alert">{error}</p>}
       {prompt && props.signInHref && (

@@ -31,8 +31,14 @@ function collectErrors(page: Page, expected: RegExp[] = []): string[] {
   return errors;
 }
 
+/** A button whose accessible name starts with `name` (vote buttons add their count). */
+function button(page: Page, name: string) {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return page.getByRole("button", { name: new RegExp(`^${escaped}`) });
+}
+
 async function pressed(page: Page, name: string): Promise<string | null> {
-  return await page.getByRole("button", { name, exact: true }).getAttribute("aria-pressed");
+  return await button(page, name).getAttribute("aria-pressed");
 }
 
 Deno.test({
@@ -94,17 +100,20 @@ Deno.test({
       const vote = (name: string) =>
         Promise.all([
           page.waitForResponse((r) => r.url().endsWith("/api/likes") && r.ok()),
-          page.getByRole("button", { name, exact: true }).click(),
+          button(page, name).click(),
         ]);
       await vote(up);
       assert.equal(await pressed(page, up), "true");
+      // The count is part of the accessible name.
+      await page.getByRole("button", { name: "Upvote this question, 1 upvote", exact: true })
+        .waitFor();
       assert.equal(await page.locator(".question [data-testid=upvotes]").textContent(), "1");
       await vote(down);
       assert.equal(await pressed(page, up), "false");
       assert.equal(await pressed(page, down), "true");
       assert.equal(await page.locator(".question [data-testid=upvotes]").textContent(), "0");
       assert.equal(await page.locator(".question [data-testid=downvotes]").textContent(), "1");
-      const fav = page.getByRole("button", { name: "Favorite this question", exact: true });
+      const fav = button(page, "Favorite this question");
       await fav.focus();
       await Promise.all([
         page.waitForResponse((r) => r.url().endsWith("/api/favorites") && r.ok()),
@@ -155,7 +164,7 @@ Deno.test({
       const errors = collectErrors(page);
       await page.goto(`${srv.url}/questions/${q.id}`);
       await page.waitForSelector('html[data-islands="ready"]');
-      await page.getByRole("button", { name: "Upvote this question" }).click();
+      await button(page, "Upvote this question").click();
       const link = page.locator(".vote .signin-prompt a");
       await link.waitFor();
       assert.equal(
@@ -163,7 +172,7 @@ Deno.test({
         `/signin?returnTo=${encodeURIComponent(`/questions/${q.id}`)}`,
       );
       assert.equal(await page.locator(".question [data-testid=upvotes]").textContent(), "0");
-      await page.getByRole("button", { name: "Favorite this question" }).click();
+      await button(page, "Favorite this question").click();
       await page.locator(".favorite .signin-prompt a").waitFor();
       assert.equal(await page.getByTestId("signin-prompt").count(), 1, "no answer form");
       await page.goto(`${srv.url}/ask`);
@@ -208,11 +217,11 @@ Deno.test({
         }));
       await page.goto(`${srv.url}/questions/${q.id}`);
       await page.waitForSelector('html[data-islands="ready"]');
-      await page.getByRole("button", { name: "Upvote this question" }).click();
+      await button(page, "Upvote this question").click();
       await page.getByRole("alert").filter({ hasText: "Your vote was not saved" }).waitFor();
       assert.equal(await page.locator(".question [data-testid=upvotes]").textContent(), "0");
       assert.equal(await pressed(page, "Upvote this question"), "false");
-      await page.getByRole("button", { name: "Favorite this question" }).click();
+      await button(page, "Favorite this question").click();
       await page.getByRole("alert").filter({ hasText: "Too many requests" }).waitFor();
       assert.equal(await pressed(page, "Favorite this question"), "false");
       await page.screenshot({ path: `${SCREENSHOT_DIR}/vote-rollback.png` });
