@@ -14,6 +14,12 @@
  * | `["ratelimit", bucket, key, window]` | number (hits) | `expireIn` two windows |
  * | `["profiles", userId]` | `ProfileRecord` | customizations; absent until the first edit |
  * | `["settings", userId]` | `Settings` | privacy and AI avatar; absent means defaults |
+ * | `["identities", provider, providerAccountId]` | `IdentityRecord` (tokens AES-GCM sealed) | with `["identities_by_user", …]`, in one op |
+ * | `["identities_by_user", userId, provider]` | providerAccountId | lookup by canonical user; one per provider |
+ * | `["auth_payloads", sha256(cookie)]` | `PayloadNonce` | one-time; `expireIn` 2 min + `expiresAt`; consumed with the session write |
+ * | `["local_oauth_accounts", provider, accountId]` | `LocalAccount` | local mode only |
+ * | `["local_oauth_codes", sha256(code)]` | `LocalGrant` | local mode only; one-time, `expireIn` + `expiresAt` |
+ * | `["local_oauth_tokens", sha256(token)]` | `LocalGrant` | local mode only; `expireIn` + `expiresAt` |
  *
  * Later features add their rows here, next to their builders.
  *
@@ -32,6 +38,26 @@ export const keys = {
   counter: (name: string): Deno.KvKey => ["counters", name],
   profile: (userId: string): Deno.KvKey => ["profiles", userId],
   settings: (userId: string): Deno.KvKey => ["settings", userId],
+  identity: (provider: string, providerAccountId: string): Deno.KvKey => [
+    "identities",
+    provider,
+    providerAccountId,
+  ],
+  identitiesByUserPrefix: (userId: string): Deno.KvKey => ["identities_by_user", userId],
+  identityByUser: (userId: string, provider: string): Deno.KvKey => [
+    "identities_by_user",
+    userId,
+    provider,
+  ],
+  authPayloadNonce: (digest: string): Deno.KvKey => ["auth_payloads", digest],
+  localAccountsPrefix: (provider: string): Deno.KvKey => ["local_oauth_accounts", provider],
+  localAccount: (provider: string, accountId: string): Deno.KvKey => [
+    "local_oauth_accounts",
+    provider,
+    accountId,
+  ],
+  localCode: (digest: string): Deno.KvKey => ["local_oauth_codes", digest],
+  localToken: (digest: string): Deno.KvKey => ["local_oauth_tokens", digest],
   rateLimit: (bucket: string, key: string, window: number): Deno.KvKey => [
     "ratelimit",
     bucket,
