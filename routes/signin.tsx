@@ -52,8 +52,8 @@ export default function SignIn({ data, state, url }: PageProps<Data, AppState>) 
           )
           : <ProviderButtons providers={data.providers} returnTo={data.returnTo} local={local} />}
         <p class="hint">
-          Parley never sees your provider password, and your provider's tokens are never sent to
-          your browser.
+          Parley never sees your provider password. Your provider's tokens are kept encrypted on the
+          server and are never readable by scripts in your browser.
         </p>
       </section>
     </>
