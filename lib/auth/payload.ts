@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import type { ProviderId } from "../config.ts";
-import { base64url, fromBase64url, sha256Hex } from "../ids.ts";
+import { base64url, fromBase64url, randomToken, sha256Hex } from "../ids.ts";
 import { commit } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import { providerClient } from "./clients.ts";
@@ -93,9 +93,13 @@ export function decodePayload(value: string | undefined): AuthPayload | null {
   return { ...parsed.data, profile: profile.data };
 }
 
-/** The KV key of a payload's nonce: the SHA-256 of its exact cookie value. */
-export async function payloadNonceKey(cookieValue: string): Promise<Deno.KvKey> {
-  return keys.authPayloadNonce(await sha256Hex(cookieValue));
+/**
+ * The KV prefix of a payload's nonces: the SHA-256 of its exact cookie value. Each
+ * issuance adds its own entry below it, so two identical payloads (same account, tokens
+ * and millisecond) are each accepted once rather than the second being lost.
+ */
+export async function payloadNoncePrefix(cookieValue: string): Promise<Deno.KvKey> {
+  return keys.authPayloadNoncesOf(await sha256Hex(cookieValue));
 }
 
 /**
@@ -120,7 +124,7 @@ export async function issuePayload(
     issuedAt: payload.issuedAt,
     expiresAt: payload.issuedAt + PAYLOAD_TTL_MS,
   };
-  const key = await payloadNonceKey(value);
+  const key = [...await payloadNoncePrefix(value), randomToken(9)];
   await commit(kv, (op) => op.set(key, nonce, { expireIn: PAYLOAD_TTL_MS }));
   return value;
 }

@@ -14,7 +14,7 @@ import { prepareSession, SESSION_TTL_MS } from "../sessions.ts";
 import { buildUser, type User } from "../users.ts";
 import type { ProviderId } from "../config.ts";
 import { providerClient } from "./clients.ts";
-import { decodePayload, payloadIsFresh, type PayloadNonce, payloadNonceKey } from "./payload.ts";
+import { decodePayload, payloadIsFresh, type PayloadNonce, payloadNoncePrefix } from "./payload.ts";
 
 /** Result of {@link completeSignIn}. */
 export type SignInResult =
@@ -50,18 +50,25 @@ export async function completeSignIn(
     refreshToken: payload.refreshToken,
     expiresAt: payload.expiresAt,
   };
-  const nonceKey = await payloadNonceKey(cookieValue);
+  const noncePrefix = await payloadNoncePrefix(cookieValue);
   const idKey = keys.identity(provider, payload.providerAccountId);
 
   return await updateAtomically<SignInResult>(async () => {
-    const [nonce, ident] = await kv.getMany<[PayloadNonce, IdentityRecord]>([nonceKey, idKey]);
-    const n = nonce.value;
-    if (!n || n.provider !== provider || n.issuedAt !== payload.issuedAt) {
+    let nonce: Deno.KvEntry<PayloadNonce> | null = null;
+    for await (const e of kv.list<PayloadNonce>({ prefix: noncePrefix }, { limit: 10 })) {
+      const v = e.value;
+      if (v.provider === provider && v.issuedAt === payload.issuedAt && v.expiresAt > now) {
+        nonce = e;
+        break;
+      }
+    }
+    if (!nonce) {
+      // Never issued, already used, or past its expiresAt (expireIn deletes lazily).
       return { op: null, result: { ok: false, reason: "unknown_or_used" } };
     }
-    if (n.expiresAt <= now) return { op: null, result: { ok: false, reason: "expired" } };
-
-    const op = kv.atomic().check(nonce).check(ident).delete(nonceKey);
+    const n = nonce.value;
+    const ident = await kv.get<IdentityRecord>(idKey);
+    const op = kv.atomic().check(nonce).check(ident).delete(nonce.key);
     let userId: string;
     let created = false;
     if (ident.value) {

@@ -16,7 +16,7 @@
  * | `["settings", userId]` | `Settings` | privacy and AI avatar; absent means defaults |
  * | `["identities", provider, providerAccountId]` | `IdentityRecord` (tokens AES-GCM sealed) | with `["identities_by_user", …]`, in one op |
  * | `["identities_by_user", userId, provider]` | providerAccountId | lookup by canonical user; one per provider |
- * | `["auth_payloads", sha256(cookie)]` | `PayloadNonce` | one-time; `expireIn` 2 min + `expiresAt`; consumed with the session write |
+ * | `["auth_payloads", sha256(cookie), issueId]` | `PayloadNonce` | one per issued payload; `expireIn` 2 min + `expiresAt`; consumed with the session write |
  * | `["local_oauth_accounts", provider, accountId]` | `LocalAccount` | local mode only |
  * | `["local_oauth_codes", sha256(code)]` | `LocalGrant` | local mode only; one-time, `expireIn` + `expiresAt` |
  * | `["local_oauth_tokens", sha256(token)]` | `LocalGrant` | local mode only; `expireIn` + `expiresAt` |
@@ -49,7 +49,12 @@ export const keys = {
     userId,
     provider,
   ],
-  authPayloadNonce: (digest: string): Deno.KvKey => ["auth_payloads", digest],
+  authPayloadNoncesOf: (digest: string): Deno.KvKey => ["auth_payloads", digest],
+  authPayloadNonce: (digest: string, issueId: string): Deno.KvKey => [
+    "auth_payloads",
+    digest,
+    issueId,
+  ],
   localAccountsPrefix: (provider: string): Deno.KvKey => ["local_oauth_accounts", provider],
   localAccount: (provider: string, accountId: string): Deno.KvKey => [
     "local_oauth_accounts",

@@ -193,3 +193,16 @@ Deno.test("garbage, empty and missing payload cookies and unknown providers are 
     assert.equal(none.headers.get("location"), "/?error=auth_failed");
     assert.equal(ROUTES.provider_b.app, "/auth/callback/oauth?provider=provider_b-oauth");
   }));
+
+Deno.test("two identical payloads (same account, tokens and millisecond) are each accepted once", () =>
+  withApp(async (t) => {
+    const one = await payloadFor(t, "provider_b");
+    const two = await payloadFor(t, "provider_b");
+    const value = one.get("provider_b_auth_payload")!;
+    assert.equal(two.get("provider_b_auth_payload"), value, "byte-identical cookies");
+    assert.equal((await appCallback(t, "provider_b", one)).location, "/");
+    assert.equal((await appCallback(t, "provider_b", two)).location, "/");
+    const third = new CookieJar();
+    third.cookies.set("provider_b_auth_payload", value);
+    await expectRefused(t, "provider_b", third);
+  }));
