@@ -5,9 +5,13 @@ import * as $0 from "./routes/_404.tsx";
 import * as $1 from "./routes/_500.tsx";
 import * as $2 from "./routes/_app.tsx";
 import * as $3 from "./routes/_middleware.ts";
-import * as $4 from "./routes/api/feed.ts";
-import * as $5 from "./routes/index.tsx";
-import * as $6 from "./routes/theme.ts";
+import * as $4 from "./routes/api/debate.ts";
+import * as $5 from "./routes/api/debate/history.ts";
+import * as $6 from "./routes/api/debates/[id].ts";
+import * as $7 from "./routes/api/feed.ts";
+import * as $8 from "./routes/api/local-llm/v1/chat/completions.ts";
+import * as $9 from "./routes/index.tsx";
+import * as $10 from "./routes/theme.ts";
 import * as $$0 from "./islands/NewQuestionsNotice.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
@@ -17,9 +21,13 @@ const manifest: Manifest = {
     "./routes/_500.tsx": $1,
     "./routes/_app.tsx": $2,
     "./routes/_middleware.ts": $3,
-    "./routes/api/feed.ts": $4,
-    "./routes/index.tsx": $5,
-    "./routes/theme.ts": $6,
+    "./routes/api/debate.ts": $4,
+    "./routes/api/debate/history.ts": $5,
+    "./routes/api/debates/[id].ts": $6,
+    "./routes/api/feed.ts": $7,
+    "./routes/api/local-llm/v1/chat/completions.ts": $8,
+    "./routes/index.tsx": $9,
+    "./routes/theme.ts": $10,
   },
   islands: {
     "./islands/NewQuestionsNotice.tsx": $$0,

@@ -14,6 +14,11 @@
  * | `["ratelimit", bucket, key, window]` | number (hits) | `expireIn` two windows |
  * | `["profiles", userId]` | `ProfileRecord` | customizations; absent until the first edit |
  * | `["settings", userId]` | `Settings` | privacy and AI avatar; absent means defaults |
+ * | `["debates", id]` | `DebateRecord` (no messages) | with `["debates_by_user", …]` and the user's counters |
+ * | `["debate_messages", debateId, index]` | `DebateMessage` | one per turn, with the record's `messageCount` |
+ * | `["debates_by_user", userId, invertTime(createdAt), id]` | id | newest-first history |
+ * | `["debate_agents", userId]` | `AgentMemory` | traits/interests last used for the user's agent |
+ * | `["counters", "debates:" + userId]`, `["counters", "debate_wins:" + userId]` | `Deno.KvU64` | debates started, debates won |
  *
  * Later features add their rows here, next to their builders.
  *
@@ -32,6 +37,21 @@ export const keys = {
   counter: (name: string): Deno.KvKey => ["counters", name],
   profile: (userId: string): Deno.KvKey => ["profiles", userId],
   settings: (userId: string): Deno.KvKey => ["settings", userId],
+  debate: (id: string): Deno.KvKey => ["debates", id],
+  debateMessagesPrefix: (debateId: string): Deno.KvKey => ["debate_messages", debateId],
+  debateMessage: (debateId: string, index: number): Deno.KvKey => [
+    "debate_messages",
+    debateId,
+    index,
+  ],
+  debatesByUserPrefix: (userId: string): Deno.KvKey => ["debates_by_user", userId],
+  debateByUser: (userId: string, inverted: number, id: string): Deno.KvKey => [
+    "debates_by_user",
+    userId,
+    inverted,
+    id,
+  ],
+  debateAgent: (userId: string): Deno.KvKey => ["debate_agents", userId],
   rateLimit: (bucket: string, key: string, window: number): Deno.KvKey => [
     "ratelimit",
     bucket,
