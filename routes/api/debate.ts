@@ -31,6 +31,11 @@ export const handler: Handlers<unknown, AppState> = {
     const user = ctx.state.user;
     if (!user) return jsonError(401, "Unauthorized");
     try {
+      const body = await readJson(req, { limit: BODY_LIMIT });
+      if (missingField(body)) return jsonError(400, "Missing topic or userProfile");
+      const request = validate(DebateRequestSchema, body, "Invalid debate request");
+      // Counted once the request is well-formed: the budget guards the model, and a
+      // typo should not cost a debate.
       const limit = await hitRateLimit(
         kv,
         "debate",
@@ -47,9 +52,6 @@ export const handler: Handlers<unknown, AppState> = {
           rateLimitHeaders(limit),
         );
       }
-      const body = await readJson(req, { limit: BODY_LIMIT });
-      if (missingField(body)) return jsonError(400, "Missing topic or userProfile");
-      const request = validate(DebateRequestSchema, body, "Invalid debate request");
       if (!llm) {
         console.error("POST /api/debate: no language model (set LLM_API_KEY, or use local mode)");
         return jsonError(500, "Failed to start debate");
