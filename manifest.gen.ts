@@ -10,9 +10,13 @@ import * as $5 from "./routes/api/debate/history.ts";
 import * as $6 from "./routes/api/debates/[id].ts";
 import * as $7 from "./routes/api/feed.ts";
 import * as $8 from "./routes/api/local-llm/v1/chat/completions.ts";
-import * as $9 from "./routes/index.tsx";
-import * as $10 from "./routes/theme.ts";
-import * as $$0 from "./islands/NewQuestionsNotice.tsx";
+import * as $9 from "./routes/debate.tsx";
+import * as $10 from "./routes/debates/[id].tsx";
+import * as $11 from "./routes/index.tsx";
+import * as $12 from "./routes/theme.ts";
+import * as $$0 from "./islands/AgentProfileEditor.tsx";
+import * as $$1 from "./islands/DebateLive.tsx";
+import * as $$2 from "./islands/NewQuestionsNotice.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
 const manifest: Manifest = {
@@ -26,11 +30,15 @@ const manifest: Manifest = {
     "./routes/api/debates/[id].ts": $6,
     "./routes/api/feed.ts": $7,
     "./routes/api/local-llm/v1/chat/completions.ts": $8,
-    "./routes/index.tsx": $9,
-    "./routes/theme.ts": $10,
+    "./routes/debate.tsx": $9,
+    "./routes/debates/[id].tsx": $10,
+    "./routes/index.tsx": $11,
+    "./routes/theme.ts": $12,
   },
   islands: {
-    "./islands/NewQuestionsNotice.tsx": $$0,
+    "./islands/AgentProfileEditor.tsx": $$0,
+    "./islands/DebateLive.tsx": $$1,
+    "./islands/NewQuestionsNotice.tsx": $$2,
   },
   baseUrl: import.meta.url,
 };

@@ -229,6 +229,50 @@ export async function listUserDebates(
   return debates.filter((d): d is Debate => d !== null);
 }
 
+/** A line of a debate list (no messages): what history lists and activity feeds show. */
+export interface DebateSummary {
+  id: string;
+  topic: string;
+  opponentName: string;
+  status: DebateStatus;
+  createdAt: number;
+  winner?: Synthesis["winner"];
+}
+
+/**
+ * A user's newest debates as summaries, newest first (no message reads).
+ *
+ * @example
+ * ```ts
+ * const items = await listDebateSummaries(kv, userId, Date.now(), 20);
+ * ```
+ */
+export async function listDebateSummaries(
+  kv: Deno.Kv,
+  userId: string,
+  now: number,
+  limit = HISTORY_LIMIT,
+): Promise<DebateSummary[]> {
+  const page = await listNewestFirst<string>(kv, keys.debatesByUserPrefix(userId), { limit });
+  const out: DebateSummary[] = [];
+  for (let i = 0; i < page.values.length; i += 10) {
+    const entries = await kv.getMany<DebateRecord[]>(page.values.slice(i, i + 10).map(keys.debate));
+    for (const entry of entries) {
+      const d = await settleStale(kv, entry, now);
+      if (!d) continue;
+      out.push({
+        id: d.id,
+        topic: d.topic,
+        opponentName: d.opponentProfile.name,
+        status: d.status,
+        createdAt: d.createdAt,
+        ...(d.synthesis ? { winner: d.synthesis.winner } : {}),
+      });
+    }
+  }
+  return out;
+}
+
 /** How many debates a user started and won (counters, no scan). */
 export async function countDebates(
   kv: Deno.Kv,
