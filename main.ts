@@ -47,9 +47,12 @@ async function main(): Promise<void> {
       kv.close();
     },
     onListen: ({ hostname, port }) => {
-      const mode = config.localMode ? "local mode (local sign-in, offline model)" : "production";
+      const mode = config.localMode ? "local mode (local sign-in)" : "production";
+      const model = llm
+        ? (llm.standIn ? "offline stand-in model" : `model ${llm.model}`)
+        : "no language model (LLM_API_KEY unset)";
       console.log(
-        `Parley listening on http://${hostname}:${port} — ${mode}; origin ${config.appOrigin}`,
+        `Parley listening on http://${hostname}:${port} — ${mode}, ${model}; origin ${config.appOrigin}`,
       );
     },
   });
