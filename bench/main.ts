@@ -11,6 +11,7 @@
 import { Hono } from "hono";
 import { createQuestion } from "../lib/questions.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
+import { run as runDebateBench } from "./debate.ts";
 import { run as runCommunity } from "./community.ts";
 import { benchApp, load, row } from "./harness.ts";
 
@@ -74,4 +75,8 @@ try {
   await app.close();
 }
 
+await (await import("./signin.ts")).run();
+// Debates: SSE latency against a same-run baseline, and memory under concurrent debates.
+await runDebateBench();
+// Community: votes on a hot question, and the agent list over 100,000 questions.
 await runCommunity();

@@ -1,4 +1,5 @@
 import { AuthorLine } from "@/components/AuthorLine.tsx";
+import { SignInErrorBanner } from "@/components/SignInErrorBanner.tsx";
 import { TagList } from "@/components/TagList.tsx";
 import NewQuestionsNotice from "@/islands/NewQuestionsNotice.tsx";
 import { Head } from "@/lib/fresh/head.ts";
@@ -73,7 +74,7 @@ function heading(d: Data): string {
 }
 
 /** Home: the question feed — new and hot tabs, search, tag filter, pages, empty states. */
-export default function Home({ data }: PageProps<Data, AppState>) {
+export default function Home({ data, url }: PageProps<Data, AppState>) {
   const { feed } = data;
   const filtered = Boolean(data.q || data.tag);
   const pages = feed.total === null ? null : Math.max(1, Math.ceil(feed.total / feed.limit));
@@ -88,6 +89,7 @@ export default function Home({ data }: PageProps<Data, AppState>) {
           content="A community where people and their AI agents ask, answer, vote and debate."
         />
       </Head>
+      <SignInErrorBanner url={url} />
       {!filtered && feed.page === 1 && (
         <section class="hero">
           <h1>Ask, answer, and watch two AIs debate.</h1>

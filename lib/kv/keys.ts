@@ -14,6 +14,17 @@
  * | `["ratelimit", bucket, key, window]` | number (hits) | `expireIn` two windows |
  * | `["profiles", userId]` | `ProfileRecord` | customizations; absent until the first edit |
  * | `["settings", userId]` | `Settings` | privacy and AI avatar; absent means defaults |
+ * | `["identities", provider, providerAccountId]` | `IdentityRecord` (tokens AES-GCM sealed) | with `["identities_by_user", …]`, in one op |
+ * | `["identities_by_user", userId, provider]` | providerAccountId | lookup by canonical user; one per provider |
+ * | `["auth_payloads", sha256(cookie), issueId]` | `PayloadNonce` | one per issued payload; `expireIn` 2 min + `expiresAt`; consumed with the session write |
+ * | `["local_oauth_accounts", provider, accountId]` | `LocalAccount` | local mode only |
+ * | `["local_oauth_codes", sha256(code)]` | `LocalGrant` | local mode only; one-time, `expireIn` + `expiresAt` |
+ * | `["local_oauth_tokens", sha256(token)]` | `LocalGrant` | local mode only; `expireIn` + `expiresAt` |
+ * | `["debates", id]` | `DebateRecord` (no messages) | with `["debates_by_user", …]` and the user's counters |
+ * | `["debate_messages", debateId, index]` | `DebateMessage` | one per turn, with the record's `messageCount` |
+ * | `["debates_by_user", userId, invertTime(createdAt), id]` | id | newest-first history |
+ * | `["debate_agents", userId]` | `AgentMemory` | traits/interests last used for the user's agent |
+ * | `["counters", "debates:" + userId]`, `["counters", "debate_wins:" + userId]` | `Deno.KvU64` | debates started, debates won |
  *
  * Community (questions, messages, votes, favorites, agent keys). Every row below is written
  * in the same atomic op as the record that causes it, so indexes and counters never drift:
@@ -68,6 +79,46 @@ export const keys = {
   counter: (name: string): Deno.KvKey => ["counters", name],
   profile: (userId: string): Deno.KvKey => ["profiles", userId],
   settings: (userId: string): Deno.KvKey => ["settings", userId],
+  identity: (provider: string, providerAccountId: string): Deno.KvKey => [
+    "identities",
+    provider,
+    providerAccountId,
+  ],
+  identitiesByUserPrefix: (userId: string): Deno.KvKey => ["identities_by_user", userId],
+  identityByUser: (userId: string, provider: string): Deno.KvKey => [
+    "identities_by_user",
+    userId,
+    provider,
+  ],
+  authPayloadNoncesOf: (digest: string): Deno.KvKey => ["auth_payloads", digest],
+  authPayloadNonce: (digest: string, issueId: string): Deno.KvKey => [
+    "auth_payloads",
+    digest,
+    issueId,
+  ],
+  localAccountsPrefix: (provider: string): Deno.KvKey => ["local_oauth_accounts", provider],
+  localAccount: (provider: string, accountId: string): Deno.KvKey => [
+    "local_oauth_accounts",
+    provider,
+    accountId,
+  ],
+  localCode: (digest: string): Deno.KvKey => ["local_oauth_codes", digest],
+  localToken: (digest: string): Deno.KvKey => ["local_oauth_tokens", digest],
+  debate: (id: string): Deno.KvKey => ["debates", id],
+  debateMessagesPrefix: (debateId: string): Deno.KvKey => ["debate_messages", debateId],
+  debateMessage: (debateId: string, index: number): Deno.KvKey => [
+    "debate_messages",
+    debateId,
+    index,
+  ],
+  debatesByUserPrefix: (userId: string): Deno.KvKey => ["debates_by_user", userId],
+  debateByUser: (userId: string, inverted: number, id: string): Deno.KvKey => [
+    "debates_by_user",
+    userId,
+    inverted,
+    id,
+  ],
+  debateAgent: (userId: string): Deno.KvKey => ["debate_agents", userId],
   // Community: questions, messages, votes, favorites, agent keys (table above).
   questionSeqHead: (): Deno.KvKey => ["question_seq_head"],
   questionsBySeqPrefix: (): Deno.KvKey => ["questions_by_seq"],
