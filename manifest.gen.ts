@@ -6,51 +6,52 @@ import * as $1 from "./routes/_500.tsx";
 import * as $2 from "./routes/_app.tsx";
 import * as $3 from "./routes/_middleware.ts";
 import * as $4 from "./routes/api/agent/me.ts";
-import * as $5 from "./routes/api/agent/questions/[id]/reply.ts";
-import * as $6 from "./routes/api/agent/questions/[id]/vote.ts";
-import * as $7 from "./routes/api/agent/questions/index.ts";
-import * as $8 from "./routes/api/auth/bind/start.ts";
-import * as $9 from "./routes/api/auth/callback/index.ts";
-import * as $10 from "./routes/api/auth/callback/provider_b.ts";
-import * as $11 from "./routes/api/auth/callback/provider_c.ts";
-import * as $12 from "./routes/api/auth/login/index.ts";
-import * as $13 from "./routes/api/auth/login/provider_b.ts";
-import * as $14 from "./routes/api/auth/login/provider_c.ts";
-import * as $15 from "./routes/api/auth/logout.ts";
-import * as $16 from "./routes/api/auth/session.ts";
-import * as $17 from "./routes/api/debate.ts";
-import * as $18 from "./routes/api/debate/history.ts";
-import * as $19 from "./routes/api/debates/[id].ts";
-import * as $20 from "./routes/api/favorites.ts";
-import * as $21 from "./routes/api/feed.ts";
-import * as $22 from "./routes/api/likes.ts";
-import * as $23 from "./routes/api/local-llm/v1/chat/completions.ts";
-import * as $24 from "./routes/api/openapi.json.ts";
-import * as $25 from "./routes/api/profile/agent-keys.ts";
-import * as $26 from "./routes/api/profile/identities.ts";
-import * as $27 from "./routes/api/questions/[id]/index.ts";
-import * as $28 from "./routes/api/questions/[id]/messages.ts";
-import * as $29 from "./routes/api/questions/index.ts";
-import * as $30 from "./routes/ask.tsx";
-import * as $31 from "./routes/auth/callback/oauth.ts";
-import * as $32 from "./routes/auth/callback/provider_a.ts";
-import * as $33 from "./routes/debate.tsx";
-import * as $34 from "./routes/debates/[id].tsx";
-import * as $35 from "./routes/docs/api.tsx";
-import * as $36 from "./routes/index.tsx";
-import * as $37 from "./routes/local-oauth/[provider]/authorize.tsx";
-import * as $38 from "./routes/local-oauth/[provider]/emails.ts";
-import * as $39 from "./routes/local-oauth/[provider]/token.ts";
-import * as $40 from "./routes/local-oauth/[provider]/user.ts";
-import * as $41 from "./routes/local-oauth/[provider]/userinfo.ts";
-import * as $42 from "./routes/local-oauth/_middleware.ts";
-import * as $43 from "./routes/local-oauth/avatar/[id].ts";
-import * as $44 from "./routes/profile/agent-keys.tsx";
-import * as $45 from "./routes/profile/index.tsx";
-import * as $46 from "./routes/questions/[id].tsx";
-import * as $47 from "./routes/signin.tsx";
-import * as $48 from "./routes/skill.md.ts";
-import * as $49 from "./routes/theme.ts";
+import * as $5 from "./routes/api/agent/participate.ts";
+import * as $6 from "./routes/api/agent/questions/[id]/reply.ts";
+import * as $7 from "./routes/api/agent/questions/[id]/vote.ts";
+import * as $8 from "./routes/api/agent/questions/index.ts";
+import * as $9 from "./routes/api/auth/bind/start.ts";
+import * as $10 from "./routes/api/auth/callback/index.ts";
+import * as $11 from "./routes/api/auth/callback/provider_b.ts";
+import * as $12 from "./routes/api/auth/callback/provider_c.ts";
+import * as $13 from "./routes/api/auth/login/index.ts";
+import * as $14 from "./routes/api/auth/login/provider_b.ts";
+import * as $15 from "./routes/api/auth/login/provider_c.ts";
+import * as $16 from "./routes/api/auth/logout.ts";
+import * as $17 from "./routes/api/auth/session.ts";
+import * as $18 from "./routes/api/debate.ts";
+import * as $19 from "./routes/api/debate/history.ts";
+import * as $20 from "./routes/api/debates/[id].ts";
+import * as $21 from "./routes/api/favorites.ts";
+import * as $22 from "./routes/api/feed.ts";
+import * as $23 from "./routes/api/likes.ts";
+import * as $24 from "./routes/api/local-llm/v1/chat/completions.ts";
+import * as $25 from "./routes/api/openapi.json.ts";
+import * as $26 from "./routes/api/profile/agent-keys.ts";
+import * as $27 from "./routes/api/profile/identities.ts";
+import * as $28 from "./routes/api/questions/[id]/index.ts";
+import * as $29 from "./routes/api/questions/[id]/messages.ts";
+import * as $30 from "./routes/api/questions/index.ts";
+import * as $31 from "./routes/ask.tsx";
+import * as $32 from "./routes/auth/callback/oauth.ts";
+import * as $33 from "./routes/auth/callback/provider_a.ts";
+import * as $34 from "./routes/debate.tsx";
+import * as $35 from "./routes/debates/[id].tsx";
+import * as $36 from "./routes/docs/api.tsx";
+import * as $37 from "./routes/index.tsx";
+import * as $38 from "./routes/local-oauth/[provider]/authorize.tsx";
+import * as $39 from "./routes/local-oauth/[provider]/emails.ts";
+import * as $40 from "./routes/local-oauth/[provider]/token.ts";
+import * as $41 from "./routes/local-oauth/[provider]/user.ts";
+import * as $42 from "./routes/local-oauth/[provider]/userinfo.ts";
+import * as $43 from "./routes/local-oauth/_middleware.ts";
+import * as $44 from "./routes/local-oauth/avatar/[id].ts";
+import * as $45 from "./routes/profile/agent-keys.tsx";
+import * as $46 from "./routes/profile/index.tsx";
+import * as $47 from "./routes/questions/[id].tsx";
+import * as $48 from "./routes/signin.tsx";
+import * as $49 from "./routes/skill.md.ts";
+import * as $50 from "./routes/theme.ts";
 import * as $$0 from "./islands/AgentKeysPanel.tsx";
 import * as $$1 from "./islands/AgentProfileEditor.tsx";
 import * as $$2 from "./islands/DebateLive.tsx";
@@ -67,51 +68,52 @@ const manifest: Manifest = {
     "./routes/_app.tsx": $2,
     "./routes/_middleware.ts": $3,
     "./routes/api/agent/me.ts": $4,
-    "./routes/api/agent/questions/[id]/reply.ts": $5,
-    "./routes/api/agent/questions/[id]/vote.ts": $6,
-    "./routes/api/agent/questions/index.ts": $7,
-    "./routes/api/auth/bind/start.ts": $8,
-    "./routes/api/auth/callback/index.ts": $9,
-    "./routes/api/auth/callback/provider_b.ts": $10,
-    "./routes/api/auth/callback/provider_c.ts": $11,
-    "./routes/api/auth/login/index.ts": $12,
-    "./routes/api/auth/login/provider_b.ts": $13,
-    "./routes/api/auth/login/provider_c.ts": $14,
-    "./routes/api/auth/logout.ts": $15,
-    "./routes/api/auth/session.ts": $16,
-    "./routes/api/debate.ts": $17,
-    "./routes/api/debate/history.ts": $18,
-    "./routes/api/debates/[id].ts": $19,
-    "./routes/api/favorites.ts": $20,
-    "./routes/api/feed.ts": $21,
-    "./routes/api/likes.ts": $22,
-    "./routes/api/local-llm/v1/chat/completions.ts": $23,
-    "./routes/api/openapi.json.ts": $24,
-    "./routes/api/profile/agent-keys.ts": $25,
-    "./routes/api/profile/identities.ts": $26,
-    "./routes/api/questions/[id]/index.ts": $27,
-    "./routes/api/questions/[id]/messages.ts": $28,
-    "./routes/api/questions/index.ts": $29,
-    "./routes/ask.tsx": $30,
-    "./routes/auth/callback/oauth.ts": $31,
-    "./routes/auth/callback/provider_a.ts": $32,
-    "./routes/debate.tsx": $33,
-    "./routes/debates/[id].tsx": $34,
-    "./routes/docs/api.tsx": $35,
-    "./routes/index.tsx": $36,
-    "./routes/local-oauth/[provider]/authorize.tsx": $37,
-    "./routes/local-oauth/[provider]/emails.ts": $38,
-    "./routes/local-oauth/[provider]/token.ts": $39,
-    "./routes/local-oauth/[provider]/user.ts": $40,
-    "./routes/local-oauth/[provider]/userinfo.ts": $41,
-    "./routes/local-oauth/_middleware.ts": $42,
-    "./routes/local-oauth/avatar/[id].ts": $43,
-    "./routes/profile/agent-keys.tsx": $44,
-    "./routes/profile/index.tsx": $45,
-    "./routes/questions/[id].tsx": $46,
-    "./routes/signin.tsx": $47,
-    "./routes/skill.md.ts": $48,
-    "./routes/theme.ts": $49,
+    "./routes/api/agent/participate.ts": $5,
+    "./routes/api/agent/questions/[id]/reply.ts": $6,
+    "./routes/api/agent/questions/[id]/vote.ts": $7,
+    "./routes/api/agent/questions/index.ts": $8,
+    "./routes/api/auth/bind/start.ts": $9,
+    "./routes/api/auth/callback/index.ts": $10,
+    "./routes/api/auth/callback/provider_b.ts": $11,
+    "./routes/api/auth/callback/provider_c.ts": $12,
+    "./routes/api/auth/login/index.ts": $13,
+    "./routes/api/auth/login/provider_b.ts": $14,
+    "./routes/api/auth/login/provider_c.ts": $15,
+    "./routes/api/auth/logout.ts": $16,
+    "./routes/api/auth/session.ts": $17,
+    "./routes/api/debate.ts": $18,
+    "./routes/api/debate/history.ts": $19,
+    "./routes/api/debates/[id].ts": $20,
+    "./routes/api/favorites.ts": $21,
+    "./routes/api/feed.ts": $22,
+    "./routes/api/likes.ts": $23,
+    "./routes/api/local-llm/v1/chat/completions.ts": $24,
+    "./routes/api/openapi.json.ts": $25,
+    "./routes/api/profile/agent-keys.ts": $26,
+    "./routes/api/profile/identities.ts": $27,
+    "./routes/api/questions/[id]/index.ts": $28,
+    "./routes/api/questions/[id]/messages.ts": $29,
+    "./routes/api/questions/index.ts": $30,
+    "./routes/ask.tsx": $31,
+    "./routes/auth/callback/oauth.ts": $32,
+    "./routes/auth/callback/provider_a.ts": $33,
+    "./routes/debate.tsx": $34,
+    "./routes/debates/[id].tsx": $35,
+    "./routes/docs/api.tsx": $36,
+    "./routes/index.tsx": $37,
+    "./routes/local-oauth/[provider]/authorize.tsx": $38,
+    "./routes/local-oauth/[provider]/emails.ts": $39,
+    "./routes/local-oauth/[provider]/token.ts": $40,
+    "./routes/local-oauth/[provider]/user.ts": $41,
+    "./routes/local-oauth/[provider]/userinfo.ts": $42,
+    "./routes/local-oauth/_middleware.ts": $43,
+    "./routes/local-oauth/avatar/[id].ts": $44,
+    "./routes/profile/agent-keys.tsx": $45,
+    "./routes/profile/index.tsx": $46,
+    "./routes/questions/[id].tsx": $47,
+    "./routes/signin.tsx": $48,
+    "./routes/skill.md.ts": $49,
+    "./routes/theme.ts": $50,
   },
   islands: {
     "./islands/AgentKeysPanel.tsx": $$0,

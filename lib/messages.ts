@@ -29,6 +29,10 @@ export interface MessageRecord {
   content: string;
   replyTo?: string;
   createdAt: number;
+  /** Set on answers the user's AI avatar wrote on its own (lib/avatar); the UI badges them. */
+  via?: "ai-avatar";
+  /** Set when the offline stand-in model wrote the content (local mode); the UI labels it. */
+  standIn?: true;
 }
 
 /** A full message (SPEC.md "Message"). */
@@ -69,6 +73,9 @@ export interface NewMessage {
   replyTo?: string;
   createdBy: "user" | "agent";
   authorType?: "user" | "agent";
+  via?: "ai-avatar";
+  /** True when the offline stand-in model wrote the content. */
+  standIn?: boolean;
 }
 
 /** Options of {@link buildMessage} / {@link addMessage}. */
@@ -98,6 +105,8 @@ export function buildMessage(input: NewMessage, opts: MessageOptions = {}): Mess
     createdAt: now,
   };
   if (input.replyTo) m.replyTo = input.replyTo;
+  if (input.via) m.via = input.via;
+  if (input.standIn) m.standIn = true;
   return m;
 }
 
@@ -180,6 +189,35 @@ export async function listThread(kv: Deno.Kv, questionId: string): Promise<Messa
   for await (const e of kv.list<string>({ prefix: keys.questionMessagesPrefix(questionId) })) {
     ids.push(e.value);
   }
+  const out: MessageRecord[] = [];
+  for (let i = 0; i < ids.length; i += 10) {
+    const got = await kv.getMany<MessageRecord[]>(ids.slice(i, i + 10).map(keys.message));
+    for (const e of got) if (e.value) out.push(e.value);
+  }
+  return out;
+}
+
+/**
+ * The newest `n` messages of a thread, oldest first — what a prompt about the ongoing
+ * discussion needs, without reading a long thread whole.
+ *
+ * @example
+ * ```ts
+ * const recent = await listThreadTail(kv, questionId, 8);
+ * ```
+ */
+export async function listThreadTail(
+  kv: Deno.Kv,
+  questionId: string,
+  n: number,
+): Promise<MessageRecord[]> {
+  const ids: string[] = [];
+  const iter = kv.list<string>({ prefix: keys.questionMessagesPrefix(questionId) }, {
+    reverse: true,
+    limit: n,
+  });
+  for await (const e of iter) ids.push(e.value);
+  ids.reverse();
   const out: MessageRecord[] = [];
   for (let i = 0; i < ids.length; i += 10) {
     const got = await kv.getMany<MessageRecord[]>(ids.slice(i, i + 10).map(keys.message));

@@ -38,6 +38,8 @@ export interface QuestionRecord {
   createdAt: number;
   status: "active";
   discussionRounds: number;
+  /** Set when the offline stand-in model wrote the question (local mode); the UI labels it. */
+  standIn?: true;
 }
 
 /**
@@ -141,6 +143,8 @@ export interface NewQuestion {
   author: Author;
   createdBy: "user" | "agent";
   discussionRounds?: number;
+  /** True when the offline stand-in model wrote the question. */
+  standIn?: boolean;
 }
 
 /** Options of {@link createQuestion}. */
@@ -210,6 +214,7 @@ export async function createQuestion(
     status: "active",
     discussionRounds: input.discussionRounds ?? 0,
   };
+  if (input.standIn) record.standIn = true;
   const tagIndex = [...new Set(record.tags.map(tagKey))];
   const headKeys = [keys.questionSeqHead(), ...tagIndex.map(keys.tagSeqHead)];
   return await updateAtomically(async () => {

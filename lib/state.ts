@@ -23,6 +23,8 @@ export interface Services {
    * mode, or absent when neither is available (AI features then answer their 500).
    */
   llm?: LlmClient;
+  /** Uniform random numbers in [0, 1) (agent participation's `auto` coin); tests fix it. */
+  random?: () => number;
 }
 
 /** The signed-in user as handlers and pages see it. */

@@ -14,6 +14,7 @@
  * | `["ratelimit", bucket, key, window]` | number (hits) | `expireIn` two windows |
  * | `["profiles", userId]` | `ProfileRecord` | customizations; absent until the first edit |
  * | `["settings", userId]` | `Settings` | privacy and AI avatar; absent means defaults |
+ * | `["avatar_roster", userId]` | true | users with the AI avatar on; written with settings |
  * | `["identities", provider, providerAccountId]` | `IdentityRecord` (tokens AES-GCM sealed) | with `["identities_by_user", …]`, in one op |
  * | `["identities_by_user", userId, provider]` | providerAccountId | lookup by canonical user; one per provider |
  * | `["auth_payloads", sha256(cookie), issueId]` | `PayloadNonce` | one per issued payload; `expireIn` 2 min + `expiresAt`; consumed with the session write |
@@ -53,6 +54,14 @@
  * | `["agent_keys_by_user", userId, keyId]` | `AgentKeyRecord` | the owner's list (the panel) |
  * | `["agent_key_count", userId]` | number | checked on create and revoke (at most 5 keys) |
  *
+ * AI avatar job (lib/avatar) and participation (lib/participation):
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["avatar_job"]` | `AvatarJobState` `{owner, leaseUntil, lastTickAt, cursor}` | the lease: taken with a check on this key, so one instance runs a tick at a time and ticks are ≥30 s apart |
+ * | `["avatar_answered", userId, questionId]` | `{messageId, answeredAt}` | checked absent and set in the same op as the avatar's answer: never two answers per user and question |
+ * | `["avatar_answer_log", userId]` | `{times: number[]}` (the ≤10 newest answer times) | checked and rewritten with each avatar answer: the sliding hourly cap |
+ *
  * Later features add their rows here, next to their builders.
  *
  * @module
@@ -79,6 +88,8 @@ export const keys = {
   counter: (name: string): Deno.KvKey => ["counters", name],
   profile: (userId: string): Deno.KvKey => ["profiles", userId],
   settings: (userId: string): Deno.KvKey => ["settings", userId],
+  avatarRoster: (userId: string): Deno.KvKey => ["avatar_roster", userId],
+  avatarRosterPrefix: (): Deno.KvKey => ["avatar_roster"],
   identity: (provider: string, providerAccountId: string): Deno.KvKey => [
     "identities",
     provider,
@@ -212,6 +223,13 @@ export const keys = {
     keyId,
   ],
   agentKeyCount: (userId: string): Deno.KvKey => ["agent_key_count", userId],
+  avatarJob: (): Deno.KvKey => ["avatar_job"],
+  avatarAnswered: (userId: string, questionId: string): Deno.KvKey => [
+    "avatar_answered",
+    userId,
+    questionId,
+  ],
+  avatarAnswerLog: (userId: string): Deno.KvKey => ["avatar_answer_log", userId],
   rateLimit: (bucket: string, key: string, window: number): Deno.KvKey => [
     "ratelimit",
     bucket,

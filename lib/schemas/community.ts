@@ -161,6 +161,12 @@ export const MessageSchema = z.object({
   content: z.string().meta({ description: "Markdown" }),
   replyTo: z.string().optional(),
   createdAt: z.number(),
+  via: z.literal("ai-avatar").optional().meta({
+    description: "Present on answers the author's AI avatar wrote on its own.",
+  }),
+  standIn: z.literal(true).optional().meta({
+    description: "Present when Parley's offline stand-in model wrote the content (local mode).",
+  }),
   ...VoteFields,
 }).meta({ id: "Message" });
 
@@ -174,6 +180,9 @@ export const QuestionSchema = z.object({
   createdAt: z.number(),
   status: z.literal("active"),
   discussionRounds: z.int(),
+  standIn: z.literal(true).optional().meta({
+    description: "Present when Parley's offline stand-in model wrote the question (local mode).",
+  }),
   messageCount: z.int(),
   ...VoteFields,
 }).meta({ id: "Question" });

@@ -96,9 +96,21 @@ const FOLLOW_UPS = [
   "Any fair answer has to account for {kw}.",
 ] as const;
 
+/** Questions a community member might ask about topic words (the `question` style). */
+const QUESTIONS = [
+  "What is the strongest evidence about {kw} so far?",
+  "How would you weigh {kw} against {kw2}?",
+  "What have you learned about {kw} in practice?",
+  "Where does {kw} matter most, and why?",
+  "Which mistakes with {kw} are easiest to avoid?",
+  "What would change your mind about {kw}?",
+  "How should beginners think about {kw} and {kw2}?",
+  "Is {kw} overrated, or still underrated?",
+] as const;
+
 /** Words of the templates themselves: never picked as topic words. */
 const TEMPLATE_WORDS = new Set(
-  keywords([...CLAIMS, ...OPENERS, ...REPLIES, ...FOLLOW_UPS].join(" "), 500),
+  keywords([...CLAIMS, ...OPENERS, ...REPLIES, ...FOLLOW_UPS, ...QUESTIONS].join(" "), 500),
 );
 
 const FILLER = "and that is worth weighing carefully before anyone decides".split(" ");
@@ -154,8 +166,24 @@ export interface ComposeInput {
   minChars: number;
   maxChars: number;
   seed: number;
-  /** `argue`: a debate turn (answers `lastPoint`); `statement`: plain claims. */
-  style?: "argue" | "statement";
+  /**
+   * `argue`: a debate turn (answers `lastPoint`); `statement`: plain claims;
+   * `question`: one question about the topic's words, ending in a question mark.
+   */
+  style?: "argue" | "statement" | "question";
+}
+
+/** One question about the topic's words that fits in `max` characters. */
+function composeQuestion(pool: string[], rng: () => number, max: number): string {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const kw = pick(rng, pool);
+    const others = pool.filter((w) => w !== kw);
+    const kw2 = others.length > 0 ? pick(rng, others) : "the alternatives";
+    const text = capitalize(fill(pick(rng, QUESTIONS), { kw, kw2 }));
+    if (text.length <= max) return text;
+  }
+  const short = `Thoughts on ${pool[0]}?`;
+  return short.length <= max ? short : `${cutAtWord(pool[0], Math.max(1, max - 1))}?`;
 }
 
 /**
@@ -174,6 +202,7 @@ export function composeText(input: ComposeInput): string {
   if (pool.length === 0) pool.push("the details");
   const echoWords = own(input.lastPoint ?? "", 12).filter((w) => w.length >= 4);
   const echo = echoWords.length > 0 ? pick(rng, echoWords) : "";
+  if (input.style === "question") return composeQuestion(pool, rng, input.maxChars);
   const vars = () => ({ topic: topicPhrase(input.topic), kw: pick(rng, pool), echo });
   const claim = () => fill(pick(rng, CLAIMS), vars());
   const sentences: string[] = [];
@@ -201,10 +230,16 @@ function enumOptions(hint: string): string[] | null {
   return hint.split("|").map((s) => s.trim());
 }
 
+/** True when a string hint asks for a question ("a question …", "… question mark …"). */
+function asksForQuestion(hint: string): boolean {
+  return /^\s*(?:a|one)\s+(?:short\s+)?question\b|question mark/i.test(hint);
+}
+
 /**
  * Fill a JSON example: enumerations pick one option, strings become on-topic text
- * within the bounds their hint names, arrays get two or three items shaped like their
- * first element, numbers, booleans and null stay.
+ * within the bounds their hint names (a question when the hint asks for one), arrays
+ * get two or three items shaped like their first element, numbers, booleans and null
+ * stay.
  *
  * @example
  * ```ts
@@ -223,7 +258,7 @@ export function fillTemplate(template: unknown, reading: PromptReading, path = "
       minChars: Math.min(bounds.min || 20, bounds.max),
       maxChars: bounds.max,
       seed,
-      style: "statement",
+      style: asksForQuestion(template) ? "question" : "statement",
     });
   }
   if (Array.isArray(template)) {
