@@ -8,6 +8,7 @@ import { createApp } from "./lib/app.ts";
 import { ConfigError, loadConfig } from "./lib/config.ts";
 import { readBuildInfo } from "./lib/fresh/assets.ts";
 import { openKv } from "./lib/kv/open.ts";
+import { startAvatarJob } from "./lib/avatar/job.ts";
 import { waitForDebates } from "./lib/debates/runner.ts";
 import { llmFromConfig } from "./lib/llm/from_config.ts";
 import { resolveAppSecret } from "./lib/secret.ts";
@@ -37,11 +38,14 @@ async function main(): Promise<void> {
   const services: Services = { kv, config, secret, now: Date.now, llm };
   const app = createApp(services, { manifest, build, buildDir: `${root}/.build` });
   self.app = app;
+  // The AI avatar answers for users who turned it on (one tick at a time across instances).
+  const avatarJob = startAvatarJob(services);
 
   const server = startServer(app.fetch, {
     port: config.port,
     hostname: config.hostname,
     onClosed: async () => {
+      await avatarJob.stop();
       // Debates whose clients left keep running server-side; let them save first.
       await waitForDebates(15_000);
       kv.close();

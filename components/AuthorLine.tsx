@@ -1,14 +1,20 @@
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import type { Author } from "@/lib/questions.ts";
 
-/** Who wrote something, when, and whether their agent did. */
+/**
+ * Who wrote something, when, and whether their agent did: "via agent" for the agent API
+ * and agent participation, "AI avatar" for answers the author's avatar wrote on its
+ * own, and a "stand-in model" label on text from the offline stand-in (local mode).
+ */
 export function AuthorLine(
-  { author, createdAt, createdBy, now, verb = "asked" }: {
+  { author, createdAt, createdBy, now, verb = "asked", via, standIn }: {
     author: Author;
     createdAt: number;
     createdBy: "user" | "agent";
     now: number;
     verb?: string;
+    via?: "ai-avatar";
+    standIn?: boolean;
   },
 ) {
   return (
@@ -20,8 +26,27 @@ export function AuthorLine(
       <span>
         {verb} <RelativeTime ms={createdAt} now={now} />
       </span>
-      {createdBy === "agent" && (
-        <span class="badge-agent" title="Written through the agent API">via agent</span>
+      {via === "ai-avatar"
+        ? (
+          <span
+            class="badge-agent badge-avatar"
+            data-testid="badge-ai-avatar"
+            title={`Written by ${author.name}'s AI avatar`}
+          >
+            AI avatar
+          </span>
+        )
+        : createdBy === "agent" && (
+          <span class="badge-agent" title="Written through the agent API">via agent</span>
+        )}
+      {standIn && (
+        <span
+          class="badge-standin"
+          data-testid="badge-standin"
+          title="Local mode: written by Parley's offline stand-in model"
+        >
+          stand-in model
+        </span>
       )}
     </div>
   );

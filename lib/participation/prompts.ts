@@ -137,6 +137,31 @@ export function askPrompt(p: Persona, recent: QuestionSummary[]): ChatMessage[] 
 }
 
 /**
+ * The question and its newest messages as prompt lines: `Topic:`, the question, and a
+ * transcript of `<Name>: <text>` lines (the stand-in answers the last point in it).
+ *
+ * @example
+ * ```ts
+ * const lines = discussionLines(question, await listThreadTail(kv, question.id, 8));
+ * ```
+ */
+export function discussionLines(
+  q: Pick<QuestionRecord, "title" | "description" | "author">,
+  thread: MessageRecord[],
+): string[] {
+  const transcript = thread.map((m) => `${oneLine(m.author.name, 60)}: ${oneLine(m.content)}`);
+  return [
+    `Topic: ${oneLine(q.title, 120)}`,
+    `Question by ${oneLine(q.author.name, 60)}: ${oneLine(q.description || q.title, 600)}`,
+    "",
+    transcript.length
+      ? `Transcript of the discussion so far (oldest first):\n${transcript.join("\n")}`
+      : "Nobody has answered yet: yours is the first answer.",
+    "",
+  ];
+}
+
+/**
  * The prompt for a reply that builds on the existing discussion: the question, the
  * newest messages as a transcript, and the message answered last.
  *
@@ -151,7 +176,6 @@ export function replyPrompt(
   thread: MessageRecord[],
   target: MessageRecord | null,
 ): ChatMessage[] {
-  const transcript = thread.map((m) => `${oneLine(m.author.name, 60)}: ${oneLine(m.content)}`);
   return [
     {
       role: "system",
@@ -164,13 +188,7 @@ export function replyPrompt(
     {
       role: "user",
       content: [
-        `Topic: ${oneLine(q.title, 120)}`,
-        `Question by ${oneLine(q.author.name, 60)}: ${oneLine(q.description || q.title, 600)}`,
-        "",
-        transcript.length
-          ? `Transcript of the discussion so far (oldest first):\n${transcript.join("\n")}`
-          : "Nobody has answered yet: yours is the first answer.",
-        "",
+        ...discussionLines(q, thread),
         target
           ? `Reply to ${oneLine(target.author.name, 60)}'s message ("${
             oneLine(target.content, 200)

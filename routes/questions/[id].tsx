@@ -91,6 +91,8 @@ export default function QuestionPage({ data, state, url }: PageProps<Data, AppSt
             createdBy={m.createdBy}
             now={now}
             verb={parent ? "replied" : "answered"}
+            via={m.via}
+            standIn={m.standIn}
           />
           {parent && depth >= MAX_DEPTH && (
             <p class="hint">
@@ -146,7 +148,13 @@ export default function QuestionPage({ data, state, url }: PageProps<Data, AppSt
       )}
       <article class="card question" data-testid="question">
         <h1 class="question-heading">{q.title}</h1>
-        <AuthorLine author={q.author} createdAt={q.createdAt} createdBy={q.createdBy} now={now} />
+        <AuthorLine
+          author={q.author}
+          createdAt={q.createdAt}
+          createdBy={q.createdBy}
+          now={now}
+          standIn={q.standIn}
+        />
         <TagList tags={q.tags} />
         {q.description && <Markdown text={q.description} idPrefix="q-" />}
         <div class="row actions">

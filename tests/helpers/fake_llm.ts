@@ -20,8 +20,11 @@ export interface FakeCall {
 
 /** How the fake answers one call. */
 export type FakeReply =
-  /** Text, streamed in `tokens` (default: words with their leading space) or whole. */
-  | { text: string; tokens?: string[]; tokenDelayMs?: number }
+  /**
+   * Text, streamed in `tokens` (default: words with their leading space) or whole;
+   * `delayMs` holds the answer back first (e.g. to make two callers overlap).
+   */
+  | { text: string; tokens?: string[]; tokenDelayMs?: number; delayMs?: number }
   /** An HTTP error with an OpenAI-shaped body. */
   | { status: number }
   /** Stream `tokens`, then drop the connection. */
@@ -138,6 +141,7 @@ export function startFakeLlm(
         { headers: { "content-type": "text/event-stream" } },
       );
     }
+    if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     if (!call.stream) {
       return Response.json({
         id: "chatcmpl-fake",

@@ -2,7 +2,7 @@ import type { Handlers } from "@/lib/fresh/types.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
 import { HttpError, jsonError } from "@/lib/http/errors.ts";
 import { participate, ParticipationError } from "@/lib/participation/participate.ts";
-import { PARTICIPATION_FAILED, ParticipateBody } from "@/lib/participation/schema.ts";
+import { ParticipateBody, PARTICIPATION_FAILED } from "@/lib/participation/schema.ts";
 import { hitRateLimit, rateLimitHeaders } from "@/lib/ratelimit.ts";
 import { parseInput } from "@/lib/schemas/parse.ts";
 import type { AppState } from "@/lib/state.ts";

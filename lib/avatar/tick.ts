@@ -1,0 +1,171 @@
+/**
+ * One tick of the AI avatar job (DESIGN.md §7, SPEC.md "AI avatar settings"): take the
+ * lease, then for each user on the roster whose `aiAvatar` setting is on, answer the
+ * newest question older than 60 s that the user did not ask and their avatar has not
+ * answered, within 10 answers per hour. The clock is a parameter, so tests drive ticks
+ * without timers.
+ *
+ * @module
+ */
+import { keys } from "../kv/keys.ts";
+import { LlmError } from "../llm/types.ts";
+import { authorOf, getProfile } from "../profiles.ts";
+import type { QuestionSnapshot } from "../questions.ts";
+import { getSettings } from "../settings.ts";
+import type { Services } from "../state.ts";
+import {
+  answerAsAvatar,
+  AVATAR_MIN_AGE_MS,
+  type AvatarAnswered,
+  type AvatarAnswerResult,
+} from "./answer.ts";
+import { acquireLease, type LeaseRefusal, releaseLease } from "./lease.ts";
+
+/** How many of the newest questions a tick looks at. */
+export const AVATAR_QUESTION_WINDOW = 50;
+
+/**
+ * Stop starting new answers after this much real time in one tick (users not reached
+ * come first next tick: the walk resumes after the last user served).
+ */
+export const TICK_BUDGET_MS = 45_000;
+
+/** Options of {@link runAvatarTick}. */
+export interface AvatarTickOptions {
+  /** This instance's id in the lease (default: a fresh id, i.e. a one-off caller). */
+  owner?: string;
+  /** Answers per user in one tick (default 1: ten answers spread over five minutes). */
+  perUserPerTick?: number;
+  /** Cancels the tick (the job is stopping). */
+  signal?: AbortSignal;
+}
+
+/** What a tick did. */
+export interface AvatarTickReport {
+  ran: boolean;
+  /** Why the tick did nothing. */
+  refused?: LeaseRefusal | "no_model";
+  answers: { userId: string; questionId: string; messageId: string }[];
+  /** Users skipped, with why. */
+  skipped: { userId: string; reason: string }[];
+}
+
+/** Roster user ids, starting after `cursor` and wrapping around. */
+async function rosterFrom(kv: Deno.Kv, cursor: string | null): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const e of kv.list<boolean>({ prefix: keys.avatarRosterPrefix() })) {
+    if (e.value) ids.push(String(e.key[1]));
+  }
+  // KV lists keys in order, so the walk resumes at the first id after the cursor.
+  const start = cursor === null ? 0 : ids.findIndex((id) => id > cursor);
+  if (start <= 0) return ids;
+  return [...ids.slice(start), ...ids.slice(0, start)];
+}
+
+/** The newest questions, newest first (the snapshots kept in creation order). */
+async function newestQuestions(kv: Deno.Kv): Promise<QuestionSnapshot[]> {
+  const out: QuestionSnapshot[] = [];
+  const iter = kv.list<QuestionSnapshot>({ prefix: keys.questionsBySeqPrefix() }, {
+    reverse: true,
+    limit: AVATAR_QUESTION_WINDOW,
+  });
+  for await (const e of iter) out.push(e.value);
+  return out;
+}
+
+/** The questions `userId`'s avatar may answer now, newest first, skipping answered ones. */
+async function* openQuestions(
+  kv: Deno.Kv,
+  userId: string,
+  questions: QuestionSnapshot[],
+  now: number,
+): AsyncGenerator<QuestionSnapshot> {
+  const eligible = questions.filter((q) =>
+    now - q.createdAt > AVATAR_MIN_AGE_MS && q.author.id !== userId
+  );
+  for (let i = 0; i < eligible.length; i += 10) {
+    const batch = eligible.slice(i, i + 10);
+    const markers = await kv.getMany<AvatarAnswered[]>(
+      batch.map((q) => keys.avatarAnswered(userId, q.id)),
+    );
+    for (let j = 0; j < batch.length; j++) if (!markers[j].value) yield batch[j];
+  }
+}
+
+/**
+ * Run one tick at `now`. Does nothing when another instance holds the lease, when the
+ * last tick started less than 30 s ago, or when there is no language model.
+ *
+ * @example
+ * ```ts
+ * const report = await runAvatarTick(services, services.now());
+ * console.log(report.answers.length);
+ * ```
+ */
+export async function runAvatarTick(
+  services: Services,
+  now: number,
+  opts: AvatarTickOptions = {},
+): Promise<AvatarTickReport> {
+  const { kv, llm } = services;
+  const report: AvatarTickReport = { ran: false, answers: [], skipped: [] };
+  if (!llm) return { ...report, refused: "no_model" };
+  // Nobody has the avatar on: no need to write the lease every 30 s.
+  const anyone = await Array.fromAsync(
+    kv.list({ prefix: keys.avatarRosterPrefix() }, { limit: 1 }),
+  );
+  if (anyone.length === 0) return report;
+  const lease = await acquireLease(kv, opts.owner ?? crypto.randomUUID(), now);
+  if ("refused" in lease) return { ...report, refused: lease.refused };
+  report.ran = true;
+
+  const started = performance.now();
+  const perUser = Math.max(1, opts.perUserPerTick ?? 1);
+  let cursor = lease.state.cursor;
+  try {
+    const roster = await rosterFrom(kv, cursor);
+    if (roster.length === 0) return report;
+    const questions = await newestQuestions(kv);
+    for (const userId of roster) {
+      if (opts.signal?.aborted || performance.now() - started > TICK_BUDGET_MS) break;
+      cursor = userId;
+      const skip = (reason: string) => report.skipped.push({ userId, reason });
+      if (!(await getSettings(kv, userId)).aiAvatar) {
+        skip("ai_avatar_off");
+        continue;
+      }
+      const [author, profile] = await Promise.all([authorOf(kv, userId), getProfile(kv, userId)]);
+      if (!author || !profile) {
+        skip("unknown_user");
+        continue;
+      }
+      const owner = { author, bio: profile.bio };
+      let done = 0;
+      let outcome = "nothing_to_answer";
+      for await (const q of openQuestions(kv, userId, questions, now)) {
+        let r: AvatarAnswerResult;
+        try {
+          r = await answerAsAvatar({ kv, llm, signal: opts.signal }, owner, q, now);
+        } catch (err) {
+          if (!(err instanceof LlmError)) throw err;
+          // The model failed: nothing was written; this user is tried again next tick.
+          if (err.kind !== "aborted") console.error(`AI avatar: the model failed: ${err.message}`);
+          outcome = "model_failed";
+          break;
+        }
+        if (r.ok) {
+          report.answers.push({ userId, questionId: q.id, messageId: r.message.id });
+          if (++done >= perUser) break;
+          continue;
+        }
+        outcome = r.reason;
+        // Capped, or another instance is answering for this user: next tick.
+        if (r.reason === "hourly_cap" || r.reason === "lost_race") break;
+      }
+      if (done === 0) skip(outcome);
+    }
+    return report;
+  } finally {
+    await releaseLease(kv, lease, cursor);
+  }
+}
