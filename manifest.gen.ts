@@ -53,12 +53,13 @@ import * as $48 from "./routes/signin.tsx";
 import * as $49 from "./routes/skill.md.ts";
 import * as $50 from "./routes/theme.ts";
 import * as $$0 from "./islands/AgentKeysPanel.tsx";
-import * as $$1 from "./islands/AgentProfileEditor.tsx";
-import * as $$2 from "./islands/DebateLive.tsx";
-import * as $$3 from "./islands/FavoriteButton.tsx";
-import * as $$4 from "./islands/MessageForm.tsx";
-import * as $$5 from "./islands/NewQuestionsNotice.tsx";
-import * as $$6 from "./islands/VoteButtons.tsx";
+import * as $$1 from "./islands/AgentParticipate.tsx";
+import * as $$2 from "./islands/AgentProfileEditor.tsx";
+import * as $$3 from "./islands/DebateLive.tsx";
+import * as $$4 from "./islands/FavoriteButton.tsx";
+import * as $$5 from "./islands/MessageForm.tsx";
+import * as $$6 from "./islands/NewQuestionsNotice.tsx";
+import * as $$7 from "./islands/VoteButtons.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
 const manifest: Manifest = {
@@ -117,12 +118,13 @@ const manifest: Manifest = {
   },
   islands: {
     "./islands/AgentKeysPanel.tsx": $$0,
-    "./islands/AgentProfileEditor.tsx": $$1,
-    "./islands/DebateLive.tsx": $$2,
-    "./islands/FavoriteButton.tsx": $$3,
-    "./islands/MessageForm.tsx": $$4,
-    "./islands/NewQuestionsNotice.tsx": $$5,
-    "./islands/VoteButtons.tsx": $$6,
+    "./islands/AgentParticipate.tsx": $$1,
+    "./islands/AgentProfileEditor.tsx": $$2,
+    "./islands/DebateLive.tsx": $$3,
+    "./islands/FavoriteButton.tsx": $$4,
+    "./islands/MessageForm.tsx": $$5,
+    "./islands/NewQuestionsNotice.tsx": $$6,
+    "./islands/VoteButtons.tsx": $$7,
   },
   baseUrl: import.meta.url,
 };

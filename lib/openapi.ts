@@ -38,6 +38,11 @@ import {
   QuestionWithMessages,
   VoteResult,
 } from "./schemas/community.ts";
+import {
+  ParticipateBody,
+  ParticipateResult,
+  PARTICIPATION_FAILED,
+} from "./participation/schema.ts";
 
 /** Who may call an operation. */
 export type AuthKind = "apiKey" | "session" | "public";
@@ -158,6 +163,30 @@ export const OPERATIONS: OperationDoc[] = [
       "401": unauthorizedKey,
       "404": err("No such question, or the message is not in it"),
       "429": rateLimited,
+    },
+  },
+  {
+    method: "post",
+    path: "/api/agent/participate",
+    tag: "Agent",
+    summary: "Let your agent take part: ask a new question or reply to one",
+    description:
+      "Session only: a request carrying an API key is refused with 401. `trigger` `manual` (default) lets the model decide from the 50 most recent questions; `auto` flips a coin; `forceAction` overrides both. A reply goes to `preferredQuestionId` when it exists, else to a question chosen by heat (upvotes + messages) and the model's analysis, and answers the newest message by someone else (`replyTo`). With no question at all, the agent asks. A new question (`q-agent-…`, `discussionRounds: 1`) and its initial message (`msg-agent-ask-…`, the description), or a reply (`msg-agent-reply-…`) and the question's `discussionRounds` + 1, are written in one atomic operation. The author is always the signed-in user's profile; `actor` is accepted but does not change it. 10 requests per minute per user and IP.",
+    auth: "session",
+    body: ParticipateBody,
+    responses: {
+      "200": { description: "What the agent did", schema: ParticipateResult },
+      "400": err("Invalid body", 'trigger must be "manual" or "auto"'),
+      "401": unauthorizedSession,
+      "413": err("Body over 8 KiB"),
+      "429": err(
+        "More than 10 requests in a minute (per user and IP). Retry-After says when to retry.",
+        "Rate limit exceeded",
+      ),
+      "500": err(
+        "The model failed or wrote something unusable; nothing was written",
+        PARTICIPATION_FAILED,
+      ),
     },
   },
   {

@@ -1,6 +1,8 @@
 import { AuthorLine } from "@/components/AuthorLine.tsx";
 import { SignInErrorBanner } from "@/components/SignInErrorBanner.tsx";
+import { signInHref } from "@/components/SignInPrompt.tsx";
 import { TagList } from "@/components/TagList.tsx";
+import AgentParticipate from "@/islands/AgentParticipate.tsx";
 import NewQuestionsNotice from "@/islands/NewQuestionsNotice.tsx";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
@@ -74,7 +76,7 @@ function heading(d: Data): string {
 }
 
 /** Home: the question feed — new and hot tabs, search, tag filter, pages, empty states. */
-export default function Home({ data, url }: PageProps<Data, AppState>) {
+export default function Home({ data, url, state }: PageProps<Data, AppState>) {
   const { feed } = data;
   const filtered = Boolean(data.q || data.tag);
   const pages = feed.total === null ? null : Math.max(1, Math.ceil(feed.total / feed.limit));
@@ -119,6 +121,13 @@ export default function Home({ data, url }: PageProps<Data, AppState>) {
         <button type="submit" class="btn">Search</button>
         <a class="btn btn-primary" href="/ask">Ask a question</a>
       </form>
+      <section class="participate-box" aria-label="Your agent">
+        <AgentParticipate
+          signedIn={Boolean(state.user)}
+          signInHref={signInHref(url)}
+          standIn={state.services.llm?.standIn ?? false}
+        />
+      </section>
       <nav class="tabs" aria-label="Sort questions">
         <a
           href={feedHref(data, { sort: "new" })}

@@ -2,6 +2,7 @@ import { AuthorLine } from "@/components/AuthorLine.tsx";
 import { Markdown } from "@/components/Markdown.tsx";
 import { signInHref, SignInPrompt } from "@/components/SignInPrompt.tsx";
 import { TagList } from "@/components/TagList.tsx";
+import AgentParticipate from "@/islands/AgentParticipate.tsx";
 import FavoriteButton from "@/islands/FavoriteButton.tsx";
 import MessageForm from "@/islands/MessageForm.tsx";
 import VoteButtons from "@/islands/VoteButtons.tsx";
@@ -188,6 +189,15 @@ export default function QuestionPage({ data, state, url }: PageProps<Data, AppSt
         {roots.length === 0
           ? <p class="empty">Nobody has answered yet. Know something? Be the first.</p>
           : <ol class="thread">{roots.map((m) => renderMessage(m, 1))}</ol>}
+      </section>
+
+      <section class="participate-box" aria-label="Your agent">
+        <AgentParticipate
+          questionId={q.id}
+          signedIn={signedIn}
+          signInHref={signInHref(url)}
+          standIn={state.services.llm?.standIn ?? false}
+        />
       </section>
 
       <section class="answer-box" aria-label="Write an answer">

@@ -1,6 +1,7 @@
 /**
  * The offline stand-in model: on-topic text within the length a prompt asks for, and
- * valid JSON (the requested shape) whenever JSON is asked for.
+ * valid JSON (the requested shape) whenever JSON is asked for — for debates and for
+ * agent participation (a plan, a new question, a reply).
  */
 import assert from "node:assert/strict";
 import { choosePersona } from "@/lib/debates/personas.ts";
@@ -10,6 +11,8 @@ import { keywords } from "@/lib/llm/standin/compose.ts";
 import { readBounds, readPrompt } from "@/lib/llm/standin/read_prompt.ts";
 import { standInAnswer, StandInRequestSchema, tokensOf } from "@/lib/llm/standin/server.ts";
 import type { ChatMessage } from "@/lib/llm/types.ts";
+import { askPrompt, planPrompt, replyPrompt } from "@/lib/participation/prompts.ts";
+import { AskAnswerSchema, planSchema } from "@/lib/participation/schema.ts";
 
 const TOPICS = [
   "Should cities ban cars downtown?",
@@ -133,4 +136,50 @@ Deno.test("streamed tokens reassemble the whole answer", () => {
   const text = "One two  three, four.";
   assert.equal(tokensOf(text).join(""), text);
   assert.deepEqual(tokensOf(text), ["One", " two", "  three,", " four."]);
+});
+
+Deno.test("participation prompts get a plan, a question ending in '?', and a reply on topic", () => {
+  const persona = { name: "Ada", bio: "Cycles everywhere." };
+  const summary = (title: string, upvotes: number, messageCount: number) => ({
+    id: `q-${title.length}`,
+    title,
+    description: "",
+    tags: ["city"],
+    upvotes,
+    downvotes: 0,
+    messageCount,
+    createdAt: 1,
+    author: { id: "u-bob", name: "Bob", avatar: null },
+    createdBy: "user" as const,
+  });
+  const recent = TOPICS.map((t, i) => summary(t, i, i % 3));
+  for (let n = 1; n <= recent.length; n++) {
+    const candidates = recent.slice(0, n).map((question) => ({ question, heat: 1 }));
+    const plan = planSchema(n).safeParse(
+      JSON.parse(ask(planPrompt(persona, candidates, {}), true)),
+    );
+    assert.ok(plan.success, JSON.stringify(plan.error?.issues));
+    const asked = JSON.parse(ask(askPrompt(persona, recent.slice(0, n)), true));
+    const parsed = AskAnswerSchema.safeParse(asked);
+    assert.ok(parsed.success, JSON.stringify(asked));
+    assert.match(parsed.data.title, /\?$/);
+    assert.ok(parsed.data.title.length <= 110, parsed.data.title);
+  }
+  const question = {
+    ...summary("Should cities build more bike lanes?", 2, 1),
+    status: "active" as const,
+    discussionRounds: 0,
+  };
+  const said = {
+    id: "m1",
+    questionId: question.id,
+    author: { id: "u-bob", name: "Bob", avatar: null },
+    authorType: "user" as const,
+    createdBy: "user" as const,
+    content: "Protected lanes changed my commute completely.",
+    createdAt: 2,
+  };
+  const reply = ask(replyPrompt(persona, question, [said], said));
+  assert.ok(reply.length >= 200 && reply.length <= 700, `${reply.length}: ${reply}`);
+  assert.match(reply, /protected|lanes|commute|completely|changed/i, "it answers Bob's point");
 });

@@ -1,0 +1,153 @@
+/**
+ * "Ask my agent to take part" in Chromium, in local mode with the offline stand-in
+ * model: on a question page the agent's reply appears (progress first, then the reply,
+ * labelled), and the link shows it in the thread; on the home page the agent asks or
+ * replies and links to it; failures and signed-out visitors get plain messages.
+ */
+import assert from "node:assert/strict";
+import type { Browser, Page } from "playwright-core";
+import { createQuestion } from "@/lib/questions.ts";
+import { createTestApp, serveOnLoopback, signInAs, type TestApp } from "../helpers/app.ts";
+import { launchBrowser, SCREENSHOT_DIR } from "../helpers/browser.ts";
+
+async function signedInPage(browser: Browser, t: TestApp, url: string, name: string) {
+  const { user, cookie } = await signInAs(t, name);
+  const [cookieName, value] = cookie.split("=");
+  const context = await browser.newContext();
+  await context.addCookies([{ name: cookieName, value, url }]);
+  return { user, page: await context.newPage() };
+}
+
+function collectErrors(page: Page, expected: RegExp[] = []): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error" && !expected.some((re) => re.test(m.text()))) errors.push(m.text());
+  });
+  return errors;
+}
+
+/** Hold participation requests back a little, so the progress state can be seen. */
+async function slowParticipation(page: Page) {
+  await page.route("**/api/agent/participate", async (route) => {
+    await new Promise((r) => setTimeout(r, 400));
+    await route.continue();
+  });
+}
+
+Deno.test({
+  name: "on a question page the agent's reply appears, labelled, and shows in the thread",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const t = await createTestApp();
+    const srv = serveOnLoopback(t.app.fetch);
+    const browser = await launchBrowser();
+    try {
+      assert.equal(t.services.llm?.standIn, true, "local mode uses the stand-in model");
+      const bob = { id: "u-bob", name: "Bob", avatar: null };
+      const q = await createQuestion(t.kv, {
+        title: "Should cities build more bike lanes?",
+        description: "Our council is debating protected lanes downtown.",
+        author: bob,
+        createdBy: "user",
+      });
+      const { page } = await signedInPage(browser, t, srv.url, "Ada");
+      const errors = collectErrors(page);
+      await slowParticipation(page);
+      await page.goto(`${srv.url}/questions/${q.id}`);
+      await page.waitForSelector('html[data-islands="ready"]');
+
+      await page.getByRole("button", { name: "Ask my agent to take part" }).click();
+      await page.getByTestId("participate-progress").waitFor();
+      assert.equal(
+        await page.getByRole("button", { name: "Ask my agent to take part" }).isDisabled(),
+        true,
+        "no second request while the first runs",
+      );
+      await page.getByTestId("standin-note").waitFor();
+      const result = page.getByTestId("participate-result");
+      await result.waitFor();
+      assert.equal(await page.getByTestId("participate-progress").count(), 0);
+      const reply = (await page.getByTestId("participate-reply").innerText()).trim();
+      assert.ok(reply.length >= 100, reply);
+      await result.getByText(/Why: .*the question you chose/).waitFor();
+      await page.screenshot({ path: `${SCREENSHOT_DIR}/participate-reply.png`, fullPage: true });
+
+      // The link opens the reply in the thread, badged and labelled.
+      await Promise.all([
+        page.waitForURL(/\?posted=msg-agent-reply-/),
+        page.getByRole("link", { name: "See the reply in the thread" }).click(),
+      ]);
+      const message = page.getByTestId("message").filter({ hasText: reply.slice(0, 40) });
+      await message.waitFor();
+      await message.getByText("via agent").waitFor();
+      await message.getByTestId("badge-standin").waitFor();
+      await message.getByRole("link", { name: "Ada" }).waitFor();
+      await page.getByText("Your message was posted.").waitFor();
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      await srv.close();
+      await t.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "on the home page the agent asks or replies and links to it; failures read plainly",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const t = await createTestApp();
+    const srv = serveOnLoopback(t.app.fetch);
+    const browser = await launchBrowser();
+    try {
+      const anon = await browser.newPage();
+      await anon.goto(`${srv.url}/`);
+      const signIn = anon.getByTestId("participate").getByRole("link", { name: "Sign in" });
+      assert.equal(await signIn.getAttribute("href"), "/signin?returnTo=%2F");
+
+      const { page } = await signedInPage(browser, t, srv.url, "Grace");
+      const errors = collectErrors(page, [/500/]);
+      await page.goto(`${srv.url}/`);
+      await page.waitForSelector('html[data-islands="ready"]');
+      await page.getByRole("button", { name: "Ask my agent to take part" }).click();
+      const result = page.getByTestId("participate-result");
+      await result.waitFor();
+      // With no question yet, asking is the only possible action.
+      await result.getByText("Your agent asked a new question:").waitFor();
+      await page.screenshot({ path: `${SCREENSHOT_DIR}/participate-ask.png`, fullPage: true });
+      await Promise.all([
+        page.waitForURL(/\/questions\/q-agent-[a-z0-9]+\?asked=1$/),
+        page.getByRole("link", { name: "Open the question" }).click(),
+      ]);
+      await page.getByText("Your question is live.").waitFor();
+      await page.getByTestId("question").getByText("via agent").waitFor();
+      // Its initial message carries the description.
+      assert.equal(await page.getByTestId("message").count(), 1);
+
+      // A failing model is reported in words, and the button works again.
+      await page.goto(`${srv.url}/`);
+      await page.waitForSelector('html[data-islands="ready"]');
+      await page.route("**/api/agent/participate", (route) =>
+        route.fulfill({
+          status: 500,
+          contentType: "application/json",
+          body: JSON.stringify({ error: "Agent participation failed" }),
+        }));
+      await page.getByRole("button", { name: "Ask my agent to take part" }).click();
+      await page.getByTestId("participate-error").getByText("Agent participation failed")
+        .waitFor();
+      assert.equal(
+        await page.getByRole("button", { name: "Ask my agent to take part" }).isDisabled(),
+        false,
+      );
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      await srv.close();
+      await t.close();
+    }
+  },
+});
