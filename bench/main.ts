@@ -80,3 +80,5 @@ await (await import("./signin.ts")).run();
 await runDebateBench();
 // Community: votes on a hot question, and the agent list over 100,000 questions.
 await runCommunity();
+// Agent participation and the AI avatar: the cost of one atomic answer, against KV commits.
+await (await import("./participation.ts")).run();

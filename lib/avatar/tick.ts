@@ -9,7 +9,7 @@
  */
 import { keys } from "../kv/keys.ts";
 import { LlmError } from "../llm/types.ts";
-import { authorOf, getProfile } from "../profiles.ts";
+import { getProfile } from "../profiles.ts";
 import type { QuestionSnapshot } from "../questions.ts";
 import { getSettings } from "../settings.ts";
 import type { Services } from "../state.ts";
@@ -134,11 +134,13 @@ export async function runAvatarTick(
         skip("ai_avatar_off");
         continue;
       }
-      const [author, profile] = await Promise.all([authorOf(kv, userId), getProfile(kv, userId)]);
-      if (!author || !profile) {
+      const profile = await getProfile(kv, userId);
+      if (!profile) {
         skip("unknown_user");
         continue;
       }
+      // The author snapshot, as `authorOf` writes it, from the profile already read.
+      const author = { id: profile.userId, name: profile.displayName, avatar: profile.avatarUrl };
       const owner = { author, bio: profile.bio };
       let done = 0;
       let outcome = "nothing_to_answer";
