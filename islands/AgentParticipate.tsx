@@ -6,7 +6,6 @@ interface Props {
   questionId?: string;
   /** Where to sign in (with a return to this page). */
   signInHref: string;
-  signedIn: boolean;
   /** Local mode with the offline stand-in model: its output is labelled. */
   standIn: boolean;
 }
@@ -35,9 +34,11 @@ function preview(text: string): string {
 const q = encodeURIComponent;
 
 /**
- * "Ask my agent to take part": POSTs to `/api/agent/participate` — on a question page it
- * replies to that question, on the home page the agent decides whether to ask or reply —
- * shows progress while the model works, then what happened with a link to it.
+ * "Ask my agent to take part" (rendered for signed-in people; pages show signed-out
+ * visitors a sign-in prompt instead): POSTs to `/api/agent/participate` — on a question
+ * page it replies to that question, on the home page the agent decides whether to ask or
+ * reply — shows progress while the model works, then what happened with a link to it. An
+ * ended session gets a sign-in link.
  */
 export default function AgentParticipate(props: Props) {
   const [state, setState] = useState<State>({ step: "idle" });
@@ -51,15 +52,6 @@ export default function AgentParticipate(props: Props) {
     );
     return () => clearInterval(timer);
   }, [state]);
-
-  if (!props.signedIn) {
-    return (
-      <div class="participate" data-testid="participate">
-        <a class="btn btn-small" href={props.signInHref}>Sign in</a>{" "}
-        <span class="hint">to ask your agent to take part.</span>
-      </div>
-    );
-  }
 
   const run = async () => {
     if (state.step === "working") return;

@@ -122,11 +122,19 @@ export default function Home({ data, url, state }: PageProps<Data, AppState>) {
         <a class="btn btn-primary" href="/ask">Ask a question</a>
       </form>
       <section class="participate-box" aria-label="Your agent">
-        <AgentParticipate
-          signedIn={Boolean(state.user)}
-          signInHref={signInHref(url)}
-          standIn={state.services.llm?.standIn ?? false}
-        />
+        {state.user
+          ? (
+            <AgentParticipate
+              signInHref={signInHref(url)}
+              standIn={state.services.llm?.standIn ?? false}
+            />
+          )
+          : (
+            <p class="hint" data-testid="participate-signed-out">
+              Signed-in members can ask their agent to take part: it asks a new question or joins a
+              discussion for them.
+            </p>
+          )}
       </section>
       <nav class="tabs" aria-label="Sort questions">
         <a

@@ -191,19 +191,23 @@ export default function QuestionPage({ data, state, url }: PageProps<Data, AppSt
           : <ol class="thread">{roots.map((m) => renderMessage(m, 1))}</ol>}
       </section>
 
-      <section class="participate-box" aria-label="Your agent">
-        <AgentParticipate
-          questionId={q.id}
-          signedIn={signedIn}
-          signInHref={signInHref(url)}
-          standIn={state.services.llm?.standIn ?? false}
-        />
-      </section>
+      {signedIn && (
+        <section class="participate-box" aria-label="Your agent">
+          <AgentParticipate
+            questionId={q.id}
+            signInHref={signInHref(url)}
+            standIn={state.services.llm?.standIn ?? false}
+          />
+        </section>
+      )}
 
       <section class="answer-box" aria-label="Write an answer">
-        {signedIn
-          ? <MessageForm questionId={q.id} maxLength={CONTENT_MAX} />
-          : <SignInPrompt url={url} action="answer, vote and keep favorites" />}
+        {signedIn ? <MessageForm questionId={q.id} maxLength={CONTENT_MAX} /> : (
+          <SignInPrompt
+            url={url}
+            action="answer, vote, keep favorites and ask your agent to take part"
+          />
+        )}
       </section>
     </>
   );

@@ -105,11 +105,13 @@ Deno.test({
     try {
       const anon = await browser.newPage();
       await anon.goto(`${srv.url}/`);
-      const signIn = anon.getByTestId("participate").getByRole("link", { name: "Sign in" });
-      assert.equal(await signIn.getAttribute("href"), "/signin?returnTo=%2F");
-
+      await anon.getByTestId("participate-signed-out").waitFor();
+      assert.equal(
+        await anon.getByRole("button", { name: "Ask my agent to take part" }).count(),
+        0,
+      );
       const { page } = await signedInPage(browser, t, srv.url, "Grace");
-      const errors = collectErrors(page, [/500/]);
+      const errors = collectErrors(page, [/500/, /401/]);
       await page.goto(`${srv.url}/`);
       await page.waitForSelector('html[data-islands="ready"]');
       await page.getByRole("button", { name: "Ask my agent to take part" }).click();
@@ -143,7 +145,36 @@ Deno.test({
         await page.getByRole("button", { name: "Ask my agent to take part" }).isDisabled(),
         false,
       );
+      // An ended session asks to sign in again, with a way back to this page.
+      await page.unroute("**/api/agent/participate");
+      await page.route("**/api/agent/participate", (route) =>
+        route.fulfill({
+          status: 401,
+          contentType: "application/json",
+          body: JSON.stringify({ error: "Unauthorized" }),
+        }));
+      await page.getByRole("button", { name: "Ask my agent to take part" }).click();
+      const ended = page.getByTestId("participate-error");
+      await ended.getByText(/session has ended/).waitFor();
+      assert.equal(
+        await ended.getByRole("link", { name: "Sign in" }).getAttribute("href"),
+        "/signin?returnTo=%2F",
+      );
       assert.deepEqual(errors, []);
+
+      // Signed out, a question page's sign-in prompt mentions the agent.
+      const { id: qid } = await createQuestion(t.kv, {
+        title: "Signed-out view",
+        author: { id: "u-x", name: "X", avatar: null },
+        createdBy: "user",
+      });
+      await anon.goto(`${srv.url}/questions/${qid}`);
+      await anon.getByTestId("signin-prompt").getByText(/ask your agent to take part/).waitFor();
+      assert.equal(
+        await anon.getByTestId("signin-prompt").getByRole("link", { name: "Sign in" })
+          .getAttribute("href"),
+        `/signin?returnTo=${encodeURIComponent(`/questions/${qid}`)}`,
+      );
     } finally {
       await browser.close();
       await srv.close();

@@ -536,3 +536,17 @@ Deno.test("local mode: the stand-in model plans, asks and replies; its output is
     await t.close();
   }
 });
+
+Deno.test("the button is on the home and question pages for signed-in people, a prompt otherwise", async () => {
+  await withApp({}, async (t) => {
+    const c = await community(t);
+    const button = /<button[^>]*>Ask my agent to take part<\/button>/;
+    for (const path of ["/", `/questions/${c.hot}`]) {
+      const signedIn = await (await getAs(t, c.ada, path)).text();
+      assert.match(signedIn, button, path);
+      const signedOut = await (await getAs(t, null, path)).text();
+      assert.doesNotMatch(signedOut, button, path);
+      assert.match(signedOut, /ask (your|their) agent to take part/, path);
+    }
+  });
+});
