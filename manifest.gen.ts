@@ -6,8 +6,10 @@ import * as $1 from "./routes/_500.tsx";
 import * as $2 from "./routes/_app.tsx";
 import * as $3 from "./routes/_middleware.ts";
 import * as $4 from "./routes/api/feed.ts";
-import * as $5 from "./routes/index.tsx";
-import * as $6 from "./routes/theme.ts";
+import * as $5 from "./routes/api/profile/me.ts";
+import * as $6 from "./routes/api/profile/settings.ts";
+import * as $7 from "./routes/index.tsx";
+import * as $8 from "./routes/theme.ts";
 import * as $$0 from "./islands/NewQuestionsNotice.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
@@ -18,8 +20,10 @@ const manifest: Manifest = {
     "./routes/_app.tsx": $2,
     "./routes/_middleware.ts": $3,
     "./routes/api/feed.ts": $4,
-    "./routes/index.tsx": $5,
-    "./routes/theme.ts": $6,
+    "./routes/api/profile/me.ts": $5,
+    "./routes/api/profile/settings.ts": $6,
+    "./routes/index.tsx": $7,
+    "./routes/theme.ts": $8,
   },
   islands: {
     "./islands/NewQuestionsNotice.tsx": $$0,

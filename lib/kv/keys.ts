@@ -14,6 +14,7 @@
  * | `["ratelimit", bucket, key, window]` | number (hits) | `expireIn` two windows |
  * | `["profiles", userId]` | `ProfileRecord` | customizations; absent until the first edit |
  * | `["settings", userId]` | `Settings` | privacy and AI avatar; absent means defaults |
+ * | `["avatar_roster", userId]` | true | users with the AI avatar on; written with settings |
  *
  * Later features add their rows here, next to their builders.
  *
@@ -32,6 +33,8 @@ export const keys = {
   counter: (name: string): Deno.KvKey => ["counters", name],
   profile: (userId: string): Deno.KvKey => ["profiles", userId],
   settings: (userId: string): Deno.KvKey => ["settings", userId],
+  avatarRoster: (userId: string): Deno.KvKey => ["avatar_roster", userId],
+  avatarRosterPrefix: (): Deno.KvKey => ["avatar_roster"],
   rateLimit: (bucket: string, key: string, window: number): Deno.KvKey => [
     "ratelimit",
     bucket,
