@@ -15,6 +15,8 @@
  * | `["profiles", userId]` | `ProfileRecord` | customizations; absent until the first edit |
  * | `["settings", userId]` | `Settings` | privacy and AI avatar; absent means defaults |
  * | `["avatar_roster", userId]` | true | users with the AI avatar on; written with settings |
+ * | `["user_stats", userId, stat]` | `Deno.KvU64` | counters moved by the writes (lib/stats.ts) |
+ * | `["badges", userId, badgeId]` | number (earned at, ms) | recorded once by the writes |
  *
  * Later features add their rows here, next to their builders.
  *
@@ -35,6 +37,9 @@ export const keys = {
   settings: (userId: string): Deno.KvKey => ["settings", userId],
   avatarRoster: (userId: string): Deno.KvKey => ["avatar_roster", userId],
   avatarRosterPrefix: (): Deno.KvKey => ["avatar_roster"],
+  userStat: (userId: string, stat: string): Deno.KvKey => ["user_stats", userId, stat],
+  badge: (userId: string, badgeId: string): Deno.KvKey => ["badges", userId, badgeId],
+  badgePrefix: (userId: string): Deno.KvKey => ["badges", userId],
   rateLimit: (bucket: string, key: string, window: number): Deno.KvKey => [
     "ratelimit",
     bucket,
