@@ -11,6 +11,8 @@ import * as $6 from "./routes/api/profile/settings.ts";
 import * as $7 from "./routes/index.tsx";
 import * as $8 from "./routes/theme.ts";
 import * as $$0 from "./islands/NewQuestionsNotice.tsx";
+import * as $$1 from "./islands/PrivacySettings.tsx";
+import * as $$2 from "./islands/ProfileEditor.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
 const manifest: Manifest = {
@@ -27,6 +29,8 @@ const manifest: Manifest = {
   },
   islands: {
     "./islands/NewQuestionsNotice.tsx": $$0,
+    "./islands/PrivacySettings.tsx": $$1,
+    "./islands/ProfileEditor.tsx": $$2,
   },
   baseUrl: import.meta.url,
 };

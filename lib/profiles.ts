@@ -5,12 +5,15 @@
  *
  * @module
  */
-import { z } from "zod";
 import type { ProviderId } from "./config.ts";
+import { z } from "zod";
 import { commit } from "./kv/atomic.ts";
 import { keys } from "./kv/keys.ts";
 import type { Author } from "./questions.ts";
 import type { User } from "./users.ts";
+import { bioProblem, displayNameProblem, imageUrlProblem } from "./profile_rules.ts";
+
+export { isOffensiveName } from "./profile_rules.ts";
 
 /** Stored customizations. */
 export interface ProfileRecord {
@@ -87,33 +90,19 @@ export async function authorOf(kv: Deno.Kv, userId: string): Promise<Author | nu
   return p ? { id: p.userId, name: p.displayName, avatar: p.avatarUrl } : null;
 }
 
-/** Display names: letters of any script, digits, spaces, and `_ - .` only. */
-const DISPLAY_NAME_CHARS = /^[\p{L}\p{M}\p{N} _.-]+$/u;
-
-/**
- * True when a display name contains an offensive word: any of its words, or the whole
- * name with separators removed, equals a listed word. Whole-word matching avoids
- * refusing innocent names that merely contain a listed word (the "Scunthorpe problem").
- */
-export function isOffensiveName(name: string, words: readonly string[]): boolean {
-  const lower = name.toLowerCase();
-  const tokens = lower.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  const compact = tokens.join("");
-  const list = new Set(words.map((w) => w.toLowerCase()));
-  return tokens.some((t) => list.has(t)) || list.has(compact);
+/** A zod check from a rule function that returns a problem or null. */
+function rule(problem: (v: string) => string | null) {
+  return (v: string, ctx: z.core.$RefinementCtx<string>) => {
+    const message = problem(v);
+    if (message) ctx.addIssue({ code: "custom", message });
+  };
 }
 
-const httpUrl = z.string().trim().max(2048).refine((v) => {
-  try {
-    const u = new URL(v);
-    return u.protocol === "http:" || u.protocol === "https:";
-  } catch {
-    return false;
-  }
-}, { message: "must be an http or https URL" });
-
 /** An image URL, or an empty string / null to clear it. */
-const optionalImageUrl = z.union([z.literal("").transform(() => null), z.null(), httpUrl]);
+const imageUrl = z.union([
+  z.null(),
+  z.string().trim().superRefine(rule(imageUrlProblem)).transform((v) => v === "" ? null : v),
+]);
 
 /**
  * The schema of `PATCH /api/profile/me`: every field optional, unknown fields refused.
@@ -125,18 +114,10 @@ const optionalImageUrl = z.union([z.literal("").transform(() => null), z.null(),
  */
 export function profileUpdateSchema(offensiveWords: readonly string[]) {
   return z.object({
-    displayName: z.string().trim()
-      .min(1, { message: "must not be empty" })
-      .max(40, { message: "must be at most 40 characters" })
-      .regex(DISPLAY_NAME_CHARS, {
-        message: "may contain only letters, digits, spaces, and _ - .",
-      })
-      .refine((v) => !isOffensiveName(v, offensiveWords), {
-        message: "is not allowed",
-      }),
-    avatarUrl: optionalImageUrl,
-    bio: z.string().trim().max(200, { message: "must be at most 200 characters" }),
-    coverUrl: optionalImageUrl,
+    displayName: z.string().trim().superRefine(rule((v) => displayNameProblem(v, offensiveWords))),
+    avatarUrl: imageUrl,
+    bio: z.string().trim().superRefine(rule(bioProblem)),
+    coverUrl: imageUrl,
   }).partial().strict();
 }
 
