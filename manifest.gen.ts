@@ -5,11 +5,32 @@ import * as $0 from "./routes/_404.tsx";
 import * as $1 from "./routes/_500.tsx";
 import * as $2 from "./routes/_app.tsx";
 import * as $3 from "./routes/_middleware.ts";
-import * as $4 from "./routes/api/feed.ts";
-import * as $5 from "./routes/api/profile/me.ts";
-import * as $6 from "./routes/api/profile/settings.ts";
-import * as $7 from "./routes/index.tsx";
-import * as $8 from "./routes/theme.ts";
+import * as $4 from "./routes/api/auth/bind/start.ts";
+import * as $5 from "./routes/api/auth/callback/index.ts";
+import * as $6 from "./routes/api/auth/callback/provider_b.ts";
+import * as $7 from "./routes/api/auth/callback/provider_c.ts";
+import * as $8 from "./routes/api/auth/login/index.ts";
+import * as $9 from "./routes/api/auth/login/provider_b.ts";
+import * as $10 from "./routes/api/auth/login/provider_c.ts";
+import * as $11 from "./routes/api/auth/logout.ts";
+import * as $12 from "./routes/api/auth/session.ts";
+import * as $13 from "./routes/api/feed.ts";
+import * as $14 from "./routes/api/profile/identities.ts";
+import * as $15 from "./routes/api/profile/me.ts";
+import * as $16 from "./routes/api/profile/settings.ts";
+import * as $17 from "./routes/auth/callback/oauth.ts";
+import * as $18 from "./routes/auth/callback/provider_a.ts";
+import * as $19 from "./routes/index.tsx";
+import * as $20 from "./routes/local-oauth/[provider]/authorize.tsx";
+import * as $21 from "./routes/local-oauth/[provider]/emails.ts";
+import * as $22 from "./routes/local-oauth/[provider]/token.ts";
+import * as $23 from "./routes/local-oauth/[provider]/user.ts";
+import * as $24 from "./routes/local-oauth/[provider]/userinfo.ts";
+import * as $25 from "./routes/local-oauth/_middleware.ts";
+import * as $26 from "./routes/local-oauth/avatar/[id].ts";
+import * as $27 from "./routes/profile/index.tsx";
+import * as $28 from "./routes/signin.tsx";
+import * as $29 from "./routes/theme.ts";
 import * as $$0 from "./islands/NewQuestionsNotice.tsx";
 import * as $$1 from "./islands/PrivacySettings.tsx";
 import * as $$2 from "./islands/ProfileEditor.tsx";
@@ -21,11 +42,32 @@ const manifest: Manifest = {
     "./routes/_500.tsx": $1,
     "./routes/_app.tsx": $2,
     "./routes/_middleware.ts": $3,
-    "./routes/api/feed.ts": $4,
-    "./routes/api/profile/me.ts": $5,
-    "./routes/api/profile/settings.ts": $6,
-    "./routes/index.tsx": $7,
-    "./routes/theme.ts": $8,
+    "./routes/api/auth/bind/start.ts": $4,
+    "./routes/api/auth/callback/index.ts": $5,
+    "./routes/api/auth/callback/provider_b.ts": $6,
+    "./routes/api/auth/callback/provider_c.ts": $7,
+    "./routes/api/auth/login/index.ts": $8,
+    "./routes/api/auth/login/provider_b.ts": $9,
+    "./routes/api/auth/login/provider_c.ts": $10,
+    "./routes/api/auth/logout.ts": $11,
+    "./routes/api/auth/session.ts": $12,
+    "./routes/api/feed.ts": $13,
+    "./routes/api/profile/identities.ts": $14,
+    "./routes/api/profile/me.ts": $15,
+    "./routes/api/profile/settings.ts": $16,
+    "./routes/auth/callback/oauth.ts": $17,
+    "./routes/auth/callback/provider_a.ts": $18,
+    "./routes/index.tsx": $19,
+    "./routes/local-oauth/[provider]/authorize.tsx": $20,
+    "./routes/local-oauth/[provider]/emails.ts": $21,
+    "./routes/local-oauth/[provider]/token.ts": $22,
+    "./routes/local-oauth/[provider]/user.ts": $23,
+    "./routes/local-oauth/[provider]/userinfo.ts": $24,
+    "./routes/local-oauth/_middleware.ts": $25,
+    "./routes/local-oauth/avatar/[id].ts": $26,
+    "./routes/profile/index.tsx": $27,
+    "./routes/signin.tsx": $28,
+    "./routes/theme.ts": $29,
   },
   islands: {
     "./islands/NewQuestionsNotice.tsx": $$0,

@@ -80,3 +80,5 @@ try {
   await appSrv.close();
   await app.close();
 }
+
+await (await import("./signin.ts")).run();

@@ -8,6 +8,11 @@ const NAV = [
   { href: "/docs/api", label: "API" },
 ];
 
+/** Where to come back after signing in from this page (a failed sign-in's error dropped). */
+function signInReturnTo(url: URL): string {
+  return url.searchParams.has("error") ? url.pathname : url.pathname + url.search;
+}
+
 /** Site header: brand, navigation, theme, and the sign-in link or the user's menu. */
 export function Header({ state, url }: { state: AppState; url: URL }) {
   const path = url.pathname;
@@ -37,12 +42,26 @@ export function Header({ state, url }: { state: AppState; url: URL }) {
           <ThemeForm theme={state.theme} path={path + url.search} />
           {user
             ? (
-              <a class="user-chip" href="/profile" data-testid="user-menu">
-                {user.image && <img class="avatar" src={user.image} alt="" />}
-                <span>{user.name}</span>
-              </a>
+              <div class="user-menu" data-testid="user-menu">
+                <a class="user-chip" href="/profile" title="Your profile">
+                  {user.image && <img class="avatar" src={user.image} alt="" />}
+                  <span data-testid="user-name">{user.name}</span>
+                </a>
+                <form method="post" action="/api/auth/logout" class="signout-form">
+                  <button type="submit" class="btn btn-small">Sign out</button>
+                </form>
+              </div>
             )
-            : <a class="btn btn-small btn-primary" href="/signin">Sign in</a>}
+            : (
+              <a
+                class="btn btn-small btn-primary"
+                href={path === "/signin" || path.startsWith("/auth/")
+                  ? "/signin"
+                  : `/signin?${new URLSearchParams({ returnTo: signInReturnTo(url) })}`}
+              >
+                Sign in
+              </a>
+            )}
         </div>
       </div>
     </header>

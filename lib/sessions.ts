@@ -36,6 +36,33 @@ async function sessionKey(token: string): Promise<Deno.KvKey> {
 }
 
 /**
+ * A new session's token, KV key and record, for callers that write it inside their own
+ * atomic op (sign-in writes the session together with the user and identity). Set it
+ * with `op.set(key, session, { expireIn: SESSION_TTL_MS })`.
+ *
+ * @example
+ * ```ts
+ * const s = await prepareSession(user.id, "provider_a");
+ * await kv.atomic().set(s.key, s.session, { expireIn: SESSION_TTL_MS }).commit();
+ * ```
+ */
+export async function prepareSession(
+  userId: string,
+  provider: ProviderId,
+  now = Date.now(),
+): Promise<{ token: string; key: Deno.KvKey; session: Session }> {
+  const token = randomToken(32);
+  const session: Session = {
+    userId,
+    provider,
+    createdAt: now,
+    renewedAt: now,
+    expiresAt: now + SESSION_TTL_MS,
+  };
+  return { token, key: await sessionKey(token), session };
+}
+
+/**
  * Start a session for a user; returns the token for the cookie.
  *
  * @example
@@ -49,15 +76,7 @@ export async function createSession(
   provider: ProviderId,
   now = Date.now(),
 ): Promise<{ token: string; session: Session }> {
-  const token = randomToken(32);
-  const session: Session = {
-    userId,
-    provider,
-    createdAt: now,
-    renewedAt: now,
-    expiresAt: now + SESSION_TTL_MS,
-  };
-  const key = await sessionKey(token);
+  const { token, key, session } = await prepareSession(userId, provider, now);
   await commit(kv, (op) => op.set(key, session, { expireIn: SESSION_TTL_MS }));
   return { token, session };
 }

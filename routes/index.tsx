@@ -1,4 +1,5 @@
 import { RelativeTime } from "@/components/RelativeTime.tsx";
+import { SignInErrorBanner } from "@/components/SignInErrorBanner.tsx";
 import NewQuestionsNotice from "@/islands/NewQuestionsNotice.tsx";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
@@ -27,7 +28,7 @@ export const handler: Handlers<Data, AppState> = {
 };
 
 /** Home: the newest questions, or an empty state inviting the first one. */
-export default function Home({ data }: PageProps<Data, AppState>) {
+export default function Home({ data, url }: PageProps<Data, AppState>) {
   return (
     <>
       <Head>
@@ -37,6 +38,7 @@ export default function Home({ data }: PageProps<Data, AppState>) {
           content="A community where people and their AI agents ask, answer, vote and debate."
         />
       </Head>
+      <SignInErrorBanner url={url} />
       <section class="hero">
         <h1>Ask, answer, and watch two AIs debate.</h1>
         <p>

@@ -29,6 +29,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   kvPath?: string;
   now?: () => number;
+  /** Write request log lines to `logSink` (default false: tests stay quiet). */
+  logRequests?: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     manifest,
     build,
     buildDir: `${ROOT}/.build`,
-    logRequests: false,
+    logRequests: opts.logRequests ?? false,
   });
   return {
     app,

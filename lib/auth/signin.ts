@@ -1,0 +1,112 @@
+/**
+ * Turning an auth payload into a session (the app callback pages). One atomic op
+ * consumes the payload's nonce and writes the session — plus, on a first sign-in, the
+ * user and the identity, guarded by a check that the identity is still absent (two tabs
+ * finishing at once cannot create two users). Later sign-ins reuse the user, refresh the
+ * identity's tokens and leave the profile alone.
+ *
+ * @module
+ */
+import { updateAtomically } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
+import { type IdentityRecord, sealIdentity, setIdentity } from "../identities.ts";
+import { prepareSession, SESSION_TTL_MS } from "../sessions.ts";
+import { buildUser, type User } from "../users.ts";
+import type { ProviderId } from "../config.ts";
+import { providerClient } from "./clients.ts";
+import { decodePayload, payloadIsFresh, type PayloadNonce, payloadNoncePrefix } from "./payload.ts";
+
+/** Result of {@link completeSignIn}. */
+export type SignInResult =
+  | { ok: true; token: string; userId: string; created: boolean; returnTo: string }
+  | { ok: false; reason: "malformed" | "wrong_provider" | "expired" | "unknown_or_used" };
+
+/**
+ * Accept a payload cookie once and start a session for its account.
+ *
+ * @example
+ * ```ts
+ * const r = await completeSignIn(kv, secret, "provider_a", cookies.provider_a_auth_payload, now);
+ * if (r.ok) setCookie(headers, sessionCookieName(origin), r.token, …);
+ * ```
+ */
+export async function completeSignIn(
+  kv: Deno.Kv,
+  secret: string,
+  provider: ProviderId,
+  cookieValue: string | undefined,
+  now: number,
+): Promise<SignInResult> {
+  const payload = decodePayload(cookieValue);
+  if (!payload || !cookieValue) return { ok: false, reason: "malformed" };
+  if (payload.provider !== provider) return { ok: false, reason: "wrong_provider" };
+  if (!payloadIsFresh(payload, now)) return { ok: false, reason: "expired" };
+  const profile = providerClient(provider).normalize(payload.profile);
+  if (profile.providerAccountId !== payload.providerAccountId) {
+    return { ok: false, reason: "malformed" };
+  }
+  const tokens = {
+    accessToken: payload.accessToken,
+    refreshToken: payload.refreshToken,
+    expiresAt: payload.expiresAt,
+  };
+  const noncePrefix = await payloadNoncePrefix(cookieValue);
+  const idKey = keys.identity(provider, payload.providerAccountId);
+
+  return await updateAtomically<SignInResult>(async () => {
+    let nonce: Deno.KvEntry<PayloadNonce> | null = null;
+    for await (const e of kv.list<PayloadNonce>({ prefix: noncePrefix }, { limit: 10 })) {
+      const v = e.value;
+      if (v.provider === provider && v.issuedAt === payload.issuedAt && v.expiresAt > now) {
+        nonce = e;
+        break;
+      }
+    }
+    if (!nonce) {
+      // Never issued, already used, or past its expiresAt (expireIn deletes lazily).
+      return { op: null, result: { ok: false, reason: "unknown_or_used" } };
+    }
+    const n = nonce.value;
+    const ident = await kv.get<IdentityRecord>(idKey);
+    const op = kv.atomic().check(nonce).check(ident).delete(nonce.key);
+    let userId: string;
+    let created = false;
+    if (ident.value) {
+      userId = ident.value.canonicalUserId;
+      const user = await kv.get<User>(keys.user(userId));
+      if (!user.value) return { op: null, result: { ok: false, reason: "unknown_or_used" } };
+      op.check(user);
+      const rec = await sealIdentity(secret, {
+        provider,
+        canonicalUserId: userId,
+        profile,
+        tokens,
+        now,
+        createdAt: ident.value.createdAt,
+      });
+      setIdentity(op, rec);
+    } else {
+      const user = buildUser({
+        provider,
+        name: profile.name,
+        image: profile.avatar,
+        bio: profile.bio,
+        email: profile.email,
+      }, now);
+      userId = user.id;
+      created = true;
+      const userKey = keys.user(user.id);
+      op.check({ key: userKey, versionstamp: null }).set(userKey, user);
+      setIdentity(
+        op,
+        await sealIdentity(secret, { provider, canonicalUserId: userId, profile, tokens, now }),
+      );
+    }
+    const session = await prepareSession(userId, provider, now);
+    op.set(session.key, session.session, { expireIn: SESSION_TTL_MS });
+    return {
+      op,
+      result: { ok: true, token: session.token, userId, created, returnTo: n.returnTo },
+    };
+  });
+}

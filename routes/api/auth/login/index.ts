@@ -1,0 +1,4 @@
+import { loginHandlers } from "@/lib/auth/handlers.ts";
+
+/** GET /api/auth/login: start a provider_a sign-in (or bind). */
+export const handler = loginHandlers("provider_a");

@@ -1,0 +1,67 @@
+import { isProviderId } from "@/lib/auth/providers.ts";
+import type { Handlers } from "@/lib/fresh/types.ts";
+import { readTextLimited } from "@/lib/http/body.ts";
+import { HttpError, jsonError } from "@/lib/http/errors.ts";
+import {
+  identitySummary,
+  listIdentities,
+  unbindIdentity,
+  type UnbindOutcome,
+} from "@/lib/identities.ts";
+import type { AppState, SessionUser } from "@/lib/state.ts";
+
+function requireUser(user: SessionUser | null): SessionUser {
+  if (!user) throw new HttpError(401, "Unauthorized");
+  return user;
+}
+
+const UNBIND_ERRORS: Record<Exclude<UnbindOutcome, "removed">, [number, string]> = {
+  not_found: [404, "That provider is not bound to your account"],
+  last: [409, "Cannot unbind your only sign-in method"],
+};
+
+/**
+ * The signed-in user's bound provider accounts.
+ * - GET → `{identities: [{provider, providerAccountId, name, avatar, createdAt, updatedAt}]}`
+ * - DELETE `?provider=…` → `{ok: true}`; 404 when not bound; 409 for the last identity.
+ * - POST (HTML form `provider=…`, the profile page without JavaScript) → unbind, then
+ *   303 to `/profile?unbind=success|failed…`.
+ */
+export const handler: Handlers<unknown, AppState> = {
+  async GET(_req, ctx) {
+    const user = requireUser(ctx.state.user);
+    const identities = await listIdentities(ctx.state.services.kv, user.id);
+    return Response.json({ identities: identities.map(identitySummary) }, {
+      headers: { "cache-control": "no-store" },
+    });
+  },
+  async DELETE(req, ctx) {
+    const user = requireUser(ctx.state.user);
+    const provider = new URL(req.url).searchParams.get("provider");
+    if (!isProviderId(provider)) {
+      return jsonError(400, "provider must be provider_a, provider_b or provider_c", {
+        issues: [{ path: "provider", message: "expected provider_a, provider_b or provider_c" }],
+      });
+    }
+    const outcome = await unbindIdentity(ctx.state.services.kv, user.id, provider);
+    if (outcome !== "removed") return jsonError(...UNBIND_ERRORS[outcome]);
+    return Response.json({ ok: true });
+  },
+  async POST(req, ctx) {
+    const user = requireUser(ctx.state.user);
+    const form = new URLSearchParams(await readTextLimited(req, 4096));
+    const provider = form.get("provider");
+    let q: URLSearchParams;
+    if (!isProviderId(provider)) {
+      q = new URLSearchParams({ unbind: "failed", reason: "invalid_provider" });
+    } else {
+      const outcome = await unbindIdentity(ctx.state.services.kv, user.id, provider);
+      q = new URLSearchParams(
+        outcome === "removed"
+          ? { unbind: "success", provider }
+          : { unbind: "failed", reason: outcome, provider },
+      );
+    }
+    return new Response(null, { status: 303, headers: { location: `/profile?${q}` } });
+  },
+};

@@ -1,0 +1,22 @@
+import { finishSignIn } from "@/lib/auth/app_callback.ts";
+import type { Handlers } from "@/lib/fresh/types.ts";
+import type { AppState } from "@/lib/state.ts";
+
+const PROVIDER_PARAM = {
+  "provider_b-oauth": "provider_b",
+  "provider_c-oauth": "provider_c",
+} as const;
+
+/**
+ * GET /auth/callback/oauth?provider=provider_b-oauth|provider_c-oauth: turn that
+ * provider's payload cookie into a session.
+ */
+export const handler: Handlers<unknown, AppState> = {
+  GET(req, ctx) {
+    const param = new URL(req.url).searchParams.get("provider") ?? "";
+    const provider = Object.hasOwn(PROVIDER_PARAM, param)
+      ? PROVIDER_PARAM[param as keyof typeof PROVIDER_PARAM]
+      : null;
+    return finishSignIn(req, ctx.state.services, provider);
+  },
+};

@@ -1,0 +1,14 @@
+import { localProfileEndpoint } from "@/lib/auth/local/protocol.ts";
+import { isProviderId } from "@/lib/auth/providers.ts";
+import type { Handlers } from "@/lib/fresh/types.ts";
+import type { AppState } from "@/lib/state.ts";
+
+/** GET /local-oauth/<provider>/user: the local provider's bearer-authenticated user endpoint. */
+export const handler: Handlers<unknown, AppState> = {
+  async GET(req, ctx) {
+    const provider = ctx.params.provider;
+    if (!isProviderId(provider)) return ctx.renderNotFound();
+    const res = await localProfileEndpoint(req, ctx.state.services, provider, "user");
+    return res ?? ctx.renderNotFound();
+  },
+};

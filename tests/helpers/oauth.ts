@@ -1,0 +1,431 @@
+/**
+ * Sign-in test kit: fake identity providers on a loopback port (speaking the three
+ * providers' exact shapes, recording every request, failing on demand), a cookie jar,
+ * and helpers that walk the login and callback steps through the app.
+ */
+import type { ProviderId } from "@/lib/config.ts";
+import { createTestApp, type TestApp, type TestAppOptions } from "./app.ts";
+
+/** A request as the fake provider received it. */
+export interface RecordedRequest {
+  provider: ProviderId;
+  endpoint: "token" | "profile" | "emails";
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** How one endpoint answers: a status and a JSON body, or a raw text body. */
+export interface Answer {
+  status?: number;
+  body?: unknown;
+  raw?: string;
+}
+
+/** Secrets the fake providers hand out; the scan test looks for them everywhere. */
+export const FAKE_TOKENS = {
+  provider_a: { access: "tok-A-ACCESS-5ecret-aaaa", refresh: "tok-A-REFRESH-5ecret-aaaa" },
+  provider_b: { access: "tok-B-ACCESS-5ecret-bbbb", refresh: null },
+  provider_c: { access: "tok-C-ACCESS-5ecret-cccc", refresh: "tok-C-REFRESH-5ecret-cccc" },
+} as const;
+
+/** Default answers of each provider, in its own shapes (SPEC.md "Sign-in callbacks"). */
+export function defaultAnswers(): Record<ProviderId, Record<RecordedRequest["endpoint"], Answer>> {
+  return {
+    provider_a: {
+      token: {
+        body: {
+          code: 0,
+          data: {
+            accessToken: FAKE_TOKENS.provider_a.access,
+            refreshToken: FAKE_TOKENS.provider_a.refresh,
+            expiresIn: 7200,
+            tokenType: "Bearer",
+            scope: "user_info",
+          },
+        },
+      },
+      profile: {
+        body: {
+          code: 0,
+          data: {
+            userId: "a-user-1",
+            name: "Ada from A",
+            email: "ada@a.test",
+            avatar: "https://a.test/ada.png",
+            bio: "Bio from provider A",
+            selfIntroduction: "Hello from A",
+          },
+        },
+      },
+      emails: { status: 404, body: {} },
+    },
+    provider_b: {
+      token: {
+        body: {
+          access_token: FAKE_TOKENS.provider_b.access,
+          token_type: "bearer",
+          scope: "read:user,user:email",
+        },
+      },
+      profile: {
+        body: {
+          id: 4242,
+          login: "bee",
+          name: "Bee from B",
+          email: null,
+          avatar_url: "https://b.test/bee.png",
+        },
+      },
+      emails: {
+        body: [
+          { email: "secondary@b.test", primary: false, verified: true },
+          { email: "unverified@b.test", primary: true, verified: false },
+          { email: "bee@b.test", primary: true, verified: true },
+        ],
+      },
+    },
+    provider_c: {
+      token: {
+        body: {
+          access_token: FAKE_TOKENS.provider_c.access,
+          refresh_token: FAKE_TOKENS.provider_c.refresh,
+          expires_in: 3599,
+          token_type: "Bearer",
+          scope: "openid profile email",
+        },
+      },
+      profile: {
+        body: {
+          sub: "c-sub-1",
+          name: "Cee from C",
+          email: "cee@c.test",
+          picture: "https://c.test/cee.png",
+          email_verified: true,
+        },
+      },
+      emails: { status: 404, body: {} },
+    },
+  };
+}
+
+/** The running fake providers. */
+export interface FakeProviders {
+  url: string;
+  /** Every token/profile/emails request received, in order. */
+  requests: RecordedRequest[];
+  /** Current answers; tests overwrite entries to make a provider fail. */
+  answers: Record<ProviderId, Record<RecordedRequest["endpoint"], Answer>>;
+  /** The PROVIDER_* variables configuring all three against this server. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+const PREFIX: Record<ProviderId, string> = { provider_a: "a", provider_b: "b", provider_c: "c" };
+
+/**
+ * Start fake providers on 127.0.0.1 (port 0).
+ *
+ * @example
+ * ```ts
+ * const fake = startFakeProviders();
+ * fake.answers.provider_a.token = { status: 500, body: {} };
+ * ```
+ */
+export function startFakeProviders(): FakeProviders {
+  const requests: RecordedRequest[] = [];
+  const state = { answers: defaultAnswers() };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const [, p, endpoint] = new URL(req.url).pathname.split("/");
+    const provider = (Object.keys(PREFIX) as ProviderId[]).find((k) => PREFIX[k] === p);
+    const ep = endpoint === "token"
+      ? "token"
+      : endpoint === "userinfo" || endpoint === "user"
+      ? "profile"
+      : endpoint === "emails"
+      ? "emails"
+      : null;
+    if (!provider || !ep) return new Response("not found", { status: 404 });
+    requests.push({
+      provider,
+      endpoint: ep,
+      method: req.method,
+      headers: Object.fromEntries(req.headers),
+      body: await req.text(),
+    });
+    const answer = state.answers[provider][ep];
+    if (answer.raw !== undefined) {
+      return new Response(answer.raw, {
+        status: answer.status ?? 200,
+        headers: { "content-type": "application/json" },
+      });
+    }
+    return Response.json(answer.body ?? {}, { status: answer.status ?? 200 });
+  });
+  const url = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
+  const env: Record<string, string> = {};
+  for (const [provider, p] of Object.entries(PREFIX)) {
+    const up = provider.toUpperCase();
+    env[`${up}_CLIENT_ID`] = `client-${p}`;
+    env[`${up}_CLIENT_SECRET`] = `client-secret-${p}`;
+    env[`${up}_AUTHORIZE_URL`] = `${url}/${p}/authorize`;
+    env[`${up}_TOKEN_URL`] = `${url}/${p}/token`;
+    if (provider === "provider_b") {
+      env[`${up}_USER_URL`] = `${url}/${p}/user`;
+      env[`${up}_EMAILS_URL`] = `${url}/${p}/emails`;
+    } else {
+      env[`${up}_USERINFO_URL`] = `${url}/${p}/userinfo`;
+    }
+  }
+  return {
+    url,
+    requests,
+    get answers() {
+      return state.answers;
+    },
+    set answers(v) {
+      state.answers = v;
+    },
+    env,
+    close: () => server.shutdown(),
+  };
+}
+
+/** An APP_SECRET for tests outside local mode. */
+export const TEST_SECRET = "test-secret-0123456789-0123456789-abcdef";
+
+/**
+ * A test app configured against fake providers (not local mode).
+ *
+ * @example
+ * ```ts
+ * const { t, fake, close } = await appWithFakeProviders();
+ * ```
+ */
+export async function appWithFakeProviders(
+  opts: TestAppOptions = {},
+): Promise<{ t: TestApp; fake: FakeProviders; close(): Promise<void> }> {
+  const fake = startFakeProviders();
+  const t = await createTestApp({
+    ...opts,
+    env: { APP_SECRET: TEST_SECRET, ...fake.env, ...opts.env },
+  });
+  return {
+    t,
+    fake,
+    close: async () => {
+      await t.close();
+      await fake.close();
+    },
+  };
+}
+
+/** A parsed Set-Cookie. */
+export interface SetCookie {
+  name: string;
+  value: string;
+  attributes: Record<string, string | true>;
+}
+
+/** Parse every Set-Cookie header of a response. */
+export function setCookies(res: Response): SetCookie[] {
+  return res.headers.getSetCookie().map((line) => {
+    const [pair, ...attrs] = line.split(";").map((s) => s.trim());
+    const eq = pair.indexOf("=");
+    const attributes: Record<string, string | true> = {};
+    for (const a of attrs) {
+      const i = a.indexOf("=");
+      if (i < 0) attributes[a.toLowerCase()] = true;
+      else attributes[a.slice(0, i).toLowerCase()] = a.slice(i + 1);
+    }
+    return {
+      name: pair.slice(0, eq),
+      value: decodeURIComponent(pair.slice(eq + 1)),
+      attributes,
+    };
+  });
+}
+
+/** A minimal browser cookie jar (paths ignored: tests request only the right paths). */
+export class CookieJar {
+  readonly cookies = new Map<string, string>();
+
+  /** Apply a response's Set-Cookie headers; returns them parsed. */
+  take(res: Response): SetCookie[] {
+    const list = setCookies(res);
+    for (const c of list) {
+      if (c.attributes["max-age"] === "0") this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    return list;
+  }
+
+  /** The Cookie header value. */
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("; ");
+  }
+
+  get(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+}
+
+/** The login start route and API callback path of each provider. */
+export const ROUTES: Record<ProviderId, { login: string; callback: string; app: string }> = {
+  provider_a: {
+    login: "/api/auth/login",
+    callback: "/api/auth/callback",
+    app: "/auth/callback/provider_a",
+  },
+  provider_b: {
+    login: "/api/auth/login/provider_b",
+    callback: "/api/auth/callback/provider_b",
+    app: "/auth/callback/oauth?provider=provider_b-oauth",
+  },
+  provider_c: {
+    login: "/api/auth/login/provider_c",
+    callback: "/api/auth/callback/provider_c",
+    app: "/auth/callback/oauth?provider=provider_c-oauth",
+  },
+};
+
+/** The five flow cookie names of a provider (SPEC.md: deleted after every callback). */
+export function flowCookies(provider: ProviderId): string[] {
+  return [
+    `${provider}_oauth_state`,
+    `${provider}_oauth_origin`,
+    `${provider}_oauth_redirect_uri`,
+    "oauth_login_flow",
+    "oauth_bind_target_user_id",
+  ];
+}
+
+/** Start a login (or bind) through the app; returns the state from the authorize redirect. */
+export async function startLogin(
+  t: TestApp,
+  provider: ProviderId,
+  jar: CookieJar,
+  query = "",
+): Promise<{ state: string; location: URL; res: Response }> {
+  const res = await t.request(`${ROUTES[provider].login}${query}`, {
+    headers: { cookie: jar.header() },
+  });
+  jar.take(res);
+  const location = new URL(res.headers.get("location") ?? "http://invalid/");
+  return { state: location.searchParams.get("state") ?? "", location, res };
+}
+
+/** Hit the API callback with query parameters and the jar's cookies. */
+export async function callback(
+  t: TestApp,
+  provider: ProviderId,
+  jar: CookieJar,
+  params: Record<string, string>,
+): Promise<{ res: Response; location: string; cookies: SetCookie[] }> {
+  const res = await t.request(`${ROUTES[provider].callback}?${new URLSearchParams(params)}`, {
+    headers: { cookie: jar.header() },
+  });
+  const cookies = jar.take(res);
+  return { res, location: res.headers.get("location") ?? "", cookies };
+}
+
+/** Hit the app callback page with the jar's cookies. */
+export async function appCallback(
+  t: TestApp,
+  provider: ProviderId,
+  jar: CookieJar,
+): Promise<{ res: Response; location: string; cookies: SetCookie[] }> {
+  const res = await t.request(ROUTES[provider].app, { headers: { cookie: jar.header() } });
+  const cookies = jar.take(res);
+  return { res, location: res.headers.get("location") ?? "", cookies };
+}
+
+/**
+ * The whole login: start, provider callback with a code, app callback. Returns the jar
+ * (holding the session cookie) and each step's answer.
+ *
+ * @example
+ * ```ts
+ * const { jar } = await signInThrough(t, "provider_c");
+ * ```
+ */
+export async function signInThrough(
+  t: TestApp,
+  provider: ProviderId,
+  opts: { jar?: CookieJar; query?: string } = {},
+) {
+  const jar = opts.jar ?? new CookieJar();
+  const { state } = await startLogin(t, provider, jar, opts.query);
+  const api = await callback(t, provider, jar, { code: `code-${provider}`, state });
+  const app = await appCallback(t, provider, jar);
+  return { jar, api, app };
+}
+
+/** GET /api/auth/session with the jar's cookies. */
+export async function sessionOf(t: TestApp, jar: CookieJar): Promise<Response> {
+  return await t.request("/api/auth/session", { headers: { cookie: jar.header() } });
+}
+
+/** A free loopback port (listen on 0, read the port, close). */
+export function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/**
+ * A local-mode app served on a real loopback port with APP_ORIGIN matching it, so the
+ * callbacks really reach the local providers over HTTP.
+ *
+ * @example
+ * ```ts
+ * const srv = await localModeServer();
+ * await fetch(`${srv.origin}/signin`);
+ * ```
+ */
+export async function localModeServer(opts: TestAppOptions = {}) {
+  for (let attempt = 0;; attempt++) {
+    const port = freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const t = await createTestApp({ ...opts, env: { APP_ORIGIN: origin, ...opts.env } });
+    let server: Deno.HttpServer;
+    try {
+      server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, t.app.fetch);
+    } catch (err) {
+      // Another process took the port between probe and listen: try another.
+      await t.close();
+      if (attempt < 5 && err instanceof Deno.errors.AddrInUse) continue;
+      throw err;
+    }
+    return {
+      t,
+      origin,
+      close: async () => {
+        await server.shutdown();
+        await t.close();
+      },
+    };
+  }
+}
+
+/**
+ * Capture console.log/info/warn/error lines until `restore()` (keeps expected failure
+ * warnings out of test output, and lets the scan test read every log line).
+ */
+export function captureConsole(): { lines: string[]; restore(): void } {
+  const lines: string[] = [];
+  const methods = ["log", "info", "warn", "error", "debug"] as const;
+  const saved = methods.map((m) => console[m]);
+  for (const m of methods) {
+    console[m] = (...args: unknown[]) => {
+      lines.push(
+        args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack}` : String(a))).join(" "),
+      );
+    };
+  }
+  return {
+    lines,
+    restore: () => methods.forEach((m, i) => (console[m] = saved[i])),
+  };
+}
