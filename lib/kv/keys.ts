@@ -14,18 +14,15 @@
  * | `["ratelimit", bucket, key, window]` | number (hits) | `expireIn` two windows |
  * | `["profiles", userId]` | `ProfileRecord` | customizations; absent until the first edit |
  * | `["settings", userId]` | `Settings` | privacy and AI avatar; absent means defaults |
-<<<<<<< HEAD
  * | `["avatar_roster", userId]` | true | users with the AI avatar on; written with settings |
  * | `["user_stats", userId, stat]` | `Deno.KvU64` | counters moved by the writes (lib/stats.ts) |
  * | `["badges", userId, badgeId]` | number (earned at, ms) | recorded once by the writes |
-=======
  * | `["identities", provider, providerAccountId]` | `IdentityRecord` (tokens AES-GCM sealed) | with `["identities_by_user", …]`, in one op |
  * | `["identities_by_user", userId, provider]` | providerAccountId | lookup by canonical user; one per provider |
  * | `["auth_payloads", sha256(cookie), issueId]` | `PayloadNonce` | one per issued payload; `expireIn` 2 min + `expiresAt`; consumed with the session write |
  * | `["local_oauth_accounts", provider, accountId]` | `LocalAccount` | local mode only |
  * | `["local_oauth_codes", sha256(code)]` | `LocalGrant` | local mode only; one-time, `expireIn` + `expiresAt` |
  * | `["local_oauth_tokens", sha256(token)]` | `LocalGrant` | local mode only; `expireIn` + `expiresAt` |
->>>>>>> main
  *
  * Later features add their rows here, next to their builders.
  *
@@ -44,13 +41,11 @@ export const keys = {
   counter: (name: string): Deno.KvKey => ["counters", name],
   profile: (userId: string): Deno.KvKey => ["profiles", userId],
   settings: (userId: string): Deno.KvKey => ["settings", userId],
-<<<<<<< HEAD
   avatarRoster: (userId: string): Deno.KvKey => ["avatar_roster", userId],
   avatarRosterPrefix: (): Deno.KvKey => ["avatar_roster"],
   userStat: (userId: string, stat: string): Deno.KvKey => ["user_stats", userId, stat],
   badge: (userId: string, badgeId: string): Deno.KvKey => ["badges", userId, badgeId],
   badgePrefix: (userId: string): Deno.KvKey => ["badges", userId],
-=======
   identity: (provider: string, providerAccountId: string): Deno.KvKey => [
     "identities",
     provider,
@@ -76,7 +71,6 @@ export const keys = {
   ],
   localCode: (digest: string): Deno.KvKey => ["local_oauth_codes", digest],
   localToken: (digest: string): Deno.KvKey => ["local_oauth_tokens", digest],
->>>>>>> main
   rateLimit: (bucket: string, key: string, window: number): Deno.KvKey => [
     "ratelimit",
     bucket,

@@ -1,6 +1,9 @@
 import { BindResult } from "@/components/profile/BindResult.tsx";
 import { ProfileSummary } from "@/components/profile/ProfileSummary.tsx";
 import { SignInMethods } from "@/components/profile/SignInMethods.tsx";
+import { EditProfile } from "@/components/profile/EditProfile.tsx";
+import { Privacy } from "@/components/profile/Privacy.tsx";
+import { getSettings, type Settings } from "@/lib/settings.ts";
 import { availableProviders, type ProviderId } from "@/lib/auth/providers.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
@@ -12,6 +15,7 @@ interface Data {
   profile: Profile;
   identities: IdentitySummary[];
   available: ProviderId[];
+  settings: Settings;
 }
 
 export const handler: Handlers<Data, AppState> = {
@@ -25,8 +29,11 @@ export const handler: Handlers<Data, AppState> = {
         headers: { location: "/signin?returnTo=%2Fprofile" },
       });
     }
-    const identities = (await listIdentities(kv, user.id)).map(identitySummary);
-    return ctx.render({ profile, identities, available: availableProviders(config) });
+    const [identities, settings] = await Promise.all([
+      listIdentities(kv, user.id).then((list) => list.map(identitySummary)),
+      getSettings(kv, user.id),
+    ]);
+    return ctx.render({ profile, identities, available: availableProviders(config), settings });
   },
 };
 
@@ -43,6 +50,8 @@ export default function ProfilePage({ data, url }: PageProps<Data, AppState>) {
       <div class="stack profile-page">
         <BindResult url={url} />
         <ProfileSummary profile={data.profile} />
+        <EditProfile profile={data.profile} />
+        <Privacy settings={data.settings} />
         <SignInMethods identities={data.identities} available={data.available} />
       </div>
     </>
