@@ -3,10 +3,13 @@
  *
  * @module
  */
+import type { Hono } from "hono";
 import { createApp } from "./lib/app.ts";
 import { ConfigError, loadConfig } from "./lib/config.ts";
 import { readBuildInfo } from "./lib/fresh/assets.ts";
 import { openKv } from "./lib/kv/open.ts";
+import { waitForDebates } from "./lib/debates/runner.ts";
+import { llmFromConfig } from "./lib/llm/from_config.ts";
 import { resolveAppSecret } from "./lib/secret.ts";
 import { startServer } from "./lib/serve.ts";
 import type { Services } from "./lib/state.ts";
@@ -28,17 +31,28 @@ async function main(): Promise<void> {
   const build = await readBuildInfo(`${root}/.build`);
   const kv = await openKv(config.kvPath);
   const secret = await resolveAppSecret(kv, config);
-  const services: Services = { kv, config, secret, now: Date.now };
+  // The stand-in model (local mode) is served by the app itself, built just below.
+  const self: { app?: Hono } = {};
+  const llm = llmFromConfig(config, { appFetch: () => self.app!.fetch });
+  const services: Services = { kv, config, secret, now: Date.now, llm };
   const app = createApp(services, { manifest, build, buildDir: `${root}/.build` });
+  self.app = app;
 
   const server = startServer(app.fetch, {
     port: config.port,
     hostname: config.hostname,
-    onClosed: () => kv.close(),
+    onClosed: async () => {
+      // Debates whose clients left keep running server-side; let them save first.
+      await waitForDebates(15_000);
+      kv.close();
+    },
     onListen: ({ hostname, port }) => {
-      const mode = config.localMode ? "local mode (local sign-in, offline model)" : "production";
+      const mode = config.localMode ? "local mode (local sign-in)" : "production";
+      const model = llm
+        ? (llm.standIn ? "offline stand-in model" : `model ${llm.model}`)
+        : "no language model (LLM_API_KEY unset)";
       console.log(
-        `Parley listening on http://${hostname}:${port} — ${mode}; origin ${config.appOrigin}`,
+        `Parley listening on http://${hostname}:${port} — ${mode}, ${model}; origin ${config.appOrigin}`,
       );
     },
   });

@@ -14,26 +14,34 @@ import * as $9 from "./routes/api/auth/login/provider_b.ts";
 import * as $10 from "./routes/api/auth/login/provider_c.ts";
 import * as $11 from "./routes/api/auth/logout.ts";
 import * as $12 from "./routes/api/auth/session.ts";
-import * as $13 from "./routes/api/feed.ts";
-import * as $14 from "./routes/api/profile/identities.ts";
-import * as $15 from "./routes/api/profile/me.ts";
-import * as $16 from "./routes/api/profile/settings.ts";
-import * as $17 from "./routes/auth/callback/oauth.ts";
-import * as $18 from "./routes/auth/callback/provider_a.ts";
-import * as $19 from "./routes/index.tsx";
-import * as $20 from "./routes/local-oauth/[provider]/authorize.tsx";
-import * as $21 from "./routes/local-oauth/[provider]/emails.ts";
-import * as $22 from "./routes/local-oauth/[provider]/token.ts";
-import * as $23 from "./routes/local-oauth/[provider]/user.ts";
-import * as $24 from "./routes/local-oauth/[provider]/userinfo.ts";
-import * as $25 from "./routes/local-oauth/_middleware.ts";
-import * as $26 from "./routes/local-oauth/avatar/[id].ts";
-import * as $27 from "./routes/profile/index.tsx";
-import * as $28 from "./routes/signin.tsx";
-import * as $29 from "./routes/theme.ts";
-import * as $$0 from "./islands/NewQuestionsNotice.tsx";
-import * as $$1 from "./islands/PrivacySettings.tsx";
-import * as $$2 from "./islands/ProfileEditor.tsx";
+import * as $13 from "./routes/api/debate.ts";
+import * as $14 from "./routes/api/debate/history.ts";
+import * as $15 from "./routes/api/debates/[id].ts";
+import * as $16 from "./routes/api/feed.ts";
+import * as $17 from "./routes/api/local-llm/v1/chat/completions.ts";
+import * as $18 from "./routes/api/profile/identities.ts";
+import * as $19 from "./routes/api/profile/me.ts";
+import * as $20 from "./routes/api/profile/settings.ts";
+import * as $21 from "./routes/auth/callback/oauth.ts";
+import * as $22 from "./routes/auth/callback/provider_a.ts";
+import * as $23 from "./routes/debate.tsx";
+import * as $24 from "./routes/debates/[id].tsx";
+import * as $25 from "./routes/index.tsx";
+import * as $26 from "./routes/local-oauth/[provider]/authorize.tsx";
+import * as $27 from "./routes/local-oauth/[provider]/emails.ts";
+import * as $28 from "./routes/local-oauth/[provider]/token.ts";
+import * as $29 from "./routes/local-oauth/[provider]/user.ts";
+import * as $30 from "./routes/local-oauth/[provider]/userinfo.ts";
+import * as $31 from "./routes/local-oauth/_middleware.ts";
+import * as $32 from "./routes/local-oauth/avatar/[id].ts";
+import * as $33 from "./routes/profile/index.tsx";
+import * as $34 from "./routes/signin.tsx";
+import * as $35 from "./routes/theme.ts";
+import * as $$0 from "./islands/AgentProfileEditor.tsx";
+import * as $$1 from "./islands/DebateLive.tsx";
+import * as $$2 from "./islands/NewQuestionsNotice.tsx";
+import * as $$3 from "./islands/PrivacySettings.tsx";
+import * as $$4 from "./islands/ProfileEditor.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
 const manifest: Manifest = {
@@ -51,28 +59,36 @@ const manifest: Manifest = {
     "./routes/api/auth/login/provider_c.ts": $10,
     "./routes/api/auth/logout.ts": $11,
     "./routes/api/auth/session.ts": $12,
-    "./routes/api/feed.ts": $13,
-    "./routes/api/profile/identities.ts": $14,
-    "./routes/api/profile/me.ts": $15,
-    "./routes/api/profile/settings.ts": $16,
-    "./routes/auth/callback/oauth.ts": $17,
-    "./routes/auth/callback/provider_a.ts": $18,
-    "./routes/index.tsx": $19,
-    "./routes/local-oauth/[provider]/authorize.tsx": $20,
-    "./routes/local-oauth/[provider]/emails.ts": $21,
-    "./routes/local-oauth/[provider]/token.ts": $22,
-    "./routes/local-oauth/[provider]/user.ts": $23,
-    "./routes/local-oauth/[provider]/userinfo.ts": $24,
-    "./routes/local-oauth/_middleware.ts": $25,
-    "./routes/local-oauth/avatar/[id].ts": $26,
-    "./routes/profile/index.tsx": $27,
-    "./routes/signin.tsx": $28,
-    "./routes/theme.ts": $29,
+    "./routes/api/debate.ts": $13,
+    "./routes/api/debate/history.ts": $14,
+    "./routes/api/debates/[id].ts": $15,
+    "./routes/api/feed.ts": $16,
+    "./routes/api/local-llm/v1/chat/completions.ts": $17,
+    "./routes/api/profile/identities.ts": $18,
+    "./routes/api/profile/me.ts": $19,
+    "./routes/api/profile/settings.ts": $20,
+    "./routes/auth/callback/oauth.ts": $21,
+    "./routes/auth/callback/provider_a.ts": $22,
+    "./routes/debate.tsx": $23,
+    "./routes/debates/[id].tsx": $24,
+    "./routes/index.tsx": $25,
+    "./routes/local-oauth/[provider]/authorize.tsx": $26,
+    "./routes/local-oauth/[provider]/emails.ts": $27,
+    "./routes/local-oauth/[provider]/token.ts": $28,
+    "./routes/local-oauth/[provider]/user.ts": $29,
+    "./routes/local-oauth/[provider]/userinfo.ts": $30,
+    "./routes/local-oauth/_middleware.ts": $31,
+    "./routes/local-oauth/avatar/[id].ts": $32,
+    "./routes/profile/index.tsx": $33,
+    "./routes/signin.tsx": $34,
+    "./routes/theme.ts": $35,
   },
   islands: {
-    "./islands/NewQuestionsNotice.tsx": $$0,
-    "./islands/PrivacySettings.tsx": $$1,
-    "./islands/ProfileEditor.tsx": $$2,
+    "./islands/AgentProfileEditor.tsx": $$0,
+    "./islands/DebateLive.tsx": $$1,
+    "./islands/NewQuestionsNotice.tsx": $$2,
+    "./islands/PrivacySettings.tsx": $$3,
+    "./islands/ProfileEditor.tsx": $$4,
   },
   baseUrl: import.meta.url,
 };

@@ -2,7 +2,7 @@
  * Shared pieces of the benchmarks: a loopback load run in a child process, and the
  * app started over a temporary KV file.
  */
-import { createTestApp, type TestApp } from "../tests/helpers/app.ts";
+import { createTestApp, type TestApp, type TestAppOptions } from "../tests/helpers/app.ts";
 
 /** One autocannon result. */
 export interface LoadResult {
@@ -36,9 +36,9 @@ export async function load(url: string, seconds: number, connections = 50): Prom
 }
 
 /** The app over a temp KV file (as in production), with its cleanup. */
-export async function benchApp(): Promise<TestApp & { dir: string }> {
+export async function benchApp(opts: TestAppOptions = {}): Promise<TestApp & { dir: string }> {
   const dir = await Deno.makeTempDir({ prefix: "parley-bench-" });
-  const t = await createTestApp({ kvPath: `${dir}/bench.kv` });
+  const t = await createTestApp({ ...opts, kvPath: `${dir}/bench.kv` });
   const close = t.close;
   return {
     ...t,

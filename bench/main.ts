@@ -11,6 +11,7 @@ import { addToCounter, commit } from "../lib/kv/atomic.ts";
 import { keys } from "../lib/kv/keys.ts";
 import { feedKey, type QuestionRecord } from "../lib/questions.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
+import { run as runDebateBench } from "./debate.ts";
 import { benchApp, load, row } from "./harness.ts";
 
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
@@ -82,3 +83,5 @@ try {
 }
 
 await (await import("./signin.ts")).run();
+// Debates: SSE latency against a same-run baseline, and memory under concurrent debates.
+await runDebateBench();

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Config } from "./config.ts";
+import type { LlmClient } from "./llm/types.ts";
 import type { User } from "./users.ts";
 
 /** Long-lived dependencies, created once at start-up (tests create their own). */
@@ -15,6 +16,11 @@ export interface Services {
   secret: string;
   /** The clock, replaceable in tests. */
   now: () => number;
+  /**
+   * The language model (lib/llm): the configured endpoint, the in-app stand-in in local
+   * mode, or absent when neither is available (AI features then answer their 500).
+   */
+  llm?: LlmClient;
 }
 
 /** The signed-in user as handlers and pages see it. */

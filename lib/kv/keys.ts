@@ -23,6 +23,11 @@
  * | `["local_oauth_accounts", provider, accountId]` | `LocalAccount` | local mode only |
  * | `["local_oauth_codes", sha256(code)]` | `LocalGrant` | local mode only; one-time, `expireIn` + `expiresAt` |
  * | `["local_oauth_tokens", sha256(token)]` | `LocalGrant` | local mode only; `expireIn` + `expiresAt` |
+ * | `["debates", id]` | `DebateRecord` (no messages) | with `["debates_by_user", …]` and the user's counters |
+ * | `["debate_messages", debateId, index]` | `DebateMessage` | one per turn, with the record's `messageCount` |
+ * | `["debates_by_user", userId, invertTime(createdAt), id]` | id | newest-first history |
+ * | `["debate_agents", userId]` | `AgentMemory` | traits/interests last used for the user's agent |
+ * | `["counters", "debates:" + userId]`, `["counters", "debate_wins:" + userId]` | `Deno.KvU64` | debates started, debates won |
  *
  * Later features add their rows here, next to their builders.
  *
@@ -71,6 +76,21 @@ export const keys = {
   ],
   localCode: (digest: string): Deno.KvKey => ["local_oauth_codes", digest],
   localToken: (digest: string): Deno.KvKey => ["local_oauth_tokens", digest],
+  debate: (id: string): Deno.KvKey => ["debates", id],
+  debateMessagesPrefix: (debateId: string): Deno.KvKey => ["debate_messages", debateId],
+  debateMessage: (debateId: string, index: number): Deno.KvKey => [
+    "debate_messages",
+    debateId,
+    index,
+  ],
+  debatesByUserPrefix: (userId: string): Deno.KvKey => ["debates_by_user", userId],
+  debateByUser: (userId: string, inverted: number, id: string): Deno.KvKey => [
+    "debates_by_user",
+    userId,
+    inverted,
+    id,
+  ],
+  debateAgent: (userId: string): Deno.KvKey => ["debate_agents", userId],
   rateLimit: (bucket: string, key: string, window: number): Deno.KvKey => [
     "ratelimit",
     bucket,

@@ -6,6 +6,9 @@ import { createApp } from "@/lib/app.ts";
 import { parseConfig } from "@/lib/config.ts";
 import { readBuildInfo } from "@/lib/fresh/assets.ts";
 import { openKv } from "@/lib/kv/open.ts";
+import { waitForDebates } from "@/lib/debates/runner.ts";
+import { llmFromConfig } from "@/lib/llm/from_config.ts";
+import type { LlmClient } from "@/lib/llm/types.ts";
 import { resolveAppSecret } from "@/lib/secret.ts";
 import { createSession, sessionCookieName } from "@/lib/sessions.ts";
 import type { Services } from "@/lib/state.ts";
@@ -31,6 +34,14 @@ export interface TestAppOptions {
   now?: () => number;
   /** Write request log lines to `logSink` (default false: tests stay quiet). */
   logRequests?: boolean;
+  /**
+   * The language model. Default: from the environment as in production — set
+   * `LLM_API_KEY` and `LLM_BASE_URL` in `env` to point it at a fake server on loopback;
+   * in local mode without a key it is the in-app stand-in. `null` means no model.
+   */
+  llm?: LlmClient | null;
+  /** Deadline per model call when the client comes from the environment (ms). */
+  llmTimeoutMs?: number;
 }
 
 /**
@@ -47,7 +58,12 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const config = parseConfig({ KV_PATH: opts.kvPath ?? ":memory:", ...opts.env });
   const kv = await openKv(config.kvPath);
   const secret = await resolveAppSecret(kv, config);
-  const services: Services = { kv, config, secret, now: opts.now ?? Date.now };
+  // The in-app stand-in model is reached through the app built below.
+  const self: { app?: ReturnType<typeof createApp> } = {};
+  const llm = opts.llm === undefined
+    ? llmFromConfig(config, { appFetch: () => self.app!.fetch, timeoutMs: opts.llmTimeoutMs })
+    : opts.llm ?? undefined;
+  const services: Services = { kv, config, secret, now: opts.now ?? Date.now, llm };
   const build = await readBuildInfo(`${ROOT}/.build`);
   const app = createApp(services, {
     manifest,
@@ -55,15 +71,17 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     buildDir: `${ROOT}/.build`,
     logRequests: opts.logRequests ?? false,
   });
+  self.app = app;
   return {
     app,
     kv,
     services,
     request: async (path, init) =>
       await app.request(new URL(path, config.appOrigin).toString(), init),
-    close: () => {
+    close: async () => {
+      // Debates run on after their client leaves; let them finish writing first.
+      await waitForDebates(10_000);
       kv.close();
-      return Promise.resolve();
     },
   };
 }

@@ -1,0 +1,29 @@
+import type { Handlers } from "@/lib/fresh/types.ts";
+import { readJson } from "@/lib/http/body.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { standInEnabled } from "@/lib/llm/from_config.ts";
+import { openAiError, standInCompletion } from "@/lib/llm/standin/server.ts";
+import type { AppState } from "@/lib/state.ts";
+
+/** Largest prompt the stand-in reads (a debate's synthesis prompt is a few KB). */
+const BODY_LIMIT = 256 * 1024;
+
+/**
+ * POST /api/local-llm/v1/chat/completions: the offline stand-in model, OpenAI-compatible
+ * (streaming and not). Mounted only in local mode without `LLM_API_KEY`; 404 otherwise.
+ */
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    if (!standInEnabled(ctx.state.services.config)) {
+      return Response.json({ error: "Not found" }, { status: 404 });
+    }
+    let body: unknown;
+    try {
+      body = await readJson(req, { limit: BODY_LIMIT });
+    } catch (err) {
+      if (err instanceof HttpError) return openAiError(err.status, err.message);
+      throw err;
+    }
+    return standInCompletion(body);
+  },
+};

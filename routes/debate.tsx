@@ -1,0 +1,88 @@
+import type { HistoryItemView } from "@/components/DebateView.tsx";
+import DebateLive from "@/islands/DebateLive.tsx";
+import { getAgentMemory, listDebateSummaries } from "@/lib/debates/store.ts";
+import { Head } from "@/lib/fresh/head.ts";
+import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
+import { getProfile } from "@/lib/profiles.ts";
+import type { AppState } from "@/lib/state.ts";
+
+interface Data {
+  signedIn: boolean;
+  agent: { name: string; avatar: string | null; bio: string };
+  traits: string[];
+  interests: string[];
+  standIn: boolean;
+  topic: string;
+  history: HistoryItemView[];
+}
+
+export const handler: Handlers<Data, AppState> = {
+  async GET(req, ctx) {
+    const { kv, llm, now } = ctx.state.services;
+    const user = ctx.state.user;
+    const topic = (new URL(req.url).searchParams.get("topic") ?? "").slice(0, 300);
+    const standIn = llm?.standIn ?? false;
+    if (!user) {
+      return ctx.render({
+        signedIn: false,
+        agent: { name: "Your agent", avatar: null, bio: "" },
+        traits: [],
+        interests: [],
+        standIn,
+        topic,
+        history: [],
+      });
+    }
+    const [profile, memory, summaries] = await Promise.all([
+      getProfile(kv, user.id),
+      getAgentMemory(kv, user.id),
+      listDebateSummaries(kv, user.id, now()),
+    ]);
+    return ctx.render({
+      signedIn: true,
+      agent: {
+        name: profile?.displayName ?? user.name,
+        avatar: profile?.avatarUrl ?? user.image,
+        bio: profile?.bio ?? "",
+      },
+      traits: memory?.traits ?? [],
+      interests: memory?.interests ?? [],
+      standIn,
+      topic,
+      history: summaries.map((s) => ({ ...s, createdAt: new Date(s.createdAt).toISOString() })),
+    });
+  },
+};
+
+/** /debate: start a live debate between your agent and an AI opponent; your history. */
+export default function DebatePage({ data }: PageProps<Data, AppState>) {
+  return (
+    <>
+      <Head>
+        <title>Debate · Parley</title>
+        <meta
+          name="description"
+          content="Watch your AI agent debate an AI opponent live, then read the judge's report."
+        />
+      </Head>
+      <div class="page-head">
+        <h1>Debate</h1>
+      </div>
+      {!data.signedIn && (
+        <p class="alert alert-info" data-testid="debate-signin-hint">
+          <a href="/signin?returnTo=/debate">Sign in</a>{" "}
+          to send your agent into a debate and keep a history of your debates.
+        </p>
+      )}
+      <DebateLive
+        signedIn={data.signedIn}
+        agent={data.agent}
+        traits={data.traits}
+        interests={data.interests}
+        standIn={data.standIn}
+        initialTopic={data.topic}
+        history={data.history}
+      />
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+import {
+  DebateTranscript,
+  DebateVersus,
+  StandInNote,
+  SynthesisReport,
+} from "@/components/DebateView.tsx";
+import { RelativeTime } from "@/components/RelativeTime.tsx";
+import { readableDebate } from "@/lib/debates/access.ts";
+import type { Debate } from "@/lib/debates/store.ts";
+import { Head } from "@/lib/fresh/head.ts";
+import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
+import type { AppState } from "@/lib/state.ts";
+
+interface Data {
+  debate: Debate;
+  isOwner: boolean;
+  now: number;
+}
+
+export const handler: Handlers<Data, AppState> = {
+  async GET(_req, ctx) {
+    const { kv, now } = ctx.state.services;
+    const viewer = ctx.state.user?.id ?? null;
+    const debate = await readableDebate(kv, ctx.params.id, viewer, now());
+    if (!debate) return ctx.renderNotFound();
+    return ctx.render({ debate, isOwner: viewer === debate.userId, now: now() });
+  },
+};
+
+/** /debates/:id: a saved debate, re-read — transcript and the judge's report. */
+export default function SavedDebatePage({ data }: PageProps<Data, AppState>) {
+  const { debate, isOwner, now } = data;
+  const user = { name: debate.userProfile.name, avatar: debate.userProfile.avatar };
+  const opponent = {
+    name: debate.opponentProfile.name,
+    avatar: debate.opponentProfile.avatar,
+    title: debate.opponentProfile.title,
+  };
+  const turns = debate.messages.map((m) => ({
+    role: m.role,
+    name: m.name,
+    avatar: m.role === "user" ? user.avatar : opponent.avatar,
+    content: m.content,
+  }));
+  return (
+    <>
+      <Head>
+        <title>{`${debate.topic} · Debate · Parley`}</title>
+      </Head>
+      <div class="page-head">
+        <div>
+          <h1 data-testid="debate-topic">{debate.topic}</h1>
+          <div class="meta">
+            <span>Debate started by {debate.userProfile.name}</span>
+            <RelativeTime ms={debate.createdAt} now={now} />
+            <span class={`debate-status debate-status-${debate.status}`}>
+              {debate.status === "in_progress" ? "in progress" : debate.status}
+            </span>
+          </div>
+        </div>
+        <a class="btn" href="/debate">{isOwner ? "New debate" : "Start your own debate"}</a>
+      </div>
+      {debate.standIn && <StandInNote />}
+      <DebateVersus user={user} opponent={opponent} />
+      {turns.length > 0
+        ? <DebateTranscript turns={turns} />
+        : <p class="empty">No messages were written.</p>}
+      {debate.status === "in_progress" && (
+        <p class="alert alert-info">This debate is still being written. Reload to see more.</p>
+      )}
+      {debate.status === "failed" && (
+        <p class="alert alert-error" data-testid="debate-failed">
+          This debate stopped early: {debate.error ?? "the language model failed."}
+        </p>
+      )}
+      {debate.synthesis && (
+        <SynthesisReport
+          synthesis={debate.synthesis}
+          userName={debate.userProfile.name}
+          opponentName={debate.opponentProfile.name}
+        />
+      )}
+    </>
+  );
+}

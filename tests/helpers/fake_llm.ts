@@ -1,0 +1,189 @@
+/**
+ * A fake OpenAI-compatible server on loopback: `POST /v1/chat/completions`, answering
+ * as each test says — streamed like OpenAI (`data: {choices:[{delta:{content}}]}` …
+ * `data: [DONE]`) or as one JSON completion, an HTTP error, a stream that breaks off,
+ * or a request that never answers.
+ */
+
+/** One request the fake received. */
+export interface FakeCall {
+  /** 0-based order of arrival. */
+  index: number;
+  stream: boolean;
+  model: string;
+  temperature?: number;
+  max_tokens?: number;
+  response_format?: { type: string };
+  messages: { role: string; content: string }[];
+  authorization: string | null;
+}
+
+/** How the fake answers one call. */
+export type FakeReply =
+  /** Text, streamed in `tokens` (default: words with their leading space) or whole. */
+  | { text: string; tokens?: string[]; tokenDelayMs?: number }
+  /** An HTTP error with an OpenAI-shaped body. */
+  | { status: number }
+  /** Stream `tokens`, then drop the connection. */
+  | { breakAfter: string[] }
+  /** Never answer (until the client gives up). */
+  | { hang: true };
+
+/** A running fake. */
+export interface FakeLlm {
+  /** Base URL for the client (`…/v1`). */
+  baseUrl: string;
+  calls: FakeCall[];
+  /** Env for `createTestApp` that points the app's client here. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** A turn of exactly `n` characters, words separated by spaces. */
+export function textOfLength(n: number, seed = "point"): string {
+  let out = "";
+  let i = 0;
+  while (out.length < n) out += (out ? " " : "") + `${seed}${i++}`;
+  return out.slice(0, n).trimEnd().padEnd(n, "x");
+}
+
+/** A valid synthesis as JSON text. */
+export const VALID_SYNTHESIS = JSON.stringify({
+  consensus: ["Both value evidence"],
+  disagreements: ["How fast to change"],
+  winner: "opponent",
+  winnerReason: "Answered every point with data.",
+  conclusion: "Change carefully, measure, adjust.",
+  recommendations: ["Run a pilot first"],
+});
+
+/**
+ * The default answers: every streamed turn is 150 characters naming its call number,
+ * every JSON call a valid synthesis.
+ */
+export function defaultReply(call: FakeCall): FakeReply {
+  return call.stream ? { text: textOfLength(150, `c${call.index}w`) } : { text: VALID_SYNTHESIS };
+}
+
+function tokensOf(text: string): string[] {
+  return text.match(/\s*\S+/g) ?? [];
+}
+
+/**
+ * Start a fake model; `reply` decides each answer (default {@link defaultReply}).
+ *
+ * @example
+ * ```ts
+ * const llm = startFakeLlm((call) => call.stream ? { text: "x".repeat(300) } : { text: "{}" });
+ * const t = await createTestApp({ env: llm.env });
+ * ```
+ */
+export function startFakeLlm(
+  reply: (call: FakeCall) => FakeReply = defaultReply,
+): FakeLlm {
+  const calls: FakeCall[] = [];
+  const hanging = new Set<() => void>();
+  const encoder = new TextEncoder();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const url = new URL(req.url);
+    if (req.method !== "POST" || url.pathname !== "/v1/chat/completions") {
+      return Response.json({ error: { message: "not found" } }, { status: 404 });
+    }
+    const body = await req.json();
+    const call: FakeCall = {
+      index: calls.length,
+      stream: body.stream === true,
+      model: body.model,
+      temperature: body.temperature,
+      max_tokens: body.max_tokens,
+      response_format: body.response_format,
+      messages: body.messages,
+      authorization: req.headers.get("authorization"),
+    };
+    calls.push(call);
+    const answer = reply(call);
+    if ("hang" in answer) {
+      // Answered only when the fake closes (the client gives up long before).
+      return await new Promise<Response>((resolve) => {
+        hanging.add(() => resolve(new Response("gone", { status: 503 })));
+      });
+    }
+    if ("status" in answer) {
+      return Response.json({ error: { message: "fake failure", type: "server_error" } }, {
+        status: answer.status,
+      });
+    }
+    const chunk = (content: string) =>
+      encoder.encode(
+        `data: ${
+          JSON.stringify({
+            id: "chatcmpl-fake",
+            object: "chat.completion.chunk",
+            created: 1,
+            model: body.model,
+            choices: [{ index: 0, delta: { content }, finish_reason: null }],
+          })
+        }\n\n`,
+      );
+    if ("breakAfter" in answer) {
+      return new Response(
+        new ReadableStream({
+          async start(c) {
+            for (const t of answer.breakAfter) c.enqueue(chunk(t));
+            await new Promise((r) => setTimeout(r, 20));
+            // Deno logs this error; it is the point of the test, not a failure.
+            c.error(new Error("[expected] the fake model drops the connection mid-stream"));
+          },
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      );
+    }
+    if (!call.stream) {
+      return Response.json({
+        id: "chatcmpl-fake",
+        object: "chat.completion",
+        created: 1,
+        model: body.model,
+        choices: [{
+          index: 0,
+          message: { role: "assistant", content: answer.text },
+          finish_reason: "stop",
+        }],
+      });
+    }
+    const tokens = answer.tokens ?? tokensOf(answer.text);
+    let cancelled = false;
+    return new Response(
+      new ReadableStream({
+        async start(c) {
+          try {
+            for (const t of tokens) {
+              if (cancelled) return;
+              if (answer.tokenDelayMs) await new Promise((r) => setTimeout(r, answer.tokenDelayMs));
+              c.enqueue(chunk(t));
+            }
+            c.enqueue(encoder.encode("data: [DONE]\n\n"));
+            c.close();
+          } catch {
+            // The client went away.
+          }
+        },
+        cancel() {
+          cancelled = true;
+        },
+      }),
+      { headers: { "content-type": "text/event-stream" } },
+    );
+  });
+  const port = (server.addr as Deno.NetAddr).port;
+  const baseUrl = `http://127.0.0.1:${port}/v1`;
+  return {
+    baseUrl,
+    calls,
+    env: { LLM_API_KEY: "test-key", LLM_BASE_URL: baseUrl, LLM_MODEL: "fake-model" },
+    close: async () => {
+      for (const release of hanging) release();
+      await server.shutdown();
+    },
+  };
+}

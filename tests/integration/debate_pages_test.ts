@@ -1,0 +1,133 @@
+/** The debate pages, server-rendered: /debate (agent profile, history) and /debates/:id. */
+import assert from "node:assert/strict";
+import { keys } from "@/lib/kv/keys.ts";
+import type { ProfileRecord } from "@/lib/profiles.ts";
+import { DEFAULT_SETTINGS } from "@/lib/settings.ts";
+import { createTestApp, jsonWrite, signInAs, type TestApp } from "../helpers/app.ts";
+import { startFakeLlm } from "../helpers/fake_llm.ts";
+import { parseSse } from "../helpers/sse.ts";
+
+async function debate(t: TestApp, cookie: string, topic: string) {
+  const res = await t.request("/api/debate", {
+    method: "POST",
+    headers: jsonWrite(t, cookie),
+    body: JSON.stringify({
+      topic,
+      userProfile: { name: "Ada L.", softMemory: { traits: ["precise"], interests: ["engines"] } },
+    }),
+  });
+  return parseSse(await res.text());
+}
+
+Deno.test("/debate for a visitor: the topic box, and a sign-in link back to /debate", async () => {
+  const t = await createTestApp({ llm: null });
+  try {
+    const res = await t.request("/debate");
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    assert.match(html, /<title>Debate · Parley<\/title>/);
+    assert.match(html, /href="\/signin\?returnTo=\/debate"/);
+    assert.match(html, /data-island="DebateLive"/);
+    assert.match(html, /id="debate-topic"/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("/debate for a member: the agent comes from the profile, traits from the last debate, history links", async () => {
+  const fake = startFakeLlm();
+  const t = await createTestApp({ env: fake.env });
+  try {
+    const { user, cookie } = await signInAs(t, "Ada");
+    const profile: ProfileRecord = {
+      displayName: "Ada Lovelace",
+      avatarUrl: "https://example.com/ada.png",
+      bio: "Poetical scientist <b>not bold</b>",
+      coverUrl: null,
+      provider: "provider_a",
+      customized: true,
+      createdAt: 1,
+      updatedAt: 1,
+    };
+    await t.kv.set(keys.profile(user.id), profile);
+    const events = await debate(t, cookie, "Can machines be creative?");
+    const id = events[0].data.id;
+    const html =
+      await (await t.request("/debate?topic=Tabs%20or%20spaces", { headers: { cookie } }))
+        .text();
+    assert.match(html, /Ada Lovelace/);
+    assert.match(html, /https:\/\/example.com\/ada.png/);
+    assert.match(html, /Poetical scientist &lt;b>not bold&lt;\/b>/, "escaped");
+    assert.match(html, />precise<button/);
+    assert.match(html, />engines<button/);
+    assert.match(html, />Tabs or spaces<\/textarea>/);
+    assert.ok(html.includes(`href="/debates/${id}"`), "history links the saved debate");
+    assert.match(html, /Can machines be creative\?/);
+    assert.doesNotMatch(html, /data-testid="standin-note"/);
+  } finally {
+    await t.close();
+    await fake.close();
+  }
+});
+
+Deno.test("/debates/:id re-reads a saved debate: transcript and report; private ones are hidden", async () => {
+  const fake = startFakeLlm();
+  const t = await createTestApp({ env: fake.env });
+  try {
+    const ada = await signInAs(t, "Ada");
+    const events = await debate(t, ada.cookie, "Should <script> tags be banned?");
+    const id = events[0].data.id;
+    const res = await t.request(`/debates/${id}`);
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    assert.match(html, /Should &lt;script> tags be banned\?/);
+    assert.equal(html.match(/data-testid="debate-turn"/g)?.length, 10);
+    assert.match(html, /The judge&#39;s report|The judge's report/);
+    for (
+      const heading of [
+        "Conclusion",
+        "Where they agreed",
+        "Where they disagreed",
+        "Recommendations",
+      ]
+    ) {
+      assert.ok(html.includes(heading), heading);
+    }
+    const opponent = events[0].data.opponentProfile.name;
+    assert.ok(html.includes(`data-testid="synthesis-winner">${opponent} wins<`));
+    assert.ok(!html.includes("<script> tags"), "the topic is escaped");
+
+    await t.kv.set(keys.settings(ada.user.id), { ...DEFAULT_SETTINGS, debateArchive: "private" });
+    assert.equal((await t.request(`/debates/${id}`)).status, 404);
+    const grace = await signInAs(t, "Grace");
+    assert.equal(
+      (await t.request(`/debates/${id}`, { headers: { cookie: grace.cookie } })).status,
+      404,
+    );
+    assert.equal(
+      (await t.request(`/debates/${id}`, { headers: { cookie: ada.cookie } })).status,
+      200,
+    );
+    assert.equal((await t.request("/debates/debate_0_missing")).status, 404);
+  } finally {
+    await t.close();
+    await fake.close();
+  }
+});
+
+Deno.test("debates written by the stand-in model are labelled as such", async () => {
+  const { standInPacing } = await import("@/lib/llm/standin/server.ts");
+  standInPacing.wordDelayMs = 0;
+  const t = await createTestApp();
+  try {
+    const { cookie } = await signInAs(t, "Ada");
+    const page = await (await t.request("/debate", { headers: { cookie } })).text();
+    assert.match(page, /"standIn":true/);
+    const events = await debate(t, cookie, "Is tea better than coffee?");
+    const html = await (await t.request(`/debates/${events[0].data.id}`)).text();
+    assert.match(html, /data-testid="standin-note"/);
+    assert.match(html, /offline stand-in model/);
+  } finally {
+    await t.close();
+  }
+});

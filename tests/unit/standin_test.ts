@@ -1,0 +1,136 @@
+/**
+ * The offline stand-in model: on-topic text within the length a prompt asks for, and
+ * valid JSON (the requested shape) whenever JSON is asked for.
+ */
+import assert from "node:assert/strict";
+import { choosePersona } from "@/lib/debates/personas.ts";
+import { synthesisPrompt, turnPrompt } from "@/lib/debates/prompts.ts";
+import { type DebateMessage, SynthesisSchema } from "@/lib/debates/schema.ts";
+import { keywords } from "@/lib/llm/standin/compose.ts";
+import { readBounds, readPrompt } from "@/lib/llm/standin/read_prompt.ts";
+import { standInAnswer, StandInRequestSchema, tokensOf } from "@/lib/llm/standin/server.ts";
+import type { ChatMessage } from "@/lib/llm/types.ts";
+
+const TOPICS = [
+  "Should cities ban cars downtown?",
+  "Will AI replace software engineers?",
+  "Remote work is better than office work",
+  "Is nuclear energy the answer to climate change?",
+  "Pineapple belongs on pizza",
+  "x",
+  "Should schools teach Latin, Greek, and the history of ideas to every student before age twelve, even if it means less time for maths?",
+];
+
+const user = {
+  name: "Ada",
+  bio: "Cycles everywhere.",
+  softMemory: { traits: ["curious"], interests: ["transit", "maps"] },
+};
+
+function ask(messages: ChatMessage[], json = false): string {
+  return standInAnswer(StandInRequestSchema.parse({
+    model: "parley-stand-in",
+    messages,
+    ...(json ? { response_format: { type: "json_object" } } : {}),
+  }));
+}
+
+Deno.test("readBounds understands ranges and maxima", () => {
+  assert.deepEqual(readBounds("between 100 and 200 characters"), { min: 100, max: 200 });
+  assert.deepEqual(readBounds("write 50–80 chars"), { min: 50, max: 80 });
+  assert.deepEqual(readBounds("at most 100 characters"), { min: 0, max: 100 });
+  assert.equal(readBounds("as long as you like"), null);
+});
+
+Deno.test("debate turns stay within 100–200 characters and mention the topic", () => {
+  for (const topic of TOPICS) {
+    const opponent = choosePersona(topic);
+    const messages: DebateMessage[] = [];
+    for (let turn = 0; turn < 10; turn++) {
+      const role = turn % 2 === 0 ? "user" : "opponent";
+      const text = ask(turnPrompt({ topic, user, opponent }, role, messages));
+      assert.ok(text.length >= 100 && text.length <= 200, `${text.length}: ${text}`);
+      const topicWords = keywords(topic);
+      if (topicWords.length > 0 && turn === 0) {
+        assert.ok(topicWords.some((w) => text.toLowerCase().includes(w)), `on topic: ${text}`);
+      }
+      messages.push({
+        role,
+        name: role === "user" ? "Ada" : opponent.name,
+        content: text,
+        timestamp: 0,
+      });
+    }
+  }
+});
+
+Deno.test("any length a prompt asks for is honoured", () => {
+  for (const [min, max] of [[10, 30], [40, 60], [100, 200], [250, 400], [5, 5]]) {
+    for (let seed = 0; seed < 20; seed++) {
+      const text = ask([{
+        role: "user",
+        content: `Topic: seeds number ${seed}\nWrite ${min} to ${max} characters.`,
+      }]);
+      assert.ok(text.length >= min && text.length <= max, `${min}-${max}: ${text.length}`);
+    }
+  }
+});
+
+Deno.test("the same prompt gives the same answer; another prompt another one", () => {
+  const p: ChatMessage[] = [{
+    role: "user",
+    content: "Topic: tea or coffee\nWrite 100 to 200 characters.",
+  }];
+  assert.equal(ask(p), ask(p));
+  assert.notEqual(
+    ask(p),
+    ask([{ role: "user", content: "Topic: tabs or spaces\nWrite 100 to 200 characters." }]),
+  );
+});
+
+Deno.test("the judge's prompt gets a valid Synthesis, JSON mode or not", () => {
+  for (const topic of TOPICS) {
+    const opponent = choosePersona(topic);
+    const messages: DebateMessage[] = Array.from({ length: 10 }, (_, i) => ({
+      role: i % 2 === 0 ? "user" as const : "opponent" as const,
+      name: i % 2 === 0 ? "Ada" : opponent.name,
+      content: `Point ${i} about ${topic}`,
+      timestamp: i,
+    }));
+    for (const json of [true, false]) {
+      const text = ask(synthesisPrompt({ topic, user, opponent }, messages), json);
+      const parsed = SynthesisSchema.safeParse(JSON.parse(text));
+      assert.ok(parsed.success, `${topic}: ${text}`);
+      assert.ok(parsed.data.conclusion.length <= 100);
+    }
+  }
+});
+
+Deno.test("JSON without an example still answers a JSON object", () => {
+  const text = ask([{ role: "user", content: "Topic: cats\nReply in JSON." }], true);
+  const value = JSON.parse(text);
+  assert.equal(typeof value.answer, "string");
+  assert.ok(value.answer.length > 0);
+});
+
+Deno.test("the stand-in reads who speaks and answers the other side's last point", () => {
+  const reading = readPrompt([
+    { role: "system", content: "You are Vera Quell, a skeptic.\nInterests: data" },
+    {
+      role: "user",
+      content:
+        "Topic: diets\n\nTranscript so far:\nAda: Intermittent fasting works wonders.\n\nWrite 100 to 200 characters.",
+    },
+  ], false);
+  assert.equal(reading.speaker, "Vera Quell");
+  assert.equal(reading.topic, "diets");
+  assert.equal(reading.lastPoint, "Intermittent fasting works wonders.");
+  assert.equal(reading.interests, "data");
+  assert.deepEqual([reading.minChars, reading.maxChars], [100, 200]);
+});
+
+Deno.test("streamed tokens reassemble the whole answer", () => {
+  const text = "One two  three, four.";
+  assert.equal(tokensOf(text).join(""), text);
+  assert.deepEqual(tokensOf(text), ["One", " two", "  three,", " four."]);
+});
