@@ -5,43 +5,63 @@ import * as $0 from "./routes/_404.tsx";
 import * as $1 from "./routes/_500.tsx";
 import * as $2 from "./routes/_app.tsx";
 import * as $3 from "./routes/_middleware.ts";
-import * as $4 from "./routes/api/auth/bind/start.ts";
-import * as $5 from "./routes/api/auth/callback/index.ts";
-import * as $6 from "./routes/api/auth/callback/provider_b.ts";
-import * as $7 from "./routes/api/auth/callback/provider_c.ts";
-import * as $8 from "./routes/api/auth/login/index.ts";
-import * as $9 from "./routes/api/auth/login/provider_b.ts";
-import * as $10 from "./routes/api/auth/login/provider_c.ts";
-import * as $11 from "./routes/api/auth/logout.ts";
-import * as $12 from "./routes/api/auth/session.ts";
-import * as $13 from "./routes/api/debate.ts";
-import * as $14 from "./routes/api/debate/history.ts";
-import * as $15 from "./routes/api/debates/[id].ts";
-import * as $16 from "./routes/api/feed.ts";
-import * as $17 from "./routes/api/local-llm/v1/chat/completions.ts";
-import * as $18 from "./routes/api/profile/identities.ts";
-import * as $19 from "./routes/api/profile/me.ts";
-import * as $20 from "./routes/api/profile/settings.ts";
-import * as $21 from "./routes/auth/callback/oauth.ts";
-import * as $22 from "./routes/auth/callback/provider_a.ts";
-import * as $23 from "./routes/debate.tsx";
-import * as $24 from "./routes/debates/[id].tsx";
-import * as $25 from "./routes/index.tsx";
-import * as $26 from "./routes/local-oauth/[provider]/authorize.tsx";
-import * as $27 from "./routes/local-oauth/[provider]/emails.ts";
-import * as $28 from "./routes/local-oauth/[provider]/token.ts";
-import * as $29 from "./routes/local-oauth/[provider]/user.ts";
-import * as $30 from "./routes/local-oauth/[provider]/userinfo.ts";
-import * as $31 from "./routes/local-oauth/_middleware.ts";
-import * as $32 from "./routes/local-oauth/avatar/[id].ts";
-import * as $33 from "./routes/profile/index.tsx";
-import * as $34 from "./routes/signin.tsx";
-import * as $35 from "./routes/theme.ts";
-import * as $$0 from "./islands/AgentProfileEditor.tsx";
-import * as $$1 from "./islands/DebateLive.tsx";
-import * as $$2 from "./islands/NewQuestionsNotice.tsx";
-import * as $$3 from "./islands/PrivacySettings.tsx";
-import * as $$4 from "./islands/ProfileEditor.tsx";
+import * as $4 from "./routes/api/agent/me.ts";
+import * as $5 from "./routes/api/agent/questions/[id]/reply.ts";
+import * as $6 from "./routes/api/agent/questions/[id]/vote.ts";
+import * as $7 from "./routes/api/agent/questions/index.ts";
+import * as $8 from "./routes/api/auth/bind/start.ts";
+import * as $9 from "./routes/api/auth/callback/index.ts";
+import * as $10 from "./routes/api/auth/callback/provider_b.ts";
+import * as $11 from "./routes/api/auth/callback/provider_c.ts";
+import * as $12 from "./routes/api/auth/login/index.ts";
+import * as $13 from "./routes/api/auth/login/provider_b.ts";
+import * as $14 from "./routes/api/auth/login/provider_c.ts";
+import * as $15 from "./routes/api/auth/logout.ts";
+import * as $16 from "./routes/api/auth/session.ts";
+import * as $17 from "./routes/api/debate.ts";
+import * as $18 from "./routes/api/debate/history.ts";
+import * as $19 from "./routes/api/debates/[id].ts";
+import * as $20 from "./routes/api/favorites.ts";
+import * as $21 from "./routes/api/feed.ts";
+import * as $22 from "./routes/api/likes.ts";
+import * as $23 from "./routes/api/local-llm/v1/chat/completions.ts";
+import * as $24 from "./routes/api/openapi.json.ts";
+import * as $25 from "./routes/api/profile/agent-keys.ts";
+import * as $26 from "./routes/api/profile/identities.ts";
+import * as $27 from "./routes/api/profile/me.ts";
+import * as $28 from "./routes/api/profile/settings.ts";
+import * as $29 from "./routes/api/questions/[id]/index.ts";
+import * as $30 from "./routes/api/questions/[id]/messages.ts";
+import * as $31 from "./routes/api/questions/index.ts";
+import * as $32 from "./routes/ask.tsx";
+import * as $33 from "./routes/auth/callback/oauth.ts";
+import * as $34 from "./routes/auth/callback/provider_a.ts";
+import * as $35 from "./routes/debate.tsx";
+import * as $36 from "./routes/debates/[id].tsx";
+import * as $37 from "./routes/docs/api.tsx";
+import * as $38 from "./routes/index.tsx";
+import * as $39 from "./routes/local-oauth/[provider]/authorize.tsx";
+import * as $40 from "./routes/local-oauth/[provider]/emails.ts";
+import * as $41 from "./routes/local-oauth/[provider]/token.ts";
+import * as $42 from "./routes/local-oauth/[provider]/user.ts";
+import * as $43 from "./routes/local-oauth/[provider]/userinfo.ts";
+import * as $44 from "./routes/local-oauth/_middleware.ts";
+import * as $45 from "./routes/local-oauth/avatar/[id].ts";
+import * as $46 from "./routes/profile/agent-keys.tsx";
+import * as $47 from "./routes/profile/index.tsx";
+import * as $48 from "./routes/questions/[id].tsx";
+import * as $49 from "./routes/signin.tsx";
+import * as $50 from "./routes/skill.md.ts";
+import * as $51 from "./routes/theme.ts";
+import * as $$0 from "./islands/AgentKeysPanel.tsx";
+import * as $$1 from "./islands/AgentProfileEditor.tsx";
+import * as $$2 from "./islands/DebateLive.tsx";
+import * as $$3 from "./islands/FavoriteButton.tsx";
+import * as $$4 from "./islands/MessageForm.tsx";
+import * as $$5 from "./islands/NewQuestionsNotice.tsx";
+import * as $$6 from "./islands/PrivacySettings.tsx";
+import * as $$7 from "./islands/ProfileEditor.tsx";
+import * as $$8 from "./islands/VoteButtons.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
 const manifest: Manifest = {
@@ -50,45 +70,65 @@ const manifest: Manifest = {
     "./routes/_500.tsx": $1,
     "./routes/_app.tsx": $2,
     "./routes/_middleware.ts": $3,
-    "./routes/api/auth/bind/start.ts": $4,
-    "./routes/api/auth/callback/index.ts": $5,
-    "./routes/api/auth/callback/provider_b.ts": $6,
-    "./routes/api/auth/callback/provider_c.ts": $7,
-    "./routes/api/auth/login/index.ts": $8,
-    "./routes/api/auth/login/provider_b.ts": $9,
-    "./routes/api/auth/login/provider_c.ts": $10,
-    "./routes/api/auth/logout.ts": $11,
-    "./routes/api/auth/session.ts": $12,
-    "./routes/api/debate.ts": $13,
-    "./routes/api/debate/history.ts": $14,
-    "./routes/api/debates/[id].ts": $15,
-    "./routes/api/feed.ts": $16,
-    "./routes/api/local-llm/v1/chat/completions.ts": $17,
-    "./routes/api/profile/identities.ts": $18,
-    "./routes/api/profile/me.ts": $19,
-    "./routes/api/profile/settings.ts": $20,
-    "./routes/auth/callback/oauth.ts": $21,
-    "./routes/auth/callback/provider_a.ts": $22,
-    "./routes/debate.tsx": $23,
-    "./routes/debates/[id].tsx": $24,
-    "./routes/index.tsx": $25,
-    "./routes/local-oauth/[provider]/authorize.tsx": $26,
-    "./routes/local-oauth/[provider]/emails.ts": $27,
-    "./routes/local-oauth/[provider]/token.ts": $28,
-    "./routes/local-oauth/[provider]/user.ts": $29,
-    "./routes/local-oauth/[provider]/userinfo.ts": $30,
-    "./routes/local-oauth/_middleware.ts": $31,
-    "./routes/local-oauth/avatar/[id].ts": $32,
-    "./routes/profile/index.tsx": $33,
-    "./routes/signin.tsx": $34,
-    "./routes/theme.ts": $35,
+    "./routes/api/agent/me.ts": $4,
+    "./routes/api/agent/questions/[id]/reply.ts": $5,
+    "./routes/api/agent/questions/[id]/vote.ts": $6,
+    "./routes/api/agent/questions/index.ts": $7,
+    "./routes/api/auth/bind/start.ts": $8,
+    "./routes/api/auth/callback/index.ts": $9,
+    "./routes/api/auth/callback/provider_b.ts": $10,
+    "./routes/api/auth/callback/provider_c.ts": $11,
+    "./routes/api/auth/login/index.ts": $12,
+    "./routes/api/auth/login/provider_b.ts": $13,
+    "./routes/api/auth/login/provider_c.ts": $14,
+    "./routes/api/auth/logout.ts": $15,
+    "./routes/api/auth/session.ts": $16,
+    "./routes/api/debate.ts": $17,
+    "./routes/api/debate/history.ts": $18,
+    "./routes/api/debates/[id].ts": $19,
+    "./routes/api/favorites.ts": $20,
+    "./routes/api/feed.ts": $21,
+    "./routes/api/likes.ts": $22,
+    "./routes/api/local-llm/v1/chat/completions.ts": $23,
+    "./routes/api/openapi.json.ts": $24,
+    "./routes/api/profile/agent-keys.ts": $25,
+    "./routes/api/profile/identities.ts": $26,
+    "./routes/api/profile/me.ts": $27,
+    "./routes/api/profile/settings.ts": $28,
+    "./routes/api/questions/[id]/index.ts": $29,
+    "./routes/api/questions/[id]/messages.ts": $30,
+    "./routes/api/questions/index.ts": $31,
+    "./routes/ask.tsx": $32,
+    "./routes/auth/callback/oauth.ts": $33,
+    "./routes/auth/callback/provider_a.ts": $34,
+    "./routes/debate.tsx": $35,
+    "./routes/debates/[id].tsx": $36,
+    "./routes/docs/api.tsx": $37,
+    "./routes/index.tsx": $38,
+    "./routes/local-oauth/[provider]/authorize.tsx": $39,
+    "./routes/local-oauth/[provider]/emails.ts": $40,
+    "./routes/local-oauth/[provider]/token.ts": $41,
+    "./routes/local-oauth/[provider]/user.ts": $42,
+    "./routes/local-oauth/[provider]/userinfo.ts": $43,
+    "./routes/local-oauth/_middleware.ts": $44,
+    "./routes/local-oauth/avatar/[id].ts": $45,
+    "./routes/profile/agent-keys.tsx": $46,
+    "./routes/profile/index.tsx": $47,
+    "./routes/questions/[id].tsx": $48,
+    "./routes/signin.tsx": $49,
+    "./routes/skill.md.ts": $50,
+    "./routes/theme.ts": $51,
   },
   islands: {
-    "./islands/AgentProfileEditor.tsx": $$0,
-    "./islands/DebateLive.tsx": $$1,
-    "./islands/NewQuestionsNotice.tsx": $$2,
-    "./islands/PrivacySettings.tsx": $$3,
-    "./islands/ProfileEditor.tsx": $$4,
+    "./islands/AgentKeysPanel.tsx": $$0,
+    "./islands/AgentProfileEditor.tsx": $$1,
+    "./islands/DebateLive.tsx": $$2,
+    "./islands/FavoriteButton.tsx": $$3,
+    "./islands/MessageForm.tsx": $$4,
+    "./islands/NewQuestionsNotice.tsx": $$5,
+    "./islands/PrivacySettings.tsx": $$6,
+    "./islands/ProfileEditor.tsx": $$7,
+    "./islands/VoteButtons.tsx": $$8,
   },
   baseUrl: import.meta.url,
 };

@@ -2,16 +2,17 @@
  * `deno task bench`: every figure printed next to a baseline measured in the same run.
  *
  * Baseline: a bare Hono app answering JSON on the same runtime and machine.
- * Measured: Parley's home page (SSR from KV with 20 questions, layouts, island state).
+ * Measured: Parley's home page (SSR from KV with 20 questions, layouts, island state);
+ * then bench/community.ts: votes on one hot question (against the raw KV `sum` commit
+ * rate) and the agent question list over 100,000 questions (against bare Hono).
  *
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50).
  */
 import { Hono } from "hono";
-import { addToCounter, commit } from "../lib/kv/atomic.ts";
-import { keys } from "../lib/kv/keys.ts";
-import { feedKey, type QuestionRecord } from "../lib/questions.ts";
+import { createQuestion } from "../lib/questions.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
 import { run as runDebateBench } from "./debate.ts";
+import { run as runCommunity } from "./community.ts";
 import { benchApp, load, row } from "./harness.ts";
 
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
@@ -25,21 +26,13 @@ const bareSrv = serveOnLoopback(bare.fetch);
 
 const app = await benchApp();
 for (let i = 0; i < 20; i++) {
-  const q: QuestionRecord = {
-    id: `q-bench-${i}`,
+  await createQuestion(app.kv, {
     title: `Benchmark question number ${i} about Deno KV and Preact islands`,
     description: "Seeded for the home page benchmark.",
     tags: ["bench", "deno"],
     author: { id: "u-bench", name: "Bench", avatar: null },
     createdBy: "user",
-    createdAt: Date.now() - i * 1000,
-    status: "active",
-    discussionRounds: 0,
-  };
-  await commit(app.kv, (op) => {
-    op.set(keys.question(q.id), q).set(feedKey(q), q.id);
-    addToCounter(op, keys.counter("questions"), 1);
-  });
+  }, { now: Date.now() - (20 - i) * 1000 });
 }
 const appSrv = serveOnLoopback(app.app.fetch);
 
@@ -85,3 +78,5 @@ try {
 await (await import("./signin.ts")).run();
 // Debates: SSE latency against a same-run baseline, and memory under concurrent debates.
 await runDebateBench();
+// Community: votes on a hot question, and the agent list over 100,000 questions.
+await runCommunity();

@@ -16,6 +16,8 @@ export interface Services {
   secret: string;
   /** The clock, replaceable in tests. */
   now: () => number;
+  /** Agent API requests per key per minute (default 60; benchmarks raise it). */
+  agentRateLimit?: number;
   /**
    * The language model (lib/llm): the configured endpoint, the in-app stand-in in local
    * mode, or absent when neither is available (AI features then answer their 500).

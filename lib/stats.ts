@@ -6,24 +6,13 @@
  *
  * @module
  */
-import { commit, readCounters } from "./kv/atomic.ts";
-import { keys } from "./kv/keys.ts";
+import { commit } from "./kv/atomic.ts";
+import { keys, type UserStatName } from "./kv/keys.ts";
+import { readUserStats, type UserStats } from "./user_stats.ts";
 
-/** Counter names kept per user under `["user_stats", userId, name]`. */
-export const STAT_NAMES = [
-  "questions",
-  "answers",
-  "upvotes_received",
-  "favorites_received",
-  "debates",
-  "debate_wins",
-  "best_answer_upvotes",
-  "best_question_upvotes",
-] as const;
-export type StatName = typeof STAT_NAMES[number];
-
-/** Raw counters of one user. */
-export type StatCounters = Record<StatName, number>;
+/** A user's raw counters (lib/user_stats.ts). */
+export type StatCounters = UserStats;
+type StatName = UserStatName;
 
 /** SPEC.md's statistics fields. */
 export interface Statistics {
@@ -115,12 +104,6 @@ export interface BadgeStatus {
   progress: { current: number; target: number };
 }
 
-/** Read a user's counters in one round trip. */
-export async function readStatCounters(kv: Deno.Kv, userId: string): Promise<StatCounters> {
-  const values = await readCounters(kv, STAT_NAMES.map((n) => keys.userStat(userId, n)));
-  return Object.fromEntries(STAT_NAMES.map((n, i) => [n, values[i]])) as StatCounters;
-}
-
 /** SPEC.md statistics from counters. */
 export function statisticsFrom(c: StatCounters): Statistics {
   return {
@@ -184,7 +167,7 @@ export async function recordEarnedBadges(
   userId: string,
   now: number,
 ): Promise<string[]> {
-  const counters = await readStatCounters(kv, userId);
+  const counters = await readUserStats(kv, userId);
   const due = BADGES.filter((b) => counters[b.stat] >= b.threshold);
   if (due.length === 0) return [];
   const existing = await kv.getMany(due.map((b) => keys.badge(userId, b.id)));
@@ -198,24 +181,4 @@ export async function recordEarnedBadges(
       ));
   }
   return fresh.map((b) => b.id);
-}
-
-/**
- * Raise a "best" counter (e.g. the most upvotes on one answer) to `value` when higher.
- * Only the user's own key is touched, so this never contends with other users.
- */
-export async function raiseBest(
-  kv: Deno.Kv,
-  userId: string,
-  stat: "best_answer_upvotes" | "best_question_upvotes",
-  value: number,
-): Promise<void> {
-  const key = keys.userStat(userId, stat);
-  for (let i = 0; i < 10; i++) {
-    const cur = await kv.get<Deno.KvU64>(key);
-    const have = cur.value instanceof Deno.KvU64 ? Number(cur.value.value) : 0;
-    if (value <= have) return;
-    const res = await kv.atomic().check(cur).set(key, new Deno.KvU64(BigInt(value))).commit();
-    if (res.ok) return;
-  }
 }

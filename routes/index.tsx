@@ -1,13 +1,20 @@
-import { RelativeTime } from "@/components/RelativeTime.tsx";
+import { AuthorLine } from "@/components/AuthorLine.tsx";
 import { SignInErrorBanner } from "@/components/SignInErrorBanner.tsx";
+import { TagList } from "@/components/TagList.tsx";
 import NewQuestionsNotice from "@/islands/NewQuestionsNotice.tsx";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
-import { countQuestions, listQuestionsNewestFirst, type QuestionRecord } from "@/lib/questions.ts";
+import { excerpt } from "@/lib/markdown.ts";
+import { countQuestions, type FeedPage, findQuestions } from "@/lib/questions.ts";
+import { QuestionsQuery } from "@/lib/schemas/community.ts";
 import type { AppState } from "@/lib/state.ts";
 
 interface Data {
-  questions: QuestionRecord[];
+  feed: FeedPage;
+  sort: "new" | "hot";
+  q: string;
+  tag: string;
+  /** All questions (for the new-questions notice and the first-question empty state). */
   total: number;
   now: number;
   pollMs: number;
@@ -16,70 +23,229 @@ interface Data {
 export const handler: Handlers<Data, AppState> = {
   async GET(req, ctx) {
     const { kv, now } = ctx.state.services;
-    const [{ questions }, total] = await Promise.all([
-      listQuestionsNewestFirst(kv, { limit: 20 }),
+    const params = Object.fromEntries(ctx.url.searchParams);
+    // A hand-edited bad parameter falls back to its default rather than an error page.
+    const parsed = QuestionsQuery.safeParse(params);
+    const query = parsed.success ? parsed.data : QuestionsQuery.parse({
+      sort: params.sort === "hot" ? "hot" : "new",
+      q: params.q?.slice(0, 200),
+      tag: params.tag?.slice(0, 40),
+    });
+    const [feed, total] = await Promise.all([
+      findQuestions(kv, query, now()),
       countQuestions(kv),
     ]);
     // `?poll=` lets browser tests shorten the notice's poll interval (bounded).
     const poll = Number(new URL(req.url).searchParams.get("poll"));
     const pollMs = Number.isFinite(poll) && poll >= 200 && poll <= 60000 ? poll : 15000;
-    return ctx.render({ questions, total, now: now(), pollMs });
+    return ctx.render({
+      feed,
+      sort: query.sort,
+      q: query.q?.trim() ?? "",
+      tag: query.tag?.trim() ?? "",
+      total,
+      now: now(),
+      pollMs,
+    });
   },
 };
 
-/** Home: the newest questions, or an empty state inviting the first one. */
+/** A feed URL keeping the current filters, with some of them changed. */
+function feedHref(
+  d: Pick<Data, "sort" | "q" | "tag">,
+  change: Partial<{ sort: string; q: string; tag: string; page: number }>,
+): string {
+  const p = new URLSearchParams();
+  const sort = change.sort ?? d.sort;
+  const q = change.q ?? d.q;
+  const tag = change.tag ?? d.tag;
+  if (sort !== "new") p.set("sort", sort);
+  if (q) p.set("q", q);
+  if (tag) p.set("tag", tag);
+  if (change.page && change.page > 1) p.set("page", String(change.page));
+  const s = p.toString();
+  return s ? `/?${s}` : "/";
+}
+
+function heading(d: Data): string {
+  if (d.q) return `Results for “${d.q}”`;
+  if (d.tag) return `Questions tagged “${d.tag}”`;
+  return d.sort === "hot" ? "Hot questions" : "Newest questions";
+}
+
+/** Home: the question feed — new and hot tabs, search, tag filter, pages, empty states. */
 export default function Home({ data, url }: PageProps<Data, AppState>) {
+  const { feed } = data;
+  const filtered = Boolean(data.q || data.tag);
+  const pages = feed.total === null ? null : Math.max(1, Math.ceil(feed.total / feed.limit));
   return (
     <>
       <Head>
-        <title>Parley — questions, answers and AI debates</title>
+        <title>
+          {filtered ? `${heading(data)} · Parley` : "Parley — questions, answers and AI debates"}
+        </title>
         <meta
           name="description"
           content="A community where people and their AI agents ask, answer, vote and debate."
         />
       </Head>
       <SignInErrorBanner url={url} />
-      <section class="hero">
-        <h1>Ask, answer, and watch two AIs debate.</h1>
-        <p>
-          Parley is a community for people and their AI agents. Ask a question, answer one, vote on
-          what helps, or start a live debate.
-        </p>
-      </section>
+      {!filtered && feed.page === 1 && (
+        <section class="hero">
+          <h1>Ask, answer, and watch two AIs debate.</h1>
+          <p>
+            Parley is a community for people and their AI agents. Ask a question, answer one, vote
+            on what helps, or start a live debate.
+          </p>
+        </section>
+      )}
       <div class="page-head">
-        <h2>Newest questions</h2>
+        <h2>{heading(data)}</h2>
         <NewQuestionsNotice initialTotal={data.total} pollMs={data.pollMs} />
       </div>
-      {data.questions.length === 0
-        ? (
-          <div class="empty" data-testid="empty-feed">
-            <h2>No questions yet</h2>
-            <p>Be the first: ask something you would like people — or agents — to answer.</p>
-            <p>
-              <a class="btn btn-primary" href="/ask">Ask a question</a>
-            </p>
-          </div>
-        )
+      <form class="feed-search row" role="search" method="get" action="/">
+        <label class="visually-hidden" for="feed-q">Search questions</label>
+        <input
+          id="feed-q"
+          class="grow"
+          type="search"
+          name="q"
+          value={data.q}
+          maxLength={200}
+          placeholder="Search titles, descriptions and tags"
+        />
+        {data.sort === "hot" && <input type="hidden" name="sort" value="hot" />}
+        {data.tag && <input type="hidden" name="tag" value={data.tag} />}
+        <button type="submit" class="btn">Search</button>
+        <a class="btn btn-primary" href="/ask">Ask a question</a>
+      </form>
+      <nav class="tabs" aria-label="Sort questions">
+        <a
+          href={feedHref(data, { sort: "new" })}
+          aria-current={data.sort === "new" ? "page" : undefined}
+        >
+          New
+        </a>
+        <a
+          href={feedHref(data, { sort: "hot" })}
+          aria-current={data.sort === "hot" ? "page" : undefined}
+        >
+          Hot
+        </a>
+      </nav>
+      {filtered && (
+        <p class="filters" data-testid="filters">
+          {data.tag && (
+            <span>
+              Tag <span class="tag">{data.tag}</span>{" "}
+              <a href={feedHref(data, { tag: "" })}>clear tag</a>
+            </span>
+          )}
+          {data.q && (
+            <span>
+              Search <q>{data.q}</q> <a href={feedHref(data, { q: "" })}>clear search</a>
+            </span>
+          )}
+        </p>
+      )}
+      {feed.questions.length === 0
+        ? <EmptyFeed data={data} />
         : (
           <ul class="list" data-testid="feed">
-            {data.questions.map((q) => (
-              <li key={q.id} class="card">
-                <a href={`/questions/${encodeURIComponent(q.id)}`}>
-                  <strong>{q.title}</strong>
-                </a>
-                <div class="meta">
-                  <span>{q.author.name}</span>
-                  <RelativeTime ms={q.createdAt} now={data.now} />
+            {feed.questions.map((q) => (
+              <li key={q.id} class="card question-item">
+                <div class="question-stats" aria-label="Statistics">
+                  <span>
+                    <strong>{q.upvotes - q.downvotes}</strong> votes
+                  </span>
+                  <span>
+                    <strong>{q.messageCount}</strong> {q.messageCount === 1 ? "answer" : "answers"}
+                  </span>
                 </div>
-                {q.tags.length > 0 && (
-                  <ul class="tags">
-                    {q.tags.map((t) => <li key={t} class="tag">{t}</li>)}
-                  </ul>
-                )}
+                <div class="grow">
+                  <a class="question-title" href={`/questions/${encodeURIComponent(q.id)}`}>
+                    <strong>{q.title}</strong>
+                  </a>
+                  {q.description && <p class="excerpt">{excerpt(q.description, 180)}</p>}
+                  <TagList tags={q.tags} />
+                  <AuthorLine
+                    author={q.author}
+                    createdAt={q.createdAt}
+                    createdBy={q.createdBy}
+                    now={data.now}
+                  />
+                </div>
               </li>
             ))}
           </ul>
         )}
+      {(feed.page > 1 || feed.hasMore) && (
+        <nav class="pagination" aria-label="Pages">
+          {feed.page > 1
+            ? (
+              <a class="btn btn-small" rel="prev" href={feedHref(data, { page: feed.page - 1 })}>
+                ← Newer
+              </a>
+            )
+            : <span />}
+          <span class="muted">
+            Page {feed.page}
+            {pages !== null && ` of ${pages}`}
+          </span>
+          {feed.hasMore
+            ? (
+              <a class="btn btn-small" rel="next" href={feedHref(data, { page: feed.page + 1 })}>
+                Older →
+              </a>
+            )
+            : <span />}
+        </nav>
+      )}
     </>
+  );
+}
+
+function EmptyFeed({ data }: { data: Data }) {
+  if (data.total === 0) {
+    return (
+      <div class="empty" data-testid="empty-feed">
+        <h2>No questions yet</h2>
+        <p>Be the first: ask something you would like people — or agents — to answer.</p>
+        <p>
+          <a class="btn btn-primary" href="/ask">Ask a question</a>
+        </p>
+      </div>
+    );
+  }
+  if (data.feed.page > 1) {
+    return (
+      <div class="empty" data-testid="empty-page">
+        <h2>Nothing on this page</h2>
+        <p>
+          <a href={feedHref(data, { page: 1 })}>Back to the first page</a>
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div class="empty" data-testid="empty-results">
+      <h2>No questions match</h2>
+      <p>
+        {data.q
+          ? (
+            <>
+              Nothing matches <q>{data.q}</q>
+              {data.tag ? ` in “${data.tag}”` : ""}.
+            </>
+          )
+          : null}
+        {!data.q && data.tag ? <>Nothing is tagged “{data.tag}” yet.</> : null}
+        Try other words, or ask it yourself.
+      </p>
+      <p>
+        <a class="btn" href="/">All questions</a>{" "}
+        <a class="btn btn-primary" href="/ask">Ask a question</a>
+      </p>
+    </div>
   );
 }

@@ -15,7 +15,6 @@
  * | `["profiles", userId]` | `ProfileRecord` | customizations; absent until the first edit |
  * | `["settings", userId]` | `Settings` | privacy and AI avatar; absent means defaults |
  * | `["avatar_roster", userId]` | true | users with the AI avatar on; written with settings |
- * | `["user_stats", userId, stat]` | `Deno.KvU64` | counters moved by the writes (lib/stats.ts) |
  * | `["badges", userId, badgeId]` | number (earned at, ms) | recorded once by the writes |
  * | `["identities", provider, providerAccountId]` | `IdentityRecord` (tokens AES-GCM sealed) | with `["identities_by_user", …]`, in one op |
  * | `["identities_by_user", userId, provider]` | providerAccountId | lookup by canonical user; one per provider |
@@ -27,12 +26,50 @@
  * | `["debate_messages", debateId, index]` | `DebateMessage` | one per turn, with the record's `messageCount` |
  * | `["debates_by_user", userId, invertTime(createdAt), id]` | id | newest-first history |
  * | `["debate_agents", userId]` | `AgentMemory` | traits/interests last used for the user's agent |
- * | `["counters", "debates:" + userId]`, `["counters", "debate_wins:" + userId]` | `Deno.KvU64` | debates started, debates won |
+ * | `["user_stats", userId, "debates" \| "debate_wins"]` | `Deno.KvU64` | debates completed and won, moved when a debate completes |
+ *
+ * Community (questions, messages, votes, favorites, agent keys). Every row below is written
+ * in the same atomic op as the record that causes it, so indexes and counters never drift:
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["question_seq_head"]` | number (last sequence number handed out) | checked + set by every question creation |
+ * | `["questions_by_seq", seq]` | `QuestionSnapshot` (the fields that never change) | dense creation order: page p of n is the key range `(head − p·n, head − (p−1)·n]`, read in one list |
+ * | `["tag_seq_head", tag]` | number (last per-tag sequence number) | checked + set with the question (tag lower-cased) |
+ * | `["questions_by_tag", tag, seq]` | question id | dense per-tag order; the head is the tag's total |
+ * | `["question_terms", term, invertTime(createdAt), id]` | question id | search postings: title/tag words and their prefixes (≥3 chars), description words |
+ * | `["questions_by_author", userId, invertTime(createdAt), id]` | question id | profile activity "questions", newest first |
+ * | `["messages", id]` | `MessageRecord` | with the three rows below and the counters |
+ * | `["question_messages", questionId, createdAt, id]` | message id | thread order (oldest first) |
+ * | `["messages_by_author", userId, invertTime(createdAt), id]` | `{id, questionId}` | profile activity "answers", newest first |
+ * | `["message_counts", questionId]` | `Deno.KvU64` | `sum` ±1 per message |
+ * | `["votes", targetType, targetId, userId]` | `VoteRecord` `{voteType, createdAt}` | the only key a vote checks; listed for `likedBy`/`dislikedBy` |
+ * | `["vote_counts", targetType, targetId, "up" \| "down"]` | `Deno.KvU64` | `sum` ±1 (never conflicts, DESIGN.md §5) |
+ * | `["user_votes", userId, invertTime(createdAt), targetType, targetId]` | `UserVoteEntry` | profile activity "likes", newest first; moved on a switch, deleted on unvote |
+ * | `["favorites", userId, targetType, targetId]` | `FavoriteRecord` | one per user and target: created with a check on this key |
+ * | `["user_favorites", userId, invertTime(createdAt), targetType, targetId]` | `UserFavoriteEntry` | profile activity "favorites", newest first |
+ * | `["favorite_counts", targetType, targetId]` | `Deno.KvU64` | `sum` ±1 |
+ * | `["user_stats", userId, stat]` | `Deno.KvU64` | read with `readUserStats` (lib/user_stats.ts); `sum` ±1: `questions`, `answers`, `upvotes_received` (up-votes on the user's questions and answers, moved on unvote/switch), `favorites_received` |
+ * | `["user_stats", userId, "best_question_upvotes" \| "best_answer_upvotes"]` | `Deno.KvU64` | `max`: the highest up-vote count one of the user's questions / answers reached (written right after a like that sets a new peak) |
+ * | `["agent_keys", sha256(key)]` | `AgentKeyRecord` | the lookup of a presented key; the key itself is never stored |
+ * | `["agent_keys_by_user", userId, keyId]` | `AgentKeyRecord` | the owner's list (the panel) |
+ * | `["agent_key_count", userId]` | number | checked on create and revoke (at most 5 keys) |
  *
  * Later features add their rows here, next to their builders.
  *
  * @module
  */
+
+/** Per-user statistics kept as counters under `["user_stats", userId, name]`. */
+export type UserStatName =
+  | "questions"
+  | "answers"
+  | "upvotes_received"
+  | "favorites_received"
+  | "best_question_upvotes"
+  | "best_answer_upvotes"
+  | "debates"
+  | "debate_wins";
 
 /** Key builders, one per prefix of the table above. */
 export const keys = {
@@ -48,7 +85,6 @@ export const keys = {
   settings: (userId: string): Deno.KvKey => ["settings", userId],
   avatarRoster: (userId: string): Deno.KvKey => ["avatar_roster", userId],
   avatarRosterPrefix: (): Deno.KvKey => ["avatar_roster"],
-  userStat: (userId: string, stat: string): Deno.KvKey => ["user_stats", userId, stat],
   badge: (userId: string, badgeId: string): Deno.KvKey => ["badges", userId, badgeId],
   badgePrefix: (userId: string): Deno.KvKey => ["badges", userId],
   identity: (provider: string, providerAccountId: string): Deno.KvKey => [
@@ -91,6 +127,99 @@ export const keys = {
     id,
   ],
   debateAgent: (userId: string): Deno.KvKey => ["debate_agents", userId],
+  // Community: questions, messages, votes, favorites, agent keys (table above).
+  questionSeqHead: (): Deno.KvKey => ["question_seq_head"],
+  questionsBySeqPrefix: (): Deno.KvKey => ["questions_by_seq"],
+  questionBySeq: (seq: number): Deno.KvKey => ["questions_by_seq", seq],
+  tagSeqHead: (tag: string): Deno.KvKey => ["tag_seq_head", tag],
+  questionByTag: (tag: string, seq: number): Deno.KvKey => ["questions_by_tag", tag, seq],
+  questionTermPrefix: (term: string): Deno.KvKey => ["question_terms", term],
+  questionTerm: (term: string, inverted: number, id: string): Deno.KvKey => [
+    "question_terms",
+    term,
+    inverted,
+    id,
+  ],
+  questionsByAuthorPrefix: (userId: string): Deno.KvKey => ["questions_by_author", userId],
+  questionByAuthor: (userId: string, inverted: number, id: string): Deno.KvKey => [
+    "questions_by_author",
+    userId,
+    inverted,
+    id,
+  ],
+  message: (id: string): Deno.KvKey => ["messages", id],
+  questionMessagesPrefix: (questionId: string): Deno.KvKey => ["question_messages", questionId],
+  questionMessage: (questionId: string, createdAt: number, id: string): Deno.KvKey => [
+    "question_messages",
+    questionId,
+    createdAt,
+    id,
+  ],
+  messagesByAuthorPrefix: (userId: string): Deno.KvKey => ["messages_by_author", userId],
+  messageByAuthor: (userId: string, inverted: number, id: string): Deno.KvKey => [
+    "messages_by_author",
+    userId,
+    inverted,
+    id,
+  ],
+  messageCount: (questionId: string): Deno.KvKey => ["message_counts", questionId],
+  votesPrefix: (targetType: string, targetId: string): Deno.KvKey => [
+    "votes",
+    targetType,
+    targetId,
+  ],
+  vote: (targetType: string, targetId: string, userId: string): Deno.KvKey => [
+    "votes",
+    targetType,
+    targetId,
+    userId,
+  ],
+  voteCount: (targetType: string, targetId: string, dir: "up" | "down"): Deno.KvKey => [
+    "vote_counts",
+    targetType,
+    targetId,
+    dir,
+  ],
+  userVotesPrefix: (userId: string): Deno.KvKey => ["user_votes", userId],
+  userVote: (
+    userId: string,
+    inverted: number,
+    targetType: string,
+    targetId: string,
+  ): Deno.KvKey => [
+    "user_votes",
+    userId,
+    inverted,
+    targetType,
+    targetId,
+  ],
+  favorite: (userId: string, targetType: string, targetId: string): Deno.KvKey => [
+    "favorites",
+    userId,
+    targetType,
+    targetId,
+  ],
+  userFavoritesPrefix: (userId: string): Deno.KvKey => ["user_favorites", userId],
+  userFavorite: (
+    userId: string,
+    inverted: number,
+    targetType: string,
+    targetId: string,
+  ): Deno.KvKey => ["user_favorites", userId, inverted, targetType, targetId],
+  favoriteCount: (targetType: string, targetId: string): Deno.KvKey => [
+    "favorite_counts",
+    targetType,
+    targetId,
+  ],
+  userStat: (userId: string, stat: UserStatName): Deno.KvKey => ["user_stats", userId, stat],
+  agentKey: (hash: string): Deno.KvKey => ["agent_keys", hash],
+  agentKeysByUserPrefix: (userId: string): Deno.KvKey => ["agent_keys_by_user", userId],
+  agentKeyByUser: (userId: string, keyId: string): Deno.KvKey => [
+    "agent_keys_by_user",
+    userId,
+    keyId,
+  ],
+  agentKeyCount: (userId: string): Deno.KvKey => ["agent_key_count", userId],
   rateLimit: (bucket: string, key: string, window: number): Deno.KvKey => [
     "ratelimit",
     bucket,

@@ -3,9 +3,7 @@
  * HTML, reacts to new questions, and a page without islands loads no script.
  */
 import assert from "node:assert/strict";
-import { addToCounter, commit } from "@/lib/kv/atomic.ts";
-import { keys } from "@/lib/kv/keys.ts";
-import { feedKey, type QuestionRecord } from "@/lib/questions.ts";
+import { createQuestion } from "@/lib/questions.ts";
 import { createTestApp, serveOnLoopback } from "../helpers/app.ts";
 import { launchBrowser, SCREENSHOT_DIR } from "../helpers/browser.ts";
 
@@ -36,20 +34,10 @@ Deno.test({
       assert.equal(afterHydration.replace(' data-live="on"', ' data-live="off"'), ssrIsland);
 
       // A question arrives from elsewhere: the island notices and offers to show it.
-      const q: QuestionRecord = {
-        id: "q-e2e-1",
+      await createQuestion(t.kv, {
         title: "Does hydration work end to end?",
-        description: "",
-        tags: [],
         author: { id: "u1", name: "Tester", avatar: null },
         createdBy: "user",
-        createdAt: Date.now(),
-        status: "active",
-        discussionRounds: 0,
-      };
-      await commit(t.kv, (op) => {
-        op.set(keys.question(q.id), q).set(feedKey(q), q.id);
-        addToCounter(op, keys.counter("questions"), 1);
       });
       const button = page.getByRole("button", { name: /1 new question/ });
       await button.waitFor();

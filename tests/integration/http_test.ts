@@ -2,10 +2,7 @@
 import assert from "node:assert/strict";
 import { createApp } from "@/lib/app.ts";
 import { logSink } from "@/lib/http/log.ts";
-import { commit } from "@/lib/kv/atomic.ts";
-import { keys } from "@/lib/kv/keys.ts";
-import { feedKey, type QuestionRecord } from "@/lib/questions.ts";
-import { addToCounter } from "@/lib/kv/atomic.ts";
+import { createQuestion } from "@/lib/questions.ts";
 import { parseConfig } from "@/lib/config.ts";
 import { resolveAppSecret } from "@/lib/secret.ts";
 import { openKv } from "@/lib/kv/open.ts";
@@ -37,20 +34,11 @@ Deno.test("the home page renders an empty state, then questions from KV", async 
   try {
     const empty = await (await t.request("/")).text();
     assert.match(empty, /No questions yet/);
-    const q: QuestionRecord = {
-      id: "q-test-1",
+    await createQuestion(t.kv, {
       title: "How do <b>tags</b> render?",
-      description: "",
       tags: ["deno"],
       author: { id: "u1", name: "Ada", avatar: null },
       createdBy: "user",
-      createdAt: Date.now(),
-      status: "active",
-      discussionRounds: 0,
-    };
-    await commit(t.kv, (op) => {
-      op.set(keys.question(q.id), q).set(feedKey(q), q.id);
-      addToCounter(op, keys.counter("questions"), 1);
     });
     const html = await (await t.request("/")).text();
     assert.match(html, /How do &lt;b>tags&lt;\/b> render\?/);

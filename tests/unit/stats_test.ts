@@ -2,14 +2,13 @@
 import assert from "node:assert/strict";
 import { addToCounter, commit } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
+import { readUserStats } from "@/lib/user_stats.ts";
 import { openKv } from "@/lib/kv/open.ts";
 import {
   BADGES,
   badgeStatuses,
   contributionScore,
-  raiseBest,
   readEarnedBadges,
-  readStatCounters,
   recordEarnedBadges,
   statisticsFrom,
 } from "@/lib/stats.ts";
@@ -31,14 +30,14 @@ for (const badge of BADGES) {
         commit(kv, (op) => op.set(keys.userStat("u1", badge.stat), new Deno.KvU64(BigInt(n))));
       await set(badge.threshold - 1);
       assert.deepEqual(await recordEarnedBadges(kv, "u1", 1000), [], "one below earns nothing");
-      let status = badgeStatuses(await readStatCounters(kv, "u1"), await readEarnedBadges(kv, "u1"))
+      let status = badgeStatuses(await readUserStats(kv, "u1"), await readEarnedBadges(kv, "u1"))
         .find((b) => b.id === badge.id)!;
       assert.equal(status.earned, false);
       assert.deepEqual(status.progress, { current: badge.threshold - 1, target: badge.threshold });
 
       await set(badge.threshold);
       assert.deepEqual(await recordEarnedBadges(kv, "u1", 2000), [badge.id], "at the threshold");
-      status = badgeStatuses(await readStatCounters(kv, "u1"), await readEarnedBadges(kv, "u1"))
+      status = badgeStatuses(await readUserStats(kv, "u1"), await readEarnedBadges(kv, "u1"))
         .find((b) => b.id === badge.id)!;
       assert.equal(status.earned, true);
       assert.equal(status.earnedAt, 2000);
@@ -52,7 +51,7 @@ for (const badge of BADGES) {
   });
 }
 
-Deno.test("statistics come from the counters; raiseBest only raises", async () => {
+Deno.test("statistics come from the counters", async () => {
   const kv = await openKv(":memory:");
   try {
     await commit(kv, (op) => {
@@ -62,11 +61,7 @@ Deno.test("statistics come from the counters; raiseBest only raises", async () =
       addToCounter(op, keys.userStat("u", "favorites_received"), 4);
       addToCounter(op, keys.userStat("u", "debates"), 1);
     });
-    await raiseBest(kv, "u", "best_answer_upvotes", 5);
-    await raiseBest(kv, "u", "best_answer_upvotes", 3);
-    const c = await readStatCounters(kv, "u");
-    assert.equal(c.best_answer_upvotes, 5);
-    assert.deepEqual(statisticsFrom(c), {
+    assert.deepEqual(statisticsFrom(await readUserStats(kv, "u")), {
       questionsCount: 2,
       answersCount: 3,
       debatesCount: 1,

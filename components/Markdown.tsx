@@ -1,0 +1,10 @@
+import { renderMarkdown } from "@/lib/markdown.ts";
+
+/**
+ * User Markdown rendered on the server to sanitized HTML (lib/markdown.ts escapes all
+ * raw HTML and filters links), the one place pages inject HTML.
+ */
+export function Markdown({ text, idPrefix }: { text: string; idPrefix: string }) {
+  // deno-lint-ignore react-no-danger
+  return <div class="prose" dangerouslySetInnerHTML={{ __html: renderMarkdown(text, idPrefix) }} />;
+}

@@ -1,0 +1,150 @@
+import { useState } from "preact/hooks";
+import { sendJson } from "@/lib/client/api.ts";
+
+interface KeyInfo {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+interface Props {
+  keys: KeyInfo[];
+  max: number;
+}
+
+function when(ms: number | null): string {
+  return ms === null ? "never" : new Date(ms).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+}
+
+/**
+ * Agent API keys: create (the key is shown once, with a copy button), list, revoke (with
+ * a confirmation step).
+ */
+export default function AgentKeysPanel(props: Props) {
+  const [keys, setKeys] = useState<KeyInfo[]>(props.keys);
+  const [name, setName] = useState("");
+  const [fresh, setFresh] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const full = keys.length >= props.max;
+
+  const create = async (e: Event) => {
+    e.preventDefault();
+    if (busy || full) return;
+    setBusy(true);
+    setError(null);
+    const r = await sendJson<{ key: string; info: KeyInfo }>("POST", "/api/profile/agent-keys", {
+      name: name.trim() || undefined,
+    });
+    setBusy(false);
+    if (!r.ok) {
+      setError(r.error);
+      return;
+    }
+    setKeys([...keys, r.data.info]);
+    setFresh(r.data.key);
+    setCopied(false);
+    setName("");
+  };
+
+  const revoke = async (id: string) => {
+    if (confirming !== id) {
+      setConfirming(id);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    const r = await sendJson<{ ok: boolean }>(
+      "DELETE",
+      `/api/profile/agent-keys?id=${encodeURIComponent(id)}`,
+    );
+    setBusy(false);
+    setConfirming(null);
+    if (!r.ok && r.status !== 404) {
+      setError(r.error);
+      return;
+    }
+    setKeys(keys.filter((k) => k.id !== id));
+  };
+
+  const copy = async () => {
+    if (!fresh) return;
+    try {
+      await navigator.clipboard.writeText(fresh);
+      setCopied(true);
+    } catch {
+      setError("Copy failed — select the key and copy it by hand.");
+    }
+  };
+
+  return (
+    <div class="stack agent-keys">
+      {fresh && (
+        <div class="alert alert-ok new-key" role="status">
+          <p>
+            <strong>Your new key.</strong>{" "}
+            Copy it now — it is shown only once and cannot be recovered.
+          </p>
+          <div class="row">
+            <code class="key-text" data-testid="new-key">{fresh}</code>
+            <button type="button" class="btn btn-small" onClick={copy}>
+              {copied ? "Copied" : "Copy"}
+            </button>
+            <button type="button" class="btn btn-small" onClick={() => setFresh(null)}>
+              I saved it
+            </button>
+          </div>
+        </div>
+      )}
+      {error && <p class="alert alert-error" role="alert">{error}</p>}
+      <form class="row" onSubmit={create}>
+        <label class="visually-hidden" for="key-name">Key name</label>
+        <input
+          id="key-name"
+          type="text"
+          class="grow"
+          placeholder="Name, e.g. “research agent”"
+          maxLength={40}
+          value={name}
+          onInput={(e) => setName((e.target as HTMLInputElement).value)}
+          disabled={full}
+        />
+        <button type="submit" class="btn btn-primary" disabled={busy || full}>Create key</button>
+      </form>
+      <p class="hint">
+        {keys.length} of {props.max} keys in use.
+        {full ? " Revoke a key to create another." : ""}
+      </p>
+      {keys.length === 0
+        ? <p class="empty">No keys yet. Create one to let an agent ask, reply and vote as you.</p>
+        : (
+          <ul class="list" data-testid="key-list">
+            {keys.map((k) => (
+              <li key={k.id} class="card row">
+                <div class="grow">
+                  <strong>{k.name}</strong> <code>{k.prefix}</code>
+                  <div class="meta">
+                    <span>created {when(k.createdAt)}</span>
+                    <span>last used {when(k.lastUsedAt)}</span>
+                  </div>
+                </div>
+                <button
+                  type="button"
+                  class="btn btn-small btn-danger"
+                  disabled={busy}
+                  onClick={() => revoke(k.id)}
+                >
+                  {confirming === k.id ? "Confirm revoke" : "Revoke"}
+                  <span class="visually-hidden">{` key ${k.name}`}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+    </div>
+  );
+}

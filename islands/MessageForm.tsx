@@ -1,0 +1,98 @@
+import { useState } from "preact/hooks";
+import { sendJson } from "@/lib/client/api.ts";
+
+interface Props {
+  questionId: string;
+  /** Set for a reply: the message replied to, and its author's name. */
+  replyTo?: string;
+  replyToName?: string;
+  /** Longest content accepted. */
+  maxLength: number;
+}
+
+/**
+ * The answer form under a question, or (with `replyTo`) a reply form that opens from a
+ * "Reply" button. Validation messages come from the server; on success the page reloads
+ * at the new message, rendered (Markdown) by the server.
+ */
+export default function MessageForm(props: Props) {
+  const isReply = Boolean(props.replyTo);
+  const [open, setOpen] = useState(!isReply);
+  const [content, setContent] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fieldId = `content-${props.replyTo ?? "answer"}`;
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (busy) return;
+    if (!content.trim()) {
+      setError(isReply ? "Write a reply first." : "Write an answer first.");
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    const r = await sendJson<{ id: string }>(
+      "POST",
+      `/api/questions/${encodeURIComponent(props.questionId)}/messages`,
+      { content, replyTo: props.replyTo },
+    );
+    if (r.ok) {
+      const id = encodeURIComponent(r.data.id);
+      location.assign(`/questions/${encodeURIComponent(props.questionId)}?posted=${id}#${id}`);
+      return;
+    }
+    setBusy(false);
+    setError(r.error);
+  };
+
+  if (!open) {
+    return (
+      <button
+        type="button"
+        class="btn btn-small reply-toggle"
+        aria-expanded="false"
+        onClick={() => setOpen(true)}
+      >
+        Reply{props.replyToName
+          ? <span class="visually-hidden">to {props.replyToName}</span>
+          : null}
+      </button>
+    );
+  }
+  return (
+    <form class={`stack message-form${isReply ? " reply-form" : ""}`} onSubmit={submit} noValidate>
+      <div>
+        <label for={fieldId}>
+          {isReply ? `Reply${props.replyToName ? ` to ${props.replyToName}` : ""}` : "Your answer"}
+        </label>
+        <textarea
+          id={fieldId}
+          name="content"
+          value={content}
+          maxLength={props.maxLength}
+          aria-invalid={error ? "true" : undefined}
+          aria-describedby={`${fieldId}-hint${error ? ` ${fieldId}-error` : ""}`}
+          onInput={(e) =>
+            setContent((e.target as HTMLTextAreaElement).value)}
+        />
+        <p class="hint" id={`${fieldId}-hint`}>Markdown works: **bold**, `code`, lists, links.</p>
+        {error && <p class="field-error" id={`${fieldId}-error`} role="alert">{error}</p>}
+      </div>
+      <div class="row">
+        <button type="submit" class="btn btn-primary" disabled={busy}>
+          {busy ? "Posting…" : isReply ? "Post reply" : "Post answer"}
+        </button>
+        {isReply && (
+          <button
+            type="button"
+            class="btn"
+            onClick={() => setOpen(false)}
+          >
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,105 @@
+import { useState } from "preact/hooks";
+import { sendJson } from "@/lib/client/api.ts";
+import { applyVote, nextVote, type VoteType } from "@/lib/vote_table.ts";
+
+interface Props {
+  targetType: "question" | "message";
+  targetId: string;
+  upvotes: number;
+  downvotes: number;
+  /** The signed-in user's current vote. */
+  vote: VoteType | null;
+  /** Where to sign in when signed out (null when signed in). */
+  signInHref: string | null;
+  /** What is voted on, for screen readers ("this question", "Ada's answer"). */
+  label: string;
+}
+
+interface VoteState {
+  upvotes: number;
+  downvotes: number;
+  vote: VoteType | null;
+}
+
+/**
+ * Up/down vote buttons: optimistic update, the server's counts once it answers, rollback
+ * with a visible message on failure, a sign-in prompt when signed out.
+ */
+export default function VoteButtons(props: Props) {
+  const [state, setState] = useState<VoteState>({
+    upvotes: props.upvotes,
+    downvotes: props.downvotes,
+    vote: props.vote,
+  });
+  const [error, setError] = useState<string | null>(null);
+  const [prompt, setPrompt] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const cast = async (requested: VoteType) => {
+    if (props.signInHref) {
+      setPrompt(true);
+      return;
+    }
+    if (busy) return;
+    const before = state;
+    const { next } = nextVote(before.vote, requested);
+    setState({ ...applyVote(before, before.vote, next), vote: next });
+    setError(null);
+    setBusy(true);
+    const r = await sendJson<
+      { upvotes: number; downvotes: number; liked: boolean; downvoted: boolean }
+    >(
+      "POST",
+      "/api/likes",
+      { targetType: props.targetType, targetId: props.targetId, voteType: requested },
+    );
+    setBusy(false);
+    if (r.ok) {
+      const vote = r.data.liked ? "up" : r.data.downvoted ? "down" : null;
+      setState({ upvotes: r.data.upvotes, downvotes: r.data.downvotes, vote });
+    } else {
+      setState(before);
+      setError(`Your vote was not saved: ${r.error}`);
+    }
+  };
+
+  return (
+    <div
+      class="vote"
+      role="group"
+      aria-label={`Votes on ${props.label}`}
+      data-busy={busy ? "true" : "false"}
+    >
+      <button
+        type="button"
+        class="btn btn-small vote-btn vote-up"
+        aria-pressed={state.vote === "up"}
+        title="Upvote"
+        onClick={() => cast("up")}
+      >
+        <span class="visually-hidden">{`Upvote ${props.label}, `}</span>
+        <span aria-hidden="true">▲</span>
+        <span class="vote-count" data-testid="upvotes">{state.upvotes}</span>
+        <span class="visually-hidden">{state.upvotes === 1 ? " upvote" : " upvotes"}</span>
+      </button>
+      <button
+        type="button"
+        class="btn btn-small vote-btn vote-down"
+        aria-pressed={state.vote === "down"}
+        title="Downvote"
+        onClick={() => cast("down")}
+      >
+        <span class="visually-hidden">{`Downvote ${props.label}, `}</span>
+        <span aria-hidden="true">▼</span>
+        <span class="vote-count" data-testid="downvotes">{state.downvotes}</span>
+        <span class="visually-hidden">{state.downvotes === 1 ? " downvote" : " downvotes"}</span>
+      </button>
+      {error && <p class="inline-error" role="alert">{error}</p>}
+      {prompt && props.signInHref && (
+        <p class="signin-prompt" role="status">
+          <a href={props.signInHref}>Sign in</a> to vote.
+        </p>
+      )}
+    </div>
+  );
+}

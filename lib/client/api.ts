@@ -1,0 +1,59 @@
+/**
+ * Browser-side JSON calls for islands: same-origin fetch (the session cookie and Origin
+ * travel with it), and a readable error for every failure — the island shows it.
+ *
+ * @module
+ */
+
+/** The outcome of a call: data, or a message fit to show a person. */
+export type ApiResult<T> =
+  | { ok: true; status: number; data: T }
+  | { ok: false; status: number; error: string };
+
+/**
+ * Send JSON and read JSON.
+ *
+ * @example
+ * ```ts
+ * const r = await sendJson<{ favorited: boolean }>("POST", "/api/favorites", { targetId, targetType });
+ * if (!r.ok) showError(r.error);
+ * ```
+ */
+export async function sendJson<T>(
+  method: "POST" | "DELETE" | "GET",
+  path: string,
+  body?: unknown,
+): Promise<ApiResult<T>> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined
+        ? { accept: "application/json" }
+        : { accept: "application/json", "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    return { ok: false, status: 0, error: "Network error — check your connection and try again." };
+  }
+  let data: unknown = null;
+  try {
+    data = await res.json();
+  } catch {
+    // Not JSON (a proxy error page, say): the status is all we know.
+  }
+  if (res.ok) return { ok: true, status: res.status, data: data as T };
+  return { ok: false, status: res.status, error: describeFailure(res.status, data) };
+}
+
+/** A sentence for a failed call. */
+export function describeFailure(status: number, data: unknown): string {
+  const error = (data as { error?: unknown } | null)?.error;
+  if (status === 401) return "Your session has ended — please sign in again.";
+  if (status === 429) return "Too many requests — wait a moment and try again.";
+  if (typeof error === "string" && error) return error;
+  return status >= 500
+    ? "Something went wrong on our side — please try again."
+    : `Request failed (${status}).`;
+}

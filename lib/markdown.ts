@@ -1,0 +1,72 @@
+/**
+ * Markdown → sanitized HTML, on the server (DESIGN.md §6 "People"). micromark (CommonMark
+ * + GFM) escapes every raw HTML tag by default, so no markup from the author survives;
+ * this module then keeps only http(s), mailto, relative and in-page links, and marks every
+ * link `rel="nofollow ugc noopener"`. The result is the only HTML a page injects.
+ *
+ * @module
+ */
+import { micromark } from "micromark";
+import { gfm, gfmHtml } from "micromark-extension-gfm";
+
+/** rel of every link in user content. */
+export const LINK_REL = "nofollow ugc noopener";
+
+/** True for an href user content may link to. */
+export function isSafeHref(href: string): boolean {
+  const decoded = href.replace(/&amp;/g, "&").trim();
+  if (decoded === "") return false;
+  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(decoded)?.[1]?.toLowerCase();
+  if (scheme === undefined) return !decoded.startsWith("\\");
+  return scheme === "http" || scheme === "https" || scheme === "mailto";
+}
+
+/**
+ * Render Markdown to sanitized HTML. `idPrefix` keeps footnote ids of several rendered
+ * texts on one page apart.
+ *
+ * @example
+ * ```ts
+ * renderMarkdown("**hi** <script>x</script> [a](javascript:alert(1))");
+ * // '<p><strong>hi</strong> &lt;script&gt;x&lt;/script&gt; <a rel="nofollow ugc noopener">a</a></p>'
+ * ```
+ */
+export function renderMarkdown(text: string, idPrefix = "user-content-"): string {
+  const html = micromark(text, {
+    extensions: [gfm()],
+    htmlExtensions: [gfmHtml({ clobberPrefix: idPrefix })],
+    allowDangerousHtml: false,
+    allowDangerousProtocol: false,
+  });
+  // micromark writes attribute values with `"` escaped, so these patterns only ever see
+  // attributes it generated itself; author text arrives here as `&lt;a …`.
+  return html
+    .replace(
+      /<a href="([^"]*)"/g,
+      (_m, href: string) =>
+        isSafeHref(href) ? `<a href="${href}" rel="${LINK_REL}"` : `<a rel="${LINK_REL}"`,
+    )
+    .replace(/<img src="([^"]*)"/g, (_m, src: string) => {
+      const ok = /^https?:/i.test(src.trim());
+      return `<img ${ok ? `src="${src}" ` : ""}loading="lazy" referrerpolicy="no-referrer"`;
+    });
+}
+
+/**
+ * Plain-text excerpt of Markdown for feeds and meta descriptions (no HTML at all).
+ *
+ * @example
+ * ```ts
+ * excerpt("# Title\n\nSome **bold** text", 20); // "Title Some bold text"
+ * ```
+ */
+export function excerpt(text: string, max = 200): string {
+  const plain = text
+    .replace(/```[\s\S]*?```/g, " ")
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/[#>*_`~|-]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return plain.length > max ? plain.slice(0, max - 1).trimEnd() + "…" : plain;
+}

@@ -1,0 +1,50 @@
+import { agentRoute } from "@/lib/http/agent.ts";
+import { readJson } from "@/lib/http/body.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import type { Handlers } from "@/lib/fresh/types.ts";
+import { authorOf } from "@/lib/profiles.ts";
+import { createQuestion, listQuestionsPage, toListItem } from "@/lib/questions.ts";
+import {
+  AgentNewQuestionBody,
+  AgentQuestionsQuery,
+  INVALID_KEY_ERROR,
+  TITLE_ERROR,
+} from "@/lib/schemas/agent.ts";
+import { asObject, parseInput, queryObject } from "@/lib/schemas/parse.ts";
+import type { AppState } from "@/lib/state.ts";
+
+/**
+ * GET /api/agent/questions?limit=&page= — questions newest first (API key).
+ * POST /api/agent/questions {title, description?, tags?} — ask as the key's owner.
+ */
+export const handler: Handlers<unknown, AppState> = {
+  GET: agentRoute(async (_req, ctx) => {
+    const { limit, page } = parseInput(AgentQuestionsQuery, queryObject(ctx.url));
+    const { questions, total } = await listQuestionsPage(ctx.state.services.kv, {
+      page,
+      limit,
+      downvotes: false,
+    });
+    return Response.json({ questions: questions.map(toListItem), total, page, limit });
+  }),
+  POST: agentRoute(async (req, ctx, { key }) => {
+    const data = asObject(await readJson(req));
+    const parsed = AgentNewQuestionBody.safeParse(data);
+    if (!parsed.success && parsed.error.issues.some((i) => i.path[0] === "title")) {
+      // SPEC.md fixes this body exactly.
+      throw new HttpError(400, TITLE_ERROR);
+    }
+    const body = parseInput(AgentNewQuestionBody, data);
+    const { kv, now } = ctx.state.services;
+    const author = await authorOf(kv, key.userId);
+    if (!author) throw new HttpError(401, INVALID_KEY_ERROR);
+    const q = await createQuestion(kv, {
+      title: body.title,
+      description: body.description ?? "",
+      tags: body.tags ?? [],
+      author,
+      createdBy: "agent",
+    }, { now: now(), idPrefix: "q-agent-" });
+    return Response.json({ id: q.id, title: q.title, createdAt: q.createdAt }, { status: 201 });
+  }),
+};

@@ -1,0 +1,37 @@
+import { readJson } from "@/lib/http/body.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { requireUser } from "@/lib/http/require_user.ts";
+import { favoriteStatuses, MAX_STATUS_IDS, toggleFavorite } from "@/lib/favorites.ts";
+import type { Handlers } from "@/lib/fresh/types.ts";
+import { FavoriteBody, TargetType } from "@/lib/schemas/community.ts";
+import { asObject, parseInput } from "@/lib/schemas/parse.ts";
+import type { AppState } from "@/lib/state.ts";
+
+/**
+ * GET /api/favorites?targetType=&targetIds=a,b — which of the ids the user favorited.
+ * POST /api/favorites {targetId, targetType} — toggle (SPEC.md's favorite table).
+ */
+export const handler: Handlers<unknown, AppState> = {
+  async GET(_req, ctx) {
+    const user = requireUser(ctx.state);
+    const raw = ctx.url.searchParams.get("targetIds") ?? "";
+    const listed = raw.split(",").map((s) => s.trim()).filter(Boolean);
+    if (listed.length === 0) return Response.json({ statuses: {} });
+    const targetType = parseInput(TargetType, ctx.url.searchParams.get("targetType"));
+    if (listed.length > MAX_STATUS_IDS) {
+      throw new HttpError(400, `At most ${MAX_STATUS_IDS} targetIds per request`);
+    }
+    const ids = [...new Set(listed)];
+    if (ids.some((id) => id.length > 200)) throw new HttpError(400, "A target id is too long");
+    const statuses = await favoriteStatuses(ctx.state.services.kv, user.id, targetType, ids);
+    return Response.json({ statuses });
+  },
+  async POST(req, ctx) {
+    const user = requireUser(ctx.state);
+    const body = parseInput(FavoriteBody, asObject(await readJson(req)));
+    const { kv, now } = ctx.state.services;
+    const result = await toggleFavorite(kv, { userId: user.id, ...body }, now());
+    if (!result) throw new HttpError(404, `The ${body.targetType} was not found`);
+    return Response.json(result);
+  },
+};

@@ -1,0 +1,23 @@
+import { readJson } from "@/lib/http/body.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { requireUser } from "@/lib/http/require_user.ts";
+import type { Handlers } from "@/lib/fresh/types.ts";
+import { LikeBody } from "@/lib/schemas/community.ts";
+import { asObject, parseInput } from "@/lib/schemas/parse.ts";
+import type { AppState } from "@/lib/state.ts";
+import { castVote } from "@/lib/votes.ts";
+
+/**
+ * POST /api/likes {targetId, targetType, voteType?} — SPEC.md's vote table (session).
+ * Answers {action, upvotes, downvotes, liked, downvoted}.
+ */
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const user = requireUser(ctx.state);
+    const body = parseInput(LikeBody, asObject(await readJson(req)));
+    const { kv, now } = ctx.state.services;
+    const result = await castVote(kv, { userId: user.id, ...body }, now());
+    if (!result) throw new HttpError(404, `The ${body.targetType} was not found`);
+    return Response.json(result);
+  },
+};

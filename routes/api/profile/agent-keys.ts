@@ -1,0 +1,42 @@
+import { createAgentKey, listAgentKeys, MAX_AGENT_KEYS, revokeAgentKey } from "@/lib/agent_keys.ts";
+import { readJson } from "@/lib/http/body.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { requireUser } from "@/lib/http/require_user.ts";
+import type { Handlers } from "@/lib/fresh/types.ts";
+import { NewAgentKeyBody } from "@/lib/schemas/agent.ts";
+import { asObject, parseInput } from "@/lib/schemas/parse.ts";
+import type { AppState } from "@/lib/state.ts";
+
+/**
+ * The signed-in user's agent API keys (DESIGN.md §6):
+ * GET → {keys, max}; POST {name?} → 201 {key, info} (the key is shown this once);
+ * DELETE ?id=key_… → {ok: true}.
+ */
+export const handler: Handlers<unknown, AppState> = {
+  async GET(_req, ctx) {
+    const user = requireUser(ctx.state);
+    const list = await listAgentKeys(ctx.state.services.kv, user.id);
+    return Response.json({ keys: list, max: MAX_AGENT_KEYS }, {
+      headers: { "cache-control": "no-store" },
+    });
+  },
+  async POST(req, ctx) {
+    const user = requireUser(ctx.state);
+    const text = req.headers.get("content-length") === "0" ? {} : await readJson(req);
+    const body = parseInput(NewAgentKeyBody, asObject(text));
+    const { kv, now } = ctx.state.services;
+    const r = await createAgentKey(kv, user.id, body.name ?? "", now());
+    if ("error" in r) {
+      throw new HttpError(409, `You already have ${MAX_AGENT_KEYS} API keys; revoke one first`);
+    }
+    return Response.json(r, { status: 201, headers: { "cache-control": "no-store" } });
+  },
+  async DELETE(_req, ctx) {
+    const user = requireUser(ctx.state);
+    const id = ctx.url.searchParams.get("id") ?? "";
+    if (!id) throw new HttpError(400, "id is required");
+    const ok = await revokeAgentKey(ctx.state.services.kv, user.id, id);
+    if (!ok) throw new HttpError(404, "No such API key");
+    return Response.json({ ok: true });
+  },
+};

@@ -1,0 +1,164 @@
+import { SignInPrompt } from "@/components/SignInPrompt.tsx";
+import { Head } from "@/lib/fresh/head.ts";
+import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
+import { readTextLimited } from "@/lib/http/body.ts";
+import { authorOf } from "@/lib/profiles.ts";
+import {
+  createQuestion,
+  DESCRIPTION_MAX,
+  TAG_MAX_LENGTH,
+  TAGS_KEPT,
+  TITLE_MAX,
+  TITLE_MIN,
+} from "@/lib/questions.ts";
+import { NewQuestionBody } from "@/lib/schemas/community.ts";
+import type { AppState } from "@/lib/state.ts";
+
+interface Data {
+  values: { title: string; description: string; tags: string };
+  errors: Partial<Record<"title" | "description" | "tags" | "form", string>>;
+}
+
+const EMPTY: Data = { values: { title: "", description: "", tags: "" }, errors: {} };
+
+/**
+ * /ask: a plain form (works without JavaScript). POST validates with the API's schema,
+ * re-renders with messages next to the fields, or redirects to the new question.
+ */
+export const handler: Handlers<Data, AppState> = {
+  GET(_req, ctx) {
+    return ctx.render(EMPTY);
+  },
+  async POST(req, ctx) {
+    const user = ctx.state.user;
+    if (!user) {
+      return new Response(null, { status: 303, headers: { location: "/signin?returnTo=%2Fask" } });
+    }
+    const form = new URLSearchParams(await readTextLimited(req, 64 * 1024));
+    const values = {
+      title: form.get("title") ?? "",
+      description: form.get("description") ?? "",
+      tags: form.get("tags") ?? "",
+    };
+    const parsed = NewQuestionBody.safeParse({
+      title: values.title,
+      description: values.description,
+      tags: values.tags.split(","),
+    });
+    if (!parsed.success) {
+      const errors: Data["errors"] = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as keyof Data["errors"];
+        if (field && !errors[field]) errors[field] = issue.message;
+      }
+      return ctx.render({ values, errors }, { status: 400 });
+    }
+    const { kv, now } = ctx.state.services;
+    const author = await authorOf(kv, user.id);
+    if (!author) {
+      return ctx.render({ values, errors: { form: "Your account was not found." } }, {
+        status: 400,
+      });
+    }
+    const q = await createQuestion(kv, {
+      title: parsed.data.title,
+      description: parsed.data.description ?? "",
+      tags: parsed.data.tags ?? [],
+      author,
+      createdBy: "user",
+    }, { now: now(), idPrefix: "q-" });
+    return new Response(null, {
+      status: 303,
+      headers: { location: `/questions/${encodeURIComponent(q.id)}?asked=1` },
+    });
+  },
+};
+
+function invalid(error: string | undefined) {
+  return error ? "true" : undefined;
+}
+
+/** The ask page. */
+export default function Ask({ data, state, url }: PageProps<Data, AppState>) {
+  const { values, errors } = data;
+  const count = Object.keys(errors).length;
+  return (
+    <>
+      <Head>
+        <title>Ask a question · Parley</title>
+      </Head>
+      <div class="page-head">
+        <h1>Ask a question</h1>
+      </div>
+      {!state.user
+        ? <SignInPrompt url={url} action="ask a question" />
+        : (
+          <form method="post" action="/ask" class="stack card ask-form" noValidate>
+            {count > 0 && (
+              <div class="alert alert-error" role="alert" data-testid="form-errors">
+                {count === 1 ? "One field needs attention." : `${count} fields need attention.`}
+                {errors.form && <>{errors.form}</>}
+              </div>
+            )}
+            <div>
+              <label for="title">Title</label>
+              <input
+                id="title"
+                name="title"
+                type="text"
+                required
+                minLength={TITLE_MIN}
+                maxLength={TITLE_MAX + 20}
+                value={values.title}
+                aria-invalid={invalid(errors.title)}
+                aria-describedby={errors.title ? "title-error title-hint" : "title-hint"}
+              />
+              <p class="hint" id="title-hint">
+                {TITLE_MIN} to {TITLE_MAX} characters: the question in one line.
+              </p>
+              {errors.title && <p class="field-error" id="title-error">{errors.title}</p>}
+            </div>
+            <div>
+              <label for="description">
+                Details <span class="hint">(optional, Markdown)</span>
+              </label>
+              <textarea
+                id="description"
+                name="description"
+                maxLength={DESCRIPTION_MAX}
+                aria-invalid={invalid(errors.description)}
+                aria-describedby={errors.description ? "description-error" : undefined}
+                value={values.description}
+              />
+              {errors.description && (
+                <p class="field-error" id="description-error">{errors.description}</p>
+              )}
+            </div>
+            <div>
+              <label for="tags">
+                Tags <span class="hint">(optional)</span>
+              </label>
+              <input
+                id="tags"
+                name="tags"
+                type="text"
+                value={values.tags}
+                placeholder="deno, kv, preact"
+                aria-invalid={invalid(errors.tags)}
+                aria-describedby={errors.tags ? "tags-error tags-hint" : "tags-hint"}
+              />
+              <p class="hint" id="tags-hint">
+                Comma-separated; the first {TAGS_KEPT} are kept, each up to {TAG_MAX_LENGTH}{" "}
+                characters.
+              </p>
+              {errors.tags && <p class="field-error" id="tags-error">{errors.tags}</p>}
+            </div>
+            <div class="row">
+              <button type="submit" class="btn btn-primary">Post question</button>
+              <a class="btn" href="/">Cancel</a>
+            </div>
+          </form>
+        )}
+    </>
+  );
+}

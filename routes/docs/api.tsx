@@ -1,0 +1,185 @@
+import { Head } from "@/lib/fresh/head.ts";
+import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
+import { buildOpenApi, OPERATIONS } from "@/lib/openapi.ts";
+import type { AppState } from "@/lib/state.ts";
+
+type Json = Record<string, unknown>;
+
+interface Data {
+  origin: string;
+  doc: Json;
+}
+
+export const handler: Handlers<Data, AppState> = {
+  GET(_req, ctx) {
+    const origin = ctx.state.services.config.appOrigin;
+    return ctx.render({ origin, doc: buildOpenApi(origin) });
+  },
+};
+
+const AUTH_LABEL = {
+  apiKey: "API key",
+  session: "Signed in",
+  public: "Public",
+} as const;
+
+function anchor(method: string, path: string): string {
+  return `${method}-${path.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "")}`;
+}
+
+function pretty(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}
+
+/** /docs/api: the API reference, rendered from the same operations as /api/openapi.json. */
+export default function ApiDocs({ data }: PageProps<Data, AppState>) {
+  const paths = data.doc.paths as Record<string, Record<string, Json>>;
+  const schemas = (data.doc.components as { schemas: Json }).schemas;
+  const tags = [...new Set(OPERATIONS.map((o) => o.tag))];
+  return (
+    <>
+      <Head>
+        <title>API reference · Parley</title>
+        <meta name="description" content="Parley's HTTP API for people and AI agents." />
+      </Head>
+      <div class="page-head">
+        <h1>API reference</h1>
+        <span class="row">
+          <a class="btn btn-small" href="/api/openapi.json">openapi.json</a>
+          <a class="btn btn-small" href="/skill.md">skill.md (agent guide)</a>
+        </span>
+      </div>
+      <div class="card stack docs-intro">
+        <p>
+          Agents authenticate with <code>Authorization: Bearer agent_…</code> — create a key on{" "}
+          <a href="/profile/agent-keys">your agent keys page</a>; it is shown once. Agent endpoints
+          allow 60 requests a minute per key and answer with <code>X-RateLimit-Limit</code>,{" "}
+          <code>X-RateLimit-Remaining</code> and{" "}
+          <code>X-RateLimit-Reset</code>; over the limit they answer 429 with{" "}
+          <code>Retry-After</code>.
+        </p>
+        <p>
+          Browser endpoints use the session cookie; writes must come from this site. Errors are JSON
+          {" "}
+          <code>{`{"error": "…"}`}</code>, with <code>issues</code> listing bad fields on a 400.
+        </p>
+        <pre><code>{`curl -s "${data.origin}/api/agent/questions?limit=5" \\\n  -H "Authorization: Bearer $PARLEY_KEY"`}</code></pre>
+        <nav aria-label="Endpoints">
+          <ul class="docs-toc">
+            {OPERATIONS.map((op) => (
+              <li key={op.method + op.path}>
+                <a href={`#${anchor(op.method, op.path)}`}>
+                  <span class={`method method-${op.method}`}>{op.method.toUpperCase()}</span>{" "}
+                  <code>{op.path}</code>
+                </a>{" "}
+                — {op.summary}
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+      {tags.map((tag) => (
+        <section key={tag} class="docs-section">
+          <h2>{tag}</h2>
+          {OPERATIONS.filter((o) => o.tag === tag).map((op) => {
+            const entry = paths[op.path][op.method];
+            const params = (entry.parameters ?? []) as Json[];
+            const body = (entry.requestBody as Json | undefined)?.content as
+              | Record<string, { schema: Json }>
+              | undefined;
+            const responses = entry.responses as Record<string, Json>;
+            return (
+              <article
+                key={op.method + op.path}
+                class="card stack docs-op"
+                id={anchor(op.method, op.path)}
+              >
+                <h3>
+                  <span class={`method method-${op.method}`}>{op.method.toUpperCase()}</span>{" "}
+                  <code>{op.path}</code>
+                </h3>
+                <p>
+                  <strong>{op.summary}.</strong> <span class="tag">{AUTH_LABEL[op.auth]}</span>
+                </p>
+                {op.description && <p>{op.description}</p>}
+                {params.length > 0 && (
+                  <table class="docs-table">
+                    <thead>
+                      <tr>
+                        <th>Parameter</th>
+                        <th>In</th>
+                        <th>Schema</th>
+                        <th>Notes</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {params.map((p) => (
+                        <tr key={String(p.name)}>
+                          <td>
+                            <code>{String(p.name)}</code>
+                            {p.required ? " (required)" : ""}
+                          </td>
+                          <td>{String(p.in)}</td>
+                          <td>
+                            <code>{pretty(p.schema)}</code>
+                          </td>
+                          <td>{p.description ? String(p.description) : ""}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                )}
+                {body && (
+                  <details>
+                    <summary>Request body (JSON Schema)</summary>
+                    <pre><code>{pretty(body["application/json"].schema)}</code></pre>
+                  </details>
+                )}
+                <dl class="docs-responses">
+                  {Object.entries(responses).map(([status, r]) => {
+                    const content = (r.content as Record<string, Json> | undefined)?.[
+                      "application/json"
+                    ];
+                    return (
+                      <div key={status}>
+                        <dt>
+                          <code>{status}</code>
+                        </dt>
+                        <dd>
+                          {String(r.description)}
+                          {content?.example !== undefined && (
+                            <>
+                              {" "}
+                              <code>{JSON.stringify(content.example)}</code>
+                            </>
+                          )}
+                          {content?.schema !== undefined && (
+                            <details>
+                              <summary>Schema</summary>
+                              <pre><code>{pretty(content.schema)}</code></pre>
+                            </details>
+                          )}
+                        </dd>
+                      </div>
+                    );
+                  })}
+                </dl>
+              </article>
+            );
+          })}
+        </section>
+      ))}
+      <section class="docs-section">
+        <h2>Schemas</h2>
+        {Object.entries(schemas).map(([name, schema]) => (
+          <details key={name} class="card" id={`schema-${name}`}>
+            <summary>
+              <code>{name}</code>
+            </summary>
+            <pre><code>{pretty(schema)}</code></pre>
+          </details>
+        ))}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,192 @@
+import { AuthorLine } from "@/components/AuthorLine.tsx";
+import { Markdown } from "@/components/Markdown.tsx";
+import { signInHref, SignInPrompt } from "@/components/SignInPrompt.tsx";
+import { TagList } from "@/components/TagList.tsx";
+import FavoriteButton from "@/islands/FavoriteButton.tsx";
+import MessageForm from "@/islands/MessageForm.tsx";
+import VoteButtons from "@/islands/VoteButtons.tsx";
+import { favoriteStatuses } from "@/lib/favorites.ts";
+import { Head } from "@/lib/fresh/head.ts";
+import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
+import { excerpt } from "@/lib/markdown.ts";
+import {
+  CONTENT_MAX,
+  getQuestionWithMessages,
+  type MessageView,
+  type QuestionWithMessages,
+} from "@/lib/messages.ts";
+import type { AppState } from "@/lib/state.ts";
+import { userVotesOn, type VoteType } from "@/lib/votes.ts";
+
+interface Data {
+  question: QuestionWithMessages;
+  /** The viewer's votes and favorites, by target id (empty when signed out). */
+  votes: Record<string, VoteType>;
+  favorites: Record<string, boolean>;
+  now: number;
+}
+
+/** Deepest visual nesting of replies; deeper replies line up at this depth. */
+const MAX_DEPTH = 4;
+
+export const handler: Handlers<Data, AppState> = {
+  async GET(_req, ctx) {
+    const { kv, now } = ctx.state.services;
+    const question = await getQuestionWithMessages(kv, ctx.params.id);
+    if (!question) return ctx.renderNotFound();
+    const user = ctx.state.user;
+    let votes: Record<string, VoteType> = {};
+    let favorites: Record<string, boolean> = {};
+    if (user) {
+      const ids = question.messages.map((m) => m.id);
+      const [qv, mv, qf, mf] = await Promise.all([
+        userVotesOn(kv, user.id, "question", [question.id]),
+        userVotesOn(kv, user.id, "message", ids),
+        favoriteStatuses(kv, user.id, "question", [question.id]),
+        favoriteStatuses(kv, user.id, "message", ids),
+      ]);
+      votes = { ...qv, ...mv };
+      favorites = { ...qf, ...mf };
+    }
+    return ctx.render({ question, votes, favorites, now: now() });
+  },
+};
+
+/** Replies grouped under the message they answer; top-level answers first. */
+function threadOf(messages: MessageView[]) {
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  const children = new Map<string, MessageView[]>();
+  const roots: MessageView[] = [];
+  for (const m of messages) {
+    if (m.replyTo && byId.has(m.replyTo)) {
+      const list = children.get(m.replyTo) ?? [];
+      list.push(m);
+      children.set(m.replyTo, list);
+    } else {
+      roots.push(m);
+    }
+  }
+  return { roots, children, byId };
+}
+
+/** A question with its threaded answers, vote and favorite buttons, and answer forms. */
+export default function QuestionPage({ data, state, url }: PageProps<Data, AppState>) {
+  const { question: q, now } = data;
+  const signedIn = Boolean(state.user);
+  const signIn = signedIn ? null : signInHref(url);
+  const { roots, children, byId } = threadOf(q.messages);
+  const posted = url.searchParams.get("posted");
+  const asked = url.searchParams.get("asked");
+
+  const renderMessage = (m: MessageView, depth: number) => {
+    const replies = children.get(m.id) ?? [];
+    const parent = m.replyTo ? byId.get(m.replyTo) : undefined;
+    const label = `${m.author.name}'s ${parent ? "reply" : "answer"}`;
+    return (
+      <li key={m.id} class="message" id={m.id} data-testid="message">
+        <article class={`card message-card${posted === m.id ? " just-posted" : ""}`}>
+          <AuthorLine
+            author={m.author}
+            createdAt={m.createdAt}
+            createdBy={m.createdBy}
+            now={now}
+            verb={parent ? "replied" : "answered"}
+          />
+          {parent && depth >= MAX_DEPTH && (
+            <p class="hint">
+              In reply to <a href={`#${encodeURIComponent(parent.id)}`}>{parent.author.name}</a>
+            </p>
+          )}
+          <Markdown text={m.content} idPrefix={`${m.id}-`} />
+          <div class="row actions">
+            <VoteButtons
+              targetType="message"
+              targetId={m.id}
+              upvotes={m.upvotes}
+              downvotes={m.downvotes}
+              vote={data.votes[m.id] ?? null}
+              signInHref={signIn}
+              label={label}
+            />
+            <FavoriteButton
+              targetType="message"
+              targetId={m.id}
+              favorited={data.favorites[m.id] ?? false}
+              signInHref={signIn}
+              label={label}
+            />
+            {signedIn && (
+              <MessageForm
+                questionId={q.id}
+                replyTo={m.id}
+                replyToName={m.author.name}
+                maxLength={CONTENT_MAX}
+              />
+            )}
+          </div>
+        </article>
+        {replies.length > 0 && (
+          depth < MAX_DEPTH
+            ? <ol class="replies">{replies.map((r) => renderMessage(r, depth + 1))}</ol>
+            : replies.map((r) => renderMessage(r, depth))
+        )}
+      </li>
+    );
+  };
+
+  return (
+    <>
+      <Head>
+        <title>{q.title} · Parley</title>
+        <meta name="description" content={excerpt(q.description || q.title, 160)} />
+      </Head>
+      {asked && <p class="alert alert-ok" role="status">Your question is live.</p>}
+      {posted && byId.has(posted) && (
+        <p class="alert alert-ok" role="status">Your message was posted.</p>
+      )}
+      <article class="card question" data-testid="question">
+        <h1 class="question-heading">{q.title}</h1>
+        <AuthorLine author={q.author} createdAt={q.createdAt} createdBy={q.createdBy} now={now} />
+        <TagList tags={q.tags} />
+        {q.description && <Markdown text={q.description} idPrefix="q-" />}
+        <div class="row actions">
+          <VoteButtons
+            targetType="question"
+            targetId={q.id}
+            upvotes={q.upvotes}
+            downvotes={q.downvotes}
+            vote={data.votes[q.id] ?? null}
+            signInHref={signIn}
+            label="this question"
+          />
+          <FavoriteButton
+            targetType="question"
+            targetId={q.id}
+            favorited={data.favorites[q.id] ?? false}
+            signInHref={signIn}
+            label="this question"
+          />
+        </div>
+      </article>
+
+      <section class="answers" aria-labelledby="answers-heading">
+        <h2 id="answers-heading">
+          {q.messageCount === 0
+            ? "No answers yet"
+            : q.messageCount === 1
+            ? "1 answer"
+            : `${q.messageCount} answers`}
+        </h2>
+        {roots.length === 0
+          ? <p class="empty">Nobody has answered yet. Know something? Be the first.</p>
+          : <ol class="thread">{roots.map((m) => renderMessage(m, 1))}</ol>}
+      </section>
+
+      <section class="answer-box" aria-label="Write an answer">
+        {signedIn
+          ? <MessageForm questionId={q.id} maxLength={CONTENT_MAX} />
+          : <SignInPrompt url={url} action="answer, vote and keep favorites" />}
+      </section>
+    </>
+  );
+}

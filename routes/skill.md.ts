@@ -1,0 +1,15 @@
+import type { Handlers } from "@/lib/fresh/types.ts";
+import { skillGuide } from "@/lib/skill_guide.ts";
+import type { AppState } from "@/lib/state.ts";
+
+/** GET /skill.md — the plain Markdown guide an autonomous agent follows. */
+export const handler: Handlers<unknown, AppState> = {
+  GET(_req, ctx) {
+    return new Response(skillGuide(ctx.state.services.config.appOrigin), {
+      headers: {
+        "content-type": "text/markdown; charset=utf-8",
+        "cache-control": "public, max-age=300",
+      },
+    });
+  },
+};

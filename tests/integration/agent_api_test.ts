@@ -1,0 +1,437 @@
+/**
+ * The agent API: keys (shown once, hashed, at most 5, revocable), SPEC.md's 401 body,
+ * rate limits with their headers, the question list and creation with their exact
+ * errors, replies, votes and /api/agent/me.
+ */
+import assert from "node:assert/strict";
+import type { AgentKeyRecord } from "@/lib/agent_keys.ts";
+import { sha256Hex } from "@/lib/ids.ts";
+import { keys } from "@/lib/kv/keys.ts";
+import { createQuestion } from "@/lib/questions.ts";
+import { createTestApp, jsonWrite } from "../helpers/app.ts";
+import {
+  agentCall,
+  agentKey,
+  answer,
+  ask,
+  getAs,
+  json,
+  member,
+  postAs,
+} from "../helpers/community.ts";
+
+const INVALID = { error: "Invalid or missing API key" };
+
+Deno.test("agent keys: shown once, stored only as a hash, at most 5, listed and revoked", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const created = await json<{ key: string; info: { id: string; prefix: string; name: string } }>(
+      postAs(t, ada, "/api/profile/agent-keys", { name: "laptop" }),
+    );
+    assert.equal(created.status, 201);
+    assert.match(created.body.key, /^agent_[A-Za-z0-9_-]{43}$/);
+    assert.equal(created.body.info.name, "laptop");
+    assert.ok(created.body.key.startsWith(created.body.info.prefix.replace("…", "")));
+    // Only the hash is kept: the key text appears nowhere in KV.
+    const all = await Array.fromAsync(t.kv.list({ prefix: [] }));
+    assert.ok(!JSON.stringify(all.map((e) => e.value)).includes(created.body.key));
+    const rec = await t.kv.get<AgentKeyRecord>(keys.agentKey(await sha256Hex(created.body.key)));
+    assert.equal(rec.value?.userId, ada.id);
+
+    // The list never shows the key again.
+    const list = await json<{ keys: { id: string }[]; max: number }>(
+      getAs(t, ada, "/api/profile/agent-keys"),
+    );
+    assert.equal(list.body.max, 5);
+    assert.equal(list.body.keys.length, 1);
+    assert.ok(!JSON.stringify(list.body).includes(created.body.key));
+
+    for (let i = 0; i < 4; i++) await agentKey(t, ada, `k${i}`);
+    const sixth = await json(postAs(t, ada, "/api/profile/agent-keys", {}));
+    assert.deepEqual([sixth.status, sixth.body], [409, {
+      error: "You already have 5 API keys; revoke one first",
+    }]);
+
+    // The key works until revoked, then gives SPEC.md's 401.
+    assert.equal((await agentCall(t, created.body.key, "/api/agent/me")).status, 200);
+    const del = await t.request(`/api/profile/agent-keys?id=${created.body.info.id}`, {
+      method: "DELETE",
+      headers: jsonWrite(t, ada.cookie),
+    });
+    assert.deepEqual([del.status, await del.json()], [200, { ok: true }]);
+    const after = await json(agentCall(t, created.body.key, "/api/agent/me"));
+    assert.deepEqual([after.status, after.body], [401, INVALID]);
+    // A slot is free again; revoking twice is a 404; someone else's key is not mine.
+    assert.equal((await postAs(t, ada, "/api/profile/agent-keys", {})).status, 201);
+    const again = await t.request(`/api/profile/agent-keys?id=${created.body.info.id}`, {
+      method: "DELETE",
+      headers: jsonWrite(t, ada.cookie),
+    });
+    assert.equal(again.status, 404);
+    const bob = await member(t, "Bob");
+    const ids = (await json<{ keys: { id: string }[] }>(getAs(t, ada, "/api/profile/agent-keys")))
+      .body.keys.map((k) => k.id);
+    const stolen = await t.request(`/api/profile/agent-keys?id=${ids[0]}`, {
+      method: "DELETE",
+      headers: jsonWrite(t, bob.cookie),
+    });
+    assert.equal(stolen.status, 404);
+    // Signed out: 401; a name too long: 400.
+    assert.equal((await getAs(t, null, "/api/profile/agent-keys")).status, 401);
+    const long = await json(postAs(t, bob, "/api/profile/agent-keys", { name: "x".repeat(41) }));
+    assert.deepEqual([long.status, long.body.error], [400, "name must be at most 40 characters"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("concurrent key creation never exceeds 5 keys", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => postAs(t, ada, "/api/profile/agent-keys", {})),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    await Promise.all(results.map((r) => r.body?.cancel()));
+    assert.equal(statuses.filter((s) => s === 201).length, 5);
+    assert.equal(statuses.filter((s) => s === 409).length, 7);
+    const list = await json<{ keys: unknown[] }>(getAs(t, ada, "/api/profile/agent-keys"));
+    assert.equal(list.body.keys.length, 5);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("agent endpoints: missing, malformed or unknown keys get SPEC.md's exact 401", async () => {
+  const t = await createTestApp();
+  try {
+    const fake = "agent_" + "A".repeat(43);
+    for (
+      const auth of [null, "", "Bearer", "Bearer nope", `Basic ${fake}`, `Bearer ${fake}`]
+    ) {
+      for (
+        const [method, path] of [
+          ["GET", "/api/agent/questions"],
+          ["POST", "/api/agent/questions"],
+          ["GET", "/api/agent/me"],
+          ["POST", "/api/agent/questions/q-x/reply"],
+          ["POST", "/api/agent/questions/q-x/vote"],
+        ]
+      ) {
+        const res = await t.request(path, {
+          method,
+          headers: auth === null ? {} : { authorization: auth },
+          body: method === "POST" ? "{}" : undefined,
+        });
+        assert.equal(res.status, 401, `${method} ${path} with ${auth}`);
+        assert.equal(await res.text(), '{"error":"Invalid or missing API key"}');
+      }
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("agent rate limit: 60 a minute per key, then 429 with Retry-After and X-RateLimit-*", async () => {
+  let clock = 1_700_000_000_000;
+  const t = await createTestApp({ now: () => clock });
+  try {
+    const ada = await member(t, "Ada");
+    const key = await agentKey(t, ada);
+    const other = await agentKey(t, ada, "second");
+    for (let i = 1; i <= 60; i++) {
+      const res = await agentCall(t, key, "/api/agent/questions?limit=1");
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("x-ratelimit-limit"), "60");
+      assert.equal(res.headers.get("x-ratelimit-remaining"), String(60 - i));
+      assert.ok(Number(res.headers.get("x-ratelimit-reset")) > clock / 1000);
+      await res.body?.cancel();
+    }
+    const over = await agentCall(t, key, "/api/agent/questions");
+    assert.equal(over.status, 429);
+    const retry = Number(over.headers.get("retry-after"));
+    assert.ok(retry >= 1 && retry <= 60, `retry-after ${retry}`);
+    assert.equal(over.headers.get("x-ratelimit-remaining"), "0");
+    assert.deepEqual(await over.json(), { error: "Rate limit exceeded", retryAfter: retry });
+    // Another key has its own budget; the next window resets this one.
+    assert.equal((await agentCall(t, other, "/api/agent/me")).status, 200);
+    clock += 60_000;
+    assert.equal((await agentCall(t, key, "/api/agent/me")).status, 200);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("failed agent authentication is limited per client address", async () => {
+  const t = await createTestApp({ now: () => 1_700_000_000_000 });
+  try {
+    for (let i = 0; i < 60; i++) {
+      const res = await agentCall(t, "agent_wrong", "/api/agent/questions");
+      assert.equal(res.status, 401);
+      await res.body?.cancel();
+    }
+    const res = await agentCall(t, "agent_wrong", "/api/agent/questions");
+    assert.equal(res.status, 429);
+    assert.ok(res.headers.get("retry-after"));
+    await res.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("GET /api/agent/questions: newest first, limit default/clamp, page rules, past the end", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const key = await agentKey(t, ada);
+    const author = { id: ada.id, name: "Ada", avatar: null };
+    for (let i = 0; i < 60; i++) {
+      await createQuestion(t.kv, {
+        title: `Question ${i}`,
+        description: `d${i}`,
+        tags: ["t"],
+        author,
+        createdBy: "user",
+      }, { now: 1_700_000_000_000 + i });
+    }
+    const list = (q: string) =>
+      json<
+        {
+          questions: Record<string, unknown>[];
+          total: number;
+          page: number;
+          limit: number;
+          error?: string;
+        }
+      >(
+        agentCall(t, key, `/api/agent/questions${q}`),
+      );
+    let r = await list("");
+    assert.equal(r.status, 200);
+    assert.deepEqual([r.body.total, r.body.page, r.body.limit], [60, 1, 20]);
+    assert.equal(r.body.questions.length, 20);
+    assert.equal(r.body.questions[0].title, "Question 59");
+    assert.deepEqual(Object.keys(r.body.questions[0]).sort(), [
+      "createdAt",
+      "description",
+      "id",
+      "messageCount",
+      "tags",
+      "title",
+      "upvotes",
+    ]);
+    r = await list("?limit=500");
+    assert.deepEqual([r.body.limit, r.body.questions.length], [50, 50]);
+    r = await list("?limit=50&page=2");
+    assert.deepEqual(r.body.questions.map((q) => q.title), [
+      "Question 9",
+      "Question 8",
+      "Question 7",
+      "Question 6",
+      "Question 5",
+      "Question 4",
+      "Question 3",
+      "Question 2",
+      "Question 1",
+      "Question 0",
+    ]);
+    r = await list("?page=4");
+    assert.deepEqual([r.status, r.body.questions, r.body.total, r.body.page], [200, [], 60, 4]);
+    r = await list("?page=999999");
+    assert.deepEqual([r.status, r.body.questions, r.body.total], [200, [], 60]);
+    for (const bad of ["0", "-1", "1.5", "abc", ""]) {
+      const e = await list(`?page=${bad}`);
+      assert.deepEqual(
+        [e.status, e.body.error],
+        [400, "page must be an integer of at least 1"],
+        bad,
+      );
+    }
+    for (const bad of ["0", "-3", "2.5", "x"]) {
+      const e = await list(`?limit=${bad}`);
+      assert.deepEqual(
+        [e.status, e.body.error],
+        [400, "limit must be an integer of at least 1"],
+        bad,
+      );
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("POST /api/agent/questions: q-agent id, author from the key's profile, SPEC.md errors", async () => {
+  const t = await createTestApp({ now: () => 1_700_000_123_456 });
+  try {
+    const ada = await member(t, "Ada");
+    const key = await agentKey(t, ada);
+    const post = (body: unknown) => json(agentCall(t, key, "/api/agent/questions", { body }));
+    const ok = await post({
+      title: "  How do agents pick questions?  ",
+      description: "Curious.",
+      tags: ["  ai ", "", "agents", "kv", "deno", "ranking", "extra"],
+    });
+    assert.equal(ok.status, 201);
+    assert.match(ok.body.id as string, /^q-agent-[a-z0-9]+$/);
+    assert.deepEqual(ok.body, {
+      id: ok.body.id,
+      title: "How do agents pick questions?",
+      createdAt: 1_700_000_123_456,
+    });
+    const full = await json(getAs(t, null, `/api/questions/${ok.body.id}`));
+    assert.deepEqual(full.body.tags, ["ai", "agents", "kv", "deno", "ranking"]);
+    assert.deepEqual(full.body.author, { id: ada.id, name: "Ada", avatar: null });
+    assert.equal(full.body.createdBy, "agent");
+
+    const TITLE = { error: "title is required (min 2 chars)" };
+    for (
+      const body of [
+        {},
+        { title: "" },
+        { title: "x" },
+        { title: "  y  " },
+        { title: 42 },
+        {
+          title: "x".repeat(121),
+        },
+        [],
+        '"just a string"',
+        "null",
+      ]
+    ) {
+      const r = await post(body);
+      assert.deepEqual([r.status, r.body], [400, TITLE], JSON.stringify(body));
+    }
+    assert.equal((await post({ title: "x".repeat(120) })).status, 201);
+    assert.equal((await post({ title: "ok" })).status, 201);
+    const bad = await post("{oops");
+    assert.deepEqual([bad.status, bad.body], [400, { error: "Invalid JSON body" }]);
+    const tags = await post({ title: "Fine title", tags: "not-an-array" });
+    assert.deepEqual([tags.status, tags.body.error], [400, "tags must be an array of strings"]);
+    const tagLen = await post({ title: "Fine title", tags: ["x".repeat(41)] });
+    assert.deepEqual([tagLen.status, tagLen.body.error], [
+      400,
+      "each tag must be at most 40 characters",
+    ]);
+    const desc = await post({ title: "Fine title", description: 7 });
+    assert.deepEqual([desc.status, desc.body.error], [400, "description must be a string"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("agent reply and vote act as the key's owner with SPEC.md's shapes", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const bob = await member(t, "Bob");
+    const key = await agentKey(t, ada);
+    const qid = await ask(t, bob, { title: "Will an agent answer?" });
+    const mid = await answer(t, bob, qid, "First answer");
+
+    const reply = await json(
+      agentCall(t, key, `/api/agent/questions/${qid}/reply`, {
+        body: { content: "Yes, **I** will.", replyTo: mid },
+      }),
+    );
+    assert.equal(reply.status, 201);
+    assert.match(reply.body.id as string, /^msg-agent-reply-/);
+    assert.deepEqual(
+      [reply.body.authorType, reply.body.createdBy, reply.body.replyTo, reply.body.questionId],
+      ["user", "agent", mid, qid],
+    );
+    assert.deepEqual(reply.body.author, { id: ada.id, name: "Ada", avatar: null });
+    assert.deepEqual(
+      [reply.body.upvotes, reply.body.downvotes, reply.body.likedBy, reply.body.dislikedBy],
+      [0, 0, [], []],
+    );
+
+    let r = await json(agentCall(t, key, `/api/agent/questions/${qid}/reply`, { body: {} }));
+    assert.deepEqual([r.status, r.body.error], [400, "content is required"]);
+    r = await json(
+      agentCall(t, key, `/api/agent/questions/q-none/reply`, { body: { content: "hi" } }),
+    );
+    assert.deepEqual([r.status, r.body.error], [404, "Question not found"]);
+    r = await json(
+      agentCall(t, key, `/api/agent/questions/${qid}/reply`, {
+        body: { content: "hi", replyTo: "msg-none" },
+      }),
+    );
+    assert.deepEqual([r.status, r.body.error], [400, "replyTo must be a message of this question"]);
+
+    const vote = (body: unknown, id = qid) =>
+      json(agentCall(t, key, `/api/agent/questions/${id}/vote`, { body }));
+    r = await vote({ voteType: "up" });
+    assert.deepEqual(r.body, {
+      action: "liked",
+      upvotes: 1,
+      downvotes: 0,
+      liked: true,
+      downvoted: false,
+    });
+    r = await vote({ voteType: "down" });
+    assert.deepEqual(r.body, {
+      action: "downvoted",
+      upvotes: 0,
+      downvotes: 1,
+      liked: false,
+      downvoted: true,
+    });
+    r = await vote({ voteType: "up", messageId: mid });
+    assert.deepEqual(r.body, {
+      action: "liked",
+      upvotes: 1,
+      downvotes: 0,
+      liked: true,
+      downvoted: false,
+    });
+    r = await vote({});
+    assert.equal(r.body.action, "liked", "voteType defaults to up (down → up switch)");
+    r = await vote({ voteType: "meh" });
+    assert.deepEqual([r.status, r.body.error], [400, 'voteType must be "up" or "down"']);
+    r = await vote({ voteType: "up" }, "q-none");
+    assert.deepEqual([r.status, r.body.error], [404, "Question not found"]);
+    const other = await ask(t, bob, { title: "Another question" });
+    r = await vote({ voteType: "up", messageId: mid }, other);
+    assert.deepEqual([r.status, r.body.error], [404, "Message not found in this question"]);
+    const q = await json(getAs(t, null, `/api/questions/${qid}`));
+    assert.deepEqual([q.body.likedBy, q.body.dislikedBy], [[ada.id], []]);
+
+    const me = await json(agentCall(t, key, "/api/agent/me"));
+    assert.equal(me.status, 200);
+    assert.deepEqual([me.body.userId, me.body.name], [ada.id, "Ada"]);
+    assert.equal((me.body.rateLimit as { limit: number }).limit, 60);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("API-key requests skip the same-origin check; cookie writes from elsewhere do not", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const key = await agentKey(t, ada);
+    const res = await agentCall(t, key, "/api/agent/questions", {
+      body: { title: "From a script" },
+      headers: { origin: "https://elsewhere.example", cookie: ada.cookie },
+    });
+    assert.equal(res.status, 201);
+    await res.body?.cancel();
+    const qid = await ask(t, ada, { title: "Cross-site target" });
+    const csrf = await t.request("/api/likes", {
+      method: "POST",
+      headers: {
+        cookie: ada.cookie,
+        origin: "https://elsewhere.example",
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ targetId: qid, targetType: "question" }),
+    });
+    assert.equal(csrf.status, 403);
+    await csrf.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
