@@ -26,33 +26,38 @@ import * as $21 from "./routes/api/feed.ts";
 import * as $22 from "./routes/api/likes.ts";
 import * as $23 from "./routes/api/local-llm/v1/chat/completions.ts";
 import * as $24 from "./routes/api/openapi.json.ts";
-import * as $25 from "./routes/api/profile/agent-keys.ts";
-import * as $26 from "./routes/api/profile/identities.ts";
-import * as $27 from "./routes/api/profile/me.ts";
-import * as $28 from "./routes/api/profile/settings.ts";
-import * as $29 from "./routes/api/questions/[id]/index.ts";
-import * as $30 from "./routes/api/questions/[id]/messages.ts";
-import * as $31 from "./routes/api/questions/index.ts";
-import * as $32 from "./routes/ask.tsx";
-import * as $33 from "./routes/auth/callback/oauth.ts";
-import * as $34 from "./routes/auth/callback/provider_a.ts";
-import * as $35 from "./routes/debate.tsx";
-import * as $36 from "./routes/debates/[id].tsx";
-import * as $37 from "./routes/docs/api.tsx";
-import * as $38 from "./routes/index.tsx";
-import * as $39 from "./routes/local-oauth/[provider]/authorize.tsx";
-import * as $40 from "./routes/local-oauth/[provider]/emails.ts";
-import * as $41 from "./routes/local-oauth/[provider]/token.ts";
-import * as $42 from "./routes/local-oauth/[provider]/user.ts";
-import * as $43 from "./routes/local-oauth/[provider]/userinfo.ts";
-import * as $44 from "./routes/local-oauth/_middleware.ts";
-import * as $45 from "./routes/local-oauth/avatar/[id].ts";
-import * as $46 from "./routes/profile/agent-keys.tsx";
-import * as $47 from "./routes/profile/index.tsx";
-import * as $48 from "./routes/questions/[id].tsx";
-import * as $49 from "./routes/signin.tsx";
-import * as $50 from "./routes/skill.md.ts";
-import * as $51 from "./routes/theme.ts";
+import * as $25 from "./routes/api/profile/activity.ts";
+import * as $26 from "./routes/api/profile/agent-keys.ts";
+import * as $27 from "./routes/api/profile/identities.ts";
+import * as $28 from "./routes/api/profile/me.ts";
+import * as $29 from "./routes/api/profile/public/[userId].ts";
+import * as $30 from "./routes/api/profile/public/[userId]/activity.ts";
+import * as $31 from "./routes/api/profile/settings.ts";
+import * as $32 from "./routes/api/profile/stats.ts";
+import * as $33 from "./routes/api/questions/[id]/index.ts";
+import * as $34 from "./routes/api/questions/[id]/messages.ts";
+import * as $35 from "./routes/api/questions/index.ts";
+import * as $36 from "./routes/ask.tsx";
+import * as $37 from "./routes/auth/callback/oauth.ts";
+import * as $38 from "./routes/auth/callback/provider_a.ts";
+import * as $39 from "./routes/debate.tsx";
+import * as $40 from "./routes/debates/[id].tsx";
+import * as $41 from "./routes/docs/api.tsx";
+import * as $42 from "./routes/index.tsx";
+import * as $43 from "./routes/local-oauth/[provider]/authorize.tsx";
+import * as $44 from "./routes/local-oauth/[provider]/emails.ts";
+import * as $45 from "./routes/local-oauth/[provider]/token.ts";
+import * as $46 from "./routes/local-oauth/[provider]/user.ts";
+import * as $47 from "./routes/local-oauth/[provider]/userinfo.ts";
+import * as $48 from "./routes/local-oauth/_middleware.ts";
+import * as $49 from "./routes/local-oauth/avatar/[id].ts";
+import * as $50 from "./routes/profile/agent-keys.tsx";
+import * as $51 from "./routes/profile/index.tsx";
+import * as $52 from "./routes/questions/[id].tsx";
+import * as $53 from "./routes/signin.tsx";
+import * as $54 from "./routes/skill.md.ts";
+import * as $55 from "./routes/theme.ts";
+import * as $56 from "./routes/u/[userId].tsx";
 import * as $$0 from "./islands/AgentKeysPanel.tsx";
 import * as $$1 from "./islands/AgentProfileEditor.tsx";
 import * as $$2 from "./islands/DebateLive.tsx";
@@ -91,33 +96,38 @@ const manifest: Manifest = {
     "./routes/api/likes.ts": $22,
     "./routes/api/local-llm/v1/chat/completions.ts": $23,
     "./routes/api/openapi.json.ts": $24,
-    "./routes/api/profile/agent-keys.ts": $25,
-    "./routes/api/profile/identities.ts": $26,
-    "./routes/api/profile/me.ts": $27,
-    "./routes/api/profile/settings.ts": $28,
-    "./routes/api/questions/[id]/index.ts": $29,
-    "./routes/api/questions/[id]/messages.ts": $30,
-    "./routes/api/questions/index.ts": $31,
-    "./routes/ask.tsx": $32,
-    "./routes/auth/callback/oauth.ts": $33,
-    "./routes/auth/callback/provider_a.ts": $34,
-    "./routes/debate.tsx": $35,
-    "./routes/debates/[id].tsx": $36,
-    "./routes/docs/api.tsx": $37,
-    "./routes/index.tsx": $38,
-    "./routes/local-oauth/[provider]/authorize.tsx": $39,
-    "./routes/local-oauth/[provider]/emails.ts": $40,
-    "./routes/local-oauth/[provider]/token.ts": $41,
-    "./routes/local-oauth/[provider]/user.ts": $42,
-    "./routes/local-oauth/[provider]/userinfo.ts": $43,
-    "./routes/local-oauth/_middleware.ts": $44,
-    "./routes/local-oauth/avatar/[id].ts": $45,
-    "./routes/profile/agent-keys.tsx": $46,
-    "./routes/profile/index.tsx": $47,
-    "./routes/questions/[id].tsx": $48,
-    "./routes/signin.tsx": $49,
-    "./routes/skill.md.ts": $50,
-    "./routes/theme.ts": $51,
+    "./routes/api/profile/activity.ts": $25,
+    "./routes/api/profile/agent-keys.ts": $26,
+    "./routes/api/profile/identities.ts": $27,
+    "./routes/api/profile/me.ts": $28,
+    "./routes/api/profile/public/[userId].ts": $29,
+    "./routes/api/profile/public/[userId]/activity.ts": $30,
+    "./routes/api/profile/settings.ts": $31,
+    "./routes/api/profile/stats.ts": $32,
+    "./routes/api/questions/[id]/index.ts": $33,
+    "./routes/api/questions/[id]/messages.ts": $34,
+    "./routes/api/questions/index.ts": $35,
+    "./routes/ask.tsx": $36,
+    "./routes/auth/callback/oauth.ts": $37,
+    "./routes/auth/callback/provider_a.ts": $38,
+    "./routes/debate.tsx": $39,
+    "./routes/debates/[id].tsx": $40,
+    "./routes/docs/api.tsx": $41,
+    "./routes/index.tsx": $42,
+    "./routes/local-oauth/[provider]/authorize.tsx": $43,
+    "./routes/local-oauth/[provider]/emails.ts": $44,
+    "./routes/local-oauth/[provider]/token.ts": $45,
+    "./routes/local-oauth/[provider]/user.ts": $46,
+    "./routes/local-oauth/[provider]/userinfo.ts": $47,
+    "./routes/local-oauth/_middleware.ts": $48,
+    "./routes/local-oauth/avatar/[id].ts": $49,
+    "./routes/profile/agent-keys.tsx": $50,
+    "./routes/profile/index.tsx": $51,
+    "./routes/questions/[id].tsx": $52,
+    "./routes/signin.tsx": $53,
+    "./routes/skill.md.ts": $54,
+    "./routes/theme.ts": $55,
+    "./routes/u/[userId].tsx": $56,
   },
   islands: {
     "./islands/AgentKeysPanel.tsx": $$0,

@@ -12,6 +12,7 @@ import { idSuffix } from "./ids.ts";
 import {
   addToCounter,
   counterValue,
+  getAll,
   invertTime,
   listNewestFirst,
   updateAtomically,
@@ -242,14 +243,6 @@ export async function getQuestion(kv: Deno.Kv, id: string): Promise<QuestionReco
 /** How many questions exist (a counter, not a scan). */
 export async function countQuestions(kv: Deno.Kv): Promise<number> {
   return counterValue((await kv.get(keys.counter("questions"))).value);
-}
-
-/** Run `getMany` over any number of keys (10 per call, in parallel). */
-async function getAll<T>(kv: Deno.Kv, list: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
-  const chunks: Deno.KvKey[][] = [];
-  for (let i = 0; i < list.length; i += 10) chunks.push(list.slice(i, i + 10));
-  const results = await Promise.all(chunks.map((c) => kv.getMany<T[]>(c)));
-  return results.flat();
 }
 
 /** Records for ids, in the same order, skipping ids without a record. */

@@ -258,14 +258,34 @@ export async function listDebateSummaries(
   now: number,
   limit = HISTORY_LIMIT,
 ): Promise<DebateSummary[]> {
-  const page = await listNewestFirst<string>(kv, keys.debatesByUserPrefix(userId), { limit });
-  const out: DebateSummary[] = [];
+  return (await pageDebateSummaries(kv, userId, now, { limit })).items;
+}
+
+/**
+ * One page of a user's debate summaries, newest first, with the cursor of the next page.
+ *
+ * @example
+ * ```ts
+ * const { items, cursor } = await pageDebateSummaries(kv, userId, Date.now(), { limit: 20 });
+ * ```
+ */
+export async function pageDebateSummaries(
+  kv: Deno.Kv,
+  userId: string,
+  now: number,
+  { limit, cursor }: { limit: number; cursor?: string },
+): Promise<{ items: DebateSummary[]; cursor?: string }> {
+  const page = await listNewestFirst<string>(kv, keys.debatesByUserPrefix(userId), {
+    limit,
+    cursor,
+  });
+  const items: DebateSummary[] = [];
   for (let i = 0; i < page.values.length; i += 10) {
     const entries = await kv.getMany<DebateRecord[]>(page.values.slice(i, i + 10).map(keys.debate));
     for (const entry of entries) {
       const d = await settleStale(kv, entry, now);
       if (!d) continue;
-      out.push({
+      items.push({
         id: d.id,
         topic: d.topic,
         opponentName: d.opponentProfile.name,
@@ -275,7 +295,7 @@ export async function listDebateSummaries(
       });
     }
   }
-  return out;
+  return { items, cursor: page.cursor };
 }
 
 /** The traits and interests the user last gave their agent, or null. */

@@ -94,6 +94,22 @@ export function counterValue(value: unknown): number {
 }
 
 /**
+ * `getMany` over any number of keys (it takes 10 per call; the calls run in parallel),
+ * results in the order of `list`.
+ *
+ * @example
+ * ```ts
+ * const entries = await getAll<QuestionRecord>(kv, ids.map(keys.question));
+ * ```
+ */
+export async function getAll<T>(kv: Deno.Kv, list: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
+  const chunks: Deno.KvKey[][] = [];
+  for (let i = 0; i < list.length; i += 10) chunks.push(list.slice(i, i + 10));
+  const results = await Promise.all(chunks.map((c) => kv.getMany<T[]>(c)));
+  return results.flat();
+}
+
+/**
  * Read one or more counters in a single round trip.
  *
  * @example
@@ -102,13 +118,7 @@ export function counterValue(value: unknown): number {
  * ```
  */
 export async function readCounters(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<number[]> {
-  const out: number[] = [];
-  // getMany takes at most 10 keys per call.
-  for (let i = 0; i < keys.length; i += 10) {
-    const entries = await kv.getMany(keys.slice(i, i + 10));
-    for (const e of entries) out.push(counterValue(e.value));
-  }
-  return out;
+  return (await getAll(kv, keys)).map((e) => counterValue(e.value));
 }
 
 /** Largest timestamp an index key can invert. */
