@@ -137,6 +137,14 @@ export function invertTime(ms: number): number {
   return TIME_CEILING - ms;
 }
 
+/** A paging cursor that KV does not recognise (made up, or from another list). */
+export class InvalidCursorError extends Error {
+  constructor() {
+    super("Invalid cursor");
+    this.name = "InvalidCursorError";
+  }
+}
+
 /** Options for {@link listNewestFirst}. */
 export interface ListPageOptions {
   limit: number;
@@ -164,14 +172,22 @@ export async function listNewestFirst<T>(
   const keys: Deno.KvKey[] = [];
   let afterLast: string | undefined;
   let more = false;
-  for await (const e of iter) {
-    if (values.length === limit) {
-      more = true;
-      break;
+  try {
+    for await (const e of iter) {
+      if (values.length === limit) {
+        more = true;
+        break;
+      }
+      values.push(e.value);
+      keys.push(e.key);
+      afterLast = iter.cursor;
     }
-    values.push(e.value);
-    keys.push(e.key);
-    afterLast = iter.cursor;
+  } catch (err) {
+    // KV rejects a cursor it did not issue for this prefix with a TypeError.
+    if (cursor && err instanceof TypeError && /cursor/i.test(err.message)) {
+      throw new InvalidCursorError();
+    }
+    throw err;
   }
   return { values, keys, cursor: more ? afterLast : undefined };
 }
