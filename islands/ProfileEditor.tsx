@@ -48,12 +48,15 @@ export default function ProfileEditor(props: Props) {
   const [serverErrors, setServerErrors] = useState<Partial<Record<Field, string>>>({});
   const [status, setStatus] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
-  const errors = { ...fieldErrors(values), ...serverErrors };
+  // The server's verdict on a field shows until that field is edited again.
+  const errors: Partial<Record<Field, string>> = { ...fieldErrors(values) };
+  for (const f of FIELDS) if (serverErrors[f]) errors[f] = serverErrors[f];
   const invalid = Object.keys(fieldErrors(values)).length > 0;
 
   const set = (f: Field) => (e: Event) => {
     setValues({ ...values, [f]: (e.target as HTMLInputElement).value });
-    setServerErrors({ ...serverErrors, [f]: undefined });
+    const { [f]: _cleared, ...rest } = serverErrors;
+    setServerErrors(rest);
     setStatus(null);
   };
 

@@ -41,8 +41,7 @@ export function ActivityTabs(
           )
           : (
             <span key={t} class="tab-private" title="Private">
-              {LABELS[t]} <span aria-hidden="true">🔒</span>
-              <span class="visually-hidden">(private)</span>
+              {LABELS[t]} <span class="hint">(private)</span>
             </span>
           )
       )}

@@ -28,7 +28,7 @@ export function StatsAndBadges({ stats, badges }: { stats: Statistics; badges: B
       <ul class="badges" data-testid="badges">
         {badges.map((b) => (
           <li key={b.id} class={b.earned ? "badge earned" : "badge"}>
-            <strong>{b.earned ? "🏅" : "○"} {b.name}</strong>
+            <strong>{b.earned ? "✓" : "○"} {b.name}</strong>
             <span class="hint">{b.description}</span>
             {b.earned
               ? (
