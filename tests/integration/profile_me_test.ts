@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { createTestApp, jsonWrite, signInAs } from "../helpers/app.ts";
 import { isOffensiveName } from "@/lib/profiles.ts";
 import { keys } from "@/lib/kv/keys.ts";
+import { appWithFakeProviders, signInThrough } from "../helpers/oauth.ts";
 
 Deno.test("GET /api/profile/me defaults to the provider data until customized", async () => {
   const t = await createTestApp();
@@ -164,5 +165,37 @@ Deno.test("settings: defaults, partial update, validation, avatar roster", async
     assert.equal((await t.kv.get(keys.avatarRoster(user.id))).value, null);
   } finally {
     await t.close();
+  }
+});
+
+Deno.test("a later sign-in never overwrites a customized profile", async () => {
+  const { t, fake, close } = await appWithFakeProviders();
+  try {
+    const first = await signInThrough(t, "provider_a");
+    const cookie = first.jar.header();
+    const before = await (await t.request("/api/profile/me", { headers: { cookie } })).json();
+    assert.equal(before.displayName, "Ada from A");
+    assert.equal(before.bio, "Bio from provider A");
+    assert.equal(before.customized, false);
+    const edit = await t.request("/api/profile/me", {
+      method: "PATCH",
+      headers: jsonWrite(t, cookie),
+      body: JSON.stringify({ displayName: "Countess", bio: "Mine" }),
+    });
+    assert.equal(edit.status, 200);
+    // The provider now reports other data; signing in again must not touch the profile.
+    const data = (fake.answers.provider_a.profile.body as { data: Record<string, string> }).data;
+    data.name = "Renamed at provider";
+    data.bio = "New provider bio";
+    const again = await signInThrough(t, "provider_a");
+    const after = await (await t.request("/api/profile/me", {
+      headers: { cookie: again.jar.header() },
+    })).json();
+    assert.equal(after.userId, before.userId, "the same user signed in");
+    assert.equal(after.displayName, "Countess");
+    assert.equal(after.bio, "Mine");
+    assert.equal(after.customized, true);
+  } finally {
+    await close();
   }
 });
