@@ -27,31 +27,38 @@ import * as $22 from "./routes/api/feed.ts";
 import * as $23 from "./routes/api/likes.ts";
 import * as $24 from "./routes/api/local-llm/v1/chat/completions.ts";
 import * as $25 from "./routes/api/openapi.json.ts";
-import * as $26 from "./routes/api/profile/agent-keys.ts";
-import * as $27 from "./routes/api/profile/identities.ts";
-import * as $28 from "./routes/api/questions/[id]/index.ts";
-import * as $29 from "./routes/api/questions/[id]/messages.ts";
-import * as $30 from "./routes/api/questions/index.ts";
-import * as $31 from "./routes/ask.tsx";
-import * as $32 from "./routes/auth/callback/oauth.ts";
-import * as $33 from "./routes/auth/callback/provider_a.ts";
-import * as $34 from "./routes/debate.tsx";
-import * as $35 from "./routes/debates/[id].tsx";
-import * as $36 from "./routes/docs/api.tsx";
-import * as $37 from "./routes/index.tsx";
-import * as $38 from "./routes/local-oauth/[provider]/authorize.tsx";
-import * as $39 from "./routes/local-oauth/[provider]/emails.ts";
-import * as $40 from "./routes/local-oauth/[provider]/token.ts";
-import * as $41 from "./routes/local-oauth/[provider]/user.ts";
-import * as $42 from "./routes/local-oauth/[provider]/userinfo.ts";
-import * as $43 from "./routes/local-oauth/_middleware.ts";
-import * as $44 from "./routes/local-oauth/avatar/[id].ts";
-import * as $45 from "./routes/profile/agent-keys.tsx";
-import * as $46 from "./routes/profile/index.tsx";
-import * as $47 from "./routes/questions/[id].tsx";
-import * as $48 from "./routes/signin.tsx";
-import * as $49 from "./routes/skill.md.ts";
-import * as $50 from "./routes/theme.ts";
+import * as $26 from "./routes/api/profile/activity.ts";
+import * as $27 from "./routes/api/profile/agent-keys.ts";
+import * as $28 from "./routes/api/profile/identities.ts";
+import * as $29 from "./routes/api/profile/me.ts";
+import * as $30 from "./routes/api/profile/public/[userId].ts";
+import * as $31 from "./routes/api/profile/public/[userId]/activity.ts";
+import * as $32 from "./routes/api/profile/settings.ts";
+import * as $33 from "./routes/api/profile/stats.ts";
+import * as $34 from "./routes/api/questions/[id]/index.ts";
+import * as $35 from "./routes/api/questions/[id]/messages.ts";
+import * as $36 from "./routes/api/questions/index.ts";
+import * as $37 from "./routes/ask.tsx";
+import * as $38 from "./routes/auth/callback/oauth.ts";
+import * as $39 from "./routes/auth/callback/provider_a.ts";
+import * as $40 from "./routes/debate.tsx";
+import * as $41 from "./routes/debates/[id].tsx";
+import * as $42 from "./routes/docs/api.tsx";
+import * as $43 from "./routes/index.tsx";
+import * as $44 from "./routes/local-oauth/[provider]/authorize.tsx";
+import * as $45 from "./routes/local-oauth/[provider]/emails.ts";
+import * as $46 from "./routes/local-oauth/[provider]/token.ts";
+import * as $47 from "./routes/local-oauth/[provider]/user.ts";
+import * as $48 from "./routes/local-oauth/[provider]/userinfo.ts";
+import * as $49 from "./routes/local-oauth/_middleware.ts";
+import * as $50 from "./routes/local-oauth/avatar/[id].ts";
+import * as $51 from "./routes/profile/agent-keys.tsx";
+import * as $52 from "./routes/profile/index.tsx";
+import * as $53 from "./routes/questions/[id].tsx";
+import * as $54 from "./routes/signin.tsx";
+import * as $55 from "./routes/skill.md.ts";
+import * as $56 from "./routes/theme.ts";
+import * as $57 from "./routes/u/[userId].tsx";
 import * as $$0 from "./islands/AgentKeysPanel.tsx";
 import * as $$1 from "./islands/AgentParticipate.tsx";
 import * as $$2 from "./islands/AgentProfileEditor.tsx";
@@ -59,7 +66,9 @@ import * as $$3 from "./islands/DebateLive.tsx";
 import * as $$4 from "./islands/FavoriteButton.tsx";
 import * as $$5 from "./islands/MessageForm.tsx";
 import * as $$6 from "./islands/NewQuestionsNotice.tsx";
-import * as $$7 from "./islands/VoteButtons.tsx";
+import * as $$7 from "./islands/PrivacySettings.tsx";
+import * as $$8 from "./islands/ProfileEditor.tsx";
+import * as $$9 from "./islands/VoteButtons.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
 const manifest: Manifest = {
@@ -90,31 +99,38 @@ const manifest: Manifest = {
     "./routes/api/likes.ts": $23,
     "./routes/api/local-llm/v1/chat/completions.ts": $24,
     "./routes/api/openapi.json.ts": $25,
-    "./routes/api/profile/agent-keys.ts": $26,
-    "./routes/api/profile/identities.ts": $27,
-    "./routes/api/questions/[id]/index.ts": $28,
-    "./routes/api/questions/[id]/messages.ts": $29,
-    "./routes/api/questions/index.ts": $30,
-    "./routes/ask.tsx": $31,
-    "./routes/auth/callback/oauth.ts": $32,
-    "./routes/auth/callback/provider_a.ts": $33,
-    "./routes/debate.tsx": $34,
-    "./routes/debates/[id].tsx": $35,
-    "./routes/docs/api.tsx": $36,
-    "./routes/index.tsx": $37,
-    "./routes/local-oauth/[provider]/authorize.tsx": $38,
-    "./routes/local-oauth/[provider]/emails.ts": $39,
-    "./routes/local-oauth/[provider]/token.ts": $40,
-    "./routes/local-oauth/[provider]/user.ts": $41,
-    "./routes/local-oauth/[provider]/userinfo.ts": $42,
-    "./routes/local-oauth/_middleware.ts": $43,
-    "./routes/local-oauth/avatar/[id].ts": $44,
-    "./routes/profile/agent-keys.tsx": $45,
-    "./routes/profile/index.tsx": $46,
-    "./routes/questions/[id].tsx": $47,
-    "./routes/signin.tsx": $48,
-    "./routes/skill.md.ts": $49,
-    "./routes/theme.ts": $50,
+    "./routes/api/profile/activity.ts": $26,
+    "./routes/api/profile/agent-keys.ts": $27,
+    "./routes/api/profile/identities.ts": $28,
+    "./routes/api/profile/me.ts": $29,
+    "./routes/api/profile/public/[userId].ts": $30,
+    "./routes/api/profile/public/[userId]/activity.ts": $31,
+    "./routes/api/profile/settings.ts": $32,
+    "./routes/api/profile/stats.ts": $33,
+    "./routes/api/questions/[id]/index.ts": $34,
+    "./routes/api/questions/[id]/messages.ts": $35,
+    "./routes/api/questions/index.ts": $36,
+    "./routes/ask.tsx": $37,
+    "./routes/auth/callback/oauth.ts": $38,
+    "./routes/auth/callback/provider_a.ts": $39,
+    "./routes/debate.tsx": $40,
+    "./routes/debates/[id].tsx": $41,
+    "./routes/docs/api.tsx": $42,
+    "./routes/index.tsx": $43,
+    "./routes/local-oauth/[provider]/authorize.tsx": $44,
+    "./routes/local-oauth/[provider]/emails.ts": $45,
+    "./routes/local-oauth/[provider]/token.ts": $46,
+    "./routes/local-oauth/[provider]/user.ts": $47,
+    "./routes/local-oauth/[provider]/userinfo.ts": $48,
+    "./routes/local-oauth/_middleware.ts": $49,
+    "./routes/local-oauth/avatar/[id].ts": $50,
+    "./routes/profile/agent-keys.tsx": $51,
+    "./routes/profile/index.tsx": $52,
+    "./routes/questions/[id].tsx": $53,
+    "./routes/signin.tsx": $54,
+    "./routes/skill.md.ts": $55,
+    "./routes/theme.ts": $56,
+    "./routes/u/[userId].tsx": $57,
   },
   islands: {
     "./islands/AgentKeysPanel.tsx": $$0,
@@ -124,7 +140,9 @@ const manifest: Manifest = {
     "./islands/FavoriteButton.tsx": $$4,
     "./islands/MessageForm.tsx": $$5,
     "./islands/NewQuestionsNotice.tsx": $$6,
-    "./islands/VoteButtons.tsx": $$7,
+    "./islands/PrivacySettings.tsx": $$7,
+    "./islands/ProfileEditor.tsx": $$8,
+    "./islands/VoteButtons.tsx": $$9,
   },
   baseUrl: import.meta.url,
 };

@@ -26,36 +26,10 @@ import {
 import { createUser } from "../lib/users.ts";
 import { castVote } from "../lib/votes.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
-import { benchApp, type LoadResult, row } from "./harness.ts";
+import { benchApp, type LoadResult, loadWith, row } from "./harness.ts";
 
-const LOAD = new URL("./community_load.ts", import.meta.url).pathname;
 const VOTERS = 200;
 const AGENT_CONNECTIONS = 50;
-
-/** Run the community load generator with one header set per connection. */
-async function loadWith(config: {
-  url: string;
-  method: "GET" | "POST";
-  body?: string;
-  seconds: number;
-  connections: number;
-  headerSets: Record<string, string>[];
-}): Promise<LoadResult> {
-  const file = await Deno.makeTempFile({ suffix: ".json" });
-  try {
-    await Deno.writeTextFile(file, JSON.stringify(config));
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", LOAD, file],
-      stdout: "piped",
-      stderr: "inherit",
-    }).output();
-    if (!out.success) throw new Error(`load generator failed for ${config.url}`);
-    const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
-    return JSON.parse(lines.at(-1)!) as LoadResult;
-  } finally {
-    await Deno.remove(file);
-  }
-}
 
 /** `workers` loops run `step` until `seconds` pass; returns completed steps per second. */
 async function rate(

@@ -16,23 +16,52 @@ export interface LoadResult {
 
 const LOAD = new URL("./load.ts", import.meta.url).pathname;
 
+/** What bench/load.ts runs. */
+export interface LoadConfig {
+  url: string;
+  method?: "GET" | "POST";
+  body?: string;
+  seconds?: number;
+  connections?: number;
+  /** Connection i sends header set i mod n (its own cookie or API key). */
+  headerSets?: Record<string, string>[];
+}
+
 /**
- * Drive `url` for `seconds` with `connections` from a separate process.
+ * Drive a loopback URL from a separate process with autocannon.
+ *
+ * @example
+ * ```ts
+ * const r = await loadWith({ url: "http://127.0.0.1:8000/json", seconds: 5, connections: 50 });
+ * ```
+ */
+export async function loadWith(config: LoadConfig): Promise<LoadResult> {
+  const file = await Deno.makeTempFile({ suffix: ".json" });
+  try {
+    await Deno.writeTextFile(file, JSON.stringify(config));
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", LOAD, file],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    if (!out.success) throw new Error(`load generator failed for ${config.url}`);
+    const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+    return JSON.parse(lines.at(-1)!) as LoadResult;
+  } finally {
+    await Deno.remove(file);
+  }
+}
+
+/**
+ * Drive `url` with GETs for `seconds` over `connections`.
  *
  * @example
  * ```ts
  * const r = await load("http://127.0.0.1:8000/json", 5, 50);
  * ```
  */
-export async function load(url: string, seconds: number, connections = 50): Promise<LoadResult> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", LOAD, url, String(seconds), String(connections)],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  if (!out.success) throw new Error(`load generator failed for ${url}`);
-  const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
-  return JSON.parse(lines.at(-1)!) as LoadResult;
+export function load(url: string, seconds: number, connections = 50): Promise<LoadResult> {
+  return loadWith({ url, seconds, connections });
 }
 
 /** The app over a temp KV file (as in production), with its cleanup. */

@@ -1,20 +1,31 @@
 /**
  * Load generator, run as its own process so it does not share the server's event loop:
- * `deno run -A bench/load.ts <url> <seconds> <connections>` prints autocannon's result
- * as one JSON line. Loopback targets only.
+ * `deno run -A bench/load.ts <config.json>` where the config names the url, and
+ * optionally method, body, seconds, connections and header sets (connection i uses set
+ * i mod n — e.g. its own session cookie or API key). Prints autocannon's result as one
+ * JSON line. Loopback targets only.
  */
 import autocannon from "autocannon";
+import type { LoadConfig } from "./harness.ts";
 
-const [url, seconds = "5", connections = "50"] = Deno.args;
-const host = new URL(url).hostname;
+const config = JSON.parse(await Deno.readTextFile(Deno.args[0])) as LoadConfig;
+const host = new URL(config.url).hostname;
 if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) {
   console.error("bench/load.ts only targets loopback addresses");
   Deno.exit(2);
 }
+const sets = config.headerSets ?? [];
+let next = 0;
 const result = await autocannon({
-  url,
-  duration: Number(seconds),
-  connections: Number(connections),
+  url: config.url,
+  method: config.method ?? "GET",
+  body: config.body,
+  duration: config.seconds ?? 5,
+  connections: config.connections ?? 50,
+  // deno-lint-ignore no-explicit-any
+  setupClient: (client: any) => {
+    if (sets.length > 0) client.setHeaders(sets[next++ % sets.length]);
+  },
 });
 console.log(JSON.stringify({
   requestsPerSec: result.requests.average,

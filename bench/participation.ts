@@ -15,7 +15,7 @@ import { keys } from "../lib/kv/keys.ts";
 import type { LlmClient } from "../lib/llm/types.ts";
 import { participate } from "../lib/participation/participate.ts";
 import { createQuestion } from "../lib/questions.ts";
-import { DEFAULT_SETTINGS } from "../lib/settings.ts";
+import { saveSettings } from "../lib/settings.ts";
 import { createUser } from "../lib/users.ts";
 import { benchApp, row } from "./harness.ts";
 
@@ -66,10 +66,7 @@ export async function run(): Promise<void> {
         bio: "Benchmarks things.",
         email: null,
       });
-      await kv.atomic()
-        .set(keys.settings(u.id), { ...DEFAULT_SETTINGS, aiAvatar: true })
-        .set(keys.avatarRoster(u.id), true)
-        .commit();
+      await saveSettings(kv, u.id, { aiAvatar: true });
       users.push(u.id);
     }
 

@@ -10,6 +10,7 @@ import type { BuildInfo } from "./fresh/assets.ts";
 import { createFreshHandler } from "./fresh/server.ts";
 import type { Manifest } from "./fresh/types.ts";
 import { HttpError } from "./http/errors.ts";
+import { InvalidCursorError } from "./kv/atomic.ts";
 import { formatRequestLine, logSink } from "./http/log.ts";
 import { serveBuildAsset } from "./http/static.ts";
 import { keys } from "./kv/keys.ts";
@@ -46,6 +47,7 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     defaultTitle: "Parley",
     plainErrors: isApiPath,
     onError: (err, req, ctx) => {
+      if (err instanceof InvalidCursorError) err = new HttpError(400, "Invalid cursor");
       if (!(err instanceof HttpError)) return null;
       if (isApiPath(new URL(req.url))) return err.toResponse();
       if (err.status === 404) return ctx.renderNotFound();

@@ -6,6 +6,7 @@
  * @module
  */
 import { addToCounter, counterValue, invertTime, updateAtomically } from "./kv/atomic.ts";
+import { recordEarnedBadges } from "./stats.ts";
 import { keys } from "./kv/keys.ts";
 import {
   type Author,
@@ -152,7 +153,7 @@ export async function addMessage(
     return { ok: false, reason: "question_not_found" };
   }
   const message = buildMessage(input, opts);
-  return await updateAtomically<AddMessageResult>(async () => {
+  const result = await updateAtomically<AddMessageResult>(async () => {
     const [q, parent] = await kv.getMany<[QuestionRecord, MessageRecord]>([
       keys.question(input.questionId),
       keys.message(input.replyTo && input.replyTo.length <= 200 ? input.replyTo : "\u0000none"),
@@ -168,6 +169,8 @@ export async function addMessage(
     writeMessage(op, message);
     return { op, result: { ok: true, message } };
   });
+  if (result.ok) await recordEarnedBadges(kv, message.author.id, message.createdAt); // Prolific
+  return result;
 }
 
 /** The stored message, or null. */

@@ -6,9 +6,14 @@
  * @module
  */
 import type { ProviderId } from "./config.ts";
+import { z } from "zod";
+import { commit } from "./kv/atomic.ts";
 import { keys } from "./kv/keys.ts";
 import type { Author } from "./questions.ts";
 import type { User } from "./users.ts";
+import { bioProblem, displayNameProblem, imageUrlProblem } from "./profile_rules.ts";
+
+export { isOffensiveName } from "./profile_rules.ts";
 
 /** Stored customizations. */
 export interface ProfileRecord {
@@ -83,4 +88,86 @@ export async function getProfile(kv: Deno.Kv, userId: string): Promise<Profile |
 export async function authorOf(kv: Deno.Kv, userId: string): Promise<Author | null> {
   const p = await getProfile(kv, userId);
   return p ? { id: p.userId, name: p.displayName, avatar: p.avatarUrl } : null;
+}
+
+/** A zod check from a rule function that returns a problem or null. */
+function rule(problem: (v: string) => string | null) {
+  return (v: string, ctx: z.core.$RefinementCtx<string>) => {
+    const message = problem(v);
+    if (message) ctx.addIssue({ code: "custom", message });
+  };
+}
+
+/** An image URL, or an empty string / null to clear it. */
+const imageUrl = z.union([
+  z.null(),
+  z.string().trim().superRefine(rule(imageUrlProblem)).transform((v) => v === "" ? null : v),
+]);
+
+/**
+ * The schema of `PATCH /api/profile/me`: every field optional, unknown fields refused.
+ *
+ * @example
+ * ```ts
+ * const input = validate(profileUpdateSchema(config.offensiveWords), body);
+ * ```
+ */
+export function profileUpdateSchema(offensiveWords: readonly string[]) {
+  return z.object({
+    displayName: z.string().trim().superRefine(rule((v) => displayNameProblem(v, offensiveWords))),
+    avatarUrl: imageUrl,
+    bio: z.string().trim().superRefine(rule(bioProblem)),
+    coverUrl: imageUrl,
+  }).partial().strict();
+}
+
+/** A validated profile edit. */
+export type ProfileUpdate = z.infer<ReturnType<typeof profileUpdateSchema>>;
+
+/**
+ * Apply an edit: the effective profile with the edit on top becomes the stored
+ * customization, `customized` turns true, and `provider` becomes the session's provider
+ * (SPEC.md: `provider_a` when the session has none).
+ *
+ * @example
+ * ```ts
+ * await updateProfile(kv, user, { bio: "Hi" }, session.provider);
+ * ```
+ */
+export async function updateProfile(
+  kv: Deno.Kv,
+  user: User,
+  edit: ProfileUpdate,
+  sessionProvider: ProviderId | undefined,
+  now = Date.now(),
+): Promise<Profile> {
+  const current = (await kv.get<ProfileRecord>(keys.profile(user.id))).value;
+  const base = effectiveProfile(user, current);
+  const next: ProfileRecord = {
+    displayName: edit.displayName ?? base.displayName,
+    avatarUrl: edit.avatarUrl !== undefined ? edit.avatarUrl : base.avatarUrl,
+    bio: edit.bio ?? base.bio,
+    coverUrl: edit.coverUrl !== undefined ? edit.coverUrl : base.coverUrl,
+    provider: sessionProvider ?? "provider_a",
+    customized: true,
+    createdAt: current?.createdAt ?? user.createdAt,
+    updatedAt: now,
+  };
+  await commit(kv, (op) => op.set(keys.profile(user.id), next));
+  return effectiveProfile(user, next);
+}
+
+/** The JSON shape of `GET /api/profile/me` (SPEC.md "User profile"). */
+export function profileJson(p: Profile) {
+  return {
+    userId: p.userId,
+    displayName: p.displayName,
+    avatarUrl: p.avatarUrl,
+    bio: p.bio,
+    provider: p.provider,
+    coverUrl: p.coverUrl,
+    customized: p.customized,
+    createdAt: new Date(p.createdAt).toISOString(),
+    updatedAt: new Date(p.updatedAt).toISOString(),
+  };
 }

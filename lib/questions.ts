@@ -12,10 +12,12 @@ import { idSuffix } from "./ids.ts";
 import {
   addToCounter,
   counterValue,
+  getAll,
   invertTime,
   listNewestFirst,
   updateAtomically,
 } from "./kv/atomic.ts";
+import { recordEarnedBadges } from "./stats.ts";
 import { keys } from "./kv/keys.ts";
 import { queryTerms, questionTerms } from "./search_terms.ts";
 import { listVoters } from "./votes.ts";
@@ -217,7 +219,7 @@ export async function createQuestion(
   if (input.standIn) record.standIn = true;
   const tagIndex = [...new Set(record.tags.map(tagKey))];
   const headKeys = [keys.questionSeqHead(), ...tagIndex.map(keys.tagSeqHead)];
-  return await updateAtomically(async () => {
+  const created = await updateAtomically(async () => {
     const heads = await kv.getMany<number[]>(headKeys);
     const op = kv.atomic();
     for (const h of heads) op.check(h);
@@ -233,6 +235,8 @@ export async function createQuestion(
     opts.extra?.(op, record);
     return { op, result: record };
   });
+  await recordEarnedBadges(kv, record.author.id, now); // First Question
+  return created;
 }
 
 /** The stored question, or null. */
@@ -244,14 +248,6 @@ export async function getQuestion(kv: Deno.Kv, id: string): Promise<QuestionReco
 /** How many questions exist (a counter, not a scan). */
 export async function countQuestions(kv: Deno.Kv): Promise<number> {
   return counterValue((await kv.get(keys.counter("questions"))).value);
-}
-
-/** Run `getMany` over any number of keys (10 per call, in parallel). */
-async function getAll<T>(kv: Deno.Kv, list: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
-  const chunks: Deno.KvKey[][] = [];
-  for (let i = 0; i < list.length; i += 10) chunks.push(list.slice(i, i + 10));
-  const results = await Promise.all(chunks.map((c) => kv.getMany<T[]>(c)));
-  return results.flat();
 }
 
 /** Records for ids, in the same order, skipping ids without a record. */

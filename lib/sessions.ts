@@ -10,7 +10,7 @@ import { keys } from "./kv/keys.ts";
 import { commit } from "./kv/atomic.ts";
 import { randomToken, sha256Hex } from "./ids.ts";
 import type { SessionUser } from "./state.ts";
-import { getUser } from "./users.ts";
+import { getProfile } from "./profiles.ts";
 
 /** How long a session lives without use. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -122,13 +122,14 @@ export async function userForSession(
   if (!token) return null;
   const found = await readSession(kv, token, now);
   if (!found) return null;
-  const user = await getUser(kv, found.session.userId);
-  if (!user) return null;
+  // The name and picture people see are the profile's (customized or from the provider).
+  const profile = await getProfile(kv, found.session.userId);
+  if (!profile) return null;
   return {
     user: {
-      id: user.id,
-      name: user.name,
-      image: user.image,
+      id: profile.userId,
+      name: profile.displayName,
+      image: profile.avatarUrl,
       provider: found.session.provider,
       sessionToken: token,
     },

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { commit } from "./kv/atomic.ts";
 import { keys } from "./kv/keys.ts";
 
 /** Schema of the settings, also used to validate `PUT /api/profile/settings`. */
@@ -37,4 +38,30 @@ export const DEFAULT_SETTINGS: Settings = {
 export async function getSettings(kv: Deno.Kv, userId: string): Promise<Settings> {
   const stored = (await kv.get<Partial<Settings>>(keys.settings(userId))).value;
   return { ...DEFAULT_SETTINGS, ...stored };
+}
+
+/** Schema of a settings edit: any subset of the four settings. */
+export const SettingsUpdateSchema = SettingsSchema.partial().strict();
+
+/**
+ * Save a settings edit and return the result. The AI-avatar roster (users whose avatar
+ * answers questions) is kept in the same atomic write, so the job never scans users.
+ *
+ * @example
+ * ```ts
+ * await saveSettings(kv, userId, { aiAvatar: true });
+ * ```
+ */
+export async function saveSettings(
+  kv: Deno.Kv,
+  userId: string,
+  edit: Partial<Settings>,
+): Promise<Settings> {
+  const next = { ...(await getSettings(kv, userId)), ...edit };
+  await commit(kv, (op) => {
+    op.set(keys.settings(userId), next);
+    if (next.aiAvatar) op.set(keys.avatarRoster(userId), true);
+    else op.delete(keys.avatarRoster(userId));
+  });
+  return next;
 }

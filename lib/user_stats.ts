@@ -18,6 +18,8 @@ const NAMES: UserStatName[] = [
   "favorites_received",
   "best_question_upvotes",
   "best_answer_upvotes",
+  "debates",
+  "debate_wins",
 ];
 
 /**

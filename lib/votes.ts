@@ -9,6 +9,7 @@
  * @module
  */
 import { addToCounter, commit, invertTime, readCounters, updateAtomically } from "./kv/atomic.ts";
+import { recordEarnedBadges } from "./stats.ts";
 import { keys } from "./kv/keys.ts";
 import { findTarget, type TargetType } from "./targets.ts";
 import { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
@@ -105,6 +106,8 @@ export async function castVote(
     // and on a busy item most likes find the peak already recorded and write nothing.
     await commit(kv, (op) => op.max(bestKey, BigInt(upvotes)));
   }
+  // A like can earn the author a badge (Helpful Answer, Popular Question, Crowd Favorite).
+  if (action === "liked") await recordEarnedBadges(kv, target.authorId, now);
   return { action, upvotes, downvotes, liked: next === "up", downvoted: next === "down" };
 }
 

@@ -10,7 +10,8 @@
  *
  * @module
  */
-import { addToCounter, commit, invertTime, listNewestFirst, readCounters } from "../kv/atomic.ts";
+import { addToCounter, commit, invertTime, listNewestFirst } from "../kv/atomic.ts";
+import { recordEarnedBadges } from "../stats.ts";
 import { keys } from "../kv/keys.ts";
 import type { JsonSource } from "../llm/json.ts";
 import { isDebateRunning } from "./runner.ts";
@@ -75,9 +76,6 @@ export function newDebateId(now = Date.now()): string {
   return `debate_${now}_${rand}`;
 }
 
-const debatesCounter = (userId: string) => keys.counter(`debates:${userId}`);
-const winsCounter = (userId: string) => keys.counter(`debate_wins:${userId}`);
-
 /**
  * Save a new debate (`in_progress`), its history index, the user's counter and the agent
  * memory in one atomic op. Returns false when the id is already taken.
@@ -96,7 +94,6 @@ export async function createDebate(
     op.check({ key: keys.debate(record.id), versionstamp: null })
       .set(keys.debate(record.id), record)
       .set(keys.debateByUser(record.userId, invertTime(record.createdAt), record.id), record.id);
-    addToCounter(op, debatesCounter(record.userId), 1);
     if (memory) op.set(keys.debateAgent(record.userId), memory);
   });
   return res.ok;
@@ -119,7 +116,11 @@ export async function appendMessage(
   return next;
 }
 
-/** Mark a debate completed with its synthesis (and count a win for the user). */
+/**
+ * Mark a debate completed with its synthesis; the user's debate count (and wins) move in
+ * the same op — only completed debates count towards the contribution score — and a
+ * first win records the Debater badge.
+ */
 export async function completeDebate(
   kv: Deno.Kv,
   record: DebateRecord,
@@ -136,8 +137,12 @@ export async function completeDebate(
   };
   await commit(kv, (op) => {
     op.set(keys.debate(record.id), next);
-    if (synthesis.winner === "user") addToCounter(op, winsCounter(record.userId), 1);
+    addToCounter(op, keys.userStat(record.userId, "debates"), 1);
+    if (synthesis.winner === "user") {
+      addToCounter(op, keys.userStat(record.userId, "debate_wins"), 1);
+    }
   });
+  if (synthesis.winner === "user") await recordEarnedBadges(kv, record.userId, now);
   return next;
 }
 
@@ -253,14 +258,34 @@ export async function listDebateSummaries(
   now: number,
   limit = HISTORY_LIMIT,
 ): Promise<DebateSummary[]> {
-  const page = await listNewestFirst<string>(kv, keys.debatesByUserPrefix(userId), { limit });
-  const out: DebateSummary[] = [];
+  return (await pageDebateSummaries(kv, userId, now, { limit })).items;
+}
+
+/**
+ * One page of a user's debate summaries, newest first, with the cursor of the next page.
+ *
+ * @example
+ * ```ts
+ * const { items, cursor } = await pageDebateSummaries(kv, userId, Date.now(), { limit: 20 });
+ * ```
+ */
+export async function pageDebateSummaries(
+  kv: Deno.Kv,
+  userId: string,
+  now: number,
+  { limit, cursor }: { limit: number; cursor?: string },
+): Promise<{ items: DebateSummary[]; cursor?: string }> {
+  const page = await listNewestFirst<string>(kv, keys.debatesByUserPrefix(userId), {
+    limit,
+    cursor,
+  });
+  const items: DebateSummary[] = [];
   for (let i = 0; i < page.values.length; i += 10) {
     const entries = await kv.getMany<DebateRecord[]>(page.values.slice(i, i + 10).map(keys.debate));
     for (const entry of entries) {
       const d = await settleStale(kv, entry, now);
       if (!d) continue;
-      out.push({
+      items.push({
         id: d.id,
         topic: d.topic,
         opponentName: d.opponentProfile.name,
@@ -270,16 +295,7 @@ export async function listDebateSummaries(
       });
     }
   }
-  return out;
-}
-
-/** How many debates a user started and won (counters, no scan). */
-export async function countDebates(
-  kv: Deno.Kv,
-  userId: string,
-): Promise<{ started: number; won: number }> {
-  const [started, won] = await readCounters(kv, [debatesCounter(userId), winsCounter(userId)]);
-  return { started, won };
+  return { items, cursor: page.cursor };
 }
 
 /** The traits and interests the user last gave their agent, or null. */

@@ -94,6 +94,22 @@ export function counterValue(value: unknown): number {
 }
 
 /**
+ * `getMany` over any number of keys (it takes 10 per call; the calls run in parallel),
+ * results in the order of `list`.
+ *
+ * @example
+ * ```ts
+ * const entries = await getAll<QuestionRecord>(kv, ids.map(keys.question));
+ * ```
+ */
+export async function getAll<T>(kv: Deno.Kv, list: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
+  const chunks: Deno.KvKey[][] = [];
+  for (let i = 0; i < list.length; i += 10) chunks.push(list.slice(i, i + 10));
+  const results = await Promise.all(chunks.map((c) => kv.getMany<T[]>(c)));
+  return results.flat();
+}
+
+/**
  * Read one or more counters in a single round trip.
  *
  * @example
@@ -102,13 +118,7 @@ export function counterValue(value: unknown): number {
  * ```
  */
 export async function readCounters(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<number[]> {
-  const out: number[] = [];
-  // getMany takes at most 10 keys per call.
-  for (let i = 0; i < keys.length; i += 10) {
-    const entries = await kv.getMany(keys.slice(i, i + 10));
-    for (const e of entries) out.push(counterValue(e.value));
-  }
-  return out;
+  return (await getAll(kv, keys)).map((e) => counterValue(e.value));
 }
 
 /** Largest timestamp an index key can invert. */
@@ -125,6 +135,14 @@ const TIME_CEILING = 9_999_999_999_999;
  */
 export function invertTime(ms: number): number {
   return TIME_CEILING - ms;
+}
+
+/** A paging cursor that KV does not recognise (made up, or from another list). */
+export class InvalidCursorError extends Error {
+  constructor() {
+    super("Invalid cursor");
+    this.name = "InvalidCursorError";
+  }
 }
 
 /** Options for {@link listNewestFirst}. */
@@ -154,14 +172,22 @@ export async function listNewestFirst<T>(
   const keys: Deno.KvKey[] = [];
   let afterLast: string | undefined;
   let more = false;
-  for await (const e of iter) {
-    if (values.length === limit) {
-      more = true;
-      break;
+  try {
+    for await (const e of iter) {
+      if (values.length === limit) {
+        more = true;
+        break;
+      }
+      values.push(e.value);
+      keys.push(e.key);
+      afterLast = iter.cursor;
     }
-    values.push(e.value);
-    keys.push(e.key);
-    afterLast = iter.cursor;
+  } catch (err) {
+    // KV rejects a cursor it did not issue for this prefix with a TypeError.
+    if (cursor && err instanceof TypeError && /cursor/i.test(err.message)) {
+      throw new InvalidCursorError();
+    }
+    throw err;
   }
   return { values, keys, cursor: more ? afterLast : undefined };
 }

@@ -15,6 +15,7 @@
  * | `["profiles", userId]` | `ProfileRecord` | customizations; absent until the first edit |
  * | `["settings", userId]` | `Settings` | privacy and AI avatar; absent means defaults |
  * | `["avatar_roster", userId]` | true | users with the AI avatar on; written with settings |
+ * | `["badges", userId, badgeId]` | number (earned at, ms) | recorded once by the writes |
  * | `["identities", provider, providerAccountId]` | `IdentityRecord` (tokens AES-GCM sealed) | with `["identities_by_user", …]`, in one op |
  * | `["identities_by_user", userId, provider]` | providerAccountId | lookup by canonical user; one per provider |
  * | `["auth_payloads", sha256(cookie), issueId]` | `PayloadNonce` | one per issued payload; `expireIn` 2 min + `expiresAt`; consumed with the session write |
@@ -25,7 +26,7 @@
  * | `["debate_messages", debateId, index]` | `DebateMessage` | one per turn, with the record's `messageCount` |
  * | `["debates_by_user", userId, invertTime(createdAt), id]` | id | newest-first history |
  * | `["debate_agents", userId]` | `AgentMemory` | traits/interests last used for the user's agent |
- * | `["counters", "debates:" + userId]`, `["counters", "debate_wins:" + userId]` | `Deno.KvU64` | debates started, debates won |
+ * | `["user_stats", userId, "debates" \| "debate_wins"]` | `Deno.KvU64` | debates completed and won, moved when a debate completes |
  *
  * Community (questions, messages, votes, favorites, agent keys). Every row below is written
  * in the same atomic op as the record that causes it, so indexes and counters never drift:
@@ -74,7 +75,9 @@ export type UserStatName =
   | "upvotes_received"
   | "favorites_received"
   | "best_question_upvotes"
-  | "best_answer_upvotes";
+  | "best_answer_upvotes"
+  | "debates"
+  | "debate_wins";
 
 /** Key builders, one per prefix of the table above. */
 export const keys = {
@@ -90,6 +93,8 @@ export const keys = {
   settings: (userId: string): Deno.KvKey => ["settings", userId],
   avatarRoster: (userId: string): Deno.KvKey => ["avatar_roster", userId],
   avatarRosterPrefix: (): Deno.KvKey => ["avatar_roster"],
+  badge: (userId: string, badgeId: string): Deno.KvKey => ["badges", userId, badgeId],
+  badgePrefix: (userId: string): Deno.KvKey => ["badges", userId],
   identity: (provider: string, providerAccountId: string): Deno.KvKey => [
     "identities",
     provider,

@@ -1,6 +1,21 @@
 import { BindResult } from "@/components/profile/BindResult.tsx";
 import { ProfileSummary } from "@/components/profile/ProfileSummary.tsx";
 import { SignInMethods } from "@/components/profile/SignInMethods.tsx";
+import { EditProfile } from "@/components/profile/EditProfile.tsx";
+import { Privacy } from "@/components/profile/Privacy.tsx";
+import { getSettings, type Settings } from "@/lib/settings.ts";
+import { AgentKeys } from "@/components/profile/AgentKeys.tsx";
+import { ActivityList, ActivityTabs } from "@/components/profile/ActivityList.tsx";
+import { StatsAndBadges } from "@/components/profile/StatsAndBadges.tsx";
+import {
+  ACTIVITY_TYPES,
+  type ActivityPage,
+  type ActivityType,
+  listActivity,
+} from "@/lib/activity.ts";
+import { type AgentKeyInfo, listAgentKeys } from "@/lib/agent_keys.ts";
+import { statsAndBadges } from "@/lib/public_profile.ts";
+import type { BadgeStatus, Statistics } from "@/lib/stats.ts";
 import { availableProviders, type ProviderId } from "@/lib/auth/providers.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
@@ -12,12 +27,24 @@ interface Data {
   profile: Profile;
   identities: IdentitySummary[];
   available: ProviderId[];
+  settings: Settings;
+  keys: AgentKeyInfo[];
+  stats: Statistics;
+  badges: BadgeStatus[];
+  tab: ActivityType;
+  page: ActivityPage;
+  now: number;
 }
 
+const ALL_VISIBLE = Object.fromEntries(ACTIVITY_TYPES.map((t) => [t, true])) as Record<
+  ActivityType,
+  boolean
+>;
+
 export const handler: Handlers<Data, AppState> = {
-  async GET(_req, ctx) {
+  async GET(req, ctx) {
     const user = ctx.state.user;
-    const { kv, config } = ctx.state.services;
+    const { kv, config, now } = ctx.state.services;
     const profile = user ? await getProfile(kv, user.id) : null;
     if (!user || !profile) {
       return new Response(null, {
@@ -25,8 +52,32 @@ export const handler: Handlers<Data, AppState> = {
         headers: { location: "/signin?returnTo=%2Fprofile" },
       });
     }
-    const identities = (await listIdentities(kv, user.id)).map(identitySummary);
-    return ctx.render({ profile, identities, available: availableProviders(config) });
+    const params = new URL(req.url).searchParams;
+    const asked = params.get("tab") as ActivityType | null;
+    const tab = asked && ACTIVITY_TYPES.includes(asked) ? asked : "questions";
+    const t = now();
+    const [identities, settings, keys, { stats, badges }, page] = await Promise.all([
+      listIdentities(kv, user.id).then((list) => list.map(identitySummary)),
+      getSettings(kv, user.id),
+      listAgentKeys(kv, user.id),
+      statsAndBadges(kv, user.id),
+      listActivity(kv, user.id, tab, { cursor: params.get("cursor") ?? undefined, now: t })
+        .catch(() => ({ activities: [], hasMore: false, nextCursor: null })),
+    ]);
+    const res = ctx.render({
+      profile,
+      identities,
+      available: availableProviders(config),
+      settings,
+      keys,
+      stats,
+      badges,
+      tab,
+      page,
+      now: t,
+    });
+    res.headers.set("cache-control", "no-store");
+    return res;
   },
 };
 
@@ -43,6 +94,20 @@ export default function ProfilePage({ data, url }: PageProps<Data, AppState>) {
       <div class="stack profile-page">
         <BindResult url={url} />
         <ProfileSummary profile={data.profile} />
+        <p>
+          <a href={`/u/${encodeURIComponent(data.profile.userId)}`}>
+            See your public profile
+          </a>
+        </p>
+        <StatsAndBadges stats={data.stats} badges={data.badges} />
+        <section class="card" aria-labelledby="activity-h" id="activity">
+          <h2 id="activity-h">Your activity</h2>
+          <ActivityTabs base="/profile" current={data.tab} visible={ALL_VISIBLE} />
+          <ActivityList type={data.tab} page={data.page} base="/profile" now={data.now} />
+        </section>
+        <EditProfile profile={data.profile} />
+        <Privacy settings={data.settings} />
+        <AgentKeys keys={data.keys} />
         <SignInMethods identities={data.identities} available={data.available} />
       </div>
     </>

@@ -56,7 +56,8 @@ Deno.test({
       await page.getByRole("heading", { name: "Linus Local" }).waitFor();
       await page.getByText("Bound as Linus Local").waitFor();
       await page.screenshot({ path: `${SCREENSHOT_DIR}/profile-signed-in.png`, fullPage: true });
-      await page.getByRole("link", { name: "Questions" }).click();
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Questions" })
+        .click();
       await page.waitForURL(`${srv.origin}/`);
       assert.equal(await page.getByTestId("user-name").textContent(), "Linus Local");
 

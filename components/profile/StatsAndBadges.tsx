@@ -1,0 +1,53 @@
+import type { BadgeStatus, Statistics } from "@/lib/stats.ts";
+
+/** Statistics overview and the six badges with their progress. */
+export function StatsAndBadges({ stats, badges }: { stats: Statistics; badges: BadgeStatus[] }) {
+  const figures: [string, number][] = [
+    ["Contribution score", stats.contributionScore],
+    ["Questions", stats.questionsCount],
+    ["Answers", stats.answersCount],
+    ["Debates", stats.debatesCount],
+    ["Upvotes received", stats.upvotesReceived],
+    ["Favorites received", stats.favoritesReceived],
+  ];
+  return (
+    <section class="card" aria-labelledby="stats-h" data-testid="stats">
+      <h2 id="stats-h">Statistics</h2>
+      <dl class="stats-grid">
+        {figures.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p class="hint">
+        Score: question 5 points, answer 3, upvote received 1, completed debate 10.
+      </p>
+      <h3>Badges</h3>
+      <ul class="badges" data-testid="badges">
+        {badges.map((b) => (
+          <li key={b.id} class={b.earned ? "badge earned" : "badge"}>
+            <strong>{b.earned ? "✓" : "○"} {b.name}</strong>
+            <span class="hint">{b.description}</span>
+            {b.earned
+              ? (
+                <span class="hint">
+                  Earned{b.earnedAt ? ` ${new Date(b.earnedAt).toISOString().slice(0, 10)}` : ""}
+                </span>
+              )
+              : (
+                <progress
+                  max={b.progress.target}
+                  value={b.progress.current}
+                  aria-label={`${b.name}: ${b.progress.current} of ${b.progress.target}`}
+                >
+                  {b.progress.current}/{b.progress.target}
+                </progress>
+              )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+import { useState } from "preact/hooks";
+
+interface Settings {
+  activityVisibility: "public" | "private";
+  voteHistory: "public" | "private";
+  debateArchive: "public" | "private";
+  aiAvatar: boolean;
+}
+
+const CHOICES: { key: Exclude<keyof Settings, "aiAvatar">; label: string; hint: string }[] = [
+  {
+    key: "activityVisibility",
+    label: "Activity feed",
+    hint: "Who sees your activity tabs (your questions and answers stay public).",
+  },
+  { key: "voteHistory", label: "Vote history", hint: "Who sees what you voted on." },
+  { key: "debateArchive", label: "Debate archive", hint: "Who can read your saved debates." },
+];
+
+/** Privacy and AI-avatar switches; each change is saved at once. */
+export default function PrivacySettings({ initial }: { initial: Settings }) {
+  const [settings, setSettings] = useState(initial);
+  const [status, setStatus] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+
+  const save = async (patch: Partial<Settings>) => {
+    const before = settings;
+    setSettings({ ...settings, ...patch });
+    setStatus(null);
+    try {
+      const res = await fetch("/api/profile/settings", {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(patch),
+      });
+      if (!res.ok) throw new Error(String(res.status));
+      setSettings(await res.json());
+      setStatus({ kind: "ok", text: "Saved." });
+    } catch {
+      setSettings(before);
+      setStatus({ kind: "error", text: "Could not save that change; it was undone." });
+    }
+  };
+
+  return (
+    <div class="stack privacy-settings">
+      {CHOICES.map((c) => (
+        <fieldset key={c.key} class="choice">
+          <legend>{c.label}</legend>
+          <p class="hint">{c.hint}</p>
+          {(["public", "private"] as const).map((v) => (
+            <label key={v} class="inline">
+              <input
+                type="radio"
+                name={c.key}
+                value={v}
+                checked={settings[c.key] === v}
+                onChange={() => save({ [c.key]: v })}
+              />{" "}
+              {v === "public" ? "Everyone" : "Only me"}
+            </label>
+          ))}
+        </fieldset>
+      ))}
+      <label class="inline">
+        <input
+          type="checkbox"
+          name="aiAvatar"
+          checked={settings.aiAvatar}
+          onChange={(e) => save({ aiAvatar: (e.target as HTMLInputElement).checked })}
+        />{" "}
+        Let my AI avatar answer new questions for me (at most 10 an hour, in the voice of my bio)
+      </label>
+      <div role="status" class={status?.kind === "error" ? "field-error" : "ok-text"}>
+        {status?.text ?? ""}
+      </div>
+    </div>
+  );
+}

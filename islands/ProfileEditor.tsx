@@ -1,0 +1,160 @@
+import { useState } from "preact/hooks";
+import { bioProblem, displayNameProblem, imageUrlProblem } from "@/lib/profile_rules.ts";
+
+interface Props {
+  displayName: string;
+  avatarUrl: string | null;
+  bio: string;
+  coverUrl: string | null;
+}
+
+type Field = keyof Props;
+const FIELDS: Field[] = ["displayName", "avatarUrl", "bio", "coverUrl"];
+// The same rule functions as the API; only the offensive-word list stays on the server.
+const RULES: Record<Field, (v: string) => string | null> = {
+  displayName: (v) => displayNameProblem(v, []),
+  avatarUrl: imageUrlProblem,
+  bio: bioProblem,
+  coverUrl: imageUrlProblem,
+};
+
+function fieldErrors(values: Record<Field, string>): Partial<Record<Field, string>> {
+  const out: Partial<Record<Field, string>> = {};
+  for (const f of FIELDS) {
+    const problem = RULES[f](values[f].trim());
+    if (problem) out[f] = problem;
+  }
+  return out;
+}
+
+const LABELS: Record<Field, string> = {
+  displayName: "Display name",
+  avatarUrl: "Avatar URL",
+  bio: "Bio",
+  coverUrl: "Cover image URL",
+};
+
+/**
+ * Profile edit form: the API's own rules checked as you type, previews of the avatar
+ * and cover, and the server's verdict shown next to each field.
+ */
+export default function ProfileEditor(props: Props) {
+  const [values, setValues] = useState<Record<Field, string>>({
+    displayName: props.displayName,
+    avatarUrl: props.avatarUrl ?? "",
+    bio: props.bio,
+    coverUrl: props.coverUrl ?? "",
+  });
+  const [serverErrors, setServerErrors] = useState<Partial<Record<Field, string>>>({});
+  const [status, setStatus] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+  // The server's verdict on a field shows until that field is edited again.
+  const errors: Partial<Record<Field, string>> = { ...fieldErrors(values) };
+  for (const f of FIELDS) if (serverErrors[f]) errors[f] = serverErrors[f];
+  const invalid = Object.keys(fieldErrors(values)).length > 0;
+
+  const set = (f: Field) => (e: Event) => {
+    setValues({ ...values, [f]: (e.target as HTMLInputElement).value });
+    const { [f]: _cleared, ...rest } = serverErrors;
+    setServerErrors(rest);
+    setStatus(null);
+  };
+
+  const save = async (e: Event) => {
+    e.preventDefault();
+    if (invalid) return;
+    setSaving(true);
+    setStatus(null);
+    try {
+      const res = await fetch("/api/profile/me", {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(values),
+      });
+      const body = await res.json().catch(() => ({}));
+      if (res.ok) {
+        setStatus({ kind: "ok", text: "Profile saved." });
+      } else {
+        const next: Partial<Record<Field, string>> = {};
+        for (const i of (body.issues ?? []) as { path: string; message: string }[]) {
+          if (FIELDS.includes(i.path as Field)) next[i.path as Field] ??= i.message;
+        }
+        setServerErrors(next);
+        setStatus({ kind: "error", text: body.error ?? `Could not save (${res.status}).` });
+      }
+    } catch {
+      setStatus({ kind: "error", text: "Network error: your changes were not saved." });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const input = (f: Field, type = "text") => (
+    <div>
+      <label for={`pf-${f}`}>{LABELS[f]}</label>
+      {f === "bio"
+        ? (
+          <textarea
+            id={`pf-${f}`}
+            name={f}
+            value={values[f]}
+            onInput={set(f)}
+            maxLength={400}
+            aria-invalid={errors[f] ? "true" : undefined}
+            aria-describedby={`pf-${f}-msg`}
+          />
+        )
+        : (
+          <input
+            id={`pf-${f}`}
+            name={f}
+            type={type}
+            value={values[f]}
+            onInput={set(f)}
+            aria-invalid={errors[f] ? "true" : undefined}
+            aria-describedby={`pf-${f}-msg`}
+          />
+        )}
+      <div id={`pf-${f}-msg`} class={errors[f] ? "field-error" : "hint"}>
+        {errors[f]
+          ? `${LABELS[f]} ${errors[f]}`
+          : f === "bio"
+          ? `${values.bio.trim().length}/200 characters`
+          : f === "displayName"
+          ? "1–40 characters: letters, digits, spaces, _ - ."
+          : "http or https; leave empty for none"}
+      </div>
+    </div>
+  );
+
+  const preview = (url: string) => !fieldErrors({ ...values, avatarUrl: url }).avatarUrl && url;
+  return (
+    <form class="stack profile-editor" onSubmit={save} noValidate>
+      <div class="profile-preview" aria-label="Preview">
+        {preview(values.coverUrl)
+          ? <img class="cover-preview" src={values.coverUrl} alt="Cover preview" />
+          : <div class="cover-preview cover-empty" aria-hidden="true" />}
+        <div class="row">
+          {preview(values.avatarUrl)
+            ? <img class="avatar avatar-lg" src={values.avatarUrl} alt="Avatar preview" />
+            : <span class="avatar avatar-lg" aria-hidden="true" />}
+          <strong>{values.displayName.trim() || "—"}</strong>
+        </div>
+      </div>
+      {input("displayName")}
+      {input("avatarUrl", "url")}
+      {input("coverUrl", "url")}
+      {input("bio")}
+      <div class="row">
+        <button type="submit" class="btn btn-primary" disabled={saving || invalid}>
+          {saving ? "Saving…" : "Save profile"}
+        </button>
+        {status && (
+          <span role="status" class={status.kind === "ok" ? "ok-text" : "field-error"}>
+            {status.text}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,94 @@
+import { ActivityList, ActivityTabs } from "@/components/profile/ActivityList.tsx";
+import { StatsAndBadges } from "@/components/profile/StatsAndBadges.tsx";
+import {
+  ACTIVITY_TYPES,
+  type ActivityPage,
+  type ActivityType,
+  listActivity,
+} from "@/lib/activity.ts";
+import { Head } from "@/lib/fresh/head.ts";
+import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
+import { getPublicProfile, type PublicProfile } from "@/lib/public_profile.ts";
+import type { AppState } from "@/lib/state.ts";
+
+interface Data {
+  profile: PublicProfile;
+  tab: ActivityType;
+  page: ActivityPage | null;
+  visible: Record<ActivityType, boolean>;
+  isOwner: boolean;
+  now: number;
+}
+
+export const handler: Handlers<Data, AppState> = {
+  async GET(req, ctx) {
+    const { kv, now } = ctx.state.services;
+    const t = now();
+    const profile = await getPublicProfile(kv, ctx.params.userId, t);
+    if (!profile) return ctx.renderNotFound();
+    const isOwner = ctx.state.user?.id === profile.userId;
+    const visible: Record<ActivityType, boolean> = {
+      questions: true,
+      answers: true,
+      debates: isOwner || profile.visibleActivity.debates,
+      likes: isOwner || profile.visibleActivity.likes,
+      favorites: isOwner || profile.visibleActivity.favorites,
+    };
+    const params = new URL(req.url).searchParams;
+    const asked = params.get("tab") as ActivityType | null;
+    const tab = asked && ACTIVITY_TYPES.includes(asked) ? asked : "questions";
+    const cursor = params.get("cursor") ?? undefined;
+    const page = visible[tab]
+      ? await listActivity(kv, profile.userId, tab, { cursor, now: t }).catch(() => null)
+      : null;
+    return ctx.render({ profile, tab, page, visible, isOwner, now: t });
+  },
+};
+
+/** /u/:userId — a person's public profile. */
+export default function PublicProfilePage({ data }: PageProps<Data, AppState>) {
+  const p = data.profile;
+  const base = `/u/${encodeURIComponent(p.userId)}`;
+  return (
+    <>
+      <Head>
+        <title>{`${p.displayName} · Parley`}</title>
+        <meta name="description" content={p.bio || `${p.displayName} on Parley`} />
+      </Head>
+      <div class="profile-sections" data-testid="public-profile">
+        <div>
+          {p.coverUrl
+            ? <img class="public-cover" src={p.coverUrl} alt="" />
+            : <div class="public-cover" aria-hidden="true" />}
+          <div class="public-head">
+            {p.avatarUrl
+              ? <img class="avatar avatar-lg" src={p.avatarUrl} alt="" />
+              : <span class="avatar avatar-lg avatar-initial" aria-hidden="true" />}
+            <div>
+              <h1>{p.displayName}</h1>
+              <span class="meta">Member since {p.memberSince.slice(0, 10)}</span>
+            </div>
+          </div>
+          {p.bio && <p>{p.bio}</p>}
+          {data.isOwner && (
+            <p class="alert alert-info">
+              This is how others see your profile. <a href="/profile">Edit your profile</a>
+            </p>
+          )}
+        </div>
+        <StatsAndBadges stats={p.stats} badges={p.badges} />
+        <section aria-labelledby="activity-h" id="activity">
+          <h2 id="activity-h">Activity</h2>
+          <ActivityTabs base={base} current={data.tab} visible={data.visible} />
+          {data.page
+            ? <ActivityList type={data.tab} page={data.page} base={base} now={data.now} />
+            : (
+              <p class="empty" data-testid="activity-private">
+                {p.displayName} keeps this activity private.
+              </p>
+            )}
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,346 @@
+/**
+ * Profiles through the real app: activity of each kind (shape, order, paging), the
+ * statistics and badges kept by the writes, public profiles, and privacy.
+ */
+import assert from "node:assert/strict";
+import { completeDebate, createDebate, type DebateRecord } from "@/lib/debates/store.ts";
+import { createTestApp, jsonWrite, type TestApp } from "../helpers/app.ts";
+import { answer, ask, getAs, json, type Member, member, postAs } from "../helpers/community.ts";
+
+/** A clock that moves one second per reading, so every write has its own time. */
+function steppingClock(start = 1_800_000_000_000) {
+  let t = start;
+  return () => (t += 1000);
+}
+
+async function seedDebate(t: TestApp, userId: string, topic: string, winner: "user" | "tie") {
+  const now = t.services.now();
+  const record: DebateRecord = {
+    id: `debate_${now}_test${Math.floor(Math.random() * 1e6)}`,
+    topic,
+    userId,
+    userProfile: { id: userId, name: "Me", avatar: "", bio: "" },
+    opponentProfile: {
+      id: "persona-x",
+      name: "Dr. Opponent",
+      avatar: "",
+      bio: "",
+      title: "Skeptic",
+    },
+    status: "in_progress",
+    synthesis: null,
+    messageCount: 0,
+    createdAt: now,
+    updatedAt: now,
+  } as unknown as DebateRecord;
+  await createDebate(t.kv, record);
+  await completeDebate(
+    t.kv,
+    record,
+    {
+      consensus: ["a"],
+      disagreements: ["b"],
+      winner,
+      winnerReason: "r",
+      conclusion: "c",
+      recommendations: ["d"],
+    },
+    "model",
+    t.services.now(),
+  );
+  return record.id;
+}
+
+async function activity(t: TestApp, who: Member | null, path: string) {
+  return await json<
+    { activities: Record<string, unknown>[]; hasMore: boolean; nextCursor: string | null }
+  >(
+    getAs(t, who, path),
+  );
+}
+
+Deno.test("activity: questions and answers, newest first, in SPEC's shapes", async () => {
+  const t = await createTestApp({ now: steppingClock() });
+  try {
+    const ada = await member(t, "Ada");
+    const bob = await member(t, "Bob");
+    const q1 = await ask(t, ada, { title: "First question", description: "One", tags: ["x"] });
+    const q2 = await ask(t, ada, { title: "Second question", tags: [] });
+    const m1 = await answer(t, ada, q2, "An **answer**");
+    await postAs(t, bob, "/api/likes", { targetId: q1, targetType: "question", voteType: "up" });
+    await postAs(t, bob, "/api/likes", { targetId: m1, targetType: "message", voteType: "up" });
+
+    const qs = await activity(t, ada, "/api/profile/activity?type=questions");
+    assert.equal(qs.status, 200);
+    assert.deepEqual(qs.body.activities.map((a) => a.id), [q2, q1]);
+    const first = qs.body.activities[1];
+    assert.deepEqual(Object.keys(first).sort(), [
+      "createdAt",
+      "description",
+      "id",
+      "messageCount",
+      "tags",
+      "title",
+      "upvotes",
+    ]);
+    assert.equal(first.upvotes, 1);
+    assert.deepEqual(first.tags, ["x"]);
+    assert.equal(qs.body.activities[0].messageCount, 1);
+    assert.equal(qs.body.hasMore, false);
+
+    const as = await activity(t, ada, "/api/profile/activity?type=answers");
+    assert.deepEqual(as.body.activities, [{
+      id: m1,
+      content: "An **answer**",
+      questionId: q2,
+      questionTitle: "Second question",
+      createdAt: as.body.activities[0].createdAt,
+      upvotes: 1,
+    }]);
+    assert.equal(typeof as.body.activities[0].createdAt, "number");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("activity: likes and favorites embed the target; debates list the outcome", async () => {
+  const t = await createTestApp({ now: steppingClock() });
+  try {
+    const ada = await member(t, "Ada");
+    const bob = await member(t, "Bob");
+    const q = await ask(t, ada, { title: "Is KV fast?", description: "Asking for *speed*." });
+    const m = await answer(t, ada, q, "Yes, with per-voter keys.");
+    await postAs(t, bob, "/api/likes", { targetId: q, targetType: "question", voteType: "down" });
+    await postAs(t, bob, "/api/likes", { targetId: m, targetType: "message" });
+    await postAs(t, bob, "/api/favorites", { targetId: m, targetType: "message" });
+    await postAs(t, bob, "/api/favorites", { targetId: q, targetType: "question" });
+    const d1 = await seedDebate(t, bob.id, "Cats or dogs?", "user");
+    const d2 = await seedDebate(t, bob.id, "Tabs or spaces?", "tie");
+
+    const likes = await activity(t, bob, "/api/profile/activity?type=likes");
+    assert.deepEqual(likes.body.activities.map((a) => [a.targetType, a.targetId, a.voteType]), [
+      ["message", m, "up"],
+      ["question", q, "down"],
+    ]);
+    const likedMessage = likes.body.activities[0].target as Record<string, unknown>;
+    assert.equal(likedMessage.title, "Is KV fast?");
+    assert.equal(likedMessage.excerpt, "Yes, with per-voter keys.");
+    assert.equal(likedMessage.url, `/questions/${q}#${m}`);
+
+    const favs = await activity(t, bob, "/api/profile/activity?type=favorites");
+    assert.deepEqual(favs.body.activities.map((a) => a.targetId), [q, m]);
+    const favQuestion = favs.body.activities[0].target as Record<string, unknown>;
+    assert.equal(favQuestion.excerpt, "Asking for speed.");
+    assert.equal(typeof favs.body.activities[0].createdAt, "number");
+
+    const debates = await activity(t, bob, "/api/profile/activity?type=debates");
+    assert.deepEqual(
+      debates.body.activities.map((a) => [a.id, a.topic, a.opponentName, a.status, a.winner]),
+      [
+        [d2, "Tabs or spaces?", "Dr. Opponent", "completed", "tie"],
+        [d1, "Cats or dogs?", "Dr. Opponent", "completed", "user"],
+      ],
+    );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("activity pages with a cursor and hasMore; bad queries are 400", async () => {
+  const t = await createTestApp({ now: steppingClock() });
+  try {
+    const ada = await member(t, "Ada");
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await ask(t, ada, { title: `Question ${i}` }));
+    const p1 = await activity(t, ada, "/api/profile/activity?type=questions&limit=2");
+    assert.deepEqual(p1.body.activities.map((a) => a.id), [ids[4], ids[3]]);
+    assert.equal(p1.body.hasMore, true);
+    const p2 = await activity(
+      t,
+      ada,
+      `/api/profile/activity?type=questions&limit=2&cursor=${
+        encodeURIComponent(p1.body.nextCursor!)
+      }`,
+    );
+    assert.deepEqual(p2.body.activities.map((a) => a.id), [ids[2], ids[1]]);
+    const p3 = await activity(
+      t,
+      ada,
+      `/api/profile/activity?type=questions&limit=2&cursor=${
+        encodeURIComponent(p2.body.nextCursor!)
+      }`,
+    );
+    assert.deepEqual(p3.body.activities.map((a) => a.id), [ids[0]]);
+    assert.equal(p3.body.hasMore, false);
+    assert.equal(p3.body.nextCursor, null);
+
+    for (const q of ["type=posts", "", "type=questions&limit=0", "type=questions&limit=51"]) {
+      const res = await getAs(t, ada, `/api/profile/activity?${q}`);
+      assert.equal(res.status, 400, q);
+      const body = await res.json();
+      assert.equal(body.error, "Invalid activity query");
+      assert.ok(Array.isArray(body.issues));
+    }
+    const bogusCursor = await getAs(t, ada, "/api/profile/activity?type=questions&cursor=%%%");
+    assert.equal(bogusCursor.status, 400);
+    assert.deepEqual(await bogusCursor.json(), { error: "Invalid cursor" });
+    assert.equal((await getAs(t, null, "/api/profile/activity?type=questions")).status, 401);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("stats: counters move with each write and give the contribution score", async () => {
+  const t = await createTestApp({ now: steppingClock() });
+  try {
+    const ada = await member(t, "Ada");
+    const voters = await Promise.all(Array.from({ length: 10 }, (_, i) => member(t, `V${i}`)));
+    const q = await ask(t, ada, { title: "Score me" });
+    const m = await answer(t, ada, q, "An answer worth ten votes");
+    for (const v of voters) {
+      await postAs(t, v, "/api/likes", { targetId: m, targetType: "message" });
+    }
+    await postAs(t, voters[0], "/api/likes", { targetId: q, targetType: "question" });
+    await postAs(t, voters[1], "/api/favorites", { targetId: q, targetType: "question" });
+    await seedDebate(t, ada.id, "A debate", "user");
+
+    const stats = await json<Record<string, unknown>>(getAs(t, ada, "/api/profile/stats"));
+    assert.equal(stats.status, 200);
+    const { badges, ...figures } = stats.body as { badges: Record<string, unknown>[] };
+    assert.deepEqual(figures, {
+      questionsCount: 1,
+      answersCount: 1,
+      debatesCount: 1,
+      upvotesReceived: 11,
+      favoritesReceived: 1,
+      contributionScore: 5 + 3 + 11 + 10,
+    });
+    const earned = badges.filter((b) => b.earned).map((b) => b.id).sort();
+    assert.deepEqual(earned, ["debater", "first-question", "helpful-answer"]);
+    const helpful = badges.find((b) => b.id === "helpful-answer")!;
+    assert.equal(typeof helpful.earnedAt, "number");
+    const prolific = badges.find((b) => b.id === "prolific")!;
+    assert.deepEqual(prolific.progress, { current: 1, target: 100 });
+
+    // Undoing an upvote moves the score but keeps an earned badge.
+    await postAs(t, voters[9], "/api/likes", { targetId: m, targetType: "message" });
+    const after = await json<Record<string, unknown>>(getAs(t, ada, "/api/profile/stats"));
+    assert.equal(after.body.upvotesReceived, 10);
+    assert.equal(after.body.contributionScore, 28);
+    assert.ok(
+      (after.body.badges as Record<string, unknown>[]).find((b) => b.id === "helpful-answer")!
+        .earned,
+    );
+    assert.equal((await getAs(t, null, "/api/profile/stats")).status, 401);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("public profile: profile, stats, badges, recent items — never email or tokens", async () => {
+  const t = await createTestApp({ now: steppingClock() });
+  try {
+    const ada = await member(t, "Ada");
+    await t.request("/api/profile/me", {
+      method: "PATCH",
+      headers: jsonWrite(t, ada.cookie),
+      body: JSON.stringify({
+        displayName: "Ada L",
+        bio: "Engines",
+        coverUrl: "https://img.example/c.png",
+      }),
+    });
+    const q = await ask(t, ada, { title: "Analytical engines?" });
+    await answer(t, ada, q, "Self-answer");
+    const res = await json<Record<string, unknown>>(
+      getAs(t, null, `/api/profile/public/${ada.id}`),
+    );
+    assert.equal(res.status, 200);
+    const p = res.body;
+    assert.equal(p.userId, ada.id);
+    assert.equal(p.displayName, "Ada L");
+    assert.equal(p.bio, "Engines");
+    assert.equal(p.coverUrl, "https://img.example/c.png");
+    assert.equal((p.stats as Record<string, number>).questionsCount, 1);
+    assert.equal((p.badges as unknown[]).length, 6);
+    assert.deepEqual((p.recentQuestions as { id: string }[]).map((x) => x.id), [q]);
+    assert.equal((p.recentAnswers as unknown[]).length, 1);
+    const text = JSON.stringify(p);
+    assert.doesNotMatch(text, /email|token|@/i);
+
+    const missing = await getAs(t, null, "/api/profile/public/u_nobody");
+    assert.equal(missing.status, 404);
+    assert.deepEqual(await missing.json(), { error: "User not found" });
+    const page = await getAs(t, null, "/u/u_nobody");
+    assert.equal(page.status, 404);
+    assert.match(await page.text(), /Page not found/);
+    const html = await (await getAs(t, null, `/u/${ada.id}`)).text();
+    assert.match(html, /Ada L/);
+    assert.match(html, /Analytical engines\?/);
+    assert.match(html, /First Question/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("privacy: each setting hides its metadata from others, never questions/answers", async () => {
+  const t = await createTestApp({ now: steppingClock() });
+  try {
+    const ada = await member(t, "Ada");
+    const bob = await member(t, "Bob");
+    const q = await ask(t, bob, { title: "Bob's question" });
+    await answer(t, ada, q, "Ada's answer");
+    await ask(t, ada, { title: "Ada's question" });
+    await postAs(t, ada, "/api/likes", { targetId: q, targetType: "question" });
+    await postAs(t, ada, "/api/favorites", { targetId: q, targetType: "question" });
+    await seedDebate(t, ada.id, "Ada's debate", "tie");
+
+    const seenBy = async (viewer: Member | null, type: string) =>
+      (await getAs(t, viewer, `/api/profile/public/${ada.id}/activity?type=${type}`)).status;
+    const setAll = async (value: "public" | "private") => {
+      const res = await t.request("/api/profile/settings", {
+        method: "PUT",
+        headers: jsonWrite(t, ada.cookie),
+        body: JSON.stringify({
+          activityVisibility: value,
+          voteHistory: value,
+          debateArchive: value,
+        }),
+      });
+      assert.equal(res.status, 200);
+    };
+
+    await setAll("public");
+    for (const type of ["questions", "answers", "debates", "likes", "favorites"]) {
+      assert.equal(await seenBy(bob, type), 200, `public ${type}`);
+    }
+    await setAll("private");
+    for (const type of ["questions", "answers"]) {
+      assert.equal(await seenBy(bob, type), 200, `${type} stay public`);
+      assert.equal(await seenBy(null, type), 200, `${type} stay public when signed out`);
+    }
+    for (const type of ["debates", "likes", "favorites"]) {
+      const res = await getAs(t, bob, `/api/profile/public/${ada.id}/activity?type=${type}`);
+      assert.equal(res.status, 403, `private ${type}`);
+      assert.deepEqual(await res.json(), { error: "This activity is private" });
+      assert.equal(await seenBy(ada, type), 200, `the owner still sees ${type}`);
+    }
+    // The debate archive setting also governs the debate page itself.
+    const pub = await json<Record<string, unknown>>(getAs(t, bob, `/api/profile/public/${ada.id}`));
+    assert.deepEqual(pub.body.visibleActivity, { debates: false, likes: false, favorites: false });
+    const html = await (await getAs(t, bob, `/u/${ada.id}?tab=likes`)).text();
+    assert.match(html, /keeps this activity private/);
+    assert.doesNotMatch(html, /Bob&#39;s question|Bob's question/);
+    // One setting at a time: only vote history public.
+    await t.request("/api/profile/settings", {
+      method: "PUT",
+      headers: jsonWrite(t, ada.cookie),
+      body: JSON.stringify({ voteHistory: "public" }),
+    });
+    assert.equal(await seenBy(bob, "likes"), 200);
+    assert.equal(await seenBy(bob, "favorites"), 403);
+    assert.equal(await seenBy(bob, "debates"), 403);
+  } finally {
+    await t.close();
+  }
+});
