@@ -19,7 +19,9 @@ export async function handler(req: Request, ctx: FreshContext<AppState>): Promis
   if (token && !bearer && isWriteMethod(req.method) && !isSameOrigin(req, config.appOrigin)) {
     return jsonError(403, "Cross-site request refused");
   }
-  const found = await userForSession(kv, token, now());
+  // A request that authenticates with a bearer key is not a browser session: its cookie
+  // is ignored, so the cross-site exemption above can never lend a session to a write.
+  const found = bearer ? null : await userForSession(kv, token, now());
   ctx.state.user = found?.user ?? null;
   const res = await ctx.next();
   if (found?.renewed && token) {

@@ -205,3 +205,33 @@ Deno.test("local mode creates APP_SECRET once and keeps it in KV across restarts
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a bearer request is not a session: its cookie signs nobody in", async () => {
+  const t = await createTestApp();
+  try {
+    const { cookie } = await signInAs(t, "Ada");
+    const plain = await t.request("/api/auth/session", { headers: { cookie } });
+    assert.equal(plain.status, 200);
+    await plain.body?.cancel();
+    const withBearer = await t.request("/api/auth/session", {
+      headers: { cookie, authorization: "Bearer agent_whatever" },
+    });
+    assert.equal(withBearer.status, 401);
+    await withBearer.body?.cancel();
+    // A cross-site write that adds a bearer header gains no session either.
+    const write = await t.request("/api/profile/me", {
+      method: "PATCH",
+      headers: {
+        cookie,
+        authorization: "Bearer agent_whatever",
+        origin: "https://evil.example",
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ bio: "pwned" }),
+    });
+    assert.equal(write.status, 401);
+    await write.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
