@@ -7,7 +7,7 @@
  */
 import { addToCounter, counterValue, invertTime, updateAtomically } from "./kv/atomic.ts";
 import { recordEarnedBadges } from "./stats.ts";
-import { keys } from "./kv/keys.ts";
+import { isLookupId, keys } from "./kv/keys.ts";
 import {
   type Author,
   getQuestionView,
@@ -149,7 +149,7 @@ export async function addMessage(
   input: NewMessage,
   opts: MessageOptions & { updateQuestion?: (q: QuestionRecord) => QuestionRecord } = {},
 ): Promise<AddMessageResult> {
-  if (!input.questionId || input.questionId.length > 200) {
+  if (!isLookupId(input.questionId)) {
     return { ok: false, reason: "question_not_found" };
   }
   const message = buildMessage(input, opts);
@@ -175,7 +175,7 @@ export async function addMessage(
 
 /** The stored message, or null. */
 export async function getMessage(kv: Deno.Kv, id: string): Promise<MessageRecord | null> {
-  if (!id || id.length > 200) return null;
+  if (!isLookupId(id)) return null;
   return (await kv.get<MessageRecord>(keys.message(id))).value;
 }
 
@@ -188,6 +188,7 @@ export async function getMessage(kv: Deno.Kv, id: string): Promise<MessageRecord
  * ```
  */
 export async function listThread(kv: Deno.Kv, questionId: string): Promise<MessageRecord[]> {
+  if (!isLookupId(questionId)) return [];
   const ids: string[] = [];
   for await (const e of kv.list<string>({ prefix: keys.questionMessagesPrefix(questionId) })) {
     ids.push(e.value);

@@ -18,7 +18,7 @@ import {
   updateAtomically,
 } from "./kv/atomic.ts";
 import { recordEarnedBadges } from "./stats.ts";
-import { keys } from "./kv/keys.ts";
+import { isLookupId, keys } from "./kv/keys.ts";
 import { queryTerms, questionTerms } from "./search_terms.ts";
 import { listVoters } from "./votes.ts";
 
@@ -241,7 +241,7 @@ export async function createQuestion(
 
 /** The stored question, or null. */
 export async function getQuestion(kv: Deno.Kv, id: string): Promise<QuestionRecord | null> {
-  if (!id || id.length > 200) return null;
+  if (!isLookupId(id)) return null;
   return (await kv.get<QuestionRecord>(keys.question(id))).value;
 }
 

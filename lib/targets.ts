@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { keys } from "./kv/keys.ts";
+import { isLookupId, keys } from "./kv/keys.ts";
 import type { MessageRecord } from "./messages.ts";
 import type { QuestionRecord } from "./questions.ts";
 
@@ -38,7 +38,7 @@ export async function findTarget(
   type: TargetType,
   id: string,
 ): Promise<TargetInfo | null> {
-  if (!id || id.length > 200) return null;
+  if (!isLookupId(id)) return null;
   if (type === "question") {
     const q = (await kv.get<QuestionRecord>(keys.question(id))).value;
     return q ? { type, id, authorId: q.author.id, questionId: q.id } : null;

@@ -12,7 +12,7 @@
  */
 import { addToCounter, commit, invertTime, listNewestFirst } from "../kv/atomic.ts";
 import { recordEarnedBadges } from "../stats.ts";
-import { keys } from "../kv/keys.ts";
+import { isLookupId, keys } from "../kv/keys.ts";
 import type { JsonSource } from "../llm/json.ts";
 import { isDebateRunning } from "./runner.ts";
 import type {
@@ -200,6 +200,7 @@ export async function listMessages(kv: Deno.Kv, debateId: string): Promise<Debat
  * ```
  */
 export async function getDebate(kv: Deno.Kv, id: string, now: number): Promise<Debate | null> {
+  if (!isLookupId(id)) return null;
   const entry = await kv.get<DebateRecord>(keys.debate(id));
   const record = await settleStale(kv, entry, now);
   if (!record) return null;

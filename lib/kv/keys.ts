@@ -80,6 +80,23 @@ export type UserStatName =
   | "debate_wins";
 
 /** Key builders, one per prefix of the table above. */
+/** Longest id a request may name; stored ids are far shorter. */
+export const MAX_LOOKUP_ID_LENGTH = 200;
+
+/**
+ * True when `id` can name a stored record. Ids come from URLs and bodies; an over-long
+ * one would overflow KV's 2 KiB key limit (a thrown error, so a 500) instead of simply
+ * not being found.
+ *
+ * @example
+ * ```ts
+ * if (!isLookupId(id)) return null;
+ * ```
+ */
+export function isLookupId(id: string): boolean {
+  return id.length > 0 && id.length <= MAX_LOOKUP_ID_LENGTH;
+}
+
 export const keys = {
   appSecret: (): Deno.KvKey => ["meta", "app_secret"],
   health: (): Deno.KvKey => ["meta", "health"],
