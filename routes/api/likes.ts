@@ -16,7 +16,7 @@ export const handler: Handlers<unknown, AppState> = {
     const user = requireUser(ctx.state);
     const body = parseInput(LikeBody, asObject(await readJson(req)));
     const { kv, now } = ctx.state.services;
-    const result = await castVote(kv, { userId: user.id, ...body }, now());
+    const result = await castVote(kv, { ...body, userId: user.id }, now());
     if (!result) throw new HttpError(404, `The ${body.targetType} was not found`);
     return Response.json(result);
   },
