@@ -212,6 +212,12 @@ async function check(
   statusCounts.set(res.status, (statusCounts.get(res.status) ?? 0) + 1);
   if (res.status >= 500) failures.push({ what, problem: `${res.status} ${text.slice(0, 200)}` });
   if (STACK.test(text)) failures.push({ what, problem: `stack trace: ${text.slice(0, 200)}` });
+  if (
+    type.startsWith("text/html") &&
+    !/script-src-attr 'none'/.test(res.headers.get("content-security-policy") ?? "")
+  ) {
+    failures.push({ what, problem: "HTML without the CSP" });
+  }
   const api = new URL(path, "http://x").pathname.startsWith("/api/");
   if (api && res.status >= 400 && method !== "HEAD") {
     let parsed: unknown = null;
@@ -229,7 +235,8 @@ async function check(
 }
 
 Deno.test({
-  name: "fuzz: no route answers bad input with a 5xx, a stack trace, or a non-JSON API error",
+  name:
+    "fuzz: no route answers junk with a 5xx, a stack trace, a non-JSON API error, or HTML without CSP",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
