@@ -12,6 +12,7 @@
  * ```ts
  * safeReturnTo("/questions/q1?x=1"); // "/questions/q1?x=1"
  * safeReturnTo("//evil.example");    // "/"
+ * safeReturnTo("/.//evil.example");  // "/"
  * ```
  */
 export function safeReturnTo(value: unknown, fallback = "/"): string {
@@ -22,7 +23,9 @@ export function safeReturnTo(value: unknown, fallback = "/"): string {
   try {
     const url = new URL(value, "http://parley.invalid");
     if (url.host !== "parley.invalid") return fallback;
-    return url.pathname + url.search + url.hash;
+    const path = url.pathname + url.search + url.hash;
+    // Dot segments can collapse into a protocol-relative path: `/.//evil` → `//evil`.
+    return path.startsWith("//") ? fallback : path;
   } catch {
     return fallback;
   }
