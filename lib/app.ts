@@ -100,8 +100,14 @@ export function createApp(services: Services, opts: AppOptions): Hono {
 
   app.get("/_parley/:build/*", async (c) => {
     const build = c.req.param("build");
-    const file = c.req.path.slice(`/_parley/${build}/`.length);
-    const res = await serveBuildAsset(opts.buildDir, build, decodeURIComponent(file));
+    let file: string;
+    try {
+      file = decodeURIComponent(c.req.path.slice(`/_parley/${build}/`.length));
+    } catch {
+      // Malformed percent-encoding names no file: a 404, not a URIError's 500.
+      return c.text("Not found", 404);
+    }
+    const res = await serveBuildAsset(opts.buildDir, build, file);
     return res ?? c.text("Not found", 404);
   });
 
