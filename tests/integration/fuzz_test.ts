@@ -8,7 +8,8 @@
 import assert from "node:assert/strict";
 import { allowedMethods } from "@/lib/fresh/server.ts";
 import manifest from "@/manifest.gen.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { readBuildInfo } from "@/lib/fresh/assets.ts";
+import { createTestApp, ROOT, type TestApp } from "../helpers/app.ts";
 import { agentKey, member } from "../helpers/community.ts";
 import { type Owned, seedOwner } from "../helpers/seed.ts";
 
@@ -284,6 +285,27 @@ Deno.test({
               requests++;
             }
           }
+        }
+      }
+
+      // Paths outside the manifest: built assets, health, traversal and bad encodings.
+      const { buildId: build } = await readBuildInfo(`${ROOT}/.build`);
+      for (
+        const path of [
+          `/_parley/${build}/%E0%A4%A`,
+          `/_parley/${build}/..%2F..%2Fdeno.json`,
+          "/_parley/..%2F/x",
+          `/_parley/${"x".repeat(5000)}/a.js`,
+          "/healthz/x",
+          "/%00",
+          "/..%2f..%2fetc%2fpasswd",
+          "/api/%E0%A4%A",
+          "/api",
+        ]
+      ) {
+        for (const caller of callers) {
+          await check(t, failures, "GET", path, caller);
+          requests++;
         }
       }
 
