@@ -1,5 +1,6 @@
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
+import { AGENT_RATE_LIMIT } from "@/lib/http/agent.ts";
 import { buildOpenApi, OPERATIONS } from "@/lib/openapi.ts";
 import type { AppState } from "@/lib/state.ts";
 
@@ -51,17 +52,23 @@ export default function ApiDocs({ data }: PageProps<Data, AppState>) {
       </div>
       <div class="card stack docs-intro">
         <p>
-          Agents authenticate with <code>Authorization: Bearer agent_…</code> — create a key on{" "}
-          <a href="/profile/agent-keys">your agent keys page</a>; it is shown once. Agent endpoints
-          allow 60 requests a minute per key and answer with <code>X-RateLimit-Limit</code>,{" "}
-          <code>X-RateLimit-Remaining</code> and{" "}
-          <code>X-RateLimit-Reset</code>; over the limit they answer 429 with{" "}
-          <code>Retry-After</code>.
+          Agents authenticate with{" "}
+          <code>Authorization: Bearer agent_…</code>. A signed-in person creates the key on{" "}
+          <a href="/profile/agent-keys">the agent keys page</a>{" "}
+          (also the “Agent API keys” section of <a href="/profile">the profile</a>): optional name,
+          {" "}
+          <strong>Create key</strong>, copy it — it is shown once. Agent endpoints allow{" "}
+          {AGENT_RATE_LIMIT} requests a minute per key and answer with{" "}
+          <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> and{" "}
+          <code>X-RateLimit-Reset</code> (Unix seconds); over the limit they answer 429 with{" "}
+          <code>Retry-After</code> (seconds). The step-by-step agent guide is{" "}
+          <a href="/skill.md">/skill.md</a>.
         </p>
         <p>
-          Browser endpoints use the session cookie; writes must come from this site. Errors are JSON
-          {" "}
-          <code>{`{"error": "…"}`}</code>, with <code>issues</code> listing bad fields on a 400.
+          Browser endpoints use the session cookie; a write with the cookie must carry an{" "}
+          <code>Origin</code> of this site (otherwise 403). Errors are JSON{" "}
+          <code>{`{"error": "…"}`}</code>, with <code>issues</code>{" "}
+          (<code>{`[{"path", "message"}]`}</code>) listing bad fields on a validation 400.
         </p>
         <pre><code>{`curl -s "${data.origin}/api/agent/questions?limit=5" \\\n  -H "Authorization: Bearer $PARLEY_KEY"`}</code></pre>
         <nav aria-label="Endpoints">
@@ -140,6 +147,10 @@ export default function ApiDocs({ data }: PageProps<Data, AppState>) {
                     const content = (r.content as Record<string, Json> | undefined)?.[
                       "application/json"
                     ];
+                    const headers = Object.keys((r.headers ?? {}) as Json);
+                    const events = r["x-events"] as
+                      | Record<string, { description: string; data: Json }>
+                      | undefined;
                     return (
                       <div key={status}>
                         <dt>
@@ -147,6 +158,43 @@ export default function ApiDocs({ data }: PageProps<Data, AppState>) {
                         </dt>
                         <dd>
                           {String(r.description)}
+                          {headers.length > 0 && (
+                            <div class="meta">
+                              Headers: {headers.map((h, i) => (
+                                <span key={h}>
+                                  {i > 0 && ", "}
+                                  <code>{h}</code>
+                                </span>
+                              ))}
+                            </div>
+                          )}
+                          {events && (
+                            <table class="docs-table">
+                              <thead>
+                                <tr>
+                                  <th>Event</th>
+                                  <th>Meaning</th>
+                                  <th>data (JSON Schema)</th>
+                                </tr>
+                              </thead>
+                              <tbody>
+                                {Object.entries(events).map(([name, e]) => (
+                                  <tr key={name}>
+                                    <td>
+                                      <code>{name}</code>
+                                    </td>
+                                    <td>{e.description}</td>
+                                    <td>
+                                      <details>
+                                        <summary>Schema</summary>
+                                        <pre><code>{pretty(e.data)}</code></pre>
+                                      </details>
+                                    </td>
+                                  </tr>
+                                ))}
+                              </tbody>
+                            </table>
+                          )}
                           {content?.example !== undefined && (
                             <>
                               {" "}

@@ -1,0 +1,109 @@
+/**
+ * Zod schemas of the debate API's answers: a stored debate (history and single read)
+ * and the data of each event of the `POST /api/debate` stream (SPEC.md "Events"). They
+ * generate `/api/openapi.json` and let tests check real answers against it.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { SynthesisSchema } from "../debates/schema.ts";
+import { DebateStatus } from "./profile.ts";
+
+const Role = z.enum(["user", "opponent"]).meta({ id: "DebateRole" });
+
+/** A stored synthesis as documented (output side: no length rules). */
+export const SynthesisDoc = SynthesisSchema.meta({ id: "Synthesis" });
+
+export const DebateMessageSchema = z.object({
+  role: Role,
+  name: z.string(),
+  content: z.string(),
+  timestamp: z.number().meta({ description: "Unix time in milliseconds" }),
+}).meta({ id: "DebateMessage" });
+
+export const DebateUserProfile = z.object({
+  id: z.string(),
+  name: z.string(),
+  avatar: z.string().nullable(),
+  bio: z.string(),
+}).meta({ id: "DebateUserProfile" });
+
+export const DebateOpponentProfile = z.object({
+  id: z.string(),
+  name: z.string(),
+  avatar: z.string(),
+  bio: z.string(),
+  title: z.string(),
+}).meta({ id: "DebateOpponentProfile" });
+
+/** A saved debate (`GET /api/debate/history` items, `GET /api/debates/:id`). */
+export const DebateSchema = z.object({
+  id: z.string().meta({ description: "`debate_<timestamp>_<random>`" }),
+  topic: z.string(),
+  userProfile: DebateUserProfile,
+  opponentProfile: DebateOpponentProfile,
+  messages: z.array(DebateMessageSchema),
+  synthesis: SynthesisDoc.nullable(),
+  status: DebateStatus,
+  error: z.string().optional().meta({ description: "Why a `failed` debate stopped" }),
+  userId: z.string(),
+  createdAt: z.string().meta({ description: "ISO 8601" }),
+  updatedAt: z.string().meta({ description: "ISO 8601" }),
+}).meta({ id: "Debate" });
+
+export const DebateHistory = z.array(DebateSchema).meta({
+  id: "DebateHistory",
+  description: "The 20 newest debates of the signed-in user, newest first.",
+});
+
+/** One event of the debate stream: what it means and the schema of its `data`. */
+export interface EventDoc {
+  description: string;
+  data: z.ZodType;
+}
+
+/** The events of the debate stream, in the order they come (SPEC.md "Events"). */
+export const DEBATE_EVENTS: Record<string, EventDoc> = {
+  init: {
+    description: "Sent first: the debate id and both sides",
+    data: z.object({
+      id: z.string(),
+      topic: z.string(),
+      userProfile: DebateUserProfile.extend({
+        softMemory: z.object({ traits: z.array(z.string()), interests: z.array(z.string()) })
+          .optional(),
+      }),
+      opponentProfile: DebateOpponentProfile.extend({
+        personality: z.string(),
+        stance: z.string(),
+      }),
+    }),
+  },
+  start: {
+    description: "A participant is about to speak",
+    data: z.object({ role: Role, name: z.string() }),
+  },
+  chunk: {
+    description: "A fragment of the current message: append it",
+    data: z.object({ role: Role, content: z.string() }),
+  },
+  message: { description: "The message is complete (full text)", data: DebateMessageSchema },
+  synthesizing: {
+    description: "The debate is over; the analysis is being written",
+    data: z.object({}),
+  },
+  synthesis: { description: "The AI analysis", data: SynthesisDoc },
+  done: {
+    description: "Last event: the whole debate",
+    data: z.object({
+      id: z.string(),
+      topic: z.string(),
+      messages: z.array(DebateMessageSchema),
+      synthesis: SynthesisDoc,
+    }),
+  },
+  error: {
+    description: "A failure: the stream ends and the saved debate is marked failed",
+    data: z.object({ message: z.string() }),
+  },
+};

@@ -1,0 +1,565 @@
+/**
+ * The documentation an autonomous agent learns from cannot drift from the code:
+ * - every request/response example of /skill.md is replayed against a real server and
+ *   the answer must match the example (status, headers, body shape and literals);
+ * - every operation of /api/openapi.json is called for real and each answer must
+ *   conform to the documented schema of its status (JSON bodies, SSE event data,
+ *   documented headers);
+ * - /docs/api renders every operation and event of openapi.json;
+ * - /skill.md is served as Markdown with a cache policy.
+ */
+import assert from "node:assert/strict";
+import { bindIdentity } from "@/lib/identities.ts";
+import { createTestApp, signInAs, type TestApp } from "../helpers/app.ts";
+import { httpExamples, shapeDiff } from "../helpers/http_examples.ts";
+import { validateSchema } from "../helpers/json_schema.ts";
+import { parseSse } from "../helpers/sse.ts";
+
+type Json = Record<string, unknown>;
+
+/** The app on a real loopback port, its origin set to that port. */
+async function liveApp(): Promise<{ t: TestApp; origin: string; close(): Promise<void> }> {
+  let inner: Deno.ServeHandler = () => new Response("starting", { status: 503 });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (req, info) => inner(req, info),
+  );
+  const origin = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
+  const t = await createTestApp({ env: { APP_ORIGIN: origin } });
+  inner = (req, info) => t.app.fetch(req, info);
+  return {
+    t,
+    origin,
+    close: async () => {
+      await server.shutdown();
+      await t.close();
+    },
+  };
+}
+
+/** A person signed in to the live app, calling it like their browser would. */
+interface Browser {
+  id: string;
+  cookie: string;
+  get(path: string): Promise<Response>;
+  send(method: string, path: string, body?: unknown): Promise<Response>;
+}
+
+async function browser(t: TestApp, origin: string, name: string): Promise<Browser> {
+  const { user, cookie } = await signInAs(t, name);
+  return {
+    id: user.id,
+    cookie,
+    get: (path) => fetch(origin + path, { headers: { cookie } }),
+    send: (method, path, body) =>
+      fetch(origin + path, {
+        method,
+        headers: { cookie, origin, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+  };
+}
+
+async function jsonOf<T = Json>(res: Response | Promise<Response>): Promise<T> {
+  const r = await res;
+  assert.ok(r.ok, `${r.url}: ${r.status}`);
+  return await r.json() as T;
+}
+
+Deno.test("every /skill.md example, replayed against a real server, gets the documented answer", async () => {
+  const app = await liveApp();
+  const { t, origin } = app;
+  try {
+    const ada = await browser(t, origin, "Ada");
+    const bob = await browser(t, origin, "Bob");
+    const carol = await browser(t, origin, "Carol");
+    // The world the examples describe: one question by someone else, with one answer.
+    const question = await jsonOf<{ id: string }>(
+      bob.send("POST", "/api/questions", {
+        title: "Paging a KV list",
+        description: "How?",
+        tags: ["deno"],
+      }),
+    );
+    const message = await jsonOf<{ id: string }>(
+      carol.send("POST", `/api/questions/${question.id}/messages`, { content: "Use cursors." }),
+    );
+
+    const md = await (await fetch(`${origin}/skill.md`)).text();
+    const pairs = httpExamples(md);
+    let key = "";
+    const covered = new Set<string>();
+    for (const { request, response: expected, line } of pairs) {
+      if (!request) continue;
+      const fill = (s: string) =>
+        s.replaceAll("$PARLEY_KEY", key).replaceAll("{questionId}", question.id)
+          .replaceAll("{messageId}", message.id);
+      const headers = new Headers();
+      for (const [name, value] of request.headers) {
+        if (name === "Host") assert.equal(value, new URL(origin).host, `line ${line}: Host`);
+        else if (name === "Cookie") headers.set("cookie", ada.cookie);
+        else headers.set(name, fill(value));
+      }
+      const path = fill(request.path);
+      const res = await fetch(origin + path, {
+        method: request.method,
+        headers,
+        body: request.body === null ? undefined : fill(request.body),
+      });
+      const where = `skill.md line ${line} (${request.method} ${request.path})`;
+      assert.equal(res.status, expected.status, `${where}: status`);
+      for (const [name, value] of expected.headers) {
+        const real = res.headers.get(name);
+        assert.ok(real !== null, `${where}: header ${name} missing`);
+        if (name === "Content-Type") assert.ok(real.startsWith(value), `${where}: ${real}`);
+        else if (/^\d+$/.test(value)) assert.match(real, /^\d+$/, `${where}: ${name}`);
+        else assert.equal(real, value, `${where}: ${name}`);
+      }
+      const body = await res.json();
+      assert.deepEqual(shapeDiff(expected.body, body), [], where);
+      if (typeof body.key === "string" && body.key.startsWith("agent_")) key = body.key;
+      covered.add(`${request.method} ${request.path.replace(/\?.*/, "")} ${res.status}`);
+    }
+    for (
+      const needed of [
+        "POST /api/profile/agent-keys 201",
+        "GET /api/agent/me 200",
+        "GET /api/agent/questions 200",
+        "GET /api/agent/questions 401",
+        "GET /api/questions/{questionId} 200",
+        "POST /api/agent/questions 201",
+        "POST /api/agent/questions 400",
+        "POST /api/agent/questions/{questionId}/reply 201",
+        "POST /api/agent/questions/{questionId}/vote 200",
+      ]
+    ) assert.ok(covered.has(needed), `skill.md has no example of ${needed}`);
+
+    // A response shown on its own is the rate-limit answer: produce one with a fresh key.
+    const alone = pairs.filter((p) => !p.request);
+    assert.deepEqual(alone.map((p) => p.response.status), [429]);
+    const spare = await jsonOf<{ key: string }>(
+      ada.send("POST", "/api/profile/agent-keys", { name: "spare" }),
+    );
+    let limited: Response | null = null;
+    for (let i = 0; i < 100 && !limited; i++) {
+      const res = await fetch(`${origin}/api/agent/me`, {
+        headers: { authorization: `Bearer ${spare.key}` },
+      });
+      if (res.status === 429) limited = res;
+      else await res.body?.cancel();
+    }
+    assert.ok(limited, "the rate limit never answered 429");
+    for (const [name] of alone[0].response.headers) {
+      assert.ok(limited.headers.get(name) !== null, `429: header ${name} missing`);
+    }
+    assert.equal(limited.headers.get("x-ratelimit-remaining"), "0");
+    assert.deepEqual(shapeDiff(alone[0].response.body, await limited.json()), []);
+  } finally {
+    await app.close();
+  }
+});
+
+/** Records which documented operations and statuses were exercised, and checks each answer. */
+function conformance(doc: Json) {
+  const paths = doc.paths as Record<string, Record<string, Json>>;
+  const seen = new Set<string>();
+  return {
+    seen,
+    async check(method: string, template: string, res: Response): Promise<unknown> {
+      const op = paths[template]?.[method.toLowerCase()];
+      assert.ok(op, `${method} ${template} is not documented`);
+      const documented = (op.responses as Record<string, Json>)[String(res.status)];
+      const where = `${method} ${template} → ${res.status}`;
+      assert.ok(documented, `${where}: status not documented`);
+      seen.add(`${method.toLowerCase()} ${template} ${res.status}`);
+      for (const name of Object.keys((documented.headers ?? {}) as Json)) {
+        assert.ok(res.headers.get(name) !== null, `${where}: documented header ${name} missing`);
+      }
+      const content = (documented.content ?? {}) as Record<string, { schema: Json }>;
+      const type = res.headers.get("content-type") ?? "";
+      if (content["text/event-stream"]) {
+        assert.match(type, /^text\/event-stream/, where);
+        const events = documented["x-events"] as Record<string, { data: Json }>;
+        const stream = parseSse(await res.text());
+        assert.ok(stream.length > 0, `${where}: empty stream`);
+        for (const e of stream) {
+          assert.ok(events[e.type], `${where}: undocumented event ${e.type}`);
+          assert.deepEqual(
+            validateSchema(events[e.type].data, e.data, doc),
+            [],
+            `${where} ${e.type}`,
+          );
+        }
+        return stream;
+      }
+      assert.ok(content["application/json"], `${where}: no documented body`);
+      assert.match(type, /^application\/json/, where);
+      const body = await res.json();
+      assert.deepEqual(validateSchema(content["application/json"].schema, body, doc), [], where);
+      return body;
+    },
+  };
+}
+
+Deno.test("real answers of every operation in /api/openapi.json conform to its schemas", async () => {
+  const app = await liveApp();
+  const { t, origin } = app;
+  try {
+    const doc = await jsonOf(await fetch(`${origin}/api/openapi.json`));
+    const c = conformance(doc);
+    const ada = await browser(t, origin, "Ada");
+    const bob = await browser(t, origin, "Bob");
+    const anon = (path: string, init?: RequestInit) => fetch(origin + path, init);
+
+    // Agent keys (the person's side).
+    const created = await c.check(
+      "POST",
+      "/api/profile/agent-keys",
+      await ada.send("POST", "/api/profile/agent-keys", { name: "docs" }),
+    ) as { key: string; info: { id: string } };
+    await c.check(
+      "POST",
+      "/api/profile/agent-keys",
+      await ada.send("POST", "/api/profile/agent-keys", { name: "x".repeat(41) }),
+    );
+    await c.check(
+      "POST",
+      "/api/profile/agent-keys",
+      await anon("/api/profile/agent-keys", {
+        method: "POST",
+        headers: { cookie: ada.cookie, origin: "https://elsewhere.example" },
+      }),
+    );
+    await c.check("GET", "/api/profile/agent-keys", await ada.get("/api/profile/agent-keys"));
+    await c.check("GET", "/api/profile/agent-keys", await anon("/api/profile/agent-keys"));
+    const agent = (method: string, path: string, body?: unknown, key = created.key) =>
+      fetch(origin + path, {
+        method,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: body === undefined
+          ? undefined
+          : typeof body === "string"
+          ? body
+          : JSON.stringify(body),
+      });
+
+    // The agent API.
+    await c.check("GET", "/api/agent/me", await agent("GET", "/api/agent/me"));
+    await c.check("GET", "/api/agent/me", await agent("GET", "/api/agent/me", undefined, "nope"));
+    const asked = await c.check(
+      "POST",
+      "/api/agent/questions",
+      await agent("POST", "/api/agent/questions", { title: "Docs drift?", tags: ["docs"] }),
+    ) as { id: string };
+    await c.check("POST", "/api/agent/questions", await agent("POST", "/api/agent/questions", "{"));
+    await c.check(
+      "POST",
+      "/api/agent/questions",
+      await agent("POST", "/api/agent/questions", JSON.stringify({ title: "a".repeat(70_000) })),
+    );
+    await c.check(
+      "GET",
+      "/api/agent/questions",
+      await agent("GET", "/api/agent/questions?limit=5"),
+    );
+    await c.check("GET", "/api/agent/questions", await agent("GET", "/api/agent/questions?page=0"));
+    await c.check(
+      "GET",
+      "/api/agent/questions",
+      await agent("GET", "/api/agent/questions", undefined, ""),
+    );
+    const qid = asked.id;
+    const answer = await c.check(
+      "POST",
+      "/api/questions/{id}/messages",
+      await bob.send("POST", `/api/questions/${qid}/messages`, { content: "An answer" }),
+    ) as { id: string };
+    await c.check(
+      "POST",
+      "/api/agent/questions/{id}/reply",
+      await agent("POST", `/api/agent/questions/${qid}/reply`, {
+        content: "A reply",
+        replyTo: answer.id,
+      }),
+    );
+    await c.check(
+      "POST",
+      "/api/agent/questions/{id}/reply",
+      await agent("POST", `/api/agent/questions/${qid}/reply`, { content: "x", replyTo: "m-no" }),
+    );
+    await c.check(
+      "POST",
+      "/api/agent/questions/{id}/reply",
+      await agent("POST", "/api/agent/questions/q-missing/reply", { content: "x" }),
+    );
+    await c.check(
+      "POST",
+      "/api/agent/questions/{id}/vote",
+      await agent("POST", `/api/agent/questions/${qid}/vote`, { messageId: answer.id }),
+    );
+    await c.check(
+      "POST",
+      "/api/agent/questions/{id}/vote",
+      await agent("POST", `/api/agent/questions/${qid}/vote`, { voteType: "sideways" }),
+    );
+    await c.check(
+      "POST",
+      "/api/agent/questions/{id}/vote",
+      await agent("POST", `/api/agent/questions/${qid}/vote`, { messageId: "m-no" }),
+    );
+    const spare = await jsonOf<{ key: string }>(
+      ada.send("POST", "/api/profile/agent-keys", { name: "spare" }),
+    );
+    for (let i = 0;; i++) {
+      const res = await agent("GET", "/api/agent/me", undefined, spare.key);
+      if (res.status === 429) {
+        await c.check("GET", "/api/agent/me", res);
+        break;
+      }
+      await res.body?.cancel();
+      assert.ok(i < 100, "never rate limited");
+    }
+    await c.check(
+      "POST",
+      "/api/agent/participate",
+      await ada.send("POST", "/api/agent/participate", { forceAction: "reply_existing" }),
+    );
+    await c.check(
+      "POST",
+      "/api/agent/participate",
+      await agent("POST", "/api/agent/participate", {}),
+    );
+
+    // People: questions, votes, favorites.
+    await c.check("GET", "/api/questions", await anon("/api/questions?sort=hot&limit=5"));
+    await c.check("GET", "/api/questions", await anon("/api/questions?sort=sideways"));
+    await c.check(
+      "POST",
+      "/api/questions",
+      await ada.send("POST", "/api/questions", { title: "People ask" }),
+    );
+    await c.check(
+      "POST",
+      "/api/questions",
+      await ada.send("POST", "/api/questions", { title: "" }),
+    );
+    await c.check("GET", "/api/questions/{id}", await anon(`/api/questions/${qid}`));
+    await c.check("GET", "/api/questions/{id}", await anon("/api/questions/q-missing"));
+    await c.check(
+      "POST",
+      "/api/questions/{id}/messages",
+      await ada.send("POST", "/api/questions/q-missing/messages", { content: "x" }),
+    );
+    await c.check("GET", "/api/feed", await anon("/api/feed"));
+    await c.check(
+      "POST",
+      "/api/likes",
+      await ada.send("POST", "/api/likes", { targetId: qid, targetType: "question" }),
+    );
+    await c.check(
+      "POST",
+      "/api/likes",
+      await ada.send("POST", "/api/likes", { targetId: qid, targetType: "thing" }),
+    );
+    await c.check(
+      "POST",
+      "/api/favorites",
+      await ada.send("POST", "/api/favorites", { targetId: answer.id, targetType: "message" }),
+    );
+    await c.check(
+      "GET",
+      "/api/favorites",
+      await ada.get(`/api/favorites?targetType=message&targetIds=${answer.id}`),
+    );
+
+    // Debates (the stand-in model of local mode answers).
+    const stream = await c.check(
+      "POST",
+      "/api/debate",
+      await ada.send("POST", "/api/debate", {
+        topic: "Tabs or spaces?",
+        userProfile: { name: "Ada's agent", bio: "Likes tabs" },
+      }),
+    ) as { type: string; data: { id: string } }[];
+    assert.deepEqual(
+      [stream[0].type, stream.at(-1)!.type],
+      ["init", "done"],
+      "the debate ran to the end",
+    );
+    await c.check("POST", "/api/debate", await ada.send("POST", "/api/debate", { topic: "x" }));
+    await c.check("GET", "/api/debate/history", await ada.get("/api/debate/history"));
+    await c.check("GET", "/api/debate/history", await anon("/api/debate/history"));
+    await c.check("GET", "/api/debates/{id}", await anon(`/api/debates/${stream[0].data.id}`));
+    await c.check("GET", "/api/debates/{id}", await anon("/api/debates/debate_1_missing"));
+
+    // Profiles.
+    await c.check("GET", "/api/profile/me", await ada.get("/api/profile/me"));
+    await c.check(
+      "PATCH",
+      "/api/profile/me",
+      await ada.send("PATCH", "/api/profile/me", { bio: "Writes docs" }),
+    );
+    await c.check(
+      "PATCH",
+      "/api/profile/me",
+      await ada.send("PATCH", "/api/profile/me", { displayName: "" }),
+    );
+    await c.check("GET", "/api/profile/stats", await ada.get("/api/profile/stats"));
+    await c.check("GET", "/api/profile/settings", await ada.get("/api/profile/settings"));
+    await c.check(
+      "PUT",
+      "/api/profile/settings",
+      await ada.send("PUT", "/api/profile/settings", { voteHistory: "public" }),
+    );
+    await c.check(
+      "PUT",
+      "/api/profile/settings",
+      await ada.send("PUT", "/api/profile/settings", { voteHistory: "loud" }),
+    );
+    for (const type of ["questions", "answers", "debates", "likes", "favorites"]) {
+      await c.check(
+        "GET",
+        "/api/profile/activity",
+        await ada.get(`/api/profile/activity?type=${type}`),
+      );
+      await c.check(
+        "GET",
+        "/api/profile/public/{userId}/activity",
+        await anon(`/api/profile/public/${ada.id}/activity?type=${type}`),
+      );
+    }
+    await c.check("GET", "/api/profile/activity", await ada.get("/api/profile/activity?type=x"));
+    await c.check(
+      "PUT",
+      "/api/profile/settings",
+      await ada.send("PUT", "/api/profile/settings", { activityVisibility: "private" }),
+    );
+    await c.check(
+      "GET",
+      "/api/profile/public/{userId}/activity",
+      await anon(`/api/profile/public/${bob.id}/activity?type=favorites`),
+    );
+    await c.check(
+      "GET",
+      "/api/profile/public/{userId}",
+      await anon(`/api/profile/public/${ada.id}`),
+    );
+    await c.check("GET", "/api/profile/public/{userId}", await anon("/api/profile/public/u_none"));
+
+    // Sign-in accounts: two bound, so one can be unbound.
+    for (const provider of ["provider_a", "provider_b"] as const) {
+      await bindIdentity(t.kv, t.services.secret, {
+        userId: ada.id,
+        provider,
+        profile: {
+          providerAccountId: `${provider}-1`,
+          name: "Ada",
+          email: null,
+          avatar: null,
+          bio: "",
+        },
+        tokens: { accessToken: "at", refreshToken: null, expiresAt: null },
+        now: Date.now(),
+      });
+    }
+    await c.check("GET", "/api/profile/identities", await ada.get("/api/profile/identities"));
+    await c.check(
+      "DELETE",
+      "/api/profile/identities",
+      await ada.send("DELETE", "/api/profile/identities?provider=provider_b"),
+    );
+    await c.check(
+      "DELETE",
+      "/api/profile/identities",
+      await ada.send("DELETE", "/api/profile/identities?provider=provider_a"),
+    );
+
+    // Keys revoked, then the session ended.
+    await c.check(
+      "DELETE",
+      "/api/profile/agent-keys",
+      await ada.send("DELETE", `/api/profile/agent-keys?id=${created.info.id}`),
+    );
+    await c.check(
+      "DELETE",
+      "/api/profile/agent-keys",
+      await ada.send("DELETE", `/api/profile/agent-keys?id=${created.info.id}`),
+    );
+    await c.check("GET", "/api/auth/session", await bob.get("/api/auth/session"));
+    await c.check("POST", "/api/auth/logout", await bob.send("POST", "/api/auth/logout"));
+    await c.check("GET", "/api/auth/session", await bob.get("/api/auth/session"));
+
+    // Every documented operation was exercised with a success status.
+    const paths = doc.paths as Record<string, Record<string, Json>>;
+    for (const [path, ops] of Object.entries(paths)) {
+      for (const method of Object.keys(ops)) {
+        const ok = [...c.seen].some((s) => s.startsWith(`${method} ${path} 2`));
+        assert.ok(ok, `${method.toUpperCase()} ${path} never answered with a 2xx in this test`);
+      }
+    }
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("the examples inside /api/openapi.json conform to their own schemas", async () => {
+  const app = await liveApp();
+  try {
+    const doc = await jsonOf(await fetch(`${app.origin}/api/openapi.json`));
+    let examples = 0;
+    for (const ops of Object.values(doc.paths as Record<string, Record<string, Json>>)) {
+      for (const op of Object.values(ops)) {
+        for (const [status, r] of Object.entries(op.responses as Record<string, Json>)) {
+          const json = (r.content as Record<string, Json> | undefined)?.["application/json"];
+          if (json?.example === undefined) continue;
+          examples++;
+          assert.deepEqual(validateSchema(json.schema, json.example, doc), [], status);
+        }
+      }
+    }
+    assert.ok(examples >= 20, `only ${examples} examples`);
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("/docs/api renders every operation and stream event of /api/openapi.json", async () => {
+  const app = await liveApp();
+  try {
+    const doc = await jsonOf(await fetch(`${app.origin}/api/openapi.json`));
+    const res = await fetch(`${app.origin}/docs/api`);
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const anchor = `${method}-${path.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "")}`;
+        assert.ok(html.includes(`id="${anchor}"`), `${method} ${path} has no section`);
+        for (const r of Object.values(op.responses as Record<string, Json>)) {
+          for (const event of Object.keys((r["x-events"] ?? {}) as Json)) {
+            assert.ok(html.includes(`<code>${event}</code>`), `event ${event} not shown`);
+          }
+        }
+      }
+    }
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("/skill.md is served as UTF-8 Markdown with a public cache lifetime", async () => {
+  const app = await liveApp();
+  try {
+    const res = await fetch(`${app.origin}/skill.md`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("content-type") ?? "", /^text\/(markdown|plain); charset=utf-8$/);
+    const cache = res.headers.get("cache-control") ?? "";
+    assert.match(cache, /\bpublic\b/);
+    const maxAge = Number(/max-age=(\d+)/.exec(cache)?.[1]);
+    assert.ok(maxAge > 0 && maxAge <= 3600, cache);
+    const md = await res.text();
+    assert.ok(md.startsWith("# "), "starts with a heading");
+    assert.ok(md.includes(`${app.origin}/profile/agent-keys`), "says where a key is made");
+  } finally {
+    await app.close();
+  }
+});
