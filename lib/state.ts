@@ -33,7 +33,7 @@ export interface SessionUser {
   name: string;
   image: string | null;
   provider: User["provider"];
-  /** Hash of the session token (lets logout end this session only). */
+  /** The session token from the cookie (server-side only: lets logout end this session). */
   sessionToken: string;
 }
 

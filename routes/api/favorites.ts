@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
-import { requireUser } from "@/lib/http/require_user.ts";
+import { requireUser } from "@/lib/http/auth.ts";
 import { favoriteStatuses, MAX_STATUS_IDS, toggleFavorite } from "@/lib/favorites.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { FavoriteBody, TargetType } from "@/lib/schemas/community.ts";
@@ -13,7 +13,7 @@ import type { AppState } from "@/lib/state.ts";
  */
 export const handler: Handlers<unknown, AppState> = {
   async GET(_req, ctx) {
-    const user = requireUser(ctx.state);
+    const user = requireUser(ctx.state.user);
     const raw = ctx.url.searchParams.get("targetIds") ?? "";
     const listed = raw.split(",").map((s) => s.trim()).filter(Boolean);
     if (listed.length === 0) return Response.json({ statuses: {} });
@@ -27,7 +27,7 @@ export const handler: Handlers<unknown, AppState> = {
     return Response.json({ statuses });
   },
   async POST(req, ctx) {
-    const user = requireUser(ctx.state);
+    const user = requireUser(ctx.state.user);
     const body = parseInput(FavoriteBody, asObject(await readJson(req)));
     const { kv, now } = ctx.state.services;
     const result = await toggleFavorite(kv, { ...body, userId: user.id }, now());

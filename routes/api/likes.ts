@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
-import { requireUser } from "@/lib/http/require_user.ts";
+import { requireUser } from "@/lib/http/auth.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { LikeBody } from "@/lib/schemas/community.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
@@ -13,7 +13,7 @@ import { castVote } from "@/lib/votes.ts";
  */
 export const handler: Handlers<unknown, AppState> = {
   async POST(req, ctx) {
-    const user = requireUser(ctx.state);
+    const user = requireUser(ctx.state.user);
     const body = parseInput(LikeBody, asObject(await readJson(req)));
     const { kv, now } = ctx.state.services;
     const result = await castVote(kv, { ...body, userId: user.id }, now());

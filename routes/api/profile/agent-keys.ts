@@ -1,7 +1,7 @@
 import { createAgentKey, listAgentKeys, MAX_AGENT_KEYS, revokeAgentKey } from "@/lib/agent_keys.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
-import { requireUser } from "@/lib/http/require_user.ts";
+import { requireUser } from "@/lib/http/auth.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { NewAgentKeyBody } from "@/lib/schemas/agent.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
@@ -14,14 +14,14 @@ import type { AppState } from "@/lib/state.ts";
  */
 export const handler: Handlers<unknown, AppState> = {
   async GET(_req, ctx) {
-    const user = requireUser(ctx.state);
+    const user = requireUser(ctx.state.user);
     const list = await listAgentKeys(ctx.state.services.kv, user.id);
     return Response.json({ keys: list, max: MAX_AGENT_KEYS }, {
       headers: { "cache-control": "no-store" },
     });
   },
   async POST(req, ctx) {
-    const user = requireUser(ctx.state);
+    const user = requireUser(ctx.state.user);
     const text = req.headers.get("content-length") === "0" ? {} : await readJson(req);
     const body = parseInput(NewAgentKeyBody, asObject(text));
     const { kv, now } = ctx.state.services;
@@ -32,7 +32,7 @@ export const handler: Handlers<unknown, AppState> = {
     return Response.json(r, { status: 201, headers: { "cache-control": "no-store" } });
   },
   async DELETE(_req, ctx) {
-    const user = requireUser(ctx.state);
+    const user = requireUser(ctx.state.user);
     const id = ctx.url.searchParams.get("id") ?? "";
     if (!id) throw new HttpError(400, "id is required");
     const ok = await revokeAgentKey(ctx.state.services.kv, user.id, id);

@@ -1,19 +1,15 @@
 import { isProviderId } from "@/lib/auth/providers.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
-import { HttpError, jsonError } from "@/lib/http/errors.ts";
+import { jsonError } from "@/lib/http/errors.ts";
 import {
   identitySummary,
   listIdentities,
   unbindIdentity,
   type UnbindOutcome,
 } from "@/lib/identities.ts";
-import type { AppState, SessionUser } from "@/lib/state.ts";
-
-function requireUser(user: SessionUser | null): SessionUser {
-  if (!user) throw new HttpError(401, "Unauthorized");
-  return user;
-}
+import type { AppState } from "@/lib/state.ts";
+import { requireUser } from "@/lib/http/auth.ts";
 
 const UNBIND_ERRORS: Record<Exclude<UnbindOutcome, "removed">, [number, string]> = {
   not_found: [404, "That provider is not bound to your account"],

@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
-import { requireUser } from "@/lib/http/require_user.ts";
+import { requireUser } from "@/lib/http/auth.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { authorOf } from "@/lib/profiles.ts";
 import { createQuestion, findQuestions, getQuestionView } from "@/lib/questions.ts";
@@ -19,7 +19,7 @@ export const handler: Handlers<unknown, AppState> = {
     return Response.json(await findQuestions(kv, query, now()));
   },
   async POST(req, ctx) {
-    const user = requireUser(ctx.state);
+    const user = requireUser(ctx.state.user);
     const body = parseInput(NewQuestionBody, asObject(await readJson(req)));
     const { kv, now } = ctx.state.services;
     const author = await authorOf(kv, user.id);

@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
-import { requireUser } from "@/lib/http/require_user.ts";
+import { requireUser } from "@/lib/http/auth.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { addMessage, messageViews } from "@/lib/messages.ts";
 import { authorOf } from "@/lib/profiles.ts";
@@ -11,7 +11,7 @@ import type { AppState } from "@/lib/state.ts";
 /** POST /api/questions/:id/messages {content, replyTo?} — answer or reply (session). */
 export const handler: Handlers<unknown, AppState> = {
   async POST(req, ctx) {
-    const user = requireUser(ctx.state);
+    const user = requireUser(ctx.state.user);
     const body = parseInput(NewMessageBody, asObject(await readJson(req)));
     const { kv, now } = ctx.state.services;
     const author = await authorOf(kv, user.id);
