@@ -89,8 +89,15 @@ Deno.test({
       await page.waitForSelector('html[data-islands="ready"]');
 
       // Reply to the answer.
-      await page.getByRole("button", { name: "Reply to Ada" }).click();
-      await page.getByLabel("Reply to Ada").fill("Thanks, that helps.");
+      // By keyboard: focus follows the form open (into the box) and closed (back to Reply).
+      await page.getByRole("button", { name: "Reply to Ada" }).focus();
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.activeElement?.id.startsWith("content-msg-"));
+      await page.getByRole("button", { name: "Cancel" }).click();
+      await page.waitForFunction(() => document.activeElement?.classList.contains("reply-toggle"));
+      await page.keyboard.press("Enter");
+      await page.keyboard.type("Thanks, that helps.");
+      assert.equal(await page.getByLabel("Reply to Ada").inputValue(), "Thanks, that helps.");
       await Promise.all([
         page.waitForURL(/posted=msg-/),
         page.getByRole("button", { name: "Post reply" }).click(),
