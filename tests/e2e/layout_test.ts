@@ -14,7 +14,7 @@ const LONG = "Averyveryveryverylongwordwithoutanyspaces".repeat(2);
 
 /** How far the page scrolls sideways (0 when nothing overflows). */
 async function sideways(page: Page): Promise<number> {
-  return await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  return await page.evaluate(() => document.documentElement.scrollWidth - globalThis.innerWidth);
 }
 
 Deno.test({
