@@ -49,15 +49,24 @@ export function SpeakerAvatar({ side, large }: { side: SideView; large?: boolean
     : <span class={`${cls} avatar-initials`} aria-hidden="true">{initials(side.name)}</span>;
 }
 
-/** "Ada vs Vera Quell, Evidence-first skeptic". */
-export function DebateVersus({ user, opponent }: { user: SideView; opponent: SideView }) {
+/**
+ * "Ada vs Vera Quell, Evidence-first skeptic". `viewerIsOwner` false (someone else's saved
+ * debate) names the agent as the owner's rather than "Your agent".
+ */
+export function DebateVersus(
+  { user, opponent, viewerIsOwner = true }: {
+    user: SideView;
+    opponent: SideView;
+    viewerIsOwner?: boolean;
+  },
+) {
   return (
     <div class="debate-versus" data-testid="debate-versus">
       <div class="debate-side debate-side-user">
         <SpeakerAvatar side={user} large />
         <div>
           <strong>{user.name}</strong>
-          <div class="hint">Your agent</div>
+          <div class="hint">{viewerIsOwner ? "Your agent" : `${user.name}'s agent`}</div>
         </div>
       </div>
       <span class="debate-vs" aria-hidden="true">vs</span>
@@ -73,7 +82,9 @@ export function DebateVersus({ user, opponent }: { user: SideView; opponent: Sid
 }
 
 /** The turns so far; the last may still be typing. */
-export function DebateTranscript({ turns }: { turns: TurnView[] }) {
+export function DebateTranscript(
+  { turns, viewerIsOwner = true }: { turns: TurnView[]; viewerIsOwner?: boolean },
+) {
   return (
     <ol class="debate-transcript" aria-live="polite" data-testid="debate-transcript">
       {turns.map((t, i) => (
@@ -89,7 +100,7 @@ export function DebateTranscript({ turns }: { turns: TurnView[] }) {
             <div class="debate-speaker">
               {t.name}
               <span class="visually-hidden">
-                {t.role === "user" ? " (your agent)" : " (opponent)"}
+                {t.role === "user" ? (viewerIsOwner ? " (your agent)" : " (agent)") : " (opponent)"}
               </span>
             </div>
             <p>

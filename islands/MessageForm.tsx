@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
 
 interface Props {
@@ -22,6 +22,20 @@ export default function MessageForm(props: Props) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const fieldId = `content-${props.replyTo ?? "answer"}`;
+  const field = useRef<HTMLTextAreaElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  // The button that had focus disappears when the form opens (and the reverse on Cancel):
+  // move focus along so keyboard users are not dropped at the top of the page.
+  const toggled = useRef(false);
+  // A layout effect, so the very next keystroke already lands in the box.
+  useLayoutEffect(() => {
+    if (!toggled.current) return;
+    (open ? field.current : toggle.current)?.focus();
+  }, [open]);
+  const setOpenByUser = (value: boolean) => {
+    toggled.current = true;
+    setOpen(value);
+  };
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -52,7 +66,8 @@ export default function MessageForm(props: Props) {
         type="button"
         class="btn btn-small reply-toggle"
         aria-expanded="false"
-        onClick={() => setOpen(true)}
+        ref={toggle}
+        onClick={() => setOpenByUser(true)}
       >
         Reply{props.replyToName
           ? <span class="visually-hidden">to {props.replyToName}</span>
@@ -68,6 +83,7 @@ export default function MessageForm(props: Props) {
         </label>
         <textarea
           id={fieldId}
+          ref={field}
           name="content"
           value={content}
           maxLength={props.maxLength}
@@ -87,7 +103,7 @@ export default function MessageForm(props: Props) {
           <button
             type="button"
             class="btn"
-            onClick={() => setOpen(false)}
+            onClick={() => setOpenByUser(false)}
           >
             Cancel
           </button>

@@ -82,6 +82,8 @@ function invalid(error: string | undefined) {
 export default function Ask({ data, state, url }: PageProps<Data, AppState>) {
   const { values, errors } = data;
   const count = Object.keys(errors).length;
+  // After a refused submit, the caret goes to the first field to fix (nothing typed is lost).
+  const firstBad = (["title", "description", "tags"] as const).find((f) => errors[f]);
   return (
     <>
       <Head>
@@ -111,6 +113,7 @@ export default function Ask({ data, state, url }: PageProps<Data, AppState>) {
                 maxLength={TITLE_MAX + 20}
                 value={values.title}
                 aria-invalid={invalid(errors.title)}
+                autoFocus={firstBad === "title"}
                 aria-describedby={errors.title ? "title-error title-hint" : "title-hint"}
               />
               <p class="hint" id="title-hint">
@@ -127,6 +130,7 @@ export default function Ask({ data, state, url }: PageProps<Data, AppState>) {
                 name="description"
                 maxLength={DESCRIPTION_MAX}
                 aria-invalid={invalid(errors.description)}
+                autoFocus={firstBad === "description"}
                 aria-describedby={errors.description ? "description-error" : undefined}
                 value={values.description}
               />
@@ -145,6 +149,7 @@ export default function Ask({ data, state, url }: PageProps<Data, AppState>) {
                 value={values.tags}
                 placeholder="deno, kv, preact"
                 aria-invalid={invalid(errors.tags)}
+                autoFocus={firstBad === "tags"}
                 aria-describedby={errors.tags ? "tags-error tags-hint" : "tags-hint"}
               />
               <p class="hint" id="tags-hint">

@@ -4,6 +4,8 @@ const BIND_REASONS: Record<string, string> = {
   no_target:
     "The binding could not be matched to your signed-in account. Please start it again from this page.",
   conflict: "That account already signs in to a different Parley user, so it was not bound.",
+  cancelled:
+    "It was cancelled, or the provider reported a problem. Nothing changed; you can try again.",
   already_bound: "You already have a different account of this provider bound. Unbind it first.",
 };
 

@@ -124,15 +124,23 @@ export async function handleCallback(
   const cookies = getCookies(req);
   const names = flowCookieNames(provider);
 
-  if (url.searchParams.has("error")) return fail("oauth_error");
+  const flow: Flow = cookies[names.flow] === "bind" ? "bind" : "login";
+  const bindTarget = cookies[names.bindTarget];
+  if (url.searchParams.has("error")) {
+    // A signed-in person who cancels a bind goes back to the profile they started from,
+    // not to a home page telling them that "sign-in failed".
+    if (flow === "bind" && bindTarget && bindTarget === sessionUserId) {
+      const q = new URLSearchParams({ bind: "failed", reason: "cancelled", provider });
+      return redirect(`/profile?${q}`, headers);
+    }
+    return fail("oauth_error");
+  }
   const state = url.searchParams.get("state");
   const stored = cookies[names.state];
   if (!state || !stored || !timingSafeEqual(state, stored)) return fail("invalid_state");
   const code = url.searchParams.get("code");
   if (!code) return fail("no_code");
 
-  const flow: Flow = cookies[names.flow] === "bind" ? "bind" : "login";
-  const bindTarget = cookies[names.bindTarget];
   if (flow === "bind" && (!bindTarget || bindTarget !== sessionUserId)) {
     return redirect("/profile?bind=failed&reason=no_target", headers);
   }

@@ -61,9 +61,9 @@ export default function SavedDebatePage({ data }: PageProps<Data, AppState>) {
         <a class="btn" href="/debate">{isOwner ? "New debate" : "Start your own debate"}</a>
       </div>
       {debate.standIn && <StandInNote />}
-      <DebateVersus user={user} opponent={opponent} />
+      <DebateVersus user={user} opponent={opponent} viewerIsOwner={isOwner} />
       {turns.length > 0
-        ? <DebateTranscript turns={turns} />
+        ? <DebateTranscript turns={turns} viewerIsOwner={isOwner} />
         : <p class="empty">No messages were written.</p>}
       {debate.status === "in_progress" && (
         <p class="alert alert-info">This debate is still being written. Reload to see more.</p>

@@ -59,8 +59,12 @@ Deno.test({
       // Ask: a validation message first, then a real question.
       await page.goto(`${srv.url}/ask`);
       await page.getByLabel("Title").fill("x");
+      await page.getByLabel(/Details/).fill("Kept across the refused submit");
       await page.getByRole("button", { name: "Post question" }).click();
       await page.getByText("title must be 2 to 120 characters").waitFor();
+      // Nothing typed is lost, and the caret is back in the field to fix.
+      assert.equal(await page.getByLabel(/Details/).inputValue(), "Kept across the refused submit");
+      assert.equal(await page.evaluate(() => document.activeElement?.id), "title");
       await page.getByLabel("Title").fill("How do islands hydrate in Parley?");
       await page.getByLabel(/Details/).fill("Asked from **Chromium**. <script>bad()</script>");
       await page.getByLabel(/Tags/).fill("preact, islands");
@@ -85,8 +89,15 @@ Deno.test({
       await page.waitForSelector('html[data-islands="ready"]');
 
       // Reply to the answer.
-      await page.getByRole("button", { name: "Reply to Ada" }).click();
-      await page.getByLabel("Reply to Ada").fill("Thanks, that helps.");
+      // By keyboard: focus follows the form open (into the box) and closed (back to Reply).
+      await page.getByRole("button", { name: "Reply to Ada" }).focus();
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.activeElement?.id.startsWith("content-msg-"));
+      await page.getByRole("button", { name: "Cancel" }).click();
+      await page.waitForFunction(() => document.activeElement?.classList.contains("reply-toggle"));
+      await page.keyboard.press("Enter");
+      await page.keyboard.type("Thanks, that helps.");
+      assert.equal(await page.getByLabel("Reply to Ada").inputValue(), "Thanks, that helps.");
       await Promise.all([
         page.waitForURL(/posted=msg-/),
         page.getByRole("button", { name: "Post reply" }).click(),

@@ -143,6 +143,35 @@ Deno.test("bind conflict: an account owned by another user is not moved", () =>
     assert.match(page, /already signs in to a different Parley user/);
   }));
 
+Deno.test("bind cancelled at the provider: back to /profile with the reason, nothing bound", () =>
+  withApp(async (t, fake) => {
+    const { jar } = await signInThrough(t, "provider_a");
+    const start = await t.request("/api/auth/bind/start?provider=provider_c", {
+      headers: { cookie: jar.header() },
+    });
+    jar.take(start);
+    const state = new URL(start.headers.get("location")!).searchParams.get("state")!;
+    const before = fake.requests.length;
+    const { location, cookies } = await callback(t, "provider_c", jar, {
+      error: "access_denied",
+      state,
+    });
+    assert.equal(location, "/profile?bind=failed&reason=cancelled&provider=provider_c");
+    assertFlowCookiesDeleted("provider_c", cookies);
+    assert.equal(fake.requests.length, before, "no token exchange");
+    assert.equal(await getIdentity(t.kv, "provider_c", "c-sub-1"), null);
+    const page = await (await t.request(location, { headers: { cookie: jar.header() } })).text();
+    assert.match(page, /Binding failed\. It was cancelled/);
+    // A login cancelled the same way still lands on the home page's sign-in error.
+    const other = new CookieJar();
+    const login = await startLogin(t, "provider_c", other);
+    const res = await callback(t, "provider_c", other, {
+      error: "access_denied",
+      state: login.state,
+    });
+    assert.equal(res.location, "/?error=oauth_error");
+  }));
+
 Deno.test("bind no_target: a bind flow without the target cookie", () =>
   withApp(async (t, fake) => {
     // Signed out, straight to the login route with flow=bind: no target is set.

@@ -96,6 +96,12 @@ Deno.test("/debates/:id re-reads a saved debate: transcript and report; private 
     const opponent = events[0].data.opponentProfile.name;
     assert.ok(html.includes(`data-testid="synthesis-winner">${opponent} wins<`));
     assert.ok(!html.includes("<script> tags"), "the topic is escaped");
+    // Visitors see whose agent it is; only the owner reads "Your agent".
+    assert.match(html, /<div class="hint">Ada L\.(&#39;|')s agent<\/div>/, "visitor label");
+    assert.ok(!html.includes("Your agent") && !html.includes("(your agent)"));
+    const own = await (await t.request(`/debates/${id}`, { headers: { cookie: ada.cookie } }))
+      .text();
+    assert.ok(own.includes("Your agent"));
 
     await t.kv.set(keys.settings(ada.user.id), { ...DEFAULT_SETTINGS, debateArchive: "private" });
     assert.equal((await t.request(`/debates/${id}`)).status, 404);
