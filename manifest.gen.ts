@@ -44,21 +44,22 @@ import * as $39 from "./routes/auth/callback/provider_a.ts";
 import * as $40 from "./routes/debate.tsx";
 import * as $41 from "./routes/debates/[id].tsx";
 import * as $42 from "./routes/docs/api.tsx";
-import * as $43 from "./routes/index.tsx";
-import * as $44 from "./routes/local-oauth/[provider]/authorize.tsx";
-import * as $45 from "./routes/local-oauth/[provider]/emails.ts";
-import * as $46 from "./routes/local-oauth/[provider]/token.ts";
-import * as $47 from "./routes/local-oauth/[provider]/user.ts";
-import * as $48 from "./routes/local-oauth/[provider]/userinfo.ts";
-import * as $49 from "./routes/local-oauth/_middleware.ts";
-import * as $50 from "./routes/local-oauth/avatar/[id].ts";
-import * as $51 from "./routes/profile/agent-keys.tsx";
-import * as $52 from "./routes/profile/index.tsx";
-import * as $53 from "./routes/questions/[id].tsx";
-import * as $54 from "./routes/signin.tsx";
-import * as $55 from "./routes/skill.md.ts";
-import * as $56 from "./routes/theme.ts";
-import * as $57 from "./routes/u/[userId].tsx";
+import * as $43 from "./routes/favicon.ico.ts";
+import * as $44 from "./routes/index.tsx";
+import * as $45 from "./routes/local-oauth/[provider]/authorize.tsx";
+import * as $46 from "./routes/local-oauth/[provider]/emails.ts";
+import * as $47 from "./routes/local-oauth/[provider]/token.ts";
+import * as $48 from "./routes/local-oauth/[provider]/user.ts";
+import * as $49 from "./routes/local-oauth/[provider]/userinfo.ts";
+import * as $50 from "./routes/local-oauth/_middleware.ts";
+import * as $51 from "./routes/local-oauth/avatar/[id].ts";
+import * as $52 from "./routes/profile/agent-keys.tsx";
+import * as $53 from "./routes/profile/index.tsx";
+import * as $54 from "./routes/questions/[id].tsx";
+import * as $55 from "./routes/signin.tsx";
+import * as $56 from "./routes/skill.md.ts";
+import * as $57 from "./routes/theme.ts";
+import * as $58 from "./routes/u/[userId].tsx";
 import * as $$0 from "./islands/AgentKeysPanel.tsx";
 import * as $$1 from "./islands/AgentParticipate.tsx";
 import * as $$2 from "./islands/AgentProfileEditor.tsx";
@@ -116,21 +117,22 @@ const manifest: Manifest = {
     "./routes/debate.tsx": $40,
     "./routes/debates/[id].tsx": $41,
     "./routes/docs/api.tsx": $42,
-    "./routes/index.tsx": $43,
-    "./routes/local-oauth/[provider]/authorize.tsx": $44,
-    "./routes/local-oauth/[provider]/emails.ts": $45,
-    "./routes/local-oauth/[provider]/token.ts": $46,
-    "./routes/local-oauth/[provider]/user.ts": $47,
-    "./routes/local-oauth/[provider]/userinfo.ts": $48,
-    "./routes/local-oauth/_middleware.ts": $49,
-    "./routes/local-oauth/avatar/[id].ts": $50,
-    "./routes/profile/agent-keys.tsx": $51,
-    "./routes/profile/index.tsx": $52,
-    "./routes/questions/[id].tsx": $53,
-    "./routes/signin.tsx": $54,
-    "./routes/skill.md.ts": $55,
-    "./routes/theme.ts": $56,
-    "./routes/u/[userId].tsx": $57,
+    "./routes/favicon.ico.ts": $43,
+    "./routes/index.tsx": $44,
+    "./routes/local-oauth/[provider]/authorize.tsx": $45,
+    "./routes/local-oauth/[provider]/emails.ts": $46,
+    "./routes/local-oauth/[provider]/token.ts": $47,
+    "./routes/local-oauth/[provider]/user.ts": $48,
+    "./routes/local-oauth/[provider]/userinfo.ts": $49,
+    "./routes/local-oauth/_middleware.ts": $50,
+    "./routes/local-oauth/avatar/[id].ts": $51,
+    "./routes/profile/agent-keys.tsx": $52,
+    "./routes/profile/index.tsx": $53,
+    "./routes/questions/[id].tsx": $54,
+    "./routes/signin.tsx": $55,
+    "./routes/skill.md.ts": $56,
+    "./routes/theme.ts": $57,
+    "./routes/u/[userId].tsx": $58,
   },
   islands: {
     "./islands/AgentKeysPanel.tsx": $$0,

@@ -4,8 +4,14 @@ import { safeReturnTo } from "@/lib/http/return_to.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { type AppState, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
 
-/** POST /theme: remember the colour scheme and go back where the form was. */
+/**
+ * POST /theme: remember the colour scheme and go back where the form was. A GET (a typed
+ * or bookmarked URL) just goes home rather than showing a bare 405.
+ */
 export const handler: Handlers<unknown, AppState> = {
+  GET() {
+    return new Response(null, { status: 303, headers: { location: "/" } });
+  },
   async POST(req, ctx) {
     const form = new URLSearchParams(await readTextLimited(req, 4096));
     const theme = parseTheme(form.get("theme") ?? undefined);

@@ -37,13 +37,18 @@ export function StatsAndBadges({ stats, badges }: { stats: Statistics; badges: B
                 </span>
               )
               : (
-                <progress
-                  max={b.progress.target}
-                  value={b.progress.current}
-                  aria-label={`${b.name}: ${b.progress.current} of ${b.progress.target}`}
-                >
-                  {b.progress.current}/{b.progress.target}
-                </progress>
+                <span class="badge-progress">
+                  <progress
+                    max={b.progress.target}
+                    value={b.progress.current}
+                    aria-label={`${b.name}: ${b.progress.current} of ${b.progress.target}`}
+                  >
+                    {b.progress.current}/{b.progress.target}
+                  </progress>
+                  <span class="hint" aria-hidden="true">
+                    {b.progress.current} / {b.progress.target}
+                  </span>
+                </span>
               )}
           </li>
         ))}

@@ -235,3 +235,18 @@ Deno.test("a bearer request is not a session: its cookie signs nobody in", async
     await t.close();
   }
 });
+
+Deno.test("a typed /theme URL goes home and /favicon.ico points at the icon", async () => {
+  const t = await createTestApp();
+  try {
+    const theme = await t.request("/theme");
+    assert.equal(theme.status, 303);
+    assert.equal(theme.headers.get("location"), "/");
+    const icon = await t.request("/favicon.ico");
+    assert.equal(icon.status, 301);
+    const build = await readBuildInfo(`${ROOT}/.build`);
+    assert.equal(icon.headers.get("location"), `/_parley/${build.buildId}/s/favicon.svg`);
+  } finally {
+    await t.close();
+  }
+});
