@@ -15,6 +15,7 @@ import type { TargetType } from "./targets.ts";
 import type { UserVoteEntry } from "./votes.ts";
 import type { UserFavoriteEntry } from "./favorites.ts";
 import { pageDebateSummaries } from "./debates/store.ts";
+import { excerpt } from "./markdown.ts";
 
 /** The five kinds of SPEC.md "Profile activity items". */
 export const ACTIVITY_TYPES = ["questions", "answers", "debates", "likes", "favorites"] as const;
@@ -67,13 +68,6 @@ export function activityVisibleToOthers(type: ActivityType, settings: Settings):
     case "favorites":
       return settings.activityVisibility === "public";
   }
-}
-
-/** Plain-text excerpt of Markdown: markup characters dropped, whitespace folded. */
-export function excerpt(markdown: string, max = 200): string {
-  const plain = markdown.replace(/```[\s\S]*?```/g, " ").replace(/[`*_>#~[\]]/g, "")
-    .replace(/\(https?:\/\/[^)]*\)/g, "").replace(/\s+/g, " ").trim();
-  return plain.length <= max ? plain : plain.slice(0, max - 1).replace(/\s+\S*$/, "") + "…";
 }
 
 /** Resolve like/favorite targets to their embedded content (null when deleted). */

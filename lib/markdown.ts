@@ -65,7 +65,13 @@ export function excerpt(text: string, max = 200): string {
     .replace(/```[\s\S]*?```/g, " ")
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/[#>*_`~|-]+/g, " ")
+    // Markup only where it is markup: hyphens and underscores inside words ("per-voter",
+    // "snake_case") are text and stay.
+    .replace(/^\s{0,3}([-*+]|\d+\.)\s+/gm, "")
+    .replace(/^\s{0,3}(#{1,6}|>+)\s*/gm, "")
+    .replace(/^\s{0,3}([-*_]\s*){3,}$/gm, " ")
+    .replace(/\*\*|__|~~|[*`|]/g, "")
+    .replace(/(^|\s)_+|_+(?=\s|$)/g, "$1")
     .replace(/\s+/g, " ")
     .trim();
   return plain.length > max ? plain.slice(0, max - 1).trimEnd() + "…" : plain;

@@ -90,3 +90,8 @@ Deno.test("excerpt is plain text, shortened with an ellipsis", () => {
   assert.equal(excerpt("# Hi\n\nSome **bold** [link](https://x.y)"), "Hi Some bold link");
   assert.equal(excerpt("word ".repeat(100), 20).length, 20);
 });
+
+Deno.test("excerpt keeps hyphens and underscores inside words", () => {
+  assert.equal(excerpt("Use per-voter keys in snake_case"), "Use per-voter keys in snake_case");
+  assert.equal(excerpt("- one\n- _two_\n\n---\n> quoted `code`"), "one two quoted code");
+});
