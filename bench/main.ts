@@ -6,7 +6,8 @@
  * then bench/community.ts: votes on one hot question (against the raw KV `sum` commit
  * rate) and the agent question list over 100,000 questions (against bare Hono).
  *
- * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50).
+ * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50), BENCH_ONLY (a
+ * comma-separated subset of home, signin, debate, community, participation).
  */
 import { Hono } from "hono";
 import { createQuestion } from "../lib/questions.ts";
@@ -16,69 +17,87 @@ import { run as runCommunity } from "./community.ts";
 import { benchApp, load, row } from "./harness.ts";
 
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
+const only = Deno.env.get("BENCH_ONLY")?.split(",").map((s) => s.trim()).filter(Boolean);
+/** Whether a section runs (all of them unless BENCH_ONLY names some). */
+const wanted = (name: string) => !only || only.includes(name);
 const connections = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 50);
 
 console.log(`Parley benchmarks — ${seconds}s per run, ${connections} connections, loopback`);
 console.log(`Deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cores\n`);
 
-const bare = new Hono().get("/json", (c) => c.json({ ok: true, message: "hello" }));
-const bareSrv = serveOnLoopback(bare.fetch);
+if (wanted("home")) {
+  const bare = new Hono().get("/json", (c) => c.json({ ok: true, message: "hello" }));
+  const bareSrv = serveOnLoopback(bare.fetch);
 
-const app = await benchApp();
-for (let i = 0; i < 20; i++) {
-  await createQuestion(app.kv, {
-    title: `Benchmark question number ${i} about Deno KV and Preact islands`,
-    description: "Seeded for the home page benchmark.",
-    tags: ["bench", "deno"],
-    author: { id: "u-bench", name: "Bench", avatar: null },
-    createdBy: "user",
-  }, { now: Date.now() - (20 - i) * 1000 });
-}
-const appSrv = serveOnLoopback(app.app.fetch);
-
-try {
-  // Warm both servers so JIT and KV caches settle before measuring.
-  await load(`${bareSrv.url}/json`, 1, connections);
-  await load(`${appSrv.url}/`, 1, connections);
-
-  const baseline = await load(`${bareSrv.url}/json`, seconds, connections);
-  const home = await load(`${appSrv.url}/`, seconds, connections);
-  const health = await load(`${appSrv.url}/healthz`, seconds, connections);
-
-  console.log(row("bare Hono JSON (baseline)", `${baseline.requestsPerSec.toFixed(0)} req/s`, 1));
-  console.log(
-    row(
-      "GET / home page (20 questions, SSR)",
-      `${home.requestsPerSec.toFixed(0)} req/s`,
-      home.requestsPerSec / baseline.requestsPerSec,
-    ),
-  );
-  console.log(
-    row(
-      "GET /healthz (KV read, full middleware)",
-      `${health.requestsPerSec.toFixed(0)} req/s`,
-      health.requestsPerSec / baseline.requestsPerSec,
-    ),
-  );
-  console.log(
-    `\nlatency p50/p99 ms — baseline ${baseline.latencyP50}/${baseline.latencyP99}, home ${home.latencyP50}/${home.latencyP99}`,
-  );
-  const failures = baseline.non2xx + home.non2xx + health.non2xx + baseline.errors + home.errors +
-    health.errors;
-  if (failures > 0) {
-    console.error(`${failures} failed or non-2xx responses during the runs`);
-    Deno.exitCode = 1;
+  const app = await benchApp();
+  for (let i = 0; i < 20; i++) {
+    await createQuestion(app.kv, {
+      title: `Benchmark question number ${i} about Deno KV and Preact islands`,
+      description: "Seeded for the home page benchmark.",
+      tags: ["bench", "deno"],
+      author: { id: "u-bench", name: "Bench", avatar: null },
+      createdBy: "user",
+    }, { now: Date.now() - (20 - i) * 1000 });
   }
-} finally {
-  await bareSrv.close();
-  await appSrv.close();
-  await app.close();
+  const appSrv = serveOnLoopback(app.app.fetch);
+
+  try {
+    // Warm both servers so JIT and KV caches settle before measuring.
+    await load(`${bareSrv.url}/json`, 1, connections);
+    await load(`${appSrv.url}/`, 1, connections);
+
+    const baseline = await load(`${bareSrv.url}/json`, seconds, connections);
+    const home = await load(`${appSrv.url}/`, seconds, connections);
+    // The same page with the one-second feed cache off: every request reads KV.
+    app.services.feedCacheMs = 0;
+    const uncached = await load(`${appSrv.url}/`, seconds, connections);
+    delete app.services.feedCacheMs;
+    const health = await load(`${appSrv.url}/healthz`, seconds, connections);
+
+    console.log(row("bare Hono JSON (baseline)", `${baseline.requestsPerSec.toFixed(0)} req/s`, 1));
+    console.log(
+      row(
+        "GET / home page (20 questions, SSR)",
+        `${home.requestsPerSec.toFixed(0)} req/s`,
+        home.requestsPerSec / baseline.requestsPerSec,
+      ),
+    );
+    console.log(
+      row(
+        "GET / home page, feed cache off (KV reads)",
+        `${uncached.requestsPerSec.toFixed(0)} req/s`,
+        uncached.requestsPerSec / baseline.requestsPerSec,
+      ),
+    );
+    console.log(
+      row(
+        "GET /healthz (KV read, full middleware)",
+        `${health.requestsPerSec.toFixed(0)} req/s`,
+        health.requestsPerSec / baseline.requestsPerSec,
+      ),
+    );
+    console.log(
+      `\nlatency p50/p99 ms — baseline ${baseline.latencyP50}/${baseline.latencyP99}, home ${home.latencyP50}/${home.latencyP99}, uncached ${uncached.latencyP50}/${uncached.latencyP99}`,
+    );
+    const failures = [baseline, home, uncached, health].reduce(
+      (n, r) => n + r.non2xx + r.errors,
+      0,
+    );
+    if (failures > 0) {
+      console.error(`${failures} failed or non-2xx responses during the runs`);
+      Deno.exitCode = 1;
+    }
+  } finally {
+    await bareSrv.close();
+    await appSrv.close();
+    await app.close();
+  }
 }
 
-await (await import("./signin.ts")).run();
+if (wanted("signin")) await (await import("./signin.ts")).run();
 // Debates: SSE latency against a same-run baseline, and memory under concurrent debates.
-await runDebateBench();
+if (wanted("debate")) await runDebateBench();
 // Community: votes on a hot question, and the agent list over 100,000 questions.
-await runCommunity();
+if (wanted("community")) await runCommunity();
 // Agent participation and the AI avatar: the cost of one atomic answer, against KV commits.
-await (await import("./participation.ts")).run();
+if (wanted("participation")) await (await import("./participation.ts")).run();

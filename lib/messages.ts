@@ -7,6 +7,7 @@
  */
 import { addToCounter, counterValue, invertTime, updateAtomically } from "./kv/atomic.ts";
 import { recordEarnedBadges } from "./stats.ts";
+import { invalidateReads } from "./read_cache.ts";
 import { isLookupId, keys } from "./kv/keys.ts";
 import {
   type Author,
@@ -169,7 +170,10 @@ export async function addMessage(
     writeMessage(op, message);
     return { op, result: { ok: true, message } };
   });
-  if (result.ok) await recordEarnedBadges(kv, message.author.id, message.createdAt); // Prolific
+  if (result.ok) {
+    invalidateReads(kv); // message counts in the feed
+    await recordEarnedBadges(kv, message.author.id, message.createdAt); // Prolific
+  }
   return result;
 }
 

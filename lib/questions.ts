@@ -18,6 +18,7 @@ import {
   updateAtomically,
 } from "./kv/atomic.ts";
 import { recordEarnedBadges } from "./stats.ts";
+import { invalidateReads } from "./read_cache.ts";
 import { isLookupId, keys } from "./kv/keys.ts";
 import { queryTerms, questionTerms } from "./search_terms.ts";
 import { listVoters } from "./votes.ts";
@@ -235,6 +236,7 @@ export async function createQuestion(
     opts.extra?.(op, record);
     return { op, result: record };
   });
+  invalidateReads(kv); // the feed shows it on the next load
   await recordEarnedBadges(kv, record.author.id, now); // First Question
   return created;
 }

@@ -18,6 +18,8 @@ export interface Services {
   now: () => number;
   /** Agent API requests per key per minute (default 60; benchmarks raise it). */
   agentRateLimit?: number;
+  /** How long the home feed reuses a read, in ms (default 1000; 0 turns the cache off). */
+  feedCacheMs?: number;
   /**
    * The language model (lib/llm): the configured endpoint, the in-app stand-in in local
    * mode, or absent when neither is available (AI features then answer their 500).

@@ -10,6 +10,7 @@
  */
 import { addToCounter, commit, invertTime, readCounters, updateAtomically } from "./kv/atomic.ts";
 import { recordEarnedBadges } from "./stats.ts";
+import { invalidateReads } from "./read_cache.ts";
 import { keys } from "./kv/keys.ts";
 import { findTarget, type TargetType } from "./targets.ts";
 import { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
@@ -107,6 +108,7 @@ export async function castVote(
     await commit(kv, (op) => op.max(bestKey, BigInt(upvotes)));
   }
   // A like can earn the author a badge (Helpful Answer, Popular Question, Crowd Favorite).
+  invalidateReads(kv); // vote counts in the feed
   if (action === "liked") await recordEarnedBadges(kv, target.authorId, now);
   return { action, upvotes, downvotes, liked: next === "up", downvoted: next === "down" };
 }

@@ -9,6 +9,10 @@ import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { excerpt } from "@/lib/markdown.ts";
 import { countQuestions, type FeedPage, findQuestions } from "@/lib/questions.ts";
 import { QuestionsQuery } from "@/lib/schemas/community.ts";
+import { cachedRead } from "@/lib/read_cache.ts";
+
+/** How long a home-feed read is reused (ms). */
+const FEED_CACHE_MS = 1000;
 import type { AppState } from "@/lib/state.ts";
 
 interface Data {
@@ -24,7 +28,7 @@ interface Data {
 
 export const handler: Handlers<Data, AppState> = {
   async GET(req, ctx) {
-    const { kv, now } = ctx.state.services;
+    const { kv, now, feedCacheMs = FEED_CACHE_MS } = ctx.state.services;
     const params = Object.fromEntries(ctx.url.searchParams);
     // A hand-edited bad parameter falls back to its default rather than an error page.
     const parsed = QuestionsQuery.safeParse(params);
@@ -33,10 +37,14 @@ export const handler: Handlers<Data, AppState> = {
       q: params.q?.slice(0, 200),
       tag: params.tag?.slice(0, 40),
     });
-    const [feed, total] = await Promise.all([
-      findQuestions(kv, query, now()),
-      countQuestions(kv),
-    ]);
+    // The feed is the busiest page: a one-second cache per query turns a crowd of readers
+    // into one set of KV reads; this process's own writes drop it at once.
+    const [feed, total] = await cachedRead(
+      kv,
+      `home:${JSON.stringify(query)}`,
+      feedCacheMs,
+      () => Promise.all([findQuestions(kv, query, now()), countQuestions(kv)]),
+    );
     // `?poll=` lets browser tests shorten the notice's poll interval (bounded).
     const poll = Number(new URL(req.url).searchParams.get("poll"));
     const pollMs = Number.isFinite(poll) && poll >= 200 && poll <= 60000 ? poll : 15000;
@@ -173,7 +181,8 @@ export default function Home({ data, url, state }: PageProps<Data, AppState>) {
               <li key={q.id} class="card question-item">
                 <div class="question-stats" aria-label="Statistics">
                   <span>
-                    <strong>{q.upvotes - q.downvotes}</strong> votes
+                    <strong>{q.upvotes - q.downvotes}</strong>{" "}
+                    {Math.abs(q.upvotes - q.downvotes) === 1 ? "vote" : "votes"}
                   </span>
                   <span>
                     <strong>{q.messageCount}</strong> {q.messageCount === 1 ? "answer" : "answers"}

@@ -15,6 +15,7 @@ import { discussionLines, TRANSCRIPT_MESSAGES } from "../participation/prompts.t
 import { oneLine, tidyReply } from "../participation/text.ts";
 import type { Author, QuestionSnapshot } from "../questions.ts";
 import { recordEarnedBadges } from "../stats.ts";
+import { invalidateReads } from "../read_cache.ts";
 
 /** SPEC.md "AI avatar settings": answers per hour per user, at most. */
 export const AVATAR_HOURLY_CAP = 10;
@@ -152,6 +153,7 @@ export async function answerAsAvatar(
   });
   // Another instance answered this question, or another of this user's questions, first.
   if (!res.ok) return { ok: false, reason: "lost_race" };
+  invalidateReads(kv);
   // Badges follow the counters, as after any answer (lib/messages.ts `addMessage`).
   await recordEarnedBadges(kv, userId, now);
   return { ok: true, message };

@@ -250,3 +250,40 @@ Deno.test("a typed /theme URL goes home and /favicon.ico points at the icon", as
     await t.close();
   }
 });
+
+Deno.test("the cached home feed shows a new question, answer and vote on the next load", async () => {
+  const t = await createTestApp();
+  try {
+    const { cookie } = await signInAs(t, "Ada");
+    const headers = {
+      cookie,
+      origin: t.services.config.appOrigin,
+      "content-type": "application/json",
+    };
+    assert.match(await (await t.request("/")).text(), /No questions yet/);
+    const res = await t.request("/api/questions", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ title: "Fresh off the press?" }),
+    });
+    const { id } = await res.json();
+    assert.match(await (await t.request("/")).text(), /Fresh off the press\?/);
+    await t.request(`/api/questions/${id}/messages`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ content: "An answer" }),
+    });
+    await t.request("/api/likes", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ targetId: id, targetType: "question" }),
+    });
+    const api = await (await t.request(`/api/questions?limit=1`)).json();
+    assert.equal(api.questions[0].upvotes, 1);
+    const html = await (await t.request("/")).text();
+    assert.match(html, /<strong>1<\/strong> answer</);
+    assert.match(html, /<strong>1<\/strong> vote</);
+  } finally {
+    await t.close();
+  }
+});
