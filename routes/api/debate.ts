@@ -4,7 +4,7 @@ import { createEventStream, SSE_HEADERS } from "@/lib/debates/sse.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { readJson, validate } from "@/lib/http/body.ts";
 import { HttpError, jsonError } from "@/lib/http/errors.ts";
-import { hitRateLimit, rateLimitHeaders } from "@/lib/ratelimit.ts";
+import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /** SPEC.md: 24 KB request bodies, 8 debates per minute per user per IP. */
@@ -36,7 +36,7 @@ export const handler: Handlers<unknown, AppState> = {
       const request = validate(DebateRequestSchema, body, "Invalid debate request");
       // Counted once the request is well-formed: the budget guards the model, and a
       // typo should not cost a debate.
-      const limit = await hitRateLimit(
+      await enforceRateLimit(
         kv,
         "debate",
         `${user.id}:${ctx.remoteAddr.hostname}`,
@@ -44,14 +44,6 @@ export const handler: Handlers<unknown, AppState> = {
         RATE_WINDOW_MS,
         now(),
       );
-      if (!limit.allowed) {
-        return jsonError(
-          429,
-          "Rate limit exceeded",
-          { retryAfter: limit.retryAfter },
-          rateLimitHeaders(limit),
-        );
-      }
       if (!llm) {
         console.error("POST /api/debate: no language model (set LLM_API_KEY, or use local mode)");
         return jsonError(500, "Failed to start debate");

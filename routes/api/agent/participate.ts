@@ -3,7 +3,8 @@ import { readTextLimited } from "@/lib/http/body.ts";
 import { HttpError, jsonError } from "@/lib/http/errors.ts";
 import { participate, ParticipationError } from "@/lib/participation/participate.ts";
 import { ParticipateBody, PARTICIPATION_FAILED } from "@/lib/participation/schema.ts";
-import { hitRateLimit, rateLimitHeaders } from "@/lib/ratelimit.ts";
+import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
+import { rateLimitHeaders } from "@/lib/ratelimit.ts";
 import { parseInput } from "@/lib/schemas/parse.ts";
 import type { AppState } from "@/lib/state.ts";
 
@@ -37,7 +38,7 @@ export const handler: Handlers<unknown, AppState> = {
     if (!user || req.headers.has("authorization")) return jsonError(401, "Unauthorized");
     try {
       const input = parseInput(ParticipateBody, await readOptionalJson(req));
-      const limit = await hitRateLimit(
+      const limit = await enforceRateLimit(
         kv,
         "participate",
         `${user.id}:${ctx.remoteAddr.hostname}`,
@@ -45,14 +46,6 @@ export const handler: Handlers<unknown, AppState> = {
         RATE_WINDOW_MS,
         now(),
       );
-      if (!limit.allowed) {
-        return jsonError(
-          429,
-          "Rate limit exceeded",
-          { retryAfter: limit.retryAfter },
-          rateLimitHeaders(limit),
-        );
-      }
       if (!llm) {
         console.error("POST /api/agent/participate: no language model (set LLM_API_KEY)");
         return jsonError(500, PARTICIPATION_FAILED);
