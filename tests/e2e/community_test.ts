@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import type { BrowserContext, Page } from "playwright-core";
 import { createQuestion } from "@/lib/questions.ts";
-import { createTestApp, serveOnLoopback, signInAs, type TestApp } from "../helpers/app.ts";
-import { launchBrowser, SCREENSHOT_DIR } from "../helpers/browser.ts";
+import { signInAs, type TestApp } from "../helpers/app.ts";
+import { browserTest, SCREENSHOT_DIR } from "../helpers/browser.ts";
 
 async function signedInContext(
   t: TestApp,
@@ -41,257 +41,212 @@ async function pressed(page: Page, name: string): Promise<string | null> {
   return await button(page, name).getAttribute("aria-pressed");
 }
 
-Deno.test({
-  name: "sign in, ask, answer, reply, upvote, switch to downvote, favorite — and it persists",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const t = await createTestApp();
-    const srv = serveOnLoopback(t.app.fetch);
-    const browser = await launchBrowser();
-    try {
-      const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-      await signedInContext(t, context, srv.url, "Ada");
-      const page = await context.newPage();
-      // The invalid /ask submission answers 400 on purpose (the form re-rendered with messages).
-      const errors = collectErrors(page, [/status of 400/]);
+browserTest(
+  "sign in, ask, answer, reply, upvote, switch to downvote, favorite — and it persists",
+  async ({ t, srv, browser }) => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    await signedInContext(t, context, srv.url, "Ada");
+    const page = await context.newPage();
+    // The invalid /ask submission answers 400 on purpose (the form re-rendered with messages).
+    const errors = collectErrors(page, [/status of 400/]);
 
-      // Ask: a validation message first, then a real question.
-      await page.goto(`${srv.url}/ask`);
-      await page.getByLabel("Title").fill("x");
-      await page.getByLabel(/Details/).fill("Kept across the refused submit");
-      await page.getByRole("button", { name: "Post question" }).click();
-      await page.getByText("title must be 2 to 120 characters").waitFor();
-      // Nothing typed is lost, and the caret is back in the field to fix.
-      assert.equal(await page.getByLabel(/Details/).inputValue(), "Kept across the refused submit");
-      assert.equal(await page.evaluate(() => document.activeElement?.id), "title");
-      await page.getByLabel("Title").fill("How do islands hydrate in Parley?");
-      await page.getByLabel(/Details/).fill("Asked from **Chromium**. <script>bad()</script>");
-      await page.getByLabel(/Tags/).fill("preact, islands");
-      await Promise.all([
-        page.waitForURL(/\/questions\/q-[a-z0-9]+\?asked=1$/),
-        page.getByRole("button", { name: "Post question" }).click(),
+    // Ask: a validation message first, then a real question.
+    await page.goto(`${srv.url}/ask`);
+    await page.getByLabel("Title").fill("x");
+    await page.getByLabel(/Details/).fill("Kept across the refused submit");
+    await page.getByRole("button", { name: "Post question" }).click();
+    await page.getByText("title must be 2 to 120 characters").waitFor();
+    // Nothing typed is lost, and the caret is back in the field to fix.
+    assert.equal(await page.getByLabel(/Details/).inputValue(), "Kept across the refused submit");
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "title");
+    await page.getByLabel("Title").fill("How do islands hydrate in Parley?");
+    await page.getByLabel(/Details/).fill("Asked from **Chromium**. <script>bad()</script>");
+    await page.getByLabel(/Tags/).fill("preact, islands");
+    await Promise.all([
+      page.waitForURL(/\/questions\/q-[a-z0-9]+\?asked=1$/),
+      page.getByRole("button", { name: "Post question" }).click(),
+    ]);
+    await page.getByRole("heading", { name: "How do islands hydrate in Parley?" }).waitFor();
+    assert.equal(await page.locator(".question .prose strong").textContent(), "Chromium");
+    assert.equal(await page.locator(".question .prose script").count(), 0);
+    await page.waitForSelector('html[data-islands="ready"]');
+
+    // Answer it.
+    await page.getByLabel("Your answer").fill("They render on the server, then `hydrate`.");
+    await Promise.all([
+      page.waitForURL(/posted=msg-/),
+      page.getByRole("button", { name: "Post answer" }).click(),
+    ]);
+    await page.getByText("Your message was posted.").waitFor();
+    await page.getByRole("heading", { name: "1 answer" }).waitFor();
+    assert.equal(await page.locator(".message .prose code").textContent(), "hydrate");
+    await page.waitForSelector('html[data-islands="ready"]');
+
+    // Reply to the answer.
+    // By keyboard: focus follows the form open (into the box) and closed (back to Reply).
+    await page.getByRole("button", { name: "Reply to Ada" }).focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.activeElement?.id.startsWith("content-msg-"));
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.waitForFunction(() => document.activeElement?.classList.contains("reply-toggle"));
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Thanks, that helps.");
+    assert.equal(await page.getByLabel("Reply to Ada").inputValue(), "Thanks, that helps.");
+    await Promise.all([
+      page.waitForURL(/posted=msg-/),
+      page.getByRole("button", { name: "Post reply" }).click(),
+    ]);
+    await page.locator(".replies .message").getByText("Thanks, that helps.").waitFor();
+    await page.waitForSelector('html[data-islands="ready"]');
+
+    // Upvote the question, then switch to a downvote, then favorite — by keyboard too.
+    const up = "Upvote this question";
+    const down = "Downvote this question";
+    const vote = (name: string) =>
+      Promise.all([
+        page.waitForResponse((r) => r.url().endsWith("/api/likes") && r.ok()),
+        button(page, name).click(),
       ]);
-      await page.getByRole("heading", { name: "How do islands hydrate in Parley?" }).waitFor();
-      assert.equal(await page.locator(".question .prose strong").textContent(), "Chromium");
-      assert.equal(await page.locator(".question .prose script").count(), 0);
-      await page.waitForSelector('html[data-islands="ready"]');
+    await vote(up);
+    assert.equal(await pressed(page, up), "true");
+    // The count is part of the accessible name.
+    await page.getByRole("button", { name: "Upvote this question, 1 upvote", exact: true })
+      .waitFor();
+    assert.equal(await page.locator(".question [data-testid=upvotes]").textContent(), "1");
+    await vote(down);
+    assert.equal(await pressed(page, up), "false");
+    assert.equal(await pressed(page, down), "true");
+    assert.equal(await page.locator(".question [data-testid=upvotes]").textContent(), "0");
+    assert.equal(await page.locator(".question [data-testid=downvotes]").textContent(), "1");
+    const fav = button(page, "Favorite this question");
+    await fav.focus();
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith("/api/favorites") && r.ok()),
+      page.keyboard.press("Enter"),
+    ]);
+    assert.equal(await fav.getAttribute("aria-pressed"), "true");
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/question-voted.png`, fullPage: true });
 
-      // Answer it.
-      await page.getByLabel("Your answer").fill("They render on the server, then `hydrate`.");
-      await Promise.all([
-        page.waitForURL(/posted=msg-/),
-        page.getByRole("button", { name: "Post answer" }).click(),
-      ]);
-      await page.getByText("Your message was posted.").waitFor();
-      await page.getByRole("heading", { name: "1 answer" }).waitFor();
-      assert.equal(await page.locator(".message .prose code").textContent(), "hydrate");
-      await page.waitForSelector('html[data-islands="ready"]');
+    // The server kept it all.
+    await page.reload();
+    await page.waitForSelector('html[data-islands="ready"]');
+    assert.equal(await pressed(page, down), "true");
+    assert.equal(await pressed(page, up), "false");
+    assert.equal(await fav.getAttribute("aria-pressed"), "true");
+    const id = new URL(page.url()).pathname.split("/").pop()!;
+    const api = await (await fetch(`${srv.url}/api/questions/${id}`)).json();
+    assert.deepEqual([api.upvotes, api.downvotes, api.messageCount], [0, 1, 2]);
+    assert.deepEqual(api.tags, ["preact", "islands"]);
 
-      // Reply to the answer.
-      // By keyboard: focus follows the form open (into the box) and closed (back to Reply).
-      await page.getByRole("button", { name: "Reply to Ada" }).focus();
-      await page.keyboard.press("Enter");
-      await page.waitForFunction(() => document.activeElement?.id.startsWith("content-msg-"));
-      await page.getByRole("button", { name: "Cancel" }).click();
-      await page.waitForFunction(() => document.activeElement?.classList.contains("reply-toggle"));
-      await page.keyboard.press("Enter");
-      await page.keyboard.type("Thanks, that helps.");
-      assert.equal(await page.getByLabel("Reply to Ada").inputValue(), "Thanks, that helps.");
-      await Promise.all([
-        page.waitForURL(/posted=msg-/),
-        page.getByRole("button", { name: "Post reply" }).click(),
-      ]);
-      await page.locator(".replies .message").getByText("Thanks, that helps.").waitFor();
-      await page.waitForSelector('html[data-islands="ready"]');
-
-      // Upvote the question, then switch to a downvote, then favorite — by keyboard too.
-      const up = "Upvote this question";
-      const down = "Downvote this question";
-      const vote = (name: string) =>
-        Promise.all([
-          page.waitForResponse((r) => r.url().endsWith("/api/likes") && r.ok()),
-          button(page, name).click(),
-        ]);
-      await vote(up);
-      assert.equal(await pressed(page, up), "true");
-      // The count is part of the accessible name.
-      await page.getByRole("button", { name: "Upvote this question, 1 upvote", exact: true })
-        .waitFor();
-      assert.equal(await page.locator(".question [data-testid=upvotes]").textContent(), "1");
-      await vote(down);
-      assert.equal(await pressed(page, up), "false");
-      assert.equal(await pressed(page, down), "true");
-      assert.equal(await page.locator(".question [data-testid=upvotes]").textContent(), "0");
-      assert.equal(await page.locator(".question [data-testid=downvotes]").textContent(), "1");
-      const fav = button(page, "Favorite this question");
-      await fav.focus();
-      await Promise.all([
-        page.waitForResponse((r) => r.url().endsWith("/api/favorites") && r.ok()),
-        page.keyboard.press("Enter"),
-      ]);
-      assert.equal(await fav.getAttribute("aria-pressed"), "true");
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/question-voted.png`, fullPage: true });
-
-      // The server kept it all.
-      await page.reload();
-      await page.waitForSelector('html[data-islands="ready"]');
-      assert.equal(await pressed(page, down), "true");
-      assert.equal(await pressed(page, up), "false");
-      assert.equal(await fav.getAttribute("aria-pressed"), "true");
-      const id = new URL(page.url()).pathname.split("/").pop()!;
-      const api = await (await fetch(`${srv.url}/api/questions/${id}`)).json();
-      assert.deepEqual([api.upvotes, api.downvotes, api.messageCount], [0, 1, 2]);
-      assert.deepEqual(api.tags, ["preact", "islands"]);
-
-      // The feed shows it, with its tags as links.
-      await page.goto(`${srv.url}/?tag=islands`);
-      await page.getByRole("link", { name: "How do islands hydrate in Parley?" }).waitFor();
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/feed-tag.png`, fullPage: true });
-      assert.deepEqual(errors, []);
-    } finally {
-      await browser.close();
-      await srv.close();
-      await t.close();
-    }
+    // The feed shows it, with its tags as links.
+    await page.goto(`${srv.url}/?tag=islands`);
+    await page.getByRole("link", { name: "How do islands hydrate in Parley?" }).waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/feed-tag.png`, fullPage: true });
+    assert.deepEqual(errors, []);
   },
-});
+);
 
-Deno.test({
-  name: "signed out: vote and favorite buttons prompt to sign in with a return path",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const t = await createTestApp();
-    const srv = serveOnLoopback(t.app.fetch);
-    const browser = await launchBrowser();
-    try {
-      const q = await createQuestion(t.kv, {
-        title: "Visible to everyone",
-        author: { id: "u-x", name: "X", avatar: null },
-        createdBy: "user",
-      });
-      const page = await browser.newPage();
-      const errors = collectErrors(page);
-      await page.goto(`${srv.url}/questions/${q.id}`);
-      await page.waitForSelector('html[data-islands="ready"]');
-      await button(page, "Upvote this question").click();
-      const link = page.locator(".vote .signin-prompt a");
-      await link.waitFor();
-      assert.equal(
-        await link.getAttribute("href"),
-        `/signin?returnTo=${encodeURIComponent(`/questions/${q.id}`)}`,
-      );
-      assert.equal(await page.locator(".question [data-testid=upvotes]").textContent(), "0");
-      await button(page, "Favorite this question").click();
-      await page.locator(".favorite .signin-prompt a").waitFor();
-      assert.equal(await page.getByTestId("signin-prompt").count(), 1, "no answer form");
-      await page.goto(`${srv.url}/ask`);
-      await page.getByTestId("signin-prompt").getByRole("link", { name: "Sign in" }).waitFor();
-      assert.equal(await page.locator("form.ask-form").count(), 0);
-      assert.deepEqual(errors, []);
-    } finally {
-      await browser.close();
-      await srv.close();
-      await t.close();
-    }
+browserTest(
+  "signed out: vote and favorite buttons prompt to sign in with a return path",
+  async ({ t, srv, browser }) => {
+    const q = await createQuestion(t.kv, {
+      title: "Visible to everyone",
+      author: { id: "u-x", name: "X", avatar: null },
+      createdBy: "user",
+    });
+    const page = await browser.newPage();
+    const errors = collectErrors(page);
+    await page.goto(`${srv.url}/questions/${q.id}`);
+    await page.waitForSelector('html[data-islands="ready"]');
+    await button(page, "Upvote this question").click();
+    const link = page.locator(".vote .signin-prompt a");
+    await link.waitFor();
+    assert.equal(
+      await link.getAttribute("href"),
+      `/signin?returnTo=${encodeURIComponent(`/questions/${q.id}`)}`,
+    );
+    assert.equal(await page.locator(".question [data-testid=upvotes]").textContent(), "0");
+    await button(page, "Favorite this question").click();
+    await page.locator(".favorite .signin-prompt a").waitFor();
+    assert.equal(await page.getByTestId("signin-prompt").count(), 1, "no answer form");
+    await page.goto(`${srv.url}/ask`);
+    await page.getByTestId("signin-prompt").getByRole("link", { name: "Sign in" }).waitFor();
+    assert.equal(await page.locator("form.ask-form").count(), 0);
+    assert.deepEqual(errors, []);
   },
-});
+);
 
-Deno.test({
-  name: "a failed vote or favorite rolls back with a visible message",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const t = await createTestApp();
-    const srv = serveOnLoopback(t.app.fetch);
-    const browser = await launchBrowser();
-    try {
-      const q = await createQuestion(t.kv, {
-        title: "Will this vote stick?",
-        author: { id: "u-x", name: "X", avatar: null },
-        createdBy: "user",
-      });
-      const context = await browser.newContext();
-      await signedInContext(t, context, srv.url, "Bob");
-      const page = await context.newPage();
-      await page.route(
-        "**/api/likes",
-        (r) =>
-          r.fulfill({ status: 500, contentType: "application/json", body: '{"error":"boom"}' }),
-      );
-      await page.route("**/api/favorites", (r) =>
-        r.fulfill({
-          status: 429,
-          contentType: "application/json",
-          body: '{"error":"Rate limit exceeded"}',
-        }));
-      await page.goto(`${srv.url}/questions/${q.id}`);
-      await page.waitForSelector('html[data-islands="ready"]');
-      await button(page, "Upvote this question").click();
-      await page.getByRole("alert").filter({ hasText: "Your vote was not saved" }).waitFor();
-      assert.equal(await page.locator(".question [data-testid=upvotes]").textContent(), "0");
-      assert.equal(await pressed(page, "Upvote this question"), "false");
-      await button(page, "Favorite this question").click();
-      await page.getByRole("alert").filter({ hasText: "Too many requests" }).waitFor();
-      assert.equal(await pressed(page, "Favorite this question"), "false");
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/vote-rollback.png` });
-    } finally {
-      await browser.close();
-      await srv.close();
-      await t.close();
-    }
+browserTest(
+  "a failed vote or favorite rolls back with a visible message",
+  async ({ t, srv, browser }) => {
+    const q = await createQuestion(t.kv, {
+      title: "Will this vote stick?",
+      author: { id: "u-x", name: "X", avatar: null },
+      createdBy: "user",
+    });
+    const context = await browser.newContext();
+    await signedInContext(t, context, srv.url, "Bob");
+    const page = await context.newPage();
+    await page.route(
+      "**/api/likes",
+      (r) => r.fulfill({ status: 500, contentType: "application/json", body: '{"error":"boom"}' }),
+    );
+    await page.route("**/api/favorites", (r) =>
+      r.fulfill({
+        status: 429,
+        contentType: "application/json",
+        body: '{"error":"Rate limit exceeded"}',
+      }));
+    await page.goto(`${srv.url}/questions/${q.id}`);
+    await page.waitForSelector('html[data-islands="ready"]');
+    await button(page, "Upvote this question").click();
+    await page.getByRole("alert").filter({ hasText: "Your vote was not saved" }).waitFor();
+    assert.equal(await page.locator(".question [data-testid=upvotes]").textContent(), "0");
+    assert.equal(await pressed(page, "Upvote this question"), "false");
+    await button(page, "Favorite this question").click();
+    await page.getByRole("alert").filter({ hasText: "Too many requests" }).waitFor();
+    assert.equal(await pressed(page, "Favorite this question"), "false");
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/vote-rollback.png` });
   },
-});
+);
 
-Deno.test({
-  name: "agent key panel: create shows the key once, it works, revoke needs a confirmation",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const t = await createTestApp();
-    const srv = serveOnLoopback(t.app.fetch);
-    const browser = await launchBrowser();
-    try {
-      const context = await browser.newContext();
-      await signedInContext(t, context, srv.url, "Ada");
-      const page = await context.newPage();
-      const errors = collectErrors(page);
-      await page.goto(`${srv.url}/profile/agent-keys`);
-      await page.waitForSelector('html[data-islands="ready"]');
-      await page.getByLabel("Key name").fill("research agent");
-      await page.getByRole("button", { name: "Create key" }).click();
-      const key = (await page.getByTestId("new-key").textContent())!;
-      assert.match(key, /^agent_[A-Za-z0-9_-]{43}$/);
-      await page.getByTestId("key-list").getByText("research agent", { exact: true }).waitFor();
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/agent-keys.png` });
+browserTest(
+  "agent key panel: create shows the key once, it works, revoke needs a confirmation",
+  async ({ t, srv, browser }) => {
+    const context = await browser.newContext();
+    await signedInContext(t, context, srv.url, "Ada");
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    await page.goto(`${srv.url}/profile/agent-keys`);
+    await page.waitForSelector('html[data-islands="ready"]');
+    await page.getByLabel("Key name").fill("research agent");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = (await page.getByTestId("new-key").textContent())!;
+    assert.match(key, /^agent_[A-Za-z0-9_-]{43}$/);
+    await page.getByTestId("key-list").getByText("research agent", { exact: true }).waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/agent-keys.png` });
 
-      const me = await fetch(`${srv.url}/api/agent/me`, {
-        headers: { authorization: `Bearer ${key}` },
-      });
-      assert.equal(me.status, 200);
-      await me.body?.cancel();
+    const me = await fetch(`${srv.url}/api/agent/me`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    assert.equal(me.status, 200);
+    await me.body?.cancel();
 
-      // Shown once: after a reload only the prefix remains.
-      await page.reload();
-      await page.waitForSelector('html[data-islands="ready"]');
-      assert.equal(await page.getByTestId("new-key").count(), 0);
-      assert.ok(!(await page.content()).includes(key));
+    // Shown once: after a reload only the prefix remains.
+    await page.reload();
+    await page.waitForSelector('html[data-islands="ready"]');
+    assert.equal(await page.getByTestId("new-key").count(), 0);
+    assert.ok(!(await page.content()).includes(key));
 
-      const revoke = page.getByRole("button", { name: /Revoke key research agent/ });
-      await revoke.click();
-      await page.getByRole("button", { name: /Confirm revoke/ }).click();
-      await page.getByText("No keys yet.").waitFor();
-      const after = await fetch(`${srv.url}/api/agent/me`, {
-        headers: { authorization: `Bearer ${key}` },
-      });
-      assert.equal(after.status, 401);
-      await after.body?.cancel();
-      assert.deepEqual(errors, []);
-    } finally {
-      await browser.close();
-      await srv.close();
-      await t.close();
-    }
+    const revoke = page.getByRole("button", { name: /Revoke key research agent/ });
+    await revoke.click();
+    await page.getByRole("button", { name: /Confirm revoke/ }).click();
+    await page.getByText("No keys yet.").waitFor();
+    const after = await fetch(`${srv.url}/api/agent/me`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    assert.equal(after.status, 401);
+    await after.body?.cancel();
+    assert.deepEqual(errors, []);
   },
-});
+);

@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { getAgentMemory } from "@/lib/debates/store.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import { createTestApp, serveOnLoopback, signInAs, type TestApp } from "../helpers/app.ts";
-import { launchBrowser, SCREENSHOT_DIR } from "../helpers/browser.ts";
+import { signInAs, type TestApp } from "../helpers/app.ts";
+import { browserTest, SCREENSHOT_DIR } from "../helpers/browser.ts";
 
 async function signedInPage(browser: Browser, t: TestApp, url: string, name: string) {
   const { user, cookie } = await signInAs(t, name);
@@ -26,144 +26,122 @@ function collectErrors(page: Page): string[] {
   return errors;
 }
 
-Deno.test({
-  name: "a local-mode debate shows each turn as it is written, then the report, then re-reads",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const t = await createTestApp();
-    const srv = serveOnLoopback(t.app.fetch);
-    const browser = await launchBrowser();
-    try {
-      assert.equal(t.services.llm?.standIn, true, "local mode uses the stand-in model");
-      const { user, page } = await signedInPage(browser, t, srv.url, "Ada");
-      const errors = collectErrors(page);
-      await page.goto(`${srv.url}/debate`);
-      await page.waitForSelector('html[data-islands="ready"]');
+browserTest(
+  "a local-mode debate shows each turn as it is written, then the report, then re-reads",
+  async ({ t, srv, browser }) => {
+    assert.equal(t.services.llm?.standIn, true, "local mode uses the stand-in model");
+    const { user, page } = await signedInPage(browser, t, srv.url, "Ada");
+    const errors = collectErrors(page);
+    await page.goto(`${srv.url}/debate`);
+    await page.waitForSelector('html[data-islands="ready"]');
 
-      // The agent profile comes from the user's profile; traits are editable.
-      await page.getByRole("heading", { name: "Ada", exact: true }).waitFor();
-      await page.getByLabel(/^Traits/).fill("stubborn");
-      await page.getByLabel(/^Traits/).press("Enter");
-      await page.getByLabel(/^Interests/).fill("bicycles");
-      await page.getByRole("button", { name: "Add" }).nth(1).click();
-      await page.getByRole("button", { name: "Remove bicycles" }).waitFor();
+    // The agent profile comes from the user's profile; traits are editable.
+    await page.getByRole("heading", { name: "Ada", exact: true }).waitFor();
+    await page.getByLabel(/^Traits/).fill("stubborn");
+    await page.getByLabel(/^Traits/).press("Enter");
+    await page.getByLabel(/^Interests/).fill("bicycles");
+    await page.getByRole("button", { name: "Add" }).nth(1).click();
+    await page.getByRole("button", { name: "Remove bicycles" }).waitFor();
 
-      await page.getByLabel("Topic").fill("Should cities ban cars downtown?");
-      // Record how the transcript grows: the number of turns each time it changes,
-      // and whether the report was present at that moment.
-      await page.evaluate(() => {
-        const w = window as unknown as { growth: string[] };
-        w.growth = [];
-        new MutationObserver(() => {
-          const n = document.querySelectorAll('[data-testid="debate-turn"]').length;
-          const report = document.querySelector('[data-testid="synthesis"]') ? "R" : "";
-          const last = w.growth.at(-1);
-          if (last !== `${n}${report}`) w.growth.push(`${n}${report}`);
-        }).observe(document.body, { childList: true, subtree: true });
-      });
-      await page.getByRole("button", { name: "Start the debate" }).click();
+    await page.getByLabel("Topic").fill("Should cities ban cars downtown?");
+    // Record how the transcript grows: the number of turns each time it changes,
+    // and whether the report was present at that moment.
+    await page.evaluate(() => {
+      const w = window as unknown as { growth: string[] };
+      w.growth = [];
+      new MutationObserver(() => {
+        const n = document.querySelectorAll('[data-testid="debate-turn"]').length;
+        const report = document.querySelector('[data-testid="synthesis"]') ? "R" : "";
+        const last = w.growth.at(-1);
+        if (last !== `${n}${report}`) w.growth.push(`${n}${report}`);
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await page.getByRole("button", { name: "Start the debate" }).click();
 
-      // The first turn appears while it is still being typed, before the second exists.
-      await page.locator('[data-testid="debate-turn"][data-typing="true"]').first().waitFor();
-      assert.equal(await page.locator('[data-testid="synthesis"]').count(), 0);
-      await page.getByTestId("standin-note").waitFor();
-      await page.getByTestId("debate-versus").getByText("Ada").waitFor();
+    // The first turn appears while it is still being typed, before the second exists.
+    await page.locator('[data-testid="debate-turn"][data-typing="true"]').first().waitFor();
+    assert.equal(await page.locator('[data-testid="synthesis"]').count(), 0);
+    await page.getByTestId("standin-note").waitFor();
+    await page.getByTestId("debate-versus").getByText("Ada").waitFor();
 
-      await page.getByTestId("synthesis").waitFor({ timeout: 60_000 });
-      const growth = await page.evaluate(() => (window as unknown as { growth: string[] }).growth);
-      const counts = growth.filter((g) => !g.endsWith("R")).map(Number);
-      assert.deepEqual(
-        [...new Set(counts)].filter((n) => n > 0),
-        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
-        `turns appeared one at a time: ${growth.join(",")}`,
-      );
-      assert.ok(growth.includes("10R"), "the report came after the tenth turn");
+    await page.getByTestId("synthesis").waitFor({ timeout: 60_000 });
+    const growth = await page.evaluate(() => (window as unknown as { growth: string[] }).growth);
+    const counts = growth.filter((g) => !g.endsWith("R")).map(Number);
+    assert.deepEqual(
+      [...new Set(counts)].filter((n) => n > 0),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      `turns appeared one at a time: ${growth.join(",")}`,
+    );
+    assert.ok(growth.includes("10R"), "the report came after the tenth turn");
 
-      const turns = page.getByTestId("debate-turn");
-      assert.equal(await turns.count(), 10);
-      assert.equal(await page.locator('[data-typing="true"]').count(), 0);
-      const roles = await turns.evaluateAll((els) => els.map((e) => e.getAttribute("data-role")));
-      assert.deepEqual(roles, Array.from({ length: 10 }, (_, i) => i % 2 ? "opponent" : "user"));
-      for (const text of await page.locator(".debate-bubble p").allInnerTexts()) {
-        assert.ok(text.length >= 100 && text.length <= 200, `${text.length}: ${text}`);
-      }
-      const report = page.getByTestId("synthesis");
-      for (
-        const h of ["Conclusion", "Where they agreed", "Where they disagreed", "Recommendations"]
-      ) {
-        await report.getByRole("heading", { name: h }).waitFor();
-      }
-      assert.match(await page.getByTestId("synthesis-winner").innerText(), /wins|tie/i);
-      await page.getByTestId("debate-saved").waitFor();
-      await page.getByTestId("debate-history").getByText("Should cities ban cars downtown?")
-        .waitFor();
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/debate-live.png`, fullPage: true });
-
-      const memory = await getAgentMemory(t.kv, user.id);
-      assert.deepEqual(memory?.traits, ["stubborn"]);
-      assert.deepEqual(memory?.interests, ["bicycles"]);
-
-      // The permanent link re-reads the saved debate, server-rendered.
-      await Promise.all([
-        page.waitForURL(/\/debates\/debate_\d+_[a-z0-9]+$/),
-        page.getByRole("link", { name: "Permanent link" }).click(),
-      ]);
-      await page.getByTestId("debate-topic").getByText("Should cities ban cars downtown?")
-        .waitFor();
-      assert.equal(await page.getByTestId("debate-turn").count(), 10);
-      await page.getByTestId("synthesis").waitFor();
-      await page.getByTestId("standin-note").waitFor();
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/debate-saved.png`, fullPage: true });
-      assert.deepEqual(errors, []);
-    } finally {
-      await browser.close();
-      await srv.close();
-      await t.close();
+    const turns = page.getByTestId("debate-turn");
+    assert.equal(await turns.count(), 10);
+    assert.equal(await page.locator('[data-typing="true"]').count(), 0);
+    const roles = await turns.evaluateAll((els) => els.map((e) => e.getAttribute("data-role")));
+    assert.deepEqual(roles, Array.from({ length: 10 }, (_, i) => i % 2 ? "opponent" : "user"));
+    for (const text of await page.locator(".debate-bubble p").allInnerTexts()) {
+      assert.ok(text.length >= 100 && text.length <= 200, `${text.length}: ${text}`);
     }
-  },
-});
-
-Deno.test({
-  name: "debate errors are shown plainly: sign in when signed out, the wait when rate-limited",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const t = await createTestApp();
-    const srv = serveOnLoopback(t.app.fetch);
-    const browser = await launchBrowser();
-    try {
-      const anon = await browser.newPage();
-      await anon.goto(`${srv.url}/debate`);
-      await anon.waitForSelector('html[data-islands="ready"]');
-      await anon.getByLabel("Topic").fill("Is tea better than coffee?");
-      await anon.getByRole("button", { name: "Start the debate" }).click();
-      const alert = anon.getByTestId("debate-error");
-      await alert.getByText("Sign in to start a debate.").waitFor();
-      assert.equal(
-        await alert.getByRole("link", { name: "Sign in" }).getAttribute("href"),
-        "/signin?returnTo=/debate",
-      );
-
-      const { user, page } = await signedInPage(browser, t, srv.url, "Grace");
-      // This minute's budget is already spent.
-      const window = Math.floor(Date.now() / 60_000);
-      for (const w of [window, window + 1]) {
-        await t.kv.set(keys.rateLimit("debate", `${user.id}:127.0.0.1`, w), 8);
-      }
-      await page.goto(`${srv.url}/debate`);
-      await page.waitForSelector('html[data-islands="ready"]');
-      await page.getByLabel("Topic").fill("Is tea better than coffee?");
-      await page.getByRole("button", { name: "Start the debate" }).click();
-      await page.getByTestId("debate-error").getByText(
-        /too many debates.*Try again in \d+ seconds?/,
-      )
-        .waitFor();
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/debate-rate-limited.png` });
-    } finally {
-      await browser.close();
-      await srv.close();
-      await t.close();
+    const report = page.getByTestId("synthesis");
+    for (
+      const h of ["Conclusion", "Where they agreed", "Where they disagreed", "Recommendations"]
+    ) {
+      await report.getByRole("heading", { name: h }).waitFor();
     }
+    assert.match(await page.getByTestId("synthesis-winner").innerText(), /wins|tie/i);
+    await page.getByTestId("debate-saved").waitFor();
+    await page.getByTestId("debate-history").getByText("Should cities ban cars downtown?")
+      .waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/debate-live.png`, fullPage: true });
+
+    const memory = await getAgentMemory(t.kv, user.id);
+    assert.deepEqual(memory?.traits, ["stubborn"]);
+    assert.deepEqual(memory?.interests, ["bicycles"]);
+
+    // The permanent link re-reads the saved debate, server-rendered.
+    await Promise.all([
+      page.waitForURL(/\/debates\/debate_\d+_[a-z0-9]+$/),
+      page.getByRole("link", { name: "Permanent link" }).click(),
+    ]);
+    await page.getByTestId("debate-topic").getByText("Should cities ban cars downtown?")
+      .waitFor();
+    assert.equal(await page.getByTestId("debate-turn").count(), 10);
+    await page.getByTestId("synthesis").waitFor();
+    await page.getByTestId("standin-note").waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/debate-saved.png`, fullPage: true });
+    assert.deepEqual(errors, []);
   },
-});
+);
+
+browserTest(
+  "debate errors are shown plainly: sign in when signed out, the wait when rate-limited",
+  async ({ t, srv, browser }) => {
+    const anon = await browser.newPage();
+    await anon.goto(`${srv.url}/debate`);
+    await anon.waitForSelector('html[data-islands="ready"]');
+    await anon.getByLabel("Topic").fill("Is tea better than coffee?");
+    await anon.getByRole("button", { name: "Start the debate" }).click();
+    const alert = anon.getByTestId("debate-error");
+    await alert.getByText("Sign in to start a debate.").waitFor();
+    assert.equal(
+      await alert.getByRole("link", { name: "Sign in" }).getAttribute("href"),
+      "/signin?returnTo=/debate",
+    );
+
+    const { user, page } = await signedInPage(browser, t, srv.url, "Grace");
+    // This minute's budget is already spent.
+    const window = Math.floor(Date.now() / 60_000);
+    for (const w of [window, window + 1]) {
+      await t.kv.set(keys.rateLimit("debate", `${user.id}:127.0.0.1`, w), 8);
+    }
+    await page.goto(`${srv.url}/debate`);
+    await page.waitForSelector('html[data-islands="ready"]');
+    await page.getByLabel("Topic").fill("Is tea better than coffee?");
+    await page.getByRole("button", { name: "Start the debate" }).click();
+    await page.getByTestId("debate-error").getByText(
+      /too many debates.*Try again in \d+ seconds?/,
+    )
+      .waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/debate-rate-limited.png` });
+  },
+);

@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { createQuestion } from "@/lib/questions.ts";
-import { createTestApp, serveOnLoopback, signInAs, type TestApp } from "../helpers/app.ts";
-import { launchBrowser, SCREENSHOT_DIR } from "../helpers/browser.ts";
+import { signInAs, type TestApp } from "../helpers/app.ts";
+import { browserTest, SCREENSHOT_DIR } from "../helpers/browser.ts";
 
 async function signedInPage(browser: Browser, t: TestApp, url: string, name: string) {
   const { user, cookie } = await signInAs(t, name);
@@ -35,150 +35,128 @@ async function slowParticipation(page: Page) {
   });
 }
 
-Deno.test({
-  name: "on a question page the agent's reply appears, labelled, and shows in the thread",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const t = await createTestApp();
-    const srv = serveOnLoopback(t.app.fetch);
-    const browser = await launchBrowser();
-    try {
-      assert.equal(t.services.llm?.standIn, true, "local mode uses the stand-in model");
-      const bob = { id: "u-bob", name: "Bob", avatar: null };
-      const q = await createQuestion(t.kv, {
-        title: "Should cities build more bike lanes?",
-        description: "Our council is debating protected lanes downtown.",
-        author: bob,
-        createdBy: "user",
-      });
-      const { page } = await signedInPage(browser, t, srv.url, "Ada");
-      const errors = collectErrors(page);
-      await slowParticipation(page);
-      await page.goto(`${srv.url}/questions/${q.id}`);
-      await page.waitForSelector('html[data-islands="ready"]');
+browserTest(
+  "on a question page the agent's reply appears, labelled, and shows in the thread",
+  async ({ t, srv, browser }) => {
+    assert.equal(t.services.llm?.standIn, true, "local mode uses the stand-in model");
+    const bob = { id: "u-bob", name: "Bob", avatar: null };
+    const q = await createQuestion(t.kv, {
+      title: "Should cities build more bike lanes?",
+      description: "Our council is debating protected lanes downtown.",
+      author: bob,
+      createdBy: "user",
+    });
+    const { page } = await signedInPage(browser, t, srv.url, "Ada");
+    const errors = collectErrors(page);
+    await slowParticipation(page);
+    await page.goto(`${srv.url}/questions/${q.id}`);
+    await page.waitForSelector('html[data-islands="ready"]');
 
-      await page.getByRole("button", { name: "Ask my agent to take part" }).click();
-      await page.getByTestId("participate-progress").waitFor();
-      assert.equal(
-        await page.getByRole("button", { name: "Ask my agent to take part" }).isDisabled(),
-        true,
-        "no second request while the first runs",
-      );
-      await page.getByTestId("standin-note").waitFor();
-      const result = page.getByTestId("participate-result");
-      await result.waitFor();
-      assert.equal(await page.getByTestId("participate-progress").count(), 0);
-      const reply = (await page.getByTestId("participate-reply").innerText()).trim();
-      assert.ok(reply.length >= 100, reply);
-      await result.getByText(/Why: .*the question you chose/).waitFor();
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/participate-reply.png`, fullPage: true });
+    await page.getByRole("button", { name: "Ask my agent to take part" }).click();
+    await page.getByTestId("participate-progress").waitFor();
+    assert.equal(
+      await page.getByRole("button", { name: "Ask my agent to take part" }).isDisabled(),
+      true,
+      "no second request while the first runs",
+    );
+    await page.getByTestId("standin-note").waitFor();
+    const result = page.getByTestId("participate-result");
+    await result.waitFor();
+    assert.equal(await page.getByTestId("participate-progress").count(), 0);
+    const reply = (await page.getByTestId("participate-reply").innerText()).trim();
+    assert.ok(reply.length >= 100, reply);
+    await result.getByText(/Why: .*the question you chose/).waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/participate-reply.png`, fullPage: true });
 
-      // The link opens the reply in the thread, badged and labelled.
-      await Promise.all([
-        page.waitForURL(/\?posted=msg-agent-reply-/),
-        page.getByRole("link", { name: "See the reply in the thread" }).click(),
-      ]);
-      const message = page.getByTestId("message").filter({ hasText: reply.slice(0, 40) });
-      await message.waitFor();
-      await message.getByText("via agent").waitFor();
-      await message.getByTestId("badge-standin").waitFor();
-      await message.getByRole("link", { name: "Ada" }).waitFor();
-      await page.getByText("Your message was posted.").waitFor();
-      assert.deepEqual(errors, []);
-    } finally {
-      await browser.close();
-      await srv.close();
-      await t.close();
-    }
+    // The link opens the reply in the thread, badged and labelled.
+    await Promise.all([
+      page.waitForURL(/\?posted=msg-agent-reply-/),
+      page.getByRole("link", { name: "See the reply in the thread" }).click(),
+    ]);
+    const message = page.getByTestId("message").filter({ hasText: reply.slice(0, 40) });
+    await message.waitFor();
+    await message.getByText("via agent").waitFor();
+    await message.getByTestId("badge-standin").waitFor();
+    await message.getByRole("link", { name: "Ada" }).waitFor();
+    await page.getByText("Your message was posted.").waitFor();
+    assert.deepEqual(errors, []);
   },
-});
+);
 
-Deno.test({
-  name: "on the home page the agent asks or replies and links to it; failures read plainly",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const t = await createTestApp();
-    const srv = serveOnLoopback(t.app.fetch);
-    const browser = await launchBrowser();
-    try {
-      const anon = await browser.newPage();
-      await anon.goto(`${srv.url}/`);
-      await anon.getByTestId("participate-signed-out").waitFor();
-      assert.equal(
-        await anon.getByRole("button", { name: "Ask my agent to take part" }).count(),
-        0,
-      );
-      const { page } = await signedInPage(browser, t, srv.url, "Grace");
-      const errors = collectErrors(page, [/500/, /401/]);
-      await page.goto(`${srv.url}/`);
-      await page.waitForSelector('html[data-islands="ready"]');
-      await page.getByRole("button", { name: "Ask my agent to take part" }).click();
-      const result = page.getByTestId("participate-result");
-      await result.waitFor();
-      // With no question yet, asking is the only possible action.
-      await result.getByText("Your agent asked a new question:").waitFor();
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/participate-ask.png`, fullPage: true });
-      await Promise.all([
-        page.waitForURL(/\/questions\/q-agent-[a-z0-9]+\?asked=1$/),
-        page.getByRole("link", { name: "Open the question" }).click(),
-      ]);
-      await page.getByText("Your question is live.").waitFor();
-      await page.getByTestId("question").getByText("via agent").waitFor();
-      // Its initial message carries the description.
-      assert.equal(await page.getByTestId("message").count(), 1);
+browserTest(
+  "on the home page the agent asks or replies and links to it; failures read plainly",
+  async ({ t, srv, browser }) => {
+    const anon = await browser.newPage();
+    await anon.goto(`${srv.url}/`);
+    await anon.getByTestId("participate-signed-out").waitFor();
+    assert.equal(
+      await anon.getByRole("button", { name: "Ask my agent to take part" }).count(),
+      0,
+    );
+    const { page } = await signedInPage(browser, t, srv.url, "Grace");
+    const errors = collectErrors(page, [/500/, /401/]);
+    await page.goto(`${srv.url}/`);
+    await page.waitForSelector('html[data-islands="ready"]');
+    await page.getByRole("button", { name: "Ask my agent to take part" }).click();
+    const result = page.getByTestId("participate-result");
+    await result.waitFor();
+    // With no question yet, asking is the only possible action.
+    await result.getByText("Your agent asked a new question:").waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/participate-ask.png`, fullPage: true });
+    await Promise.all([
+      page.waitForURL(/\/questions\/q-agent-[a-z0-9]+\?asked=1$/),
+      page.getByRole("link", { name: "Open the question" }).click(),
+    ]);
+    await page.getByText("Your question is live.").waitFor();
+    await page.getByTestId("question").getByText("via agent").waitFor();
+    // Its initial message carries the description.
+    assert.equal(await page.getByTestId("message").count(), 1);
 
-      // A failing model is reported in words, and the button works again.
-      await page.goto(`${srv.url}/`);
-      await page.waitForSelector('html[data-islands="ready"]');
-      await page.route("**/api/agent/participate", (route) =>
-        route.fulfill({
-          status: 500,
-          contentType: "application/json",
-          body: JSON.stringify({ error: "Agent participation failed" }),
-        }));
-      await page.getByRole("button", { name: "Ask my agent to take part" }).click();
-      await page.getByTestId("participate-error").getByText("Agent participation failed")
-        .waitFor();
-      assert.equal(
-        await page.getByRole("button", { name: "Ask my agent to take part" }).isDisabled(),
-        false,
-      );
-      // An ended session asks to sign in again, with a way back to this page.
-      await page.unroute("**/api/agent/participate");
-      await page.route("**/api/agent/participate", (route) =>
-        route.fulfill({
-          status: 401,
-          contentType: "application/json",
-          body: JSON.stringify({ error: "Unauthorized" }),
-        }));
-      await page.getByRole("button", { name: "Ask my agent to take part" }).click();
-      const ended = page.getByTestId("participate-error");
-      await ended.getByText(/session has ended/).waitFor();
-      assert.equal(
-        await ended.getByRole("link", { name: "Sign in" }).getAttribute("href"),
-        "/signin?returnTo=%2F",
-      );
-      assert.deepEqual(errors, []);
+    // A failing model is reported in words, and the button works again.
+    await page.goto(`${srv.url}/`);
+    await page.waitForSelector('html[data-islands="ready"]');
+    await page.route("**/api/agent/participate", (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify({ error: "Agent participation failed" }),
+      }));
+    await page.getByRole("button", { name: "Ask my agent to take part" }).click();
+    await page.getByTestId("participate-error").getByText("Agent participation failed")
+      .waitFor();
+    assert.equal(
+      await page.getByRole("button", { name: "Ask my agent to take part" }).isDisabled(),
+      false,
+    );
+    // An ended session asks to sign in again, with a way back to this page.
+    await page.unroute("**/api/agent/participate");
+    await page.route("**/api/agent/participate", (route) =>
+      route.fulfill({
+        status: 401,
+        contentType: "application/json",
+        body: JSON.stringify({ error: "Unauthorized" }),
+      }));
+    await page.getByRole("button", { name: "Ask my agent to take part" }).click();
+    const ended = page.getByTestId("participate-error");
+    await ended.getByText(/session has ended/).waitFor();
+    assert.equal(
+      await ended.getByRole("link", { name: "Sign in" }).getAttribute("href"),
+      "/signin?returnTo=%2F",
+    );
+    assert.deepEqual(errors, []);
 
-      // Signed out, a question page's sign-in prompt mentions the agent.
-      const { id: qid } = await createQuestion(t.kv, {
-        title: "Signed-out view",
-        author: { id: "u-x", name: "X", avatar: null },
-        createdBy: "user",
-      });
-      await anon.goto(`${srv.url}/questions/${qid}`);
-      await anon.getByTestId("signin-prompt").getByText(/ask your agent to take part/).waitFor();
-      assert.equal(
-        await anon.getByTestId("signin-prompt").getByRole("link", { name: "Sign in" })
-          .getAttribute("href"),
-        `/signin?returnTo=${encodeURIComponent(`/questions/${qid}`)}`,
-      );
-    } finally {
-      await browser.close();
-      await srv.close();
-      await t.close();
-    }
+    // Signed out, a question page's sign-in prompt mentions the agent.
+    const { id: qid } = await createQuestion(t.kv, {
+      title: "Signed-out view",
+      author: { id: "u-x", name: "X", avatar: null },
+      createdBy: "user",
+    });
+    await anon.goto(`${srv.url}/questions/${qid}`);
+    await anon.getByTestId("signin-prompt").getByText(/ask your agent to take part/).waitFor();
+    assert.equal(
+      await anon.getByTestId("signin-prompt").getByRole("link", { name: "Sign in" })
+        .getAttribute("href"),
+      `/signin?returnTo=${encodeURIComponent(`/questions/${qid}`)}`,
+    );
   },
-});
+);

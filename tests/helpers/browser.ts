@@ -3,7 +3,7 @@
  * browsers here). Screenshots land in tests/e2e/screenshots/.
  */
 import { type Browser, chromium } from "playwright-core";
-import { ROOT } from "./app.ts";
+import { createTestApp, ROOT, serveOnLoopback, type TestApp, type TestAppOptions } from "./app.ts";
 
 /** Flags that keep Chromium off the (closed) network and quiet. */
 export const CHROMIUM_ARGS = [
@@ -33,5 +33,49 @@ export async function launchBrowser(): Promise<Browser> {
   return await chromium.launch({
     executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
     args: CHROMIUM_ARGS,
+  });
+}
+
+/** What a {@link browserTest} body gets: the app, its loopback server, and Chromium. */
+export interface BrowserTestContext {
+  t: TestApp;
+  srv: { url: string; port: number };
+  browser: Browser;
+}
+
+/**
+ * A browser test: the app over fresh KV on a loopback port and a Chromium instance, all
+ * closed afterwards whatever happens.
+ *
+ * @example
+ * ```ts
+ * browserTest("the home page loads", async ({ srv, browser }) => {
+ *   const page = await browser.newPage();
+ *   await page.goto(srv.url);
+ * });
+ * ```
+ */
+export function browserTest(
+  name: string,
+  fn: (ctx: BrowserTestContext) => Promise<void>,
+  opts: TestAppOptions = {},
+): void {
+  Deno.test({
+    name,
+    // Chromium and the server outlive single ops; they are closed in `finally`.
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      const t = await createTestApp(opts);
+      const srv = serveOnLoopback(t.app.fetch);
+      const browser = await launchBrowser();
+      try {
+        await fn({ t, srv, browser });
+      } finally {
+        await browser.close();
+        await srv.close();
+        await t.close();
+      }
+    },
   });
 }
