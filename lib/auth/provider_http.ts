@@ -6,6 +6,7 @@
  * @module
  */
 import type { z } from "zod";
+import { readTextCapped } from "../streams.ts";
 
 /** How long one provider request may take. */
 export const PROVIDER_TIMEOUT_MS = 10_000;
@@ -70,30 +71,11 @@ export async function providerJson<S extends z.ZodType>(
 }
 
 async function readLimited(res: Response, what: string): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > MAX_ANSWER_BYTES) {
-        await reader.cancel().catch(() => {});
-        throw new ProviderError(`${what} answered more than ${MAX_ANSWER_BYTES} bytes`);
-      }
-      chunks.push(value);
-    }
-  } catch (err) {
-    if (err instanceof ProviderError) throw err;
-    throw new ProviderError(`${what} answer could not be read`);
-  }
-  const all = new Uint8Array(size);
-  let off = 0;
-  for (const c of chunks) {
-    all.set(c, off);
-    off += c.length;
-  }
-  return new TextDecoder().decode(all);
+  const text = await readTextCapped(res.body, MAX_ANSWER_BYTES);
+  if (typeof text === "string") return text;
+  throw new ProviderError(
+    text.failed === "too_large"
+      ? `${what} answered more than ${MAX_ANSWER_BYTES} bytes`
+      : `${what} answer could not be read`,
+  );
 }

@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import { HttpError } from "./errors.ts";
+import { readTextCapped } from "../streams.ts";
 
 /** Default cap for JSON bodies (bytes). */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -19,34 +20,13 @@ export async function readTextLimited(req: Request, limit = DEFAULT_BODY_LIMIT):
   if (Number.isFinite(declared) && declared > limit) {
     throw new HttpError(413, `Request body too large (limit ${limit} bytes)`);
   }
-  if (!req.body) return "";
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      // The client went away or sent a broken body: its fault, not a server error.
-      throw new HttpError(400, "Request body could not be read");
-    }
-    const { done, value } = chunk;
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw new HttpError(413, `Request body too large (limit ${limit} bytes)`);
-    }
-    chunks.push(value);
+  const text = await readTextCapped(req.body, limit);
+  if (typeof text === "string") return text;
+  if (text.failed === "too_large") {
+    throw new HttpError(413, `Request body too large (limit ${limit} bytes)`);
   }
-  const all = new Uint8Array(size);
-  let off = 0;
-  for (const c of chunks) {
-    all.set(c, off);
-    off += c.length;
-  }
-  return new TextDecoder().decode(all);
+  // The client went away or sent a broken body: its fault, not a server error.
+  throw new HttpError(400, "Request body could not be read");
 }
 
 /** Options of {@link readJson}. */
