@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { counterValue, getAll, listNewestFirst } from "./kv/atomic.ts";
+import { counterValue, getAll, InvalidCursorError, listNewestFirst } from "./kv/atomic.ts";
 import { keys } from "./kv/keys.ts";
 import type { MessageRecord } from "./messages.ts";
 import type { QuestionRecord } from "./questions.ts";
@@ -219,4 +219,30 @@ export async function listActivity(
       );
     }
   }
+}
+
+/**
+ * {@link listActivity} for pages: a cursor that is no longer valid (edited by hand, or
+ * from another tab's list) shows the newest page instead of failing.
+ *
+ * @example
+ * ```ts
+ * const page = await listActivityForPage(kv, userId, "questions", url.searchParams.get("cursor"), now);
+ * ```
+ */
+export async function listActivityForPage(
+  kv: Deno.Kv,
+  userId: string,
+  type: ActivityType,
+  cursor: string | null,
+  now: number,
+): Promise<ActivityPage & { fromCursor: boolean }> {
+  if (cursor) {
+    try {
+      return { ...await listActivity(kv, userId, type, { cursor, now }), fromCursor: true };
+    } catch (err) {
+      if (!(err instanceof InvalidCursorError)) throw err;
+    }
+  }
+  return { ...await listActivity(kv, userId, type, { now }), fromCursor: false };
 }

@@ -147,7 +147,12 @@ function Row({ type, item, now }: { type: ActivityType; item: Item; now: number 
  * JavaScript).
  */
 export function ActivityList(
-  { type, page, base, now }: { type: ActivityType; page: ActivityPage; base: string; now: number },
+  { type, page, base, now }: {
+    type: ActivityType;
+    page: ActivityPage & { fromCursor?: boolean };
+    base: string;
+    now: number;
+  },
 ) {
   return (
     <div data-testid={`activity-${type}`}>
@@ -156,14 +161,21 @@ export function ActivityList(
           {page.activities.map((item, i) => <Row key={i} type={type} item={item} now={now} />)}
         </ul>
       )}
-      {page.hasMore && page.nextCursor && (
+      {(page.fromCursor || (page.hasMore && page.nextCursor)) && (
         <nav class="pagination" aria-label="More activity">
-          <a
-            class="btn"
-            href={`${base}?tab=${type}&cursor=${encodeURIComponent(page.nextCursor)}#activity`}
-          >
-            Older {LABELS[type].toLowerCase()}
-          </a>
+          {page.fromCursor && (
+            <a class="btn" href={`${base}?tab=${type}#activity`}>
+              Newest {LABELS[type].toLowerCase()}
+            </a>
+          )}
+          {page.hasMore && page.nextCursor && (
+            <a
+              class="btn"
+              href={`${base}?tab=${type}&cursor=${encodeURIComponent(page.nextCursor)}#activity`}
+            >
+              Older {LABELS[type].toLowerCase()}
+            </a>
+          )}
         </nav>
       )}
     </div>

@@ -11,7 +11,7 @@ import {
   ACTIVITY_TYPES,
   type ActivityPage,
   type ActivityType,
-  listActivity,
+  listActivityForPage,
 } from "@/lib/activity.ts";
 import { type AgentKeyInfo, listAgentKeys } from "@/lib/agent_keys.ts";
 import { statsAndBadges } from "@/lib/public_profile.ts";
@@ -32,7 +32,7 @@ interface Data {
   stats: Statistics;
   badges: BadgeStatus[];
   tab: ActivityType;
-  page: ActivityPage;
+  page: ActivityPage & { fromCursor: boolean };
   now: number;
 }
 
@@ -61,8 +61,7 @@ export const handler: Handlers<Data, AppState> = {
       getSettings(kv, user.id),
       listAgentKeys(kv, user.id),
       statsAndBadges(kv, user.id),
-      listActivity(kv, user.id, tab, { cursor: params.get("cursor") ?? undefined, now: t })
-        .catch(() => ({ activities: [], hasMore: false, nextCursor: null })),
+      listActivityForPage(kv, user.id, tab, params.get("cursor"), t),
     ]);
     const res = ctx.render({
       profile,

@@ -4,7 +4,7 @@ import {
   ACTIVITY_TYPES,
   type ActivityPage,
   type ActivityType,
-  listActivity,
+  listActivityForPage,
 } from "@/lib/activity.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
@@ -39,7 +39,7 @@ export const handler: Handlers<Data, AppState> = {
     const tab = asked && ACTIVITY_TYPES.includes(asked) ? asked : "questions";
     const cursor = params.get("cursor") ?? undefined;
     const page = visible[tab]
-      ? await listActivity(kv, profile.userId, tab, { cursor, now: t }).catch(() => null)
+      ? await listActivityForPage(kv, profile.userId, tab, cursor ?? null, t)
       : null;
     return ctx.render({ profile, tab, page, visible, isOwner, now: t });
   },

@@ -344,3 +344,32 @@ Deno.test("privacy: each setting hides its metadata from others, never questions
     await t.close();
   }
 });
+
+Deno.test("activity pages link back to the newest and shrug off a stale cursor", async () => {
+  const t = await createTestApp({ now: steppingClock() });
+  try {
+    const ada = await member(t, "Ada");
+    for (let i = 0; i < 25; i++) await ask(t, ada, { title: `Question number ${i}` });
+    const first = await (await getAs(t, null, `/u/${ada.id}?tab=questions`)).text();
+    assert.match(first, /Question number 24/);
+    assert.doesNotMatch(first, /Newest questions/);
+    const next = /href="([^"]*cursor=[^"]*)"/.exec(first)?.[1].replace(/&amp;/g, "&");
+    assert.ok(next, "an Older link");
+    const second = await (await getAs(t, null, next!)).text();
+    assert.match(second, /Question number 4\b/);
+    assert.doesNotMatch(second, /Question number 24/);
+    assert.match(second, /Newest questions/);
+    for (
+      const path of [
+        `/u/${ada.id}?tab=questions&cursor=bogus`,
+        "/profile?tab=questions&cursor=bogus",
+      ]
+    ) {
+      const res = await getAs(t, ada, path);
+      assert.equal(res.status, 200, path);
+      assert.match(await res.text(), /Question number 24/, `${path} shows the newest page`);
+    }
+  } finally {
+    await t.close();
+  }
+});
