@@ -165,6 +165,10 @@ export async function listNewestFirst<T>(
   prefix: Deno.KvKey,
   { limit, cursor }: ListPageOptions,
 ): Promise<{ values: T[]; keys: Deno.KvKey[]; cursor?: string }> {
+  // KV cursors are base64; anything else (a hand-edited URL) is refused before KV sees it.
+  if (cursor !== undefined && !/^[A-Za-z0-9+/_=-]{1,1000}$/.test(cursor)) {
+    throw new InvalidCursorError();
+  }
   // Ask for one extra entry to learn whether a next page exists; the cursor to resume
   // from is the one after the last entry returned, not after the look-ahead.
   const iter = kv.list<T>({ prefix }, { limit: limit + 1, cursor });
@@ -184,7 +188,7 @@ export async function listNewestFirst<T>(
     }
   } catch (err) {
     // KV rejects a cursor it did not issue for this prefix with a TypeError.
-    if (cursor && err instanceof TypeError && /cursor/i.test(err.message)) {
+    if (cursor && err instanceof TypeError && values.length === 0) {
       throw new InvalidCursorError();
     }
     throw err;
