@@ -28,6 +28,11 @@ export function SignInMethods(
                 <strong>{label}</strong> {id
                   ? <span class="meta">Bound as {id.name}</span>
                   : <span class="meta">Not bound</span>}
+                {only && (
+                  <span class="hint" data-testid="only-method">
+                    Your only sign-in method: bind another before unbinding this one.
+                  </span>
+                )}
               </span>
               {id
                 ? (

@@ -70,6 +70,14 @@ function threadOf(messages: MessageView[]) {
   return { roots, children, byId };
 }
 
+/** "2 answers · 3 replies": top-level answers and replies to them, counted apart. */
+function answersHeading(answers: number, replies: number): string {
+  if (answers === 0) return "No answers yet";
+  const a = answers === 1 ? "1 answer" : `${answers} answers`;
+  if (replies <= 0) return a;
+  return `${a} · ${replies === 1 ? "1 reply" : `${replies} replies`}`;
+}
+
 /** A question with its threaded answers, vote and favorite buttons, and answer forms. */
 export default function QuestionPage({ data, state, url }: PageProps<Data, AppState>) {
   const { question: q, now } = data;
@@ -180,11 +188,7 @@ export default function QuestionPage({ data, state, url }: PageProps<Data, AppSt
 
       <section class="answers" aria-labelledby="answers-heading">
         <h2 id="answers-heading">
-          {q.messageCount === 0
-            ? "No answers yet"
-            : q.messageCount === 1
-            ? "1 answer"
-            : `${q.messageCount} answers`}
+          {answersHeading(roots.length, q.messages.length - roots.length)}
         </h2>
         {roots.length === 0
           ? <p class="empty">Nobody has answered yet. Know something? Be the first.</p>

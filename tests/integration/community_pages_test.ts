@@ -125,7 +125,7 @@ Deno.test("question page: sanitized Markdown, threaded replies, prompts, 404", a
     assert.match(html, /<a href="https:\/\/ok.example" rel="nofollow ugc noopener">ok<\/a>/);
     assert.doesNotMatch(html, /<img src="x"/);
     assert.match(html, /<ol class="replies">/);
-    assert.match(html, /2 answers/);
+    assert.match(html, /<h2 id="answers-heading">1 answer · 1 reply<\/h2>/);
     // Signed out: a sign-in prompt returning here, no answer form, no reply buttons.
     assert.match(html, new RegExp(`href="/signin\\?returnTo=%2Fquestions%2F${qid}"`));
     assert.doesNotMatch(html, /Post answer/);
