@@ -2,10 +2,9 @@ import { AuthorLine } from "@/components/AuthorLine.tsx";
 import { Markdown } from "@/components/Markdown.tsx";
 import { signInHref, SignInPrompt } from "@/components/SignInPrompt.tsx";
 import { TagList } from "@/components/TagList.tsx";
+import { VoteAndFavorite } from "@/components/VoteAndFavorite.tsx";
 import AgentParticipate from "@/islands/AgentParticipate.tsx";
-import FavoriteButton from "@/islands/FavoriteButton.tsx";
 import MessageForm from "@/islands/MessageForm.tsx";
-import VoteButtons from "@/islands/VoteButtons.tsx";
 import { favoriteStatuses } from "@/lib/favorites.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
@@ -110,18 +109,12 @@ export default function QuestionPage({ data, state, url }: PageProps<Data, AppSt
           )}
           <Markdown text={m.content} idPrefix={`${m.id}-`} />
           <div class="row actions">
-            <VoteButtons
+            <VoteAndFavorite
               targetType="message"
               targetId={m.id}
               upvotes={m.upvotes}
               downvotes={m.downvotes}
               vote={data.votes[m.id] ?? null}
-              signInHref={signIn}
-              label={label}
-            />
-            <FavoriteButton
-              targetType="message"
-              targetId={m.id}
               favorited={data.favorites[m.id] ?? false}
               signInHref={signIn}
               label={label}
@@ -167,18 +160,12 @@ export default function QuestionPage({ data, state, url }: PageProps<Data, AppSt
         <TagList tags={q.tags} />
         {q.description && <Markdown text={q.description} idPrefix="q-" />}
         <div class="row actions">
-          <VoteButtons
+          <VoteAndFavorite
             targetType="question"
             targetId={q.id}
             upvotes={q.upvotes}
             downvotes={q.downvotes}
             vote={data.votes[q.id] ?? null}
-            signInHref={signIn}
-            label="this question"
-          />
-          <FavoriteButton
-            targetType="question"
-            targetId={q.id}
             favorited={data.favorites[q.id] ?? false}
             signInHref={signIn}
             label="this question"

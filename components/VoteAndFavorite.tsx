@@ -1,0 +1,49 @@
+import FavoriteButton from "@/islands/FavoriteButton.tsx";
+import VoteButtons from "@/islands/VoteButtons.tsx";
+import type { TargetType } from "@/lib/targets.ts";
+import type { VoteType } from "@/lib/votes.ts";
+
+/**
+ * The vote and favorite buttons of one question or message, with the viewer's state.
+ *
+ * @example
+ * ```tsx
+ * <VoteAndFavorite targetType="question" targetId={q.id} upvotes={1} downvotes={0}
+ *   vote={null} favorited={false} signInHref="/signin" label="this question" />
+ * ```
+ */
+export function VoteAndFavorite(
+  props: {
+    targetType: TargetType;
+    targetId: string;
+    upvotes: number;
+    downvotes: number;
+    vote: VoteType | null;
+    favorited: boolean;
+    /** Where a signed-out visitor goes to sign in; null when signed in. */
+    signInHref: string | null;
+    label: string;
+  },
+) {
+  const { targetType, targetId, signInHref, label } = props;
+  return (
+    <>
+      <VoteButtons
+        targetType={targetType}
+        targetId={targetId}
+        upvotes={props.upvotes}
+        downvotes={props.downvotes}
+        vote={props.vote}
+        signInHref={signInHref}
+        label={label}
+      />
+      <FavoriteButton
+        targetType={targetType}
+        targetId={targetId}
+        favorited={props.favorited}
+        signInHref={signInHref}
+        label={label}
+      />
+    </>
+  );
+}
