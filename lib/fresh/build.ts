@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { islandName } from "./server.ts";
+import { islandName } from "./islands.ts";
 import type { BuildInfo } from "./assets.ts";
 
 const SOURCE = /\.(tsx|ts|jsx|js)$/;

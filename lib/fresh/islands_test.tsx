@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { signal } from "@preact/signals";
 import { createFreshHandler } from "./server.ts";
-import { encodeProps, scriptSafeJson, TAG } from "./islands.ts";
+import { encodeProps, islandName, scriptSafeJson, TAG } from "./islands.ts";
 import type { Manifest } from "./types.ts";
 
 function Counter({ start }: { start: number; onClick?: () => void; when?: Date }) {
@@ -136,4 +136,9 @@ Deno.test("scriptSafeJson() output cannot close its script element", () => {
   const json = scriptSafeJson({ s: "</script><script>alert(1)</script>\u2028" });
   assert.doesNotMatch(json, /<\/script>/);
   assert.deepEqual(JSON.parse(json), { s: "</script><script>alert(1)</script>\u2028" });
+});
+
+Deno.test("islandName() names an island by its file name, as an identifier", () => {
+  assert.equal(islandName("./islands/VoteButtons.tsx"), "VoteButtons");
+  assert.equal(islandName("./islands/forms/new-question.ts"), "new_question");
 });

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { ComponentType } from "preact";
 import { type BuildInfo, setBuildId } from "./assets.ts";
 import { installIslandHooks, registerIslands } from "./islands.ts";
 import { renderDocument } from "./render.ts";
@@ -57,11 +56,7 @@ export type FreshHandler = ((req: Request, init: RequestInit) => Promise<Respons
 export function createFreshHandler(manifest: Manifest, options: FreshOptions): FreshHandler {
   installIslandHooks();
   setBuildId(options.build.buildId);
-  const islands: Record<string, ComponentType> = {};
-  for (const [file, mod] of Object.entries(manifest.islands)) {
-    islands[islandName(file)] = mod.default;
-  }
-  registerIslands(islands);
+  registerIslands(manifest.islands);
   const table = compileRoutes(manifest.routes);
   const defaultTitle = options.defaultTitle ?? "";
   const plain = options.plainErrors ?? (() => false);
@@ -230,9 +225,4 @@ async function dispatch(module: RouteModule, req: Request, ctx: FreshContext): P
     });
   }
   return await fn(req, ctx);
-}
-
-/** `./islands/VoteButtons.tsx` → `VoteButtons`. */
-export function islandName(file: string): string {
-  return file.replace(/^.*\//, "").replace(/\.(tsx|ts|jsx|js)$/, "").replace(/[^A-Za-z0-9_]/g, "_");
 }
