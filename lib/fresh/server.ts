@@ -89,8 +89,12 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
   const handle = async (req: Request, init: RequestInit): Promise<Response> => {
     const url = new URL(req.url);
     const hit = matchRoute(table, url.pathname);
-    const state = init.state;
     const remoteAddr = init.remoteAddr ?? { hostname: "127.0.0.1", port: 0 };
+    const route = hit?.route.pattern ?? null;
+    const params = hit?.params ?? {};
+    // One state per request: a middleware may replace `ctx.state` with a new object, and
+    // every later middleware, the handler and the page see the replacement.
+    let state = init.state;
 
     const renderNotFound = (data?: unknown): Response => {
       if (plain(url)) {
@@ -100,36 +104,37 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
       return page(table.notFound, [], props, init.nonce, { status: 404 });
     };
 
-    const makeCtx = (route: string | null, params: Record<string, string>): FreshContext => {
-      const ctx: FreshContext = {
-        req,
-        url,
-        params,
-        state,
-        route,
-        destination: route === null ? "notFound" : "route",
-        remoteAddr,
-        render: (data, responseInit) =>
-          page(
-            hit?.route.module,
-            hit?.route.layouts ?? [],
-            {
-              url,
-              params,
-              data,
-              state,
-              route,
-            },
-            init.nonce,
-            responseInit,
-          ),
-        renderNotFound,
-        next: () => Promise.reject(new Error("next() is only available in middleware")),
-      };
-      return ctx;
-    };
+    const render = (data?: unknown, responseInit?: ResponseInit): Response =>
+      page(
+        hit?.route.module,
+        hit?.route.layouts ?? [],
+        { url, params, data, state, route },
+        init.nonce,
+        responseInit,
+      );
 
-    const ctx = makeCtx(hit?.route.pattern ?? null, hit?.params ?? {});
+    // Each middleware gets its own `next`; `state` reads and writes the request's one slot.
+    const contextWith = (next: () => Promise<Response>): FreshContext => ({
+      req,
+      url,
+      params,
+      get state() {
+        return state;
+      },
+      set state(value) {
+        state = value;
+      },
+      route,
+      destination: route === null ? "notFound" : "route",
+      remoteAddr,
+      render,
+      renderNotFound,
+      next,
+    });
+
+    const ctx = contextWith(() =>
+      Promise.reject(new Error("next() is only available in middleware"))
+    );
     const middlewares = hit ? hit.route.middlewares : table.rootMiddlewares;
     const final = hit
       ? () => dispatch(hit.route.module, req, ctx)
@@ -138,8 +143,7 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
     const run = (i: number): Promise<Response> => {
       if (i >= middlewares.length) return final();
       const mw = middlewares[i] as MiddlewareHandler;
-      const mctx: FreshContext = { ...ctx, next: () => run(i + 1) };
-      return Promise.resolve(mw(req, mctx));
+      return Promise.resolve(mw(req, contextWith(() => run(i + 1))));
     };
 
     let res: Response;

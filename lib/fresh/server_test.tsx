@@ -231,3 +231,36 @@ Deno.test("createFreshHandler() renders _500 without the error's text when a han
     console.error = originalError;
   }
 });
+
+Deno.test("a middleware that replaces ctx.state hands the new object to later middleware, handler and page", async () => {
+  type Replaced = { trail: string[]; who: string };
+  const replacing = createFreshHandler({
+    baseUrl: "file:///x/",
+    islands: {},
+    routes: {
+      "./routes/_middleware.ts": {
+        handler: (_req: Request, ctx: FreshContext<Replaced>) => {
+          ctx.state = { trail: ["replaced"], who: "ada" };
+          return ctx.next();
+        },
+      },
+      "./routes/api/_middleware.ts": {
+        handler: (_req: Request, ctx: FreshContext<Replaced>) => {
+          ctx.state.trail.push("api");
+          return ctx.next();
+        },
+      },
+      "./routes/api/who.ts": {
+        handler: (_req: Request, ctx: FreshContext<Replaced>) => Response.json(ctx.state),
+      },
+      "./routes/who.tsx": {
+        default: ({ state }: PageProps<unknown, Replaced>) => <p id="who">{state.who}</p>,
+      },
+    },
+  }, { build });
+  const init = { state: { trail: [] }, nonce: "n" };
+  const api = await replacing(new Request("http://localhost/api/who"), init);
+  assert.deepEqual(await api.json(), { trail: ["replaced", "api"], who: "ada" });
+  const page = await replacing(new Request("http://localhost/who"), init);
+  assert.match(await page.text(), /<p id="who">ada<\/p>/);
+});
