@@ -88,6 +88,12 @@ export interface RouteModule {
   default?: ComponentType<any>;
   handler?: AnyHandler | AnyHandlers | AnyMiddleware | AnyMiddleware[];
   config?: RouteConfig;
+  /**
+   * Documentation of the route's operations, exported beside its `handler` so it stays
+   * next to the code it describes; the OpenAPI generator collects it from the manifest.
+   * The router ignores it.
+   */
+  docs?: unknown;
 }
 
 /** What an island module exports: its component as default. */
