@@ -17,7 +17,7 @@ export interface BuildInfo {
 }
 
 /** URL prefix of everything built: `/_parley/<buildId>/`. */
-export const ASSET_ROOT = "/_parley";
+const ASSET_ROOT = "/_parley";
 
 let base = `${ASSET_ROOT}/dev`;
 

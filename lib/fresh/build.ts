@@ -17,7 +17,7 @@ async function walkSources(dir: string): Promise<string[]> {
 }
 
 /** Every route file (`./routes/…`) and island file (`./islands/…`) under `root`. */
-export async function findSources(root: string): Promise<{ routes: string[]; islands: string[] }> {
+async function findSources(root: string): Promise<{ routes: string[]; islands: string[] }> {
   const routes = (await walkSources(`${root}/routes`)).map((p) => `./routes/${p}`);
   const islands = (await walkSources(`${root}/islands`)).map((p) => `./islands/${p}`);
   return { routes, islands };

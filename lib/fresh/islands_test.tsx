@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { signal } from "@preact/signals";
 import { createFreshHandler } from "./server.ts";
-import { encodeProps, islandName, scriptSafeJson, TAG } from "./islands.ts";
+import { encodeProps, islandName, IslandPropError, scriptSafeJson, TAG } from "./islands.ts";
 import type { Manifest } from "./types.ts";
 
 function Counter({ start }: { start: number; onClick?: () => void; when?: Date }) {
@@ -128,7 +128,10 @@ Deno.test("encodeProps() tags Dates and signals, keeps nested plain data plain a
     s: { [TAG]: "signal", v: 5 },
     list: [1, { a: "b" }],
   });
-  assert.throws(() => encodeProps("X", { deep: { fn: () => 1 } }), /prop "deep\.fn" is a function/);
+  assert.throws(
+    () => encodeProps("X", { deep: { fn: () => 1 } }),
+    (err) => err instanceof IslandPropError && /prop "deep\.fn" is a function/.test(err.message),
+  );
   assert.throws(() => encodeProps("X", { m: new Map() }), /prop "m" is an instance of Map/);
 });
 
