@@ -35,6 +35,8 @@ function identifierPart(segment: string): string {
  *
  * @example
  * ```ts
+ * import { manifestIdentifiers } from "./build.ts";
+ *
  * const ids = manifestIdentifiers({
  *   routes: ["./routes/api/questions/[id]/index.ts"],
  *   islands: ["./islands/VoteButtons.tsx"],

@@ -39,6 +39,8 @@ let current: IslandCollector | null = null;
  *
  * @example
  * ```ts
+ * import { islandName } from "./islands.ts";
+ *
  * islandName("./islands/VoteButtons.tsx"); // "VoteButtons"
  * ```
  */
@@ -55,7 +57,12 @@ export function registerIslands(islands: Record<string, IslandModule>): void {
  * Run `render` with a fresh collector; returns its result and the islands it produced.
  *
  * @example
- * ```ts
+ * ```tsx
+ * import type { ComponentType } from "preact";
+ * import { renderToString } from "preact-render-to-string";
+ * import { collectIslands } from "./islands.ts";
+ *
+ * declare const Page: ComponentType;
  * const { result: html, islands } = collectIslands(() => renderToString(<Page />));
  * ```
  */

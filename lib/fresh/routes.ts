@@ -53,6 +53,8 @@ function parseSegment(seg: string): Segment {
  *
  * @example
  * ```ts
+ * import { routePattern } from "./routes.ts";
+ *
  * routePattern("./routes/(main)/questions/[id].tsx"); // "/questions/:id"
  * routePattern("./routes/docs/[...path].tsx");        // "/docs/:path*"
  * ```
@@ -172,6 +174,9 @@ export function compileRoutes(modules: Record<string, RouteModule>): RouteTable 
  *
  * @example
  * ```ts
+ * import { compileRoutes, matchRoute } from "./routes.ts";
+ *
+ * const table = compileRoutes({ "./routes/questions/[id].tsx": { default: () => null } });
  * const hit = matchRoute(table, "/questions/q1");
  * hit?.params.id; // "q1"
  * ```

@@ -49,6 +49,12 @@ export type FreshHandler = ((req: Request, init: RequestInit) => Promise<Respons
  *
  * @example
  * ```ts
+ * import type { BuildInfo } from "./assets.ts";
+ * import { createFreshHandler } from "./server.ts";
+ * import type { Manifest } from "./types.ts";
+ *
+ * declare const manifest: Manifest;
+ * declare const build: BuildInfo;
  * const handle = createFreshHandler(manifest, { build });
  * const res = await handle(new Request("http://x/"), { state: {}, nonce: "n" });
  * ```
