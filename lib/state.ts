@@ -5,6 +5,7 @@
  * @module
  */
 import type { Config } from "./config.ts";
+import { createDefine } from "./fresh/define.ts";
 import type { LlmClient } from "./llm/types.ts";
 import type { User } from "./users.ts";
 
@@ -58,3 +59,6 @@ export const THEME_COOKIE = "parley_theme";
 export function parseTheme(value: string | undefined): Theme {
   return value === "light" || value === "dark" ? value : "auto";
 }
+
+/** Typing helpers for routes: `define.handlers`, `define.page`, `define.middleware` with `AppState`. */
+export const define = createDefine<AppState>();

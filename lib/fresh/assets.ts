@@ -17,7 +17,7 @@ export interface BuildInfo {
 }
 
 /** URL prefix of everything built: `/_parley/<buildId>/`. */
-export const ASSET_ROOT = "/_parley";
+const ASSET_ROOT = "/_parley";
 
 let base = `${ASSET_ROOT}/dev`;
 
@@ -30,8 +30,10 @@ export function setBuildId(buildId: string): void {
  * The immutable URL of a file from `static/`.
  *
  * @example
- * ```ts
- * <link rel="stylesheet" href={asset("styles.css")} />
+ * ```tsx
+ * import { asset } from "./assets.ts";
+ *
+ * const stylesheet = <link rel="stylesheet" href={asset("styles.css")} />;
  * ```
  */
 export function asset(path: string): string {

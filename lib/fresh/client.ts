@@ -33,7 +33,11 @@ function usesSignals(value: unknown): boolean {
  *
  * @example
  * ```ts
- * boot({ ThemeToggle });
+ * import type { ComponentType } from "preact";
+ * import { boot } from "./client.ts";
+ *
+ * declare const VoteButtons: ComponentType<{ questionId: string }>;
+ * await boot({ VoteButtons });
  * ```
  */
 // deno-lint-ignore no-explicit-any

@@ -25,7 +25,16 @@ export function collectHead<T>(render: () => T): { result: T; head: ComponentChi
  *
  * @example
  * ```tsx
- * <Head><title>Ask a question · Parley</title></Head>
+ * import { Head } from "./head.ts";
+ *
+ * const AskPage = () => (
+ *   <>
+ *     <Head>
+ *       <title>Ask a question · Parley</title>
+ *     </Head>
+ *     <h1>Ask a question</h1>
+ *   </>
+ * );
  * ```
  */
 export function Head({ children }: { children: ComponentChildren }): VNode | null {

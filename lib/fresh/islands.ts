@@ -10,6 +10,7 @@
  */
 import { Signal } from "@preact/signals";
 import { type ComponentType, h, isValidElement, options, type VNode } from "preact";
+import type { IslandModule } from "./types.ts";
 
 /** Tag a serialized value carries when it is not plain JSON data. */
 export const TAG = "\u0001parley";
@@ -33,17 +34,35 @@ export interface IslandCollector {
 const registry = new Map<ComponentType<any>, string>();
 let current: IslandCollector | null = null;
 
-/** Register island components by name (done once from the manifest). */
-// deno-lint-ignore no-explicit-any
-export function registerIslands(islands: Record<string, ComponentType<any>>): void {
-  for (const [name, component] of Object.entries(islands)) registry.set(component, name);
+/**
+ * The name an island file goes by: in the page's markers, the boot script and its bundle.
+ *
+ * @example
+ * ```ts
+ * import { islandName } from "./islands.ts";
+ *
+ * islandName("./islands/VoteButtons.tsx"); // "VoteButtons"
+ * ```
+ */
+export function islandName(file: string): string {
+  return file.replace(/^.*\//, "").replace(/\.(tsx|ts|jsx|js)$/, "").replace(/[^A-Za-z0-9_]/g, "_");
+}
+
+/** Register the manifest's islands under their {@link islandName} (done once at start-up). */
+export function registerIslands(islands: Record<string, IslandModule>): void {
+  for (const [file, mod] of Object.entries(islands)) registry.set(mod.default, islandName(file));
 }
 
 /**
  * Run `render` with a fresh collector; returns its result and the islands it produced.
  *
  * @example
- * ```ts
+ * ```tsx
+ * import type { ComponentType } from "preact";
+ * import { renderToString } from "preact-render-to-string";
+ * import { collectIslands } from "./islands.ts";
+ *
+ * declare const Page: ComponentType;
  * const { result: html, islands } = collectIslands(() => renderToString(<Page />));
  * ```
  */

@@ -49,8 +49,21 @@ function bootScript(used: Set<string>, build: BuildInfo, nonce: string): string 
  * Render a complete HTML document.
  *
  * @example
- * ```ts
- * const html = renderDocument({ page: Home, props, layouts: [], app, nonce, build, defaultTitle: "Parley" });
+ * ```tsx
+ * import type { BuildInfo } from "./assets.ts";
+ * import { renderDocument } from "./render.ts";
+ * import type { PageProps } from "./types.ts";
+ *
+ * declare const build: BuildInfo;
+ * const Home = ({ url }: PageProps) => <p>{url.pathname}</p>;
+ * const html = renderDocument({
+ *   page: Home,
+ *   props: { url: new URL("http://localhost/"), params: {}, data: undefined, state: {}, route: "/" },
+ *   layouts: [],
+ *   nonce: "n0nce",
+ *   build,
+ *   defaultTitle: "Parley",
+ * });
  * ```
  */
 export function renderDocument(input: RenderInput): string {

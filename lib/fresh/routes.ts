@@ -30,13 +30,13 @@ export interface CompiledRoute {
 const SPECIAL = new Set(["_app", "_layout", "_middleware", "_404", "_500"]);
 
 /** `./routes/a/(g)/b.tsx` → `["a", "(g)", "b"]` (extension dropped). */
-export function fileSegments(file: string): string[] {
+function fileSegments(file: string): string[] {
   const rel = file.replace(/^\.\/routes\//, "").replace(/\.(tsx|ts|jsx|js)$/, "");
   return rel.split("/");
 }
 
 /** The folder of a route file as segments, including groups: `["a", "(g)"]`. */
-export function folderOf(file: string): string[] {
+function folderOf(file: string): string[] {
   return fileSegments(file).slice(0, -1);
 }
 
@@ -53,6 +53,8 @@ function parseSegment(seg: string): Segment {
  *
  * @example
  * ```ts
+ * import { routePattern } from "./routes.ts";
+ *
  * routePattern("./routes/(main)/questions/[id].tsx"); // "/questions/:id"
  * routePattern("./routes/docs/[...path].tsx");        // "/docs/:path*"
  * ```
@@ -91,7 +93,7 @@ export function compareRoutes(a: { segments: Segment[] }, b: { segments: Segment
 }
 
 /** True when `file` is a special file (`_app`, `_layout`, …) rather than a route. */
-export function isSpecialFile(file: string): boolean {
+function isSpecialFile(file: string): boolean {
   return SPECIAL.has(fileSegments(file).at(-1)!);
 }
 
@@ -172,6 +174,9 @@ export function compileRoutes(modules: Record<string, RouteModule>): RouteTable 
  *
  * @example
  * ```ts
+ * import { compileRoutes, matchRoute } from "./routes.ts";
+ *
+ * const table = compileRoutes({ "./routes/questions/[id].tsx": { default: () => null } });
  * const hit = matchRoute(table, "/questions/q1");
  * hit?.params.id; // "q1"
  * ```

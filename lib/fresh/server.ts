@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { ComponentType } from "preact";
 import { type BuildInfo, setBuildId } from "./assets.ts";
 import { installIslandHooks, registerIslands } from "./islands.ts";
 import { renderDocument } from "./render.ts";
@@ -50,6 +49,12 @@ export type FreshHandler = ((req: Request, init: RequestInit) => Promise<Respons
  *
  * @example
  * ```ts
+ * import type { BuildInfo } from "./assets.ts";
+ * import { createFreshHandler } from "./server.ts";
+ * import type { Manifest } from "./types.ts";
+ *
+ * declare const manifest: Manifest;
+ * declare const build: BuildInfo;
  * const handle = createFreshHandler(manifest, { build });
  * const res = await handle(new Request("http://x/"), { state: {}, nonce: "n" });
  * ```
@@ -57,11 +62,7 @@ export type FreshHandler = ((req: Request, init: RequestInit) => Promise<Respons
 export function createFreshHandler(manifest: Manifest, options: FreshOptions): FreshHandler {
   installIslandHooks();
   setBuildId(options.build.buildId);
-  const islands: Record<string, ComponentType> = {};
-  for (const [file, mod] of Object.entries(manifest.islands)) {
-    islands[islandName(file)] = mod.default;
-  }
-  registerIslands(islands);
+  registerIslands(manifest.islands);
   const table = compileRoutes(manifest.routes);
   const defaultTitle = options.defaultTitle ?? "";
   const plain = options.plainErrors ?? (() => false);
@@ -94,8 +95,12 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
   const handle = async (req: Request, init: RequestInit): Promise<Response> => {
     const url = new URL(req.url);
     const hit = matchRoute(table, url.pathname);
-    const state = init.state;
     const remoteAddr = init.remoteAddr ?? { hostname: "127.0.0.1", port: 0 };
+    const route = hit?.route.pattern ?? null;
+    const params = hit?.params ?? {};
+    // One state per request: a middleware may replace `ctx.state` with a new object, and
+    // every later middleware, the handler and the page see the replacement.
+    let state = init.state;
 
     const renderNotFound = (data?: unknown): Response => {
       if (plain(url)) {
@@ -105,36 +110,37 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
       return page(table.notFound, [], props, init.nonce, { status: 404 });
     };
 
-    const makeCtx = (route: string | null, params: Record<string, string>): FreshContext => {
-      const ctx: FreshContext = {
-        req,
-        url,
-        params,
-        state,
-        route,
-        destination: route === null ? "notFound" : "route",
-        remoteAddr,
-        render: (data, responseInit) =>
-          page(
-            hit?.route.module,
-            hit?.route.layouts ?? [],
-            {
-              url,
-              params,
-              data,
-              state,
-              route,
-            },
-            init.nonce,
-            responseInit,
-          ),
-        renderNotFound,
-        next: () => Promise.reject(new Error("next() is only available in middleware")),
-      };
-      return ctx;
-    };
+    const render = (data?: unknown, responseInit?: ResponseInit): Response =>
+      page(
+        hit?.route.module,
+        hit?.route.layouts ?? [],
+        { url, params, data, state, route },
+        init.nonce,
+        responseInit,
+      );
 
-    const ctx = makeCtx(hit?.route.pattern ?? null, hit?.params ?? {});
+    // Each middleware gets its own `next`; `state` reads and writes the request's one slot.
+    const contextWith = (next: () => Promise<Response>): FreshContext => ({
+      req,
+      url,
+      params,
+      get state() {
+        return state;
+      },
+      set state(value) {
+        state = value;
+      },
+      route,
+      destination: route === null ? "notFound" : "route",
+      remoteAddr,
+      render,
+      renderNotFound,
+      next,
+    });
+
+    const ctx = contextWith(() =>
+      Promise.reject(new Error("next() is only available in middleware"))
+    );
     const middlewares = hit ? hit.route.middlewares : table.rootMiddlewares;
     const final = hit
       ? () => dispatch(hit.route.module, req, ctx)
@@ -143,8 +149,7 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
     const run = (i: number): Promise<Response> => {
       if (i >= middlewares.length) return final();
       const mw = middlewares[i] as MiddlewareHandler;
-      const mctx: FreshContext = { ...ctx, next: () => run(i + 1) };
-      return Promise.resolve(mw(req, mctx));
+      return Promise.resolve(mw(req, contextWith(() => run(i + 1))));
     };
 
     let res: Response;
@@ -230,9 +235,4 @@ async function dispatch(module: RouteModule, req: Request, ctx: FreshContext): P
     });
   }
   return await fn(req, ctx);
-}
-
-/** `./islands/VoteButtons.tsx` → `VoteButtons`. */
-export function islandName(file: string): string {
-  return file.replace(/^.*\//, "").replace(/\.(tsx|ts|jsx|js)$/, "").replace(/[^A-Za-z0-9_]/g, "_");
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ComponentType, JSX } from "preact";
+import type { ComponentType } from "preact";
 
 /** Per-request context given to handlers and middleware. */
 export interface FreshContext<State = Record<string, unknown>, Data = unknown> {
@@ -28,12 +28,6 @@ export interface FreshContext<State = Record<string, unknown>, Data = unknown> {
   /** Middleware only: run the rest of the chain. */
   next(): Promise<Response>;
 }
-
-/** Fresh's older name for the handler context. */
-export type HandlerContext<Data = unknown, State = Record<string, unknown>> = FreshContext<
-  State,
-  Data
->;
 
 /** A handler for one method. */
 export type Handler<Data = unknown, State = Record<string, unknown>> = (
@@ -88,6 +82,12 @@ export interface RouteModule {
   default?: ComponentType<any>;
   handler?: AnyHandler | AnyHandlers | AnyMiddleware | AnyMiddleware[];
   config?: RouteConfig;
+  /**
+   * Documentation of the route's operations, exported beside its `handler` so it stays
+   * next to the code it describes; the OpenAPI generator collects it from the manifest.
+   * The router ignores it.
+   */
+  docs?: unknown;
 }
 
 /** What an island module exports: its component as default. */
@@ -102,6 +102,3 @@ export interface Manifest {
   islands: Record<string, IslandModule>;
   baseUrl: string;
 }
-
-/** Elements placed in the document head by `<Head>`. */
-export type HeadChildren = JSX.Element | JSX.Element[] | string;

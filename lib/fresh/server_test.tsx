@@ -1,19 +1,12 @@
 /**
- * Router conformance: the Fresh-shaped layer against a synthetic manifest, covering
- * params, rest, groups, ordering, middleware order, layouts, HEAD, 404, 405 and 500.
+ * createFreshHandler() against a synthetic manifest: params, rest, groups, ordering,
+ * middleware order, layouts, HEAD, 404, 405 and 500, seen through requests.
  */
 import assert from "node:assert/strict";
 import type { ComponentChildren } from "preact";
-import { Head } from "@/lib/fresh/head.ts";
-import { compareRoutes, routePattern } from "@/lib/fresh/routes.ts";
-import { createFreshHandler } from "@/lib/fresh/server.ts";
-import type {
-  FreshContext,
-  LayoutProps,
-  Manifest,
-  PageProps,
-  RouteModule,
-} from "@/lib/fresh/types.ts";
+import { Head } from "./head.ts";
+import { createFreshHandler } from "./server.ts";
+import type { FreshContext, LayoutProps, Manifest, PageProps, RouteModule } from "./types.ts";
 
 type State = { trail: string[] };
 
@@ -133,43 +126,25 @@ async function get(path: string, method = "GET") {
   return { res, body: await res.text() };
 }
 
-Deno.test("routePattern maps files to Fresh patterns and drops groups", () => {
-  assert.equal(routePattern("./routes/index.tsx").pattern, "/");
-  assert.equal(routePattern("./routes/questions/[id].tsx").pattern, "/questions/:id");
-  assert.equal(routePattern("./routes/docs/[...path].tsx").pattern, "/docs/:path*");
-  assert.equal(routePattern("./routes/(marketing)/pricing.tsx").pattern, "/pricing");
-  assert.equal(routePattern("./routes/api/index.ts").pattern, "/api");
-});
-
-Deno.test("static segments sort before params, params before rest", () => {
-  const sorted = [
-    "./routes/[...all].tsx",
-    "./routes/[slug].tsx",
-    "./routes/about.tsx",
-    "./routes/index.tsx",
-  ].map((f) => ({ f, ...routePattern(f) })).sort(compareRoutes).map((r) => r.pattern);
-  assert.deepEqual(sorted, ["/", "/about", "/:slug", "/:all*"]);
-});
-
-Deno.test("index, static and param routes resolve with decoded params", async () => {
+Deno.test("createFreshHandler() serves index, static and param routes with decoded params", async () => {
   assert.match((await get("/")).body, /home:</);
   assert.match((await get("/questions/q%201")).body, /question:id=q 1</);
   const nested = await get("/questions/q1/answers/a9");
   assert.match(nested.body, /answer:id=q1,answerId=a9</);
 });
 
-Deno.test("a static route wins over a param route at the same depth", async () => {
+Deno.test("createFreshHandler() prefers a static route over a param route at the same depth", async () => {
   assert.match((await get("/questions/new")).body, /new-question/);
   assert.match((await get("/about")).body, /<p>about<\/p>/);
   assert.match((await get("/anything")).body, /slug:slug=anything</);
 });
 
-Deno.test("rest params capture any depth, including none", async () => {
+Deno.test("createFreshHandler() gives a rest param any depth of path, including none", async () => {
   assert.match((await get("/docs/a/b/c")).body, /docs:path=a\/b\/c</);
   assert.match((await get("/docs")).body, /docs:path=</);
 });
 
-Deno.test("group folders add no path segment but scope their layout and middleware", async () => {
+Deno.test("createFreshHandler() adds no path segment for a group folder but scopes its layout and middleware", async () => {
   const pricing = await get("/pricing");
   assert.match(pricing.body, /pricing/);
   assert.match(pricing.body, /data-layout="root"><section data-layout="marketing">/);
@@ -178,13 +153,13 @@ Deno.test("group folders add no path segment but scope their layout and middlewa
   assert.doesNotMatch(about.body, /marketing/);
 });
 
-Deno.test("middleware runs root first and unwinds in reverse", async () => {
+Deno.test("createFreshHandler() runs middleware root first and unwinds it in reverse", async () => {
   const { res, body } = await get("/api/items/7");
   assert.deepEqual(JSON.parse(body), { id: "7", trail: ["root", "api"] });
   assert.equal(res.headers.get("x-mw"), "api, root");
 });
 
-Deno.test("layouts nest inside _app and <Head> sets the title", async () => {
+Deno.test("createFreshHandler() nests layouts inside _app and puts a <Head> title in the head", async () => {
   const { body } = await get("/about");
   assert.match(
     body,
@@ -193,32 +168,32 @@ Deno.test("layouts nest inside _app and <Head> sets the title", async () => {
   assert.match(body, /<div id="app"><section data-layout="root"><p>about<\/p><\/section><\/div>/);
 });
 
-Deno.test("ctx.render passes data and response init", async () => {
+Deno.test("ctx.render() passes its data to the page and its init to the response", async () => {
   const { res, body } = await get("/data");
   assert.equal(res.status, 202);
   assert.equal(res.headers.get("x-data"), "yes");
   assert.match(body, /n=42/);
 });
 
-Deno.test("skipAppWrapper and skipInheritedLayouts render the page alone", async () => {
+Deno.test("createFreshHandler() renders a page with skipAppWrapper and skipInheritedLayouts alone", async () => {
   const { body } = await get("/bare");
   assert.equal(body, '<!DOCTYPE html><p id="bare">bare</p><title></title>');
 });
 
-Deno.test("a layout with skipInheritedLayouts drops the layouts above it", async () => {
+Deno.test("createFreshHandler() drops the layouts above one that sets skipInheritedLayouts", async () => {
   const { body } = await get("/plain");
   assert.match(body, /<div id="app"><section data-layout="plain"><p id="page"/);
   assert.doesNotMatch(body, /data-layout="root"/);
 });
 
-Deno.test("HEAD is answered from GET without a body", async () => {
+Deno.test("createFreshHandler() answers HEAD from GET without a body", async () => {
   const { res, body } = await get("/about", "HEAD");
   assert.equal(res.status, 200);
   assert.equal(body, "");
   assert.match(res.headers.get("content-type") ?? "", /text\/html/);
 });
 
-Deno.test("a method the route lacks is 405 with Allow", async () => {
+Deno.test("createFreshHandler() answers a method the route lacks with 405 and Allow", async () => {
   const put = await get("/api/items/7", "PUT");
   assert.equal(put.res.status, 405);
   assert.equal(put.res.headers.get("allow"), "GET, HEAD, POST");
@@ -227,24 +202,24 @@ Deno.test("a method the route lacks is 405 with Allow", async () => {
   assert.equal(post.res.headers.get("allow"), "GET, HEAD");
 });
 
-Deno.test("a handler function answers every method", async () => {
+Deno.test("createFreshHandler() lets a handler function answer every method", async () => {
   assert.equal((await get("/api/echo", "DELETE")).body, "method DELETE");
 });
 
-Deno.test("unknown paths render _404 inside _app with status 404", async () => {
+Deno.test("createFreshHandler() renders _404 inside _app with status 404 for an unknown path", async () => {
   const { res, body } = await get("/questions/q1/nope/deeper/still");
   assert.equal(res.status, 404);
   assert.match(body, /<div id="app"><h1>custom not found<\/h1><\/div>/);
   assert.equal(res.headers.get("x-mw"), "root");
 });
 
-Deno.test("plain-error paths answer 404 as JSON", async () => {
+Deno.test("createFreshHandler() answers 404 as JSON on a plain-error path", async () => {
   const { res, body } = await get("/api/nothing/here");
   assert.equal(res.status, 404);
   assert.deepEqual(JSON.parse(body), { error: "Not found" });
 });
 
-Deno.test("a throwing handler renders _500 without the error's text", async () => {
+Deno.test("createFreshHandler() renders _500 without the error's text when a handler throws", async () => {
   const originalError = console.error;
   console.error = () => {};
   try {
@@ -257,17 +232,35 @@ Deno.test("a throwing handler renders _500 without the error's text", async () =
   }
 });
 
-Deno.test("two files claiming one pattern are refused", () => {
-  assert.throws(
-    () =>
-      createFreshHandler({
-        baseUrl: "file:///x/",
-        islands: {},
-        routes: {
-          "./routes/(a)/x.tsx": page("a"),
-          "./routes/(b)/x.tsx": page("b"),
+Deno.test("a middleware that replaces ctx.state hands the new object to later middleware, handler and page", async () => {
+  type Replaced = { trail: string[]; who: string };
+  const replacing = createFreshHandler({
+    baseUrl: "file:///x/",
+    islands: {},
+    routes: {
+      "./routes/_middleware.ts": {
+        handler: (_req: Request, ctx: FreshContext<Replaced>) => {
+          ctx.state = { trail: ["replaced"], who: "ada" };
+          return ctx.next();
         },
-      }, { build }),
-    /both match \/x/,
-  );
+      },
+      "./routes/api/_middleware.ts": {
+        handler: (_req: Request, ctx: FreshContext<Replaced>) => {
+          ctx.state.trail.push("api");
+          return ctx.next();
+        },
+      },
+      "./routes/api/who.ts": {
+        handler: (_req: Request, ctx: FreshContext<Replaced>) => Response.json(ctx.state),
+      },
+      "./routes/who.tsx": {
+        default: ({ state }: PageProps<unknown, Replaced>) => <p id="who">{state.who}</p>,
+      },
+    },
+  }, { build });
+  const init = { state: { trail: [] }, nonce: "n" };
+  const api = await replacing(new Request("http://localhost/api/who"), init);
+  assert.deepEqual(await api.json(), { trail: ["replaced", "api"], who: "ada" });
+  const page = await replacing(new Request("http://localhost/who"), init);
+  assert.match(await page.text(), /<p id="who">ada<\/p>/);
 });

@@ -1,9 +1,9 @@
 /** Island SSR: markers, props serialization, nested islands, refusal of functions. */
 import assert from "node:assert/strict";
 import { signal } from "@preact/signals";
-import { createFreshHandler } from "@/lib/fresh/server.ts";
-import { encodeProps, scriptSafeJson, TAG } from "@/lib/fresh/islands.ts";
-import type { Manifest } from "@/lib/fresh/types.ts";
+import { createFreshHandler } from "./server.ts";
+import { encodeProps, islandName, IslandPropError, scriptSafeJson, TAG } from "./islands.ts";
+import type { Manifest } from "./types.ts";
 
 function Counter({ start }: { start: number; onClick?: () => void; when?: Date }) {
   return <button type="button">count {start}</button>;
@@ -62,7 +62,7 @@ function islandState(html: string): { name: string; props: unknown }[] {
   return JSON.parse(m[1]);
 }
 
-Deno.test("an island is wrapped in a marker and its props recorded", async () => {
+Deno.test("an island renders inside a <parley-island> marker and its props are recorded", async () => {
   const { html } = await render(() => <Counter start={3} />);
   assert.match(
     html,
@@ -71,7 +71,7 @@ Deno.test("an island is wrapped in a marker and its props recorded", async () =>
   assert.deepEqual(islandState(html), [{ name: "Counter", props: { start: 3 } }]);
 });
 
-Deno.test("the boot script carries the nonce and imports only the islands used", async () => {
+Deno.test("the boot script carries the nonce and imports only the islands the page uses", async () => {
   const { html } = await render(() => <Counter start={1} />);
   const boot = /<script type="module" nonce="abc123">(.*?)<\/script>/.exec(html);
   assert.ok(boot);
@@ -80,7 +80,7 @@ Deno.test("the boot script carries the nonce and imports only the islands used",
   assert.doesNotMatch(boot[1], /island_Outer/);
 });
 
-Deno.test("a page without islands has no script at all", async () => {
+Deno.test("a page without islands ships no script at all", async () => {
   const { html } = await render(() => <p>static</p>);
   assert.doesNotMatch(html, /<script/);
 });
@@ -92,7 +92,7 @@ Deno.test("an island inside an island renders as part of the outer one", async (
   assert.deepEqual(islandState(html), [{ name: "Outer", props: { label: "hi" } }]);
 });
 
-Deno.test("two islands on a page get their own slots", async () => {
+Deno.test("each island instance on a page gets its own props slot", async () => {
   const { html } = await render(() => (
     <>
       <Counter start={1} />
@@ -120,7 +120,7 @@ Deno.test("a function prop fails the render naming the island and the prop", asy
   }
 });
 
-Deno.test("Dates and signals are tagged; nested plain data stays plain", () => {
+Deno.test("encodeProps() tags Dates and signals, keeps nested plain data plain and names a refused prop's path", () => {
   const when = new Date("2026-01-02T03:04:05.000Z");
   const enc = encodeProps("X", { when, s: signal(5), list: [1, { a: "b" }], skip: undefined });
   assert.deepEqual(enc, {
@@ -128,12 +128,20 @@ Deno.test("Dates and signals are tagged; nested plain data stays plain", () => {
     s: { [TAG]: "signal", v: 5 },
     list: [1, { a: "b" }],
   });
-  assert.throws(() => encodeProps("X", { deep: { fn: () => 1 } }), /prop "deep\.fn" is a function/);
+  assert.throws(
+    () => encodeProps("X", { deep: { fn: () => 1 } }),
+    (err) => err instanceof IslandPropError && /prop "deep\.fn" is a function/.test(err.message),
+  );
   assert.throws(() => encodeProps("X", { m: new Map() }), /prop "m" is an instance of Map/);
 });
 
-Deno.test("island JSON cannot close its script element", () => {
+Deno.test("scriptSafeJson() output cannot close its script element", () => {
   const json = scriptSafeJson({ s: "</script><script>alert(1)</script>\u2028" });
   assert.doesNotMatch(json, /<\/script>/);
   assert.deepEqual(JSON.parse(json), { s: "</script><script>alert(1)</script>\u2028" });
+});
+
+Deno.test("islandName() names an island by its file name, as an identifier", () => {
+  assert.equal(islandName("./islands/VoteButtons.tsx"), "VoteButtons");
+  assert.equal(islandName("./islands/forms/new-question.ts"), "new_question");
 });

@@ -1,0 +1,61 @@
+/** The generated manifest: readable import names that stay put when files come and go. */
+import assert from "node:assert/strict";
+import { manifestIdentifiers, manifestSource } from "./build.ts";
+
+Deno.test("manifestIdentifiers() derives readable names from the paths", () => {
+  const ids = manifestIdentifiers({
+    routes: [
+      "./routes/_app.tsx",
+      "./routes/(marketing)/pricing.tsx",
+      "./routes/api/questions/[id]/index.ts",
+      "./routes/docs/[...path].tsx",
+      "./routes/favicon.ico.ts",
+      "./routes/local-oauth/_middleware.ts",
+    ],
+    islands: ["./islands/VoteButtons.tsx", "./islands/forms/Ask.tsx"],
+  });
+  assert.deepEqual([...ids.values()], [
+    "$_app",
+    "$marketing_pricing",
+    "$api_questions_id_index",
+    "$docs_path",
+    "$favicon_ico",
+    "$local_oauth__middleware",
+    "$island_VoteButtons",
+    "$island_forms_Ask",
+  ]);
+});
+
+Deno.test("manifestIdentifiers() suffixes a name two files would share, in file order", () => {
+  const ids = manifestIdentifiers({
+    routes: ["./routes/q/[id].tsx", "./routes/q/id.tsx", "./routes/q-id.tsx"],
+    islands: [],
+  });
+  assert.deepEqual([...ids.values()], ["$q_id", "$q_id_2", "$q_id_3"]);
+});
+
+Deno.test("manifestSource() renames no other import when a route is added", () => {
+  const before = {
+    routes: ["./routes/about.tsx", "./routes/index.tsx"],
+    islands: ["./islands/Counter.tsx"],
+  };
+  const after = {
+    ...before,
+    routes: ["./routes/about.tsx", "./routes/blog.tsx", ...before.routes.slice(1)],
+  };
+  const imports = (text: string) => text.split("\n").filter((l) => l.startsWith("import * as"));
+  const added = imports(manifestSource(after)).filter((l) =>
+    !imports(manifestSource(before)).includes(l)
+  );
+  assert.deepEqual(added, ['import * as $blog from "./routes/blog.tsx";']);
+});
+
+Deno.test("manifestSource() maps each file to its import", () => {
+  const text = manifestSource({
+    routes: ["./routes/index.tsx"],
+    islands: ["./islands/Counter.tsx"],
+  });
+  assert.match(text, /^import \* as \$index from "\.\/routes\/index\.tsx";$/m);
+  assert.match(text, /^ {4}"\.\/routes\/index\.tsx": \$index,$/m);
+  assert.match(text, /^ {4}"\.\/islands\/Counter\.tsx": \$island_Counter,$/m);
+});
