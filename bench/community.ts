@@ -11,8 +11,8 @@
  * Environment: BENCH_SECONDS (default 5), BENCH_QUESTIONS (default 100000).
  */
 import { Hono } from "hono";
-import { createAgentKey } from "../lib/agent_keys.ts";
-import { createSession, sessionCookieName } from "../lib/sessions.ts";
+import { createAgentKey } from "../lib/agent/keys.ts";
+import { createSession, sessionCookieName } from "../lib/auth/sessions.ts";
 import { counterValue } from "../lib/kv/atomic.ts";
 import { keys } from "../lib/kv/keys.ts";
 import {
@@ -22,9 +22,9 @@ import {
   type QuestionRecord,
   summarize,
   writeQuestion,
-} from "../lib/questions.ts";
-import { createUser } from "../lib/users.ts";
-import { castVote } from "../lib/votes.ts";
+} from "../lib/community/questions/model.ts";
+import { createUser } from "../lib/auth/users.ts";
+import { castVote } from "../lib/community/votes.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
 import { benchApp, type LoadResult, loadWith, row } from "./harness.ts";
 

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { bioProblem, displayNameProblem, imageUrlProblem } from "@/lib/profile_rules.ts";
+import { bioProblem, displayNameProblem, imageUrlProblem } from "@/lib/profile/rules.ts";
 
 interface Props {
   displayName: string;

@@ -2,7 +2,7 @@ import { SignInPrompt } from "@/components/SignInPrompt.tsx";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
-import { authorOf } from "@/lib/profiles.ts";
+import { authorOf } from "@/lib/profile/profiles.ts";
 import {
   createQuestion,
   DESCRIPTION_MAX,
@@ -10,7 +10,7 @@ import {
   TAGS_KEPT,
   TITLE_MAX,
   TITLE_MIN,
-} from "@/lib/questions.ts";
+} from "@/lib/community/questions/model.ts";
 import { NewQuestionBody } from "@/lib/schemas/community.ts";
 import type { AppState } from "@/lib/state.ts";
 

@@ -7,9 +7,9 @@ import NewQuestionsNotice from "@/islands/NewQuestionsNotice.tsx";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { excerpt } from "@/lib/markdown.ts";
-import { countQuestions, type FeedPage, findQuestions } from "@/lib/questions.ts";
+import { countQuestions, type FeedPage, findQuestions } from "@/lib/community/questions/model.ts";
 import { QuestionsQuery } from "@/lib/schemas/community.ts";
-import { cachedRead } from "@/lib/read_cache.ts";
+import { cachedRead } from "@/lib/community/read_cache.ts";
 
 /** How long a home-feed read is reused (ms). */
 const FEED_CACHE_MS = 1000;

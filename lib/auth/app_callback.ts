@@ -7,7 +7,7 @@
  */
 import type { ProviderId } from "../config.ts";
 import { getCookies, setCookie } from "../http/cookies.ts";
-import { deleteSession, SESSION_TTL_MS, sessionCookieName } from "../sessions.ts";
+import { deleteSession, SESSION_TTL_MS, sessionCookieName } from "./sessions.ts";
 import type { Services } from "../state.ts";
 import { PAYLOAD_COOKIE_PATH } from "./flow.ts";
 import { payloadCookieName } from "./providers.ts";

@@ -8,10 +8,10 @@
  * @module
  */
 import type { ProviderId } from "../config.ts";
-import { timingSafeEqual } from "../crypto.ts";
+import { timingSafeEqual } from "./crypto.ts";
 import { getCookies, setCookie } from "../http/cookies.ts";
 import { randomToken } from "../ids.ts";
-import { bindIdentity } from "../identities.ts";
+import { bindIdentity } from "./identities.ts";
 import type { Services } from "../state.ts";
 import { providerClient } from "./clients.ts";
 import { issuePayload, PAYLOAD_TTL_MS } from "./payload.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import type { z } from "zod";
-import { readTextCapped } from "../streams.ts";
+import { readTextCapped } from "../http/streams.ts";
 
 /** How long one provider request may take. */
 export const PROVIDER_TIMEOUT_MS = 10_000;

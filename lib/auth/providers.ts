@@ -6,7 +6,7 @@
  * @module
  */
 import { type Config, type ProviderConfig, type ProviderId, PROVIDERS } from "../config.ts";
-import { hmac } from "../crypto.ts";
+import { hmac } from "./crypto.ts";
 
 export { type ProviderId, PROVIDERS };
 

@@ -9,9 +9,9 @@
  */
 import { updateAtomically } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
-import { type IdentityRecord, sealIdentity, setIdentity } from "../identities.ts";
-import { prepareSession, SESSION_TTL_MS } from "../sessions.ts";
-import { buildUser, type User } from "../users.ts";
+import { type IdentityRecord, sealIdentity, setIdentity } from "./identities.ts";
+import { prepareSession, SESSION_TTL_MS } from "./sessions.ts";
+import { buildUser, type User } from "./users.ts";
 import type { ProviderId } from "../config.ts";
 import { providerClient } from "./clients.ts";
 import { decodePayload, payloadIsFresh, type PayloadNonce, payloadNoncePrefix } from "./payload.ts";

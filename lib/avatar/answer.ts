@@ -10,12 +10,17 @@
 import { keys } from "../kv/keys.ts";
 import { withLockRetry } from "../kv/retry.ts";
 import type { ChatMessage, LlmClient } from "../llm/types.ts";
-import { buildMessage, listThreadTail, type MessageRecord, writeMessage } from "../messages.ts";
+import {
+  buildMessage,
+  listThreadTail,
+  type MessageRecord,
+  writeMessage,
+} from "../community/messages.ts";
 import { discussionLines, TRANSCRIPT_MESSAGES } from "../participation/prompts.ts";
 import { oneLine, tidyReply } from "../participation/text.ts";
-import type { Author, QuestionSnapshot } from "../questions.ts";
-import { recordEarnedBadges } from "../stats.ts";
-import { invalidateReads } from "../read_cache.ts";
+import type { Author, QuestionSnapshot } from "../community/questions/model.ts";
+import { recordEarnedBadges } from "../profile/stats.ts";
+import { invalidateReads } from "../community/read_cache.ts";
 
 /** SPEC.md "AI avatar settings": answers per hour per user, at most. */
 export const AVATAR_HOURLY_CAP = 10;

@@ -9,9 +9,9 @@
  */
 import { keys } from "../kv/keys.ts";
 import { LlmError } from "../llm/types.ts";
-import { getProfile } from "../profiles.ts";
-import type { QuestionSnapshot } from "../questions.ts";
-import { getSettings } from "../settings.ts";
+import { getProfile } from "../profile/profiles.ts";
+import type { QuestionSnapshot } from "../community/questions/model.ts";
+import { getSettings } from "../profile/settings.ts";
 import type { Services } from "../state.ts";
 import {
   answerAsAvatar,

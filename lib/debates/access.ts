@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { getSettings } from "../settings.ts";
+import { getSettings } from "../profile/settings.ts";
 import { type Debate, getDebate } from "./store.ts";
 
 /**

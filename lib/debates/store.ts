@@ -11,7 +11,7 @@
  * @module
  */
 import { addToCounter, commit, invertTime, listNewestFirst } from "../kv/atomic.ts";
-import { recordEarnedBadges } from "../stats.ts";
+import { recordEarnedBadges } from "../profile/stats.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import type { JsonSource } from "../llm/json.ts";
 import { isDebateRunning } from "./runner.ts";

@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { HttpError } from "./errors.ts";
-import { readTextCapped } from "../streams.ts";
+import { readTextCapped } from "./streams.ts";
 
 /** Default cap for JSON bodies (bytes). */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { hitRateLimit, rateLimitHeaders, type RateLimitResult } from "../ratelimit.ts";
+import { hitRateLimit, rateLimitHeaders, type RateLimitResult } from "../limits/window.ts";
 import { HttpError } from "./errors.ts";
 
 /**

@@ -10,7 +10,7 @@
  */
 import { jsonAnswer } from "../llm/json.ts";
 import type { LlmClient } from "../llm/types.ts";
-import type { QuestionRecord, QuestionSummary } from "../questions.ts";
+import type { QuestionRecord, QuestionSummary } from "../community/questions/model.ts";
 import { type Candidate, type Persona, planPrompt } from "./prompts.ts";
 import {
   type ParticipateInput,

@@ -20,8 +20,8 @@ import {
   type MessageRecord,
   type MessageView,
   writeMessage,
-} from "../messages.ts";
-import { getProfile } from "../profiles.ts";
+} from "../community/messages.ts";
+import { getProfile } from "../profile/profiles.ts";
 import {
   type Author,
   createQuestion,
@@ -29,7 +29,7 @@ import {
   listQuestionsPage,
   type QuestionRecord,
   type QuestionView,
-} from "../questions.ts";
+} from "../community/questions/model.ts";
 import { decide } from "./decide.ts";
 import {
   askPrompt,

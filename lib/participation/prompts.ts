@@ -8,8 +8,8 @@
  * @module
  */
 import type { ChatMessage } from "../llm/types.ts";
-import type { MessageRecord } from "../messages.ts";
-import type { QuestionRecord, QuestionSummary } from "../questions.ts";
+import type { MessageRecord } from "../community/messages.ts";
+import type { QuestionRecord, QuestionSummary } from "../community/questions/model.ts";
 import { oneLine } from "./text.ts";
 
 /** Who the agent speaks for: the signed-in user's display name and bio. */

@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from "zod";
-import { TITLE_MAX, TITLE_MIN } from "../questions.ts";
+import { TITLE_MAX, TITLE_MIN } from "../community/questions/model.ts";
 import { MessageSchema, QuestionSchema } from "../schemas/community.ts";
 import { clipAtWord } from "./text.ts";
 

@@ -5,8 +5,8 @@
  * @module
  */
 import { z } from "zod";
-import { MAX_AGENT_KEYS } from "../agent_keys.ts";
-import { CONTENT_MAX } from "../messages.ts";
+import { MAX_AGENT_KEYS } from "../agent/keys.ts";
+import { CONTENT_MAX } from "../community/messages.ts";
 import {
   DescriptionField,
   LimitParam,

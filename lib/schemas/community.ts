@@ -5,14 +5,14 @@
  * @module
  */
 import { z } from "zod";
-import { CONTENT_MAX } from "../messages.ts";
+import { CONTENT_MAX } from "../community/messages.ts";
 import {
   DESCRIPTION_MAX,
   normalizeTags,
   TAG_MAX_LENGTH,
   TITLE_MAX,
   TITLE_MIN,
-} from "../questions.ts";
+} from "../community/questions/model.ts";
 
 /** Query-string integer ≥ 1 (`page`, `limit`). */
 export function positiveInt(name: string) {

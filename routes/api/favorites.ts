@@ -1,7 +1,7 @@
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { requireUser } from "@/lib/http/auth.ts";
-import { favoriteStatuses, MAX_STATUS_IDS, toggleFavorite } from "@/lib/favorites.ts";
+import { favoriteStatuses, MAX_STATUS_IDS, toggleFavorite } from "@/lib/community/favorites.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { FavoriteBody, TargetType } from "@/lib/schemas/community.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";

@@ -5,7 +5,7 @@ import type { Handlers } from "@/lib/fresh/types.ts";
 import { LikeBody } from "@/lib/schemas/community.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
 import type { AppState } from "@/lib/state.ts";
-import { castVote } from "@/lib/votes.ts";
+import { castVote } from "@/lib/community/votes.ts";
 
 /**
  * POST /api/likes {targetId, targetType, voteType?} — SPEC.md's vote table (session).

@@ -9,11 +9,15 @@ import { answerAsAvatar, type AvatarOwner } from "@/lib/avatar/answer.ts";
 import { startAvatarJob } from "@/lib/avatar/job.ts";
 import { runAvatarTick } from "@/lib/avatar/tick.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import { listThread, type MessageRecord } from "@/lib/messages.ts";
-import { createQuestion, getQuestion, type QuestionRecord } from "@/lib/questions.ts";
-import { DEFAULT_SETTINGS, saveSettings } from "@/lib/settings.ts";
-import { readUserStats } from "@/lib/user_stats.ts";
-import { createUser, type User } from "@/lib/users.ts";
+import { listThread, type MessageRecord } from "@/lib/community/messages.ts";
+import {
+  createQuestion,
+  getQuestion,
+  type QuestionRecord,
+} from "@/lib/community/questions/model.ts";
+import { DEFAULT_SETTINGS, saveSettings } from "@/lib/profile/settings.ts";
+import { readUserStats } from "@/lib/profile/user_stats.ts";
+import { createUser, type User } from "@/lib/auth/users.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { ask, getAs, member } from "../helpers/community.ts";
 import { type FakeCall, type FakeReply, startFakeLlm } from "../helpers/fake_llm.ts";

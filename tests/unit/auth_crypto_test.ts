@@ -1,6 +1,6 @@
 /** Token sealing (AES-GCM under the app secret) and the payload codec. */
 import assert from "node:assert/strict";
-import { decryptString, encryptString, timingSafeEqual } from "@/lib/crypto.ts";
+import { decryptString, encryptString, timingSafeEqual } from "@/lib/auth/crypto.ts";
 import { decodePayload, encodePayload, payloadIsFresh } from "@/lib/auth/payload.ts";
 import { providerB } from "@/lib/auth/provider_b.ts";
 import { providerA } from "@/lib/auth/provider_a.ts";

@@ -1,9 +1,9 @@
 /** Pure pieces of the community features: the vote table, tags, search terms, ids. */
 import assert from "node:assert/strict";
-import { orderedSuffix } from "@/lib/messages.ts";
-import { normalizeTags } from "@/lib/questions.ts";
-import { queryTerms, questionTerms, words } from "@/lib/search_terms.ts";
-import { applyVote, nextVote } from "@/lib/vote_table.ts";
+import { orderedSuffix } from "@/lib/community/messages.ts";
+import { normalizeTags } from "@/lib/community/questions/model.ts";
+import { queryTerms, questionTerms, words } from "@/lib/community/search_terms.ts";
+import { applyVote, nextVote } from "@/lib/community/vote_table.ts";
 
 Deno.test("SPEC.md's vote table, row by row", () => {
   assert.deepEqual(nextVote(null, "up"), { action: "liked", next: "up" });

@@ -3,7 +3,7 @@
  * heat, and which message a reply answers.
  */
 import assert from "node:assert/strict";
-import type { MessageRecord } from "@/lib/messages.ts";
+import type { MessageRecord } from "@/lib/community/messages.ts";
 import { byHeat } from "@/lib/participation/decide.ts";
 import { replyTarget } from "@/lib/participation/participate.ts";
 import { clipAtWord, oneLine, tidyReply } from "@/lib/participation/text.ts";

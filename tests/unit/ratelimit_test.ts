@@ -1,6 +1,6 @@
 /** Rate limits in KV: fixed windows, per key, with retry-after. */
 import assert from "node:assert/strict";
-import { hitRateLimit, rateLimitHeaders } from "@/lib/ratelimit.ts";
+import { hitRateLimit, rateLimitHeaders } from "@/lib/limits/window.ts";
 import { openKv } from "@/lib/kv/open.ts";
 
 Deno.test("the hit after the limit is refused until the window turns", async () => {

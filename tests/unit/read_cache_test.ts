@@ -1,6 +1,6 @@
 /** The home feed's read cache: shared loads, expiry, invalidation, one cache per store. */
 import assert from "node:assert/strict";
-import { cachedRead, invalidateReads, MAX_ENTRIES } from "@/lib/read_cache.ts";
+import { cachedRead, invalidateReads, MAX_ENTRIES } from "@/lib/community/read_cache.ts";
 import { openKv } from "@/lib/kv/open.ts";
 
 Deno.test("concurrent reads share one load; the value is reused until the TTL passes", async () => {

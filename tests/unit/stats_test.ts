@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { addToCounter, commit } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import { readUserStats } from "@/lib/user_stats.ts";
+import { readUserStats } from "@/lib/profile/user_stats.ts";
 import { openKv } from "@/lib/kv/open.ts";
 import {
   BADGES,
@@ -11,7 +11,7 @@ import {
   readEarnedBadges,
   recordEarnedBadges,
   statisticsFrom,
-} from "@/lib/stats.ts";
+} from "@/lib/profile/stats.ts";
 
 Deno.test("contribution score weighs question 5, answer 3, upvote 1, debate 10", () => {
   assert.equal(contributionScore({ questions: 0, answers: 0, upvotesReceived: 0, debates: 0 }), 0);

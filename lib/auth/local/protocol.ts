@@ -13,7 +13,7 @@
  * @module
  */
 import type { Config, ProviderId } from "../../config.ts";
-import { timingSafeEqual } from "../../crypto.ts";
+import { timingSafeEqual } from "../crypto.ts";
 import { readTextLimited } from "../../http/body.ts";
 import { randomToken } from "../../ids.ts";
 import type { Services } from "../../state.ts";

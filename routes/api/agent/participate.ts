@@ -4,7 +4,7 @@ import { HttpError, jsonError } from "@/lib/http/errors.ts";
 import { participate, ParticipationError } from "@/lib/participation/participate.ts";
 import { ParticipateBody, PARTICIPATION_FAILED } from "@/lib/participation/schema.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
-import { rateLimitHeaders } from "@/lib/ratelimit.ts";
+import { rateLimitHeaders } from "@/lib/limits/window.ts";
 import { parseInput } from "@/lib/schemas/parse.ts";
 import type { AppState } from "@/lib/state.ts";
 

@@ -1,4 +1,4 @@
-import { createAgentKey, listAgentKeys, MAX_AGENT_KEYS, revokeAgentKey } from "@/lib/agent_keys.ts";
+import { createAgentKey, listAgentKeys, MAX_AGENT_KEYS, revokeAgentKey } from "@/lib/agent/keys.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { requireUser } from "@/lib/http/auth.ts";

@@ -7,7 +7,7 @@ import {
   listIdentities,
   unbindIdentity,
   type UnbindOutcome,
-} from "@/lib/identities.ts";
+} from "@/lib/auth/identities.ts";
 import type { AppState } from "@/lib/state.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 

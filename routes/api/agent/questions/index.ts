@@ -2,8 +2,8 @@ import { agentRoute } from "@/lib/http/agent.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
-import { authorOf } from "@/lib/profiles.ts";
-import { createQuestion, listQuestionsPage, toListItem } from "@/lib/questions.ts";
+import { authorOf } from "@/lib/profile/profiles.ts";
+import { createQuestion, listQuestionsPage, toListItem } from "@/lib/community/questions/model.ts";
 import {
   AgentNewQuestionBody,
   AgentQuestionsQuery,

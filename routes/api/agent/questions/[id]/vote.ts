@@ -2,11 +2,11 @@ import { agentRoute } from "@/lib/http/agent.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
-import { getMessage } from "@/lib/messages.ts";
+import { getMessage } from "@/lib/community/messages.ts";
 import { AgentVoteBody } from "@/lib/schemas/agent.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
 import type { AppState } from "@/lib/state.ts";
-import { castVote } from "@/lib/votes.ts";
+import { castVote } from "@/lib/community/votes.ts";
 
 /**
  * POST /api/agent/questions/:id/vote {voteType?, messageId?} — vote as the key's owner on

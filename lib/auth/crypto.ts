@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { base64url, fromBase64url } from "./ids.ts";
+import { base64url, fromBase64url } from "../ids.ts";
 
 const VERSION = "v1";
 const enc = new TextEncoder();

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import type { ProviderId } from "./config.ts";
-import { keys } from "./kv/keys.ts";
-import { commit } from "./kv/atomic.ts";
-import { randomToken, sha256Hex } from "./ids.ts";
-import type { SessionUser } from "./state.ts";
-import { getProfile } from "./profiles.ts";
+import type { ProviderId } from "../config.ts";
+import { keys } from "../kv/keys.ts";
+import { commit } from "../kv/atomic.ts";
+import { randomToken, sha256Hex } from "../ids.ts";
+import type { SessionUser } from "../state.ts";
+import { getProfile } from "../profile/profiles.ts";
 
 /** How long a session lives without use. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { isLookupId, keys } from "./kv/keys.ts";
+import { isLookupId, keys } from "../kv/keys.ts";
 import type { MessageRecord } from "./messages.ts";
-import type { QuestionRecord } from "./questions.ts";
+import type { QuestionRecord } from "./questions/model.ts";
 
 /** What can be voted on and favorited. */
 export type TargetType = "question" | "message";

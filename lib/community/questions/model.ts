@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { idSuffix } from "./ids.ts";
+import { idSuffix } from "../../ids.ts";
 import {
   addToCounter,
   counterValue,
@@ -16,12 +16,12 @@ import {
   invertTime,
   listNewestFirst,
   updateAtomically,
-} from "./kv/atomic.ts";
-import { recordEarnedBadges } from "./stats.ts";
-import { invalidateReads } from "./read_cache.ts";
-import { isLookupId, keys } from "./kv/keys.ts";
-import { queryTerms, questionTerms } from "./search_terms.ts";
-import { listVoters } from "./votes.ts";
+} from "../../kv/atomic.ts";
+import { recordEarnedBadges } from "../../profile/stats.ts";
+import { invalidateReads } from "../read_cache.ts";
+import { isLookupId, keys } from "../../kv/keys.ts";
+import { queryTerms, questionTerms } from "../search_terms.ts";
+import { listVoters } from "../votes.ts";
 
 /** Author snapshot kept on questions and messages. */
 export interface Author {

@@ -7,11 +7,11 @@
  *
  * @module
  */
-import type { ProviderId } from "./config.ts";
+import type { ProviderId } from "../config.ts";
 import { decryptString, encryptString } from "./crypto.ts";
-import { updateAtomically } from "./kv/atomic.ts";
-import { keys } from "./kv/keys.ts";
-import type { NormalizedProfile, ProviderTokens } from "./auth/types.ts";
+import { updateAtomically } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
+import type { NormalizedProfile, ProviderTokens } from "./types.ts";
 
 /** An identity as stored. `accessToken` / `refreshToken` hold ciphertext. */
 export interface IdentityRecord {

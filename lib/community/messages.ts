@@ -5,16 +5,16 @@
  *
  * @module
  */
-import { addToCounter, counterValue, invertTime, updateAtomically } from "./kv/atomic.ts";
-import { recordEarnedBadges } from "./stats.ts";
+import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
+import { recordEarnedBadges } from "../profile/stats.ts";
 import { invalidateReads } from "./read_cache.ts";
-import { isLookupId, keys } from "./kv/keys.ts";
+import { isLookupId, keys } from "../kv/keys.ts";
 import {
   type Author,
   getQuestionView,
   type QuestionRecord,
   type QuestionView,
-} from "./questions.ts";
+} from "./questions/model.ts";
 import { listVoters } from "./votes.ts";
 
 /** Longest message content accepted (characters). */

@@ -6,8 +6,8 @@
  * @module
  */
 import { z } from "zod";
-import { MAX_AGENT_KEYS } from "./agent_keys.ts";
-import { AGENT_RATE_LIMIT } from "./http/agent.ts";
+import { MAX_AGENT_KEYS } from "./keys.ts";
+import { AGENT_RATE_LIMIT } from "../http/agent.ts";
 import {
   AgentKeyList,
   AgentMe,
@@ -21,7 +21,7 @@ import {
   INVALID_KEY_ERROR,
   NewAgentKeyBody,
   TITLE_ERROR,
-} from "./schemas/agent.ts";
+} from "../schemas/agent.ts";
 import {
   ErrorBody,
   FavoriteBody,
@@ -37,13 +37,13 @@ import {
   QuestionsQuery,
   QuestionWithMessages,
   VoteResult,
-} from "./schemas/community.ts";
-import { DebateRequestSchema } from "./debates/schema.ts";
-import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
-import { profileUpdateSchema } from "./profiles.ts";
-import { SettingsSchema, SettingsUpdateSchema } from "./settings.ts";
-import { ActivityQuery } from "./schemas/activity.ts";
-import { DEBATE_EVENTS, DebateHistory, DebateSchema, type EventDoc } from "./schemas/debate.ts";
+} from "../schemas/community.ts";
+import { DebateRequestSchema } from "../debates/schema.ts";
+import { DEFAULT_BODY_LIMIT } from "../http/body.ts";
+import { profileUpdateSchema } from "../profile/profiles.ts";
+import { SettingsSchema, SettingsUpdateSchema } from "../profile/settings.ts";
+import { ActivityQuery } from "../schemas/activity.ts";
+import { DEBATE_EVENTS, DebateHistory, DebateSchema, type EventDoc } from "../schemas/debate.ts";
 import {
   ActivityPageSchema,
   IdentityList,
@@ -52,12 +52,12 @@ import {
   PublicProfileSchema,
   SessionSchema,
   StatsResponse,
-} from "./schemas/profile.ts";
+} from "../schemas/profile.ts";
 import {
   ParticipateBody,
   ParticipateResult,
   PARTICIPATION_FAILED,
-} from "./participation/schema.ts";
+} from "../participation/schema.ts";
 
 /** Who may call an operation. */
 export type AuthKind = "apiKey" | "session" | "public";

@@ -5,15 +5,15 @@
  *
  * @module
  */
-import type { ProviderId } from "./config.ts";
+import type { ProviderId } from "../config.ts";
 import { z } from "zod";
-import { commit } from "./kv/atomic.ts";
-import { keys } from "./kv/keys.ts";
-import type { Author } from "./questions.ts";
-import type { User } from "./users.ts";
-import { bioProblem, displayNameProblem, imageUrlProblem } from "./profile_rules.ts";
+import { commit } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
+import type { Author } from "../community/questions/model.ts";
+import type { User } from "../auth/users.ts";
+import { bioProblem, displayNameProblem, imageUrlProblem } from "./rules.ts";
 
-export { isOffensiveName } from "./profile_rules.ts";
+export { isOffensiveName } from "./rules.ts";
 
 /** Stored customizations. */
 export interface ProfileRecord {

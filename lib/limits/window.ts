@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { updateAtomically } from "./kv/atomic.ts";
-import { keys } from "./kv/keys.ts";
+import { updateAtomically } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
 
 /** The outcome of one hit. */
 export interface RateLimitResult {

@@ -5,17 +5,17 @@
  *
  * @module
  */
-import { counterValue, getAll, InvalidCursorError, listNewestFirst } from "./kv/atomic.ts";
-import { keys } from "./kv/keys.ts";
-import type { MessageRecord } from "./messages.ts";
-import type { QuestionRecord } from "./questions.ts";
-import { summarize } from "./questions.ts";
+import { counterValue, getAll, InvalidCursorError, listNewestFirst } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
+import type { MessageRecord } from "../community/messages.ts";
+import type { QuestionRecord } from "../community/questions/model.ts";
+import { summarize } from "../community/questions/model.ts";
 import type { Settings } from "./settings.ts";
-import type { TargetType } from "./targets.ts";
-import type { UserVoteEntry } from "./votes.ts";
-import type { UserFavoriteEntry } from "./favorites.ts";
-import { pageDebateSummaries } from "./debates/store.ts";
-import { excerpt } from "./markdown.ts";
+import type { TargetType } from "../community/targets.ts";
+import type { UserVoteEntry } from "../community/votes.ts";
+import type { UserFavoriteEntry } from "../community/favorites.ts";
+import { pageDebateSummaries } from "../debates/store.ts";
+import { excerpt } from "../markdown.ts";
 
 /** The five kinds of SPEC.md "Profile activity items". */
 export const ACTIVITY_TYPES = ["questions", "answers", "debates", "likes", "favorites"] as const;

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import type { ProviderId } from "./config.ts";
-import { keys } from "./kv/keys.ts";
-import { commit } from "./kv/atomic.ts";
-import { randomToken } from "./ids.ts";
+import type { ProviderId } from "../config.ts";
+import { keys } from "../kv/keys.ts";
+import { commit } from "../kv/atomic.ts";
+import { randomToken } from "../ids.ts";
 
 /** A user as stored. */
 export interface User {

@@ -5,8 +5,8 @@
  * @module
  */
 import { z } from "zod";
-import { commit } from "./kv/atomic.ts";
-import { keys } from "./kv/keys.ts";
+import { commit } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
 
 /** Schema of the settings, also used to validate `PUT /api/profile/settings`. */
 export const SettingsSchema = z.object({

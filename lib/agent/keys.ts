@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { randomToken, sha256Hex } from "./ids.ts";
-import { commit, updateAtomically } from "./kv/atomic.ts";
-import { keys } from "./kv/keys.ts";
+import { randomToken, sha256Hex } from "../ids.ts";
+import { commit, updateAtomically } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
 
 /** Most live keys one user may hold. */
 export const MAX_AGENT_KEYS = 5;

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import type { Config } from "./config.ts";
-import { keys } from "./kv/keys.ts";
-import { commit } from "./kv/atomic.ts";
-import { randomToken } from "./ids.ts";
+import type { Config } from "../config.ts";
+import { keys } from "../kv/keys.ts";
+import { commit } from "../kv/atomic.ts";
+import { randomToken } from "../ids.ts";
 
 /**
  * The configured secret, or (local mode) the one stored in KV, created on first use.

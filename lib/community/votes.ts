@@ -8,10 +8,10 @@
  *
  * @module
  */
-import { addToCounter, commit, invertTime, readCounters, updateAtomically } from "./kv/atomic.ts";
-import { recordEarnedBadges } from "./stats.ts";
+import { addToCounter, commit, invertTime, readCounters, updateAtomically } from "../kv/atomic.ts";
+import { recordEarnedBadges } from "../profile/stats.ts";
 import { invalidateReads } from "./read_cache.ts";
-import { keys } from "./kv/keys.ts";
+import { keys } from "../kv/keys.ts";
 import { findTarget, type TargetType } from "./targets.ts";
 import { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
 

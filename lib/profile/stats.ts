@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { commit } from "./kv/atomic.ts";
-import { keys, type UserStatName } from "./kv/keys.ts";
+import { commit } from "../kv/atomic.ts";
+import { keys, type UserStatName } from "../kv/keys.ts";
 import { readUserStats, type UserStats } from "./user_stats.ts";
 
 /** A user's raw counters (lib/user_stats.ts). */

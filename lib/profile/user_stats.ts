@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { readCounters } from "./kv/atomic.ts";
-import { keys, type UserStatName } from "./kv/keys.ts";
+import { readCounters } from "../kv/atomic.ts";
+import { keys, type UserStatName } from "../kv/keys.ts";
 
 /** A user's statistics. */
 export type UserStats = Record<UserStatName, number>;

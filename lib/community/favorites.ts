@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { addToCounter, invertTime } from "./kv/atomic.ts";
-import { keys } from "./kv/keys.ts";
-import { withLockRetry } from "./kv/retry.ts";
+import { addToCounter, invertTime } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
+import { withLockRetry } from "../kv/retry.ts";
 import { findTarget, type TargetType } from "./targets.ts";
 
 /** A favorite as stored under `["favorites", userId, targetType, targetId]`. */
