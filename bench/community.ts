@@ -15,14 +15,10 @@ import { createAgentKey } from "../lib/agent/keys.ts";
 import { createSession, sessionCookieName } from "../lib/auth/sessions.ts";
 import { counterValue } from "../lib/kv/atomic.ts";
 import { keys } from "../lib/kv/keys.ts";
-import {
-  createQuestion,
-  getQuestions,
-  listQuestionsPage,
-  type QuestionRecord,
-  summarize,
-  writeQuestion,
-} from "../lib/community/questions/model.ts";
+import { createQuestion, writeQuestion } from "../lib/community/questions/write.ts";
+import { getQuestions, summarize } from "../lib/community/questions/read.ts";
+import { listQuestionsPage } from "../lib/community/questions/feed.ts";
+import { type QuestionRecord } from "../lib/community/questions/model.ts";
 import { createUser } from "../lib/auth/users.ts";
 import { castVote } from "../lib/community/votes.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";

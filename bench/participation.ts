@@ -14,7 +14,7 @@ import { runAvatarTick } from "../lib/avatar/tick.ts";
 import { keys } from "../lib/kv/keys.ts";
 import type { LlmClient } from "../lib/llm/types.ts";
 import { participate } from "../lib/participation/participate.ts";
-import { createQuestion } from "../lib/community/questions/model.ts";
+import { createQuestion } from "../lib/community/questions/write.ts";
 import { saveSettings } from "../lib/profile/settings.ts";
 import { createUser } from "../lib/auth/users.ts";
 import { benchApp, row } from "./harness.ts";

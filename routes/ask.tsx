@@ -3,8 +3,8 @@ import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
 import { authorOf } from "@/lib/profile/profiles.ts";
+import { createQuestion } from "@/lib/community/questions/write.ts";
 import {
-  createQuestion,
   DESCRIPTION_MAX,
   TAG_MAX_LENGTH,
   TAGS_KEPT,

@@ -7,7 +7,8 @@ import NewQuestionsNotice from "@/islands/NewQuestionsNotice.tsx";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { excerpt } from "@/lib/markdown.ts";
-import { countQuestions, type FeedPage, findQuestions } from "@/lib/community/questions/model.ts";
+import { countQuestions } from "@/lib/community/questions/read.ts";
+import { type FeedPage, findQuestions } from "@/lib/community/questions/feed.ts";
 import { QuestionsQuery } from "@/lib/schemas/community.ts";
 import { cachedRead } from "@/lib/community/read_cache.ts";
 

@@ -9,12 +9,8 @@ import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/
 import { recordEarnedBadges } from "../profile/stats.ts";
 import { invalidateReads } from "./read_cache.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
-import {
-  type Author,
-  getQuestionView,
-  type QuestionRecord,
-  type QuestionView,
-} from "./questions/model.ts";
+import { type Author, type QuestionRecord, type QuestionView } from "./questions/model.ts";
+import { getQuestionView } from "./questions/read.ts";
 import { listVoters } from "./votes.ts";
 
 /** Longest message content accepted (characters). */

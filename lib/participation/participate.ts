@@ -24,12 +24,12 @@ import {
 import { getProfile } from "../profile/profiles.ts";
 import {
   type Author,
-  createQuestion,
-  getQuestion,
-  listQuestionsPage,
   type QuestionRecord,
   type QuestionView,
 } from "../community/questions/model.ts";
+import { createQuestion } from "../community/questions/write.ts";
+import { getQuestion } from "../community/questions/read.ts";
+import { listQuestionsPage } from "../community/questions/feed.ts";
 import { decide } from "./decide.ts";
 import {
   askPrompt,

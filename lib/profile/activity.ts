@@ -9,7 +9,7 @@ import { counterValue, getAll, InvalidCursorError, listNewestFirst } from "../kv
 import { keys } from "../kv/keys.ts";
 import type { MessageRecord } from "../community/messages.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
-import { summarize } from "../community/questions/model.ts";
+import { summarize } from "../community/questions/read.ts";
 import type { Settings } from "./settings.ts";
 import type { TargetType } from "../community/targets.ts";
 import type { UserVoteEntry } from "../community/votes.ts";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { AgentKeyRecord } from "@/lib/agent/keys.ts";
 import { sha256Hex } from "@/lib/ids.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import { createQuestion } from "@/lib/community/questions/model.ts";
+import { createQuestion } from "@/lib/community/questions/write.ts";
 import { createTestApp, jsonWrite } from "../helpers/app.ts";
 import {
   agentCall,

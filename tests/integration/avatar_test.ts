@@ -10,11 +10,9 @@ import { startAvatarJob } from "@/lib/avatar/job.ts";
 import { runAvatarTick } from "@/lib/avatar/tick.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { listThread, type MessageRecord } from "@/lib/community/messages.ts";
-import {
-  createQuestion,
-  getQuestion,
-  type QuestionRecord,
-} from "@/lib/community/questions/model.ts";
+import { createQuestion } from "@/lib/community/questions/write.ts";
+import { getQuestion } from "@/lib/community/questions/read.ts";
+import { type QuestionRecord } from "@/lib/community/questions/model.ts";
 import { DEFAULT_SETTINGS, saveSettings } from "@/lib/profile/settings.ts";
 import { readUserStats } from "@/lib/profile/user_stats.ts";
 import { createUser, type User } from "@/lib/auth/users.ts";

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { createApp } from "@/lib/app.ts";
 import { logSink } from "@/lib/http/log.ts";
-import { createQuestion } from "@/lib/community/questions/model.ts";
+import { createQuestion } from "@/lib/community/questions/write.ts";
 import { parseConfig } from "@/lib/config.ts";
 import { resolveAppSecret } from "@/lib/auth/secret.ts";
 import { openKv } from "@/lib/kv/open.ts";

@@ -3,7 +3,9 @@ import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { authorOf } from "@/lib/profile/profiles.ts";
-import { createQuestion, listQuestionsPage, toListItem } from "@/lib/community/questions/model.ts";
+import { createQuestion } from "@/lib/community/questions/write.ts";
+import { listQuestionsPage } from "@/lib/community/questions/feed.ts";
+import { toListItem } from "@/lib/community/questions/model.ts";
 import {
   AgentNewQuestionBody,
   AgentQuestionsQuery,
