@@ -10,7 +10,8 @@ import {
   type TurnView,
   TypingDots,
 } from "@/components/DebateView.tsx";
-import type { DebateMessage, Role, Synthesis } from "@/lib/debates/schema.ts";
+import type { DebateMessage, Role } from "@/lib/debates/model.ts";
+import type { Synthesis } from "@/lib/schemas/debate.ts";
 import { readEventStream, type StreamEvent } from "@/lib/debates/sse_reader.ts";
 import AgentProfileEditor from "./AgentProfileEditor.tsx";
 

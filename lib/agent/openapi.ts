@@ -38,10 +38,10 @@ import {
   QuestionWithMessages,
   VoteResult,
 } from "../schemas/community.ts";
-import { DebateRequestSchema } from "../debates/schema.ts";
+import { DebateRequestSchema } from "../schemas/debate.ts";
 import { DEFAULT_BODY_LIMIT } from "../http/body.ts";
-import { profileUpdateSchema } from "../profile/profiles.ts";
-import { SettingsSchema, SettingsUpdateSchema } from "../profile/settings.ts";
+import { profileUpdateSchema } from "../schemas/profile.ts";
+import { SettingsSchema, SettingsUpdateSchema } from "../schemas/profile.ts";
 import { ActivityQuery } from "../schemas/activity.ts";
 import { DEBATE_EVENTS, DebateHistory, DebateSchema, type EventDoc } from "../schemas/debate.ts";
 import {
@@ -57,7 +57,7 @@ import {
   ParticipateBody,
   ParticipateResult,
   PARTICIPATION_FAILED,
-} from "../participation/schema.ts";
+} from "../schemas/participation.ts";
 
 /** Who may call an operation. */
 export type AuthKind = "apiKey" | "session" | "public";

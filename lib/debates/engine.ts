@@ -19,15 +19,14 @@ import { trackDebate } from "./runner.ts";
 import {
   type DebateEvent,
   type DebateMessage,
-  type DebateRequest,
   MESSAGE_MAX_CHARS,
   type Role,
   salvageSynthesis,
   SYNTHESIS_TEMPERATURE,
-  SynthesisSchema,
   TURN_TEMPERATURE,
   TURNS,
-} from "./schema.ts";
+} from "./model.ts";
+import { type DebateRequest, SynthesisSchema } from "../schemas/debate.ts";
 import {
   appendMessage,
   completeDebate,

@@ -15,8 +15,8 @@ import {
   MESSAGE_MAX_CHARS,
   MESSAGE_MIN_CHARS,
   ROUNDS,
-  type UserProfileInput,
-} from "./schema.ts";
+} from "./model.ts";
+import { type UserProfileInput } from "../schemas/debate.ts";
 
 /** The two sides as the prompts see them. */
 export interface Debaters {

@@ -20,8 +20,8 @@ import type {
   DebateStatus,
   StoredOpponentProfile,
   StoredUserProfile,
-  Synthesis,
-} from "./schema.ts";
+} from "./model.ts";
+import type { Synthesis } from "../schemas/debate.ts";
 
 /** A debate as stored (its messages live under their own keys). */
 export interface DebateRecord {

@@ -17,7 +17,7 @@ import {
   type ParticipationActionName,
   pickSchema,
   planSchema,
-} from "./schema.ts";
+} from "../schemas/participation.ts";
 import { oneLine } from "./text.ts";
 
 /** What to do, and why. */

@@ -38,7 +38,11 @@ import {
   replyPrompt,
   TRANSCRIPT_MESSAGES,
 } from "./prompts.ts";
-import { AskAnswerSchema, type ParticipateInput, type ParticipateResponse } from "./schema.ts";
+import {
+  AskAnswerSchema,
+  type ParticipateInput,
+  type ParticipateResponse,
+} from "../schemas/participation.ts";
 import { tidyReply } from "./text.ts";
 
 /** How many recent questions the decision considers (SPEC.md). */

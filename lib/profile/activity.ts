@@ -10,7 +10,7 @@ import { keys } from "../kv/keys.ts";
 import type { MessageRecord } from "../community/messages.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
 import { summarize } from "../community/questions/read.ts";
-import type { Settings } from "./settings.ts";
+import type { Settings } from "../schemas/profile.ts";
 import type { TargetType } from "../community/targets.ts";
 import type { UserVoteEntry } from "../community/votes.ts";
 import type { UserFavoriteEntry } from "../community/favorites.ts";

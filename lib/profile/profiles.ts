@@ -6,12 +6,11 @@
  * @module
  */
 import type { ProviderId } from "../config.ts";
-import { z } from "zod";
 import { commit } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import type { Author } from "../community/questions/model.ts";
 import type { User } from "../auth/users.ts";
-import { bioProblem, displayNameProblem, imageUrlProblem } from "./rules.ts";
+import type { ProfileUpdate } from "../schemas/profile.ts";
 
 export { isOffensiveName } from "./rules.ts";
 
@@ -89,40 +88,6 @@ export async function authorOf(kv: Deno.Kv, userId: string): Promise<Author | nu
   const p = await getProfile(kv, userId);
   return p ? { id: p.userId, name: p.displayName, avatar: p.avatarUrl } : null;
 }
-
-/** A zod check from a rule function that returns a problem or null. */
-function rule(problem: (v: string) => string | null) {
-  return (v: string, ctx: z.core.$RefinementCtx<string>) => {
-    const message = problem(v);
-    if (message) ctx.addIssue({ code: "custom", message });
-  };
-}
-
-/** An image URL, or an empty string / null to clear it. */
-const imageUrl = z.union([
-  z.null(),
-  z.string().trim().superRefine(rule(imageUrlProblem)).transform((v) => v === "" ? null : v),
-]);
-
-/**
- * The schema of `PATCH /api/profile/me`: every field optional, unknown fields refused.
- *
- * @example
- * ```ts
- * const input = validate(profileUpdateSchema(config.offensiveWords), body);
- * ```
- */
-export function profileUpdateSchema(offensiveWords: readonly string[]) {
-  return z.object({
-    displayName: z.string().trim().superRefine(rule((v) => displayNameProblem(v, offensiveWords))),
-    avatarUrl: imageUrl,
-    bio: z.string().trim().superRefine(rule(bioProblem)),
-    coverUrl: imageUrl,
-  }).partial().strict();
-}
-
-/** A validated profile edit. */
-export type ProfileUpdate = z.infer<ReturnType<typeof profileUpdateSchema>>;
 
 /**
  * Apply an edit: the effective profile with the edit on top becomes the stored

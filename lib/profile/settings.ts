@@ -4,20 +4,11 @@
  *
  * @module
  */
-import { z } from "zod";
+import type { Settings } from "../schemas/profile.ts";
 import { commit } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 
-/** Schema of the settings, also used to validate `PUT /api/profile/settings`. */
-export const SettingsSchema = z.object({
-  activityVisibility: z.enum(["public", "private"]),
-  voteHistory: z.enum(["public", "private"]),
-  debateArchive: z.enum(["public", "private"]),
-  aiAvatar: z.boolean(),
-}).strict();
-
-/** A user's settings. */
-export type Settings = z.infer<typeof SettingsSchema>;
+export type { Settings };
 
 /** Defaults: activity and debates visible, votes private, AI avatar off until chosen. */
 export const DEFAULT_SETTINGS: Settings = {
@@ -39,9 +30,6 @@ export async function getSettings(kv: Deno.Kv, userId: string): Promise<Settings
   const stored = (await kv.get<Partial<Settings>>(keys.settings(userId))).value;
   return { ...DEFAULT_SETTINGS, ...stored };
 }
-
-/** Schema of a settings edit: any subset of the four settings. */
-export const SettingsUpdateSchema = SettingsSchema.partial().strict();
 
 /**
  * Save a settings edit and return the result. The AI-avatar roster (users whose avatar

@@ -6,13 +6,14 @@
 import assert from "node:assert/strict";
 import { choosePersona } from "@/lib/debates/personas.ts";
 import { synthesisPrompt, turnPrompt } from "@/lib/debates/prompts.ts";
-import { type DebateMessage, SynthesisSchema } from "@/lib/debates/schema.ts";
+import { type DebateMessage } from "@/lib/debates/model.ts";
+import { SynthesisSchema } from "@/lib/schemas/debate.ts";
 import { keywords } from "@/lib/llm/standin/compose.ts";
 import { readBounds, readPrompt } from "@/lib/llm/standin/read_prompt.ts";
 import { standInAnswer, StandInRequestSchema, tokensOf } from "@/lib/llm/standin/server.ts";
 import type { ChatMessage } from "@/lib/llm/types.ts";
 import { askPrompt, planPrompt, replyPrompt } from "@/lib/participation/prompts.ts";
-import { AskAnswerSchema, planSchema } from "@/lib/participation/schema.ts";
+import { AskAnswerSchema, planSchema } from "@/lib/schemas/participation.ts";
 
 const TOPICS = [
   "Should cities ban cars downtown?",

@@ -7,8 +7,8 @@
  */
 import { z } from "zod";
 import { TITLE_MAX, TITLE_MIN } from "../community/questions/model.ts";
-import { MessageSchema, QuestionSchema } from "../schemas/community.ts";
-import { clipAtWord } from "./text.ts";
+import { MessageSchema, QuestionSchema } from "./community.ts";
+import { clipAtWord } from "../participation/text.ts";
 
 /** The two things an agent can do. */
 export const ParticipationAction = z.enum(["ask_new", "reply_existing"], {

@@ -1,11 +1,13 @@
 /**
- * Debate data: the request body of `POST /api/debate`, stored records, the events of
- * the stream, and the Synthesis with its validation and safe default (SPEC.md "Debate",
- * "Synthesis", "Events").
+ * Debate data: the shape of a debate (rounds, lengths, temperatures), stored records, the
+ * events of the stream, and the Synthesis's safe default and salvage (SPEC.md "Debate",
+ * "Synthesis", "Events"). The zod schemas of the request and the synthesis live in
+ * lib/schemas/debate.ts.
  *
  * @module
  */
-import { z } from "zod";
+import { CONCLUSION_MAX_CHARS } from "../shared.ts";
+import { type Synthesis, SynthesisSchema } from "../schemas/debate.ts";
 
 /** 5 rounds, the user's agent first: 10 messages. */
 export const ROUNDS = 5;
@@ -16,40 +18,8 @@ export const MESSAGE_MAX_CHARS = 200;
 /** Sampling temperatures (SPEC.md). */
 export const TURN_TEMPERATURE = 0.8;
 export const SYNTHESIS_TEMPERATURE = 0.3;
-/** Longest synthesis conclusion. */
-export const CONCLUSION_MAX_CHARS = 100;
-/** Longest topic accepted. */
-export const TOPIC_MAX_CHARS = 300;
-
-const httpUrl = z.string().trim().max(2048).refine((s) => {
-  try {
-    const u = new URL(s);
-    return u.protocol === "http:" || u.protocol === "https:";
-  } catch {
-    return false;
-  }
-}, "must be an http(s) URL");
-
-const shortList = z.array(z.string().trim().min(1).max(60)).max(12);
-
-/** The agent profile a user sends: their agent adopts it in the debate. */
-export const UserProfileInputSchema = z.object({
-  name: z.string().trim().min(1).max(80),
-  // An empty avatar means "none"; anything else must be a web image address.
-  avatar: z.union([z.literal("").transform(() => null), httpUrl, z.null()]).optional(),
-  bio: z.string().trim().max(500).optional(),
-  softMemory: z.object({ traits: shortList, interests: shortList }).optional(),
-});
-
-/** The body of `POST /api/debate` (presence of both fields is checked first). */
-export const DebateRequestSchema = z.object({
-  topic: z.string().trim().min(1).max(TOPIC_MAX_CHARS),
-  userProfile: UserProfileInputSchema,
-});
-
-/** A validated request. */
-export type DebateRequest = z.infer<typeof DebateRequestSchema>;
-export type UserProfileInput = z.infer<typeof UserProfileInputSchema>;
+/** Longest synthesis conclusion and longest topic accepted (browser-safe, shared with islands). */
+export { CONCLUSION_MAX_CHARS, TOPIC_MAX_CHARS } from "../shared.ts";
 
 /** The side a message belongs to. */
 export type Role = "user" | "opponent";
@@ -79,19 +49,6 @@ export interface StoredOpponentProfile {
   bio: string;
   title: string;
 }
-
-/** Validated synthesis (SPEC.md "Synthesis"). */
-export const SynthesisSchema = z.object({
-  consensus: z.array(z.string().trim().min(1).max(400)).max(10),
-  disagreements: z.array(z.string().trim().min(1).max(400)).max(10),
-  winner: z.enum(["user", "opponent", "tie"]),
-  winnerReason: z.string().trim().min(1).max(600),
-  conclusion: z.string().trim().min(1).max(CONCLUSION_MAX_CHARS),
-  recommendations: z.array(z.string().trim().min(1).max(400)).max(10),
-});
-
-/** The AI analysis that ends a debate. */
-export type Synthesis = z.infer<typeof SynthesisSchema>;
 
 /** The synthesis used when the model's analysis cannot be validated even after repair. */
 export const DEFAULT_SYNTHESIS: Synthesis = {
