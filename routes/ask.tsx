@@ -4,13 +4,7 @@ import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
 import { authorOf } from "@/lib/profile/profiles.ts";
 import { createQuestion } from "@/lib/community/questions/write.ts";
-import {
-  DESCRIPTION_MAX,
-  TAG_MAX_LENGTH,
-  TAGS_KEPT,
-  TITLE_MAX,
-  TITLE_MIN,
-} from "@/lib/community/questions/model.ts";
+import { DESCRIPTION_MAX, TAG_MAX_LENGTH, TAGS_KEPT, TITLE_MAX, TITLE_MIN } from "@/lib/shared.ts";
 import { NewQuestionBody } from "@/lib/schemas/community.ts";
 import type { AppState } from "@/lib/state.ts";
 

@@ -8,11 +8,8 @@
 import { randomToken, sha256Hex } from "../ids.ts";
 import { commit, updateAtomically } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
+import { KEY_NAME_MAX, MAX_AGENT_KEYS } from "../shared.ts";
 
-/** Most live keys one user may hold. */
-export const MAX_AGENT_KEYS = 5;
-/** Longest key label. */
-export const KEY_NAME_MAX = 40;
 /** How often `lastUsedAt` is refreshed at most (saves a write per request). */
 const TOUCH_EVERY_MS = 60_000;
 /** Shape of a presented key: the prefix and 43 base64url characters. */

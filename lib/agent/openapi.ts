@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from "zod";
-import { MAX_AGENT_KEYS } from "./keys.ts";
+import { MAX_AGENT_KEYS } from "../shared.ts";
 import { AGENT_RATE_LIMIT } from "../http/agent.ts";
 import {
   AgentKeyList,
@@ -38,21 +38,27 @@ import {
   QuestionWithMessages,
   VoteResult,
 } from "../schemas/community.ts";
-import { DebateRequestSchema } from "../schemas/debate.ts";
+import {
+  DEBATE_EVENTS,
+  DebateHistory,
+  DebateRequestSchema,
+  DebateSchema,
+  type EventDoc,
+} from "../schemas/debate.ts";
 import { DEFAULT_BODY_LIMIT } from "../http/body.ts";
-import { profileUpdateSchema } from "../schemas/profile.ts";
-import { SettingsSchema, SettingsUpdateSchema } from "../schemas/profile.ts";
-import { ActivityQuery } from "../schemas/activity.ts";
-import { DEBATE_EVENTS, DebateHistory, DebateSchema, type EventDoc } from "../schemas/debate.ts";
 import {
   ActivityPageSchema,
   IdentityList,
   Ok,
   ProfileSchema,
+  profileUpdateSchema,
   PublicProfileSchema,
   SessionSchema,
+  SettingsSchema,
+  SettingsUpdateSchema,
   StatsResponse,
 } from "../schemas/profile.ts";
+import { ActivityQuery } from "../schemas/activity.ts";
 import {
   ParticipateBody,
   ParticipateResult,

@@ -12,18 +12,19 @@
  *
  * @module
  */
-import { KEY_NAME_MAX, MAX_AGENT_KEYS } from "./keys.ts";
-import { DEFAULT_BODY_LIMIT } from "../http/body.ts";
-import { AGENT_RATE_LIMIT } from "../http/agent.ts";
-import { LINK_REL } from "../markdown.ts";
-import { CONTENT_MAX } from "../community/messages.ts";
 import {
+  CONTENT_MAX,
   DESCRIPTION_MAX,
+  KEY_NAME_MAX,
+  MAX_AGENT_KEYS,
   TAG_MAX_LENGTH,
   TAGS_KEPT,
   TITLE_MAX,
   TITLE_MIN,
-} from "../community/questions/model.ts";
+} from "../shared.ts";
+import { DEFAULT_BODY_LIMIT } from "../http/body.ts";
+import { AGENT_RATE_LIMIT } from "../http/agent.ts";
+import { LINK_REL } from "../markdown.ts";
 import { INVALID_KEY_ERROR, TITLE_ERROR } from "../schemas/agent.ts";
 
 /** One request in HTTP/1.1 form (what an agent sends). */

@@ -13,9 +13,6 @@ import { type Author, type QuestionRecord, type QuestionView } from "./questions
 import { getQuestionView } from "./questions/read.ts";
 import { listVoters } from "./votes.ts";
 
-/** Longest message content accepted (characters). */
-export const CONTENT_MAX = 10_000;
-
 /** A message as stored (votes live under their own keys). */
 export interface MessageRecord {
   id: string;

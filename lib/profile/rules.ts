@@ -1,10 +1,11 @@
 /**
- * The rules of a profile edit as plain functions: the API's zod schema (lib/profiles.ts)
+ * The rules of a profile edit as plain functions: the API's zod schema (lib/schemas/profile.ts)
  * and the profile editor island both call them, so the browser checks exactly what the
  * server enforces without shipping a validation library.
  *
  * @module
  */
+import { BIO_MAX, DISPLAY_NAME_MAX, IMAGE_URL_MAX } from "../shared.ts";
 
 /** Display names: letters of any script, digits, spaces, and `_ - .` only. */
 const DISPLAY_NAME_CHARS = /^[\p{L}\p{M}\p{N} _.-]+$/u;
@@ -35,7 +36,7 @@ export function isOffensiveName(name: string, words: readonly string[]): boolean
  */
 export function displayNameProblem(name: string, offensive: readonly string[]): string | null {
   if (name.length < 1) return "must not be empty";
-  if ([...name].length > 40) return "must be at most 40 characters";
+  if ([...name].length > DISPLAY_NAME_MAX) return `must be at most ${DISPLAY_NAME_MAX} characters`;
   if (!DISPLAY_NAME_CHARS.test(name)) return "may contain only letters, digits, spaces, and _ - .";
   if (isOffensiveName(name, offensive)) return "is not allowed";
   return null;
@@ -44,7 +45,7 @@ export function displayNameProblem(name: string, offensive: readonly string[]): 
 /** What is wrong with an avatar or cover URL (trimmed; empty means "none"), or null. */
 export function imageUrlProblem(url: string): string | null {
   if (url === "") return null;
-  if (url.length > 2048) return "must be at most 2048 characters";
+  if (url.length > IMAGE_URL_MAX) return `must be at most ${IMAGE_URL_MAX} characters`;
   try {
     const u = new URL(url);
     return u.protocol === "http:" || u.protocol === "https:"
@@ -57,5 +58,5 @@ export function imageUrlProblem(url: string): string | null {
 
 /** What is wrong with a bio (trimmed), or null. */
 export function bioProblem(bio: string): string | null {
-  return [...bio].length > 200 ? "must be at most 200 characters" : null;
+  return [...bio].length > BIO_MAX ? `must be at most ${BIO_MAX} characters` : null;
 }

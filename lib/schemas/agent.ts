@@ -5,8 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { MAX_AGENT_KEYS } from "../agent/keys.ts";
-import { CONTENT_MAX } from "../community/messages.ts";
+import { CONTENT_MAX, MAX_AGENT_KEYS } from "../shared.ts";
 import {
   DescriptionField,
   LimitParam,

@@ -7,7 +7,14 @@
  * @module
  */
 import { z } from "zod";
-import { CONCLUSION_MAX_CHARS, TOPIC_MAX_CHARS } from "../shared.ts";
+import {
+  AGENT_BIO_MAX,
+  AGENT_NAME_MAX,
+  CONCLUSION_MAX_CHARS,
+  SOFT_MEMORY_ITEM_MAX,
+  SOFT_MEMORY_ITEMS_MAX,
+  TOPIC_MAX_CHARS,
+} from "../shared.ts";
 import { DebateStatus } from "./profile.ts";
 
 const httpUrl = z.string().trim().max(2048).refine((s) => {
@@ -19,14 +26,16 @@ const httpUrl = z.string().trim().max(2048).refine((s) => {
   }
 }, "must be an http(s) URL");
 
-const shortList = z.array(z.string().trim().min(1).max(60)).max(12);
+const shortList = z.array(z.string().trim().min(1).max(SOFT_MEMORY_ITEM_MAX)).max(
+  SOFT_MEMORY_ITEMS_MAX,
+);
 
 /** The agent profile a user sends: their agent adopts it in the debate. */
 export const UserProfileInputSchema = z.object({
-  name: z.string().trim().min(1).max(80),
+  name: z.string().trim().min(1).max(AGENT_NAME_MAX),
   // An empty avatar means "none"; anything else must be a web image address.
   avatar: z.union([z.literal("").transform(() => null), httpUrl, z.null()]).optional(),
-  bio: z.string().trim().max(500).optional(),
+  bio: z.string().trim().max(AGENT_BIO_MAX).optional(),
   softMemory: z.object({ traits: shortList, interests: shortList }).optional(),
 });
 

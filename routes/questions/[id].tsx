@@ -9,8 +9,8 @@ import { favoriteStatuses } from "@/lib/community/favorites.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { excerpt } from "@/lib/markdown.ts";
+import { CONTENT_MAX } from "@/lib/shared.ts";
 import {
-  CONTENT_MAX,
   getQuestionWithMessages,
   type MessageView,
   type QuestionWithMessages,

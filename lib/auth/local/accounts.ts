@@ -10,6 +10,7 @@ import { sha256Hex } from "../../ids.ts";
 import { commit } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
 import { LOCAL_OAUTH_BASE } from "../providers.ts";
+import { LOCAL_NAME_MAX } from "../../shared.ts";
 
 /** One local account. */
 export interface LocalAccount {
@@ -111,7 +112,7 @@ export async function localAccountForName(
   rawName: string,
   now: number,
 ): Promise<LocalAccount> {
-  const name = rawName.trim().replace(/\s+/g, " ").slice(0, 40);
+  const name = rawName.trim().replace(/\s+/g, " ").slice(0, LOCAL_NAME_MAX);
   const existing = (await listLocalAccounts(kv, provider)).find((a) =>
     a.name.toLowerCase() === name.toLowerCase()
   );

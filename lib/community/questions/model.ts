@@ -8,6 +8,7 @@
  */
 import { invertTime } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
+import { TAGS_KEPT } from "../../shared.ts";
 
 /** Author snapshot kept on questions and messages. */
 export interface Author {
@@ -79,13 +80,6 @@ export interface QuestionView extends QuestionRecord {
   dislikedBy: string[];
   messageCount: number;
 }
-
-/** Limits of question fields. */
-export const TITLE_MIN = 2;
-export const TITLE_MAX = 120;
-export const DESCRIPTION_MAX = 10_000;
-export const TAG_MAX_LENGTH = 40;
-export const TAGS_KEPT = 5;
 
 /**
  * Tags as SPEC.md stores them: each trimmed, empty ones dropped, repeats (ignoring case)

@@ -1,4 +1,5 @@
-import { createAgentKey, listAgentKeys, MAX_AGENT_KEYS, revokeAgentKey } from "@/lib/agent/keys.ts";
+import { createAgentKey, listAgentKeys, revokeAgentKey } from "@/lib/agent/keys.ts";
+import { MAX_AGENT_KEYS } from "@/lib/shared.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { requireUser } from "@/lib/http/auth.ts";

@@ -6,6 +6,7 @@ import {
   localAvatarUrl,
 } from "@/lib/auth/local/accounts.ts";
 import { issueLocalCode, LOCAL_CODE_TTL_MS } from "@/lib/auth/local/grants.ts";
+import { LOCAL_NAME_MAX } from "@/lib/shared.ts";
 import { type AuthorizeRequest, parseAuthorizeRequest } from "@/lib/auth/local/protocol.ts";
 import { isProviderId, PROVIDER_INFO, type ProviderId } from "@/lib/auth/providers.ts";
 import { Head } from "@/lib/fresh/head.ts";
@@ -151,7 +152,7 @@ export default function LocalAuthorize({ data, state }: PageProps<Data, AppState
                   type="text"
                   name="name"
                   required
-                  maxLength={40}
+                  maxLength={LOCAL_NAME_MAX}
                   value={data.typedName ?? ""}
                   placeholder="Your name"
                   autocomplete="name"
