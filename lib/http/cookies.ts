@@ -68,6 +68,18 @@ export function setCookie(
   headers.append("set-cookie", parts.join("; "));
 }
 
+/** A cookie to set, as domain code describes it; the HTTP edge writes it with {@link setCookies}. */
+export interface CookieSpec {
+  name: string;
+  value: string;
+  options?: CookieOptions;
+}
+
+/** Append a `Set-Cookie` header for each spec, in order. */
+export function setCookies(headers: Headers, specs: readonly CookieSpec[]): void {
+  for (const c of specs) setCookie(headers, c.name, c.value, c.options);
+}
+
 /** Append a `Set-Cookie` that deletes `name`. */
 export function deleteCookie(headers: Headers, name: string, opts: CookieOptions = {}): void {
   setCookie(headers, name, "", { ...opts, maxAge: 0 });

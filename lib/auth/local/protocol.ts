@@ -55,12 +55,20 @@ export function parseAuthorizeRequest(
   return { clientId, redirectUri: uri, state, scope: (params.get("scope") ?? "").slice(0, 200) };
 }
 
-function json(body: unknown, status = 200): Response {
-  return Response.json(body, { status, headers: { "cache-control": "no-store" } });
+/**
+ * An answer of a local provider endpoint as data: the status, the body, and how the HTTP
+ * edge encodes it (`json` with `cache-control: no-store`, or a `form`-encoded 200).
+ */
+export type LocalAnswer =
+  | { encoding: "json"; status: number; body: unknown }
+  | { encoding: "form"; status: 200; body: Record<string, string> };
+
+function json(body: unknown, status = 200): LocalAnswer {
+  return { encoding: "json", status, body };
 }
 
 /** The token answer's failure in each provider's own style. */
-function tokenError(provider: ProviderId, description: string): Response {
+function tokenError(provider: ProviderId, description: string): LocalAnswer {
   if (provider === "provider_a") return json({ code: 40001, message: description });
   if (provider === "provider_b") {
     return json({ error: "bad_verification_code", error_description: description });
@@ -98,14 +106,16 @@ async function readTokenRequest(
  *
  * @example
  * ```ts
- * export const handler = { POST: (req, ctx) => localTokenEndpoint(req, ctx.state.services, "provider_a") };
+ * declare const services: Services;
+ * declare const req: Request;
+ * const answer = await localTokenEndpoint(req, services, "provider_a");
  * ```
  */
 export async function localTokenEndpoint(
   req: Request,
   services: Services,
   provider: ProviderId,
-): Promise<Response> {
+): Promise<LocalAnswer> {
   const body = await readTokenRequest(req, provider);
   if (typeof body === "string") return tokenError(provider, body);
   const secret = await localClientSecret(services.secret, provider);
@@ -143,9 +153,7 @@ export async function localTokenEndpoint(
       scope: "read:user,user:email",
     };
     if (!(req.headers.get("accept") ?? "").includes("application/json")) {
-      return new Response(new URLSearchParams(answer).toString(), {
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-      });
+      return { encoding: "form", status: 200, body: answer };
     }
     return json(answer);
   }
@@ -158,7 +166,7 @@ export async function localTokenEndpoint(
   });
 }
 
-function unauthorized(provider: ProviderId): Response {
+function unauthorized(provider: ProviderId): LocalAnswer {
   if (provider === "provider_a") return json({ code: 401, message: "invalid access token" }, 401);
   if (provider === "provider_b") return json({ message: "Bad credentials" }, 401);
   return json({ error: "invalid_token" }, 401);
@@ -201,7 +209,7 @@ export async function localProfileEndpoint(
   services: Services,
   provider: ProviderId,
   endpoint: "userinfo" | "user" | "emails",
-): Promise<Response | null> {
+): Promise<LocalAnswer | null> {
   const expected = provider === "provider_b" ? ["user", "emails"] : ["userinfo"];
   if (!expected.includes(endpoint)) return null;
   const grant: LocalGrant | null = await grantForToken(services.kv, provider, req, services.now());
