@@ -1,4 +1,4 @@
-/** KV helpers: lock retry, conflict-free counters, newest-first paging. */
+/** KV helpers: atomic commits, conflict-free counters, newest-first paging. */
 import assert from "node:assert/strict";
 import {
   addToCounter,
@@ -8,46 +8,9 @@ import {
   readCounters,
   updateAtomically,
 } from "@/lib/kv/atomic.ts";
-import { isLockError, MAX_COMMIT_ATTEMPTS, withLockRetry } from "@/lib/kv/retry.ts";
 import { openKv } from "@/lib/kv/open.ts";
 
-Deno.test("a commit that hits 'database is locked' is retried until it succeeds", async () => {
-  let calls = 0;
-  const result = await withLockRetry(() => {
-    calls++;
-    if (calls < 3) return Promise.reject(new Error("database is locked"));
-    return Promise.resolve("ok");
-  });
-  assert.equal(result, "ok");
-  assert.equal(calls, 3);
-});
-
-Deno.test("the lock retry is bounded and rethrows the last lock error", async () => {
-  let calls = 0;
-  await assert.rejects(
-    withLockRetry(() => {
-      calls++;
-      return Promise.reject(new Error("database is locked"));
-    }),
-    /database is locked/,
-  );
-  assert.equal(calls, MAX_COMMIT_ATTEMPTS);
-});
-
-Deno.test("errors other than a lock are not retried", async () => {
-  let calls = 0;
-  await assert.rejects(
-    withLockRetry(() => {
-      calls++;
-      return Promise.reject(new TypeError("bad value"));
-    }),
-    /bad value/,
-  );
-  assert.equal(calls, 1);
-  assert.equal(isLockError(new Error("SQLITE_BUSY: database is busy")), true);
-});
-
-Deno.test("a real commit through the retry wrapper writes all keys at once", async () => {
+Deno.test("commit() writes all keys at once through the retry wrapper", async () => {
   const kv = await openKv(":memory:");
   try {
     const res = await commit(kv, (op) => op.set(["a"], 1).set(["b"], 2));
@@ -59,7 +22,7 @@ Deno.test("a real commit through the retry wrapper writes all keys at once", asy
   }
 });
 
-Deno.test("counters add and subtract concurrently without conflicts", async () => {
+Deno.test("addToCounter() adds and subtracts concurrently without conflicts", async () => {
   const kv = await openKv(":memory:");
   try {
     const key = ["counters", "votes"];
@@ -75,7 +38,7 @@ Deno.test("counters add and subtract concurrently without conflicts", async () =
   }
 });
 
-Deno.test("updateAtomically retries lost checks so every increment lands", async () => {
+Deno.test("updateAtomically() retries lost checks so every increment lands", async () => {
   const kv = await openKv(":memory:");
   try {
     await Promise.all(Array.from({ length: 40 }, () =>
@@ -89,7 +52,7 @@ Deno.test("updateAtomically retries lost checks so every increment lands", async
   }
 });
 
-Deno.test("newest-first index lists newest first and pages with a cursor", async () => {
+Deno.test("listNewestFirst() lists newest first and pages with a cursor", async () => {
   const kv = await openKv(":memory:");
   try {
     const base = 1_700_000_000_000;
@@ -107,13 +70,4 @@ Deno.test("newest-first index lists newest first and pages with a cursor", async
   } finally {
     kv.close();
   }
-});
-
-Deno.test("openKv creates the folder of a file path", async () => {
-  const dir = await Deno.makeTempDir();
-  const kv = await openKv(`${dir}/nested/deeper/app.kv`);
-  await kv.set(["x"], 1);
-  kv.close();
-  assert.ok((await Deno.stat(`${dir}/nested/deeper/app.kv`)).isFile);
-  await Deno.remove(dir, { recursive: true });
 });

@@ -13,7 +13,7 @@ import {
   statisticsFrom,
 } from "@/lib/profile/stats.ts";
 
-Deno.test("contribution score weighs question 5, answer 3, upvote 1, debate 10", () => {
+Deno.test("contributionScore() weighs question 5, answer 3, upvote 1, debate 10", () => {
   assert.equal(contributionScore({ questions: 0, answers: 0, upvotesReceived: 0, debates: 0 }), 0);
   assert.equal(contributionScore({ questions: 1, answers: 0, upvotesReceived: 0, debates: 0 }), 5);
   assert.equal(contributionScore({ questions: 0, answers: 1, upvotesReceived: 0, debates: 0 }), 3);
@@ -51,7 +51,7 @@ for (const badge of BADGES) {
   });
 }
 
-Deno.test("statistics come from the counters", async () => {
+Deno.test("statisticsFrom() reads statistics from the counters", async () => {
   const kv = await openKv(":memory:");
   try {
     await commit(kv, (op) => {

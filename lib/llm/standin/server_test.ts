@@ -9,7 +9,7 @@ import { synthesisPrompt, turnPrompt } from "@/lib/debates/prompts.ts";
 import { type DebateMessage } from "@/lib/debates/model.ts";
 import { SynthesisSchema } from "@/lib/schemas/debate.ts";
 import { keywords } from "@/lib/llm/standin/compose.ts";
-import { readBounds, readPrompt } from "@/lib/llm/standin/read_prompt.ts";
+import { readPrompt } from "@/lib/llm/standin/read_prompt.ts";
 import { standInAnswer, tokensOf } from "@/lib/llm/standin/server.ts";
 import { StandInRequestSchema } from "@/lib/schemas/llm.ts";
 import type { ChatMessage } from "@/lib/llm/types.ts";
@@ -40,14 +40,7 @@ function ask(messages: ChatMessage[], json = false): string {
   }));
 }
 
-Deno.test("readBounds understands ranges and maxima", () => {
-  assert.deepEqual(readBounds("between 100 and 200 characters"), { min: 100, max: 200 });
-  assert.deepEqual(readBounds("write 50–80 chars"), { min: 50, max: 80 });
-  assert.deepEqual(readBounds("at most 100 characters"), { min: 0, max: 100 });
-  assert.equal(readBounds("as long as you like"), null);
-});
-
-Deno.test("debate turns stay within 100–200 characters and mention the topic", () => {
+Deno.test("standInAnswer() keeps debate turns within 100–200 characters and mentions the topic", () => {
   for (const topic of TOPICS) {
     const opponent = choosePersona(topic);
     const messages: DebateMessage[] = [];
@@ -69,7 +62,7 @@ Deno.test("debate turns stay within 100–200 characters and mention the topic",
   }
 });
 
-Deno.test("any length a prompt asks for is honoured", () => {
+Deno.test("standInAnswer() honours any length a prompt asks for", () => {
   for (const [min, max] of [[10, 30], [40, 60], [100, 200], [250, 400], [5, 5]]) {
     for (let seed = 0; seed < 20; seed++) {
       const text = ask([{
@@ -81,7 +74,7 @@ Deno.test("any length a prompt asks for is honoured", () => {
   }
 });
 
-Deno.test("the same prompt gives the same answer; another prompt another one", () => {
+Deno.test("standInAnswer() gives the same prompt the same answer and another prompt another one", () => {
   const p: ChatMessage[] = [{
     role: "user",
     content: "Topic: tea or coffee\nWrite 100 to 200 characters.",
@@ -93,7 +86,7 @@ Deno.test("the same prompt gives the same answer; another prompt another one", (
   );
 });
 
-Deno.test("the judge's prompt gets a valid Synthesis, JSON mode or not", () => {
+Deno.test("standInAnswer() answers the judge's prompt with a valid Synthesis, JSON mode or not", () => {
   for (const topic of TOPICS) {
     const opponent = choosePersona(topic);
     const messages: DebateMessage[] = Array.from({ length: 10 }, (_, i) => ({
@@ -111,14 +104,14 @@ Deno.test("the judge's prompt gets a valid Synthesis, JSON mode or not", () => {
   }
 });
 
-Deno.test("JSON without an example still answers a JSON object", () => {
+Deno.test("standInAnswer() answers a JSON object even without an example", () => {
   const text = ask([{ role: "user", content: "Topic: cats\nReply in JSON." }], true);
   const value = JSON.parse(text);
   assert.equal(typeof value.answer, "string");
   assert.ok(value.answer.length > 0);
 });
 
-Deno.test("the stand-in reads who speaks and answers the other side's last point", () => {
+Deno.test("standInAnswer() reads who speaks and answers the other side's last point", () => {
   const reading = readPrompt([
     { role: "system", content: "You are Vera Quell, a skeptic.\nInterests: data" },
     {
@@ -134,13 +127,13 @@ Deno.test("the stand-in reads who speaks and answers the other side's last point
   assert.deepEqual([reading.minChars, reading.maxChars], [100, 200]);
 });
 
-Deno.test("streamed tokens reassemble the whole answer", () => {
+Deno.test("tokensOf() splits an answer into tokens that reassemble it", () => {
   const text = "One two  three, four.";
   assert.equal(tokensOf(text).join(""), text);
   assert.deepEqual(tokensOf(text), ["One", " two", "  three,", " four."]);
 });
 
-Deno.test("participation prompts get a plan, a question ending in '?', and a reply on topic", () => {
+Deno.test("standInAnswer() gives participation prompts a plan, a question ending in '?' and a reply on topic", () => {
   const persona = { name: "Ada", bio: "Cycles everywhere." };
   const summary = (title: string, upvotes: number, messageCount: number) => ({
     id: `q-${title.length}`,

@@ -2,14 +2,14 @@
 import assert from "node:assert/strict";
 import { safeReturnTo } from "@/lib/http/return_to.ts";
 
-Deno.test("safeReturnTo keeps same-origin paths with their query and fragment", () => {
+Deno.test("safeReturnTo() keeps same-origin paths with their query and fragment", () => {
   assert.equal(safeReturnTo("/questions/q1?x=1#m2"), "/questions/q1?x=1#m2");
   assert.equal(safeReturnTo("/"), "/");
   assert.equal(safeReturnTo("/a/../profile"), "/profile");
   assert.equal(safeReturnTo("/%2F%2Fevil.example"), "/%2F%2Fevil.example");
 });
 
-Deno.test("safeReturnTo refuses every way out of the site", () => {
+Deno.test("safeReturnTo() refuses every way out of the site", () => {
   const escapes = [
     "//evil.example",
     "///evil.example",

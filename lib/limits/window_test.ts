@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { hitRateLimit, rateLimitHeaders } from "@/lib/limits/window.ts";
 import { openKv } from "@/lib/kv/open.ts";
 
-Deno.test("the hit after the limit is refused until the window turns", async () => {
+Deno.test("hitRateLimit() refuses the request over the limit until the window turns", async () => {
   const kv = await openKv(":memory:");
   try {
     const t0 = 60_000 * 16_666_667 + 20_000; // 20 s into a minute window
@@ -25,7 +25,7 @@ Deno.test("the hit after the limit is refused until the window turns", async () 
   }
 });
 
-Deno.test("concurrent hits are all counted", async () => {
+Deno.test("hitRateLimit() counts all concurrent hits", async () => {
   const kv = await openKv(":memory:");
   try {
     const now = 5_000_000_000_000;

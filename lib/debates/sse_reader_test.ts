@@ -3,21 +3,21 @@ import assert from "node:assert/strict";
 import { formatSse } from "@/lib/debates/sse.ts";
 import { readEventStream, takeEvents } from "@/lib/debates/sse_reader.ts";
 
-Deno.test("takeEvents returns complete events and keeps the unfinished rest", () => {
+Deno.test("takeEvents() returns complete events and keeps the unfinished rest", () => {
   const text = formatSse("start", { role: "user", name: "Ada" }) + 'event: chunk\ndata: {"con';
   const { events, rest } = takeEvents(text);
   assert.deepEqual(events, [{ type: "start", data: { role: "user", name: "Ada" } }]);
   assert.equal(rest, 'event: chunk\ndata: {"con');
 });
 
-Deno.test("takeEvents accepts CRLF, comments and multi-line data; skips non-JSON", () => {
+Deno.test("takeEvents() accepts CRLF, comments and multi-line data and skips non-JSON", () => {
   const { events } = takeEvents(
     ': keep-alive\r\n\r\nevent: message\r\ndata: {"a":\r\ndata: 1}\r\n\r\nevent: x\ndata: not json\n\n',
   );
   assert.deepEqual(events, [{ type: "message", data: { a: 1 } }]);
 });
 
-Deno.test("readEventStream delivers events split at any byte boundary, in order", async () => {
+Deno.test("readEventStream() delivers events split at any byte boundary, in order", async () => {
   const text = [
     formatSse("init", { id: "debate_1_x", topic: "Café ☕" }),
     formatSse("chunk", { role: "user", content: "naïve " }),

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { choosePersona, PERSONAS } from "@/lib/debates/personas.ts";
 
-Deno.test("there are at least five complete personas with distinct ids", () => {
+Deno.test("PERSONAS holds at least five complete personas with distinct ids", () => {
   assert.ok(PERSONAS.length >= 5);
   assert.equal(new Set(PERSONAS.map((p) => p.id)).size, PERSONAS.length);
   for (const p of PERSONAS) {
@@ -15,7 +15,7 @@ Deno.test("there are at least five complete personas with distinct ids", () => {
   }
 });
 
-Deno.test("the topic chooses the opponent whose subjects it mentions", () => {
+Deno.test("choosePersona() picks the opponent whose subjects the topic mentions", () => {
   assert.equal(choosePersona("Will AI replace software engineers?").id, "futurist");
   assert.equal(choosePersona("Is nuclear energy the answer to climate change?").id, "ecologist");
   assert.equal(choosePersona("Should income tax be flat?").id, "economist");
@@ -24,7 +24,7 @@ Deno.test("the topic chooses the opponent whose subjects it mentions", () => {
   assert.equal(choosePersona("Should schools teach Latin and history?").id, "historian");
 });
 
-Deno.test("an unmatched topic gets a stable opponent, and topics spread across personas", () => {
+Deno.test("choosePersona() gives an unmatched topic a stable opponent and spreads topics across personas", () => {
   const topic = "Pineapple on pizza";
   assert.equal(choosePersona(topic).id, choosePersona(`  ${topic.toUpperCase()} `).id);
   const seen = new Set(

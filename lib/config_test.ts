@@ -9,9 +9,10 @@ const providerA = {
   PROVIDER_A_TOKEN_URL: "https://a.example/token",
   PROVIDER_A_USERINFO_URL: "https://a.example/userinfo",
 };
+
 const SECRET = "x".repeat(32);
 
-Deno.test("defaults give local mode on port 8000 with a derived origin", () => {
+Deno.test("parseConfig() defaults to local mode on port 8000 with a derived origin", () => {
   const c = parseConfig({});
   assert.equal(c.port, 8000);
   assert.equal(c.hostname, "0.0.0.0");
@@ -21,7 +22,7 @@ Deno.test("defaults give local mode on port 8000 with a derived origin", () => {
   assert.equal(c.localMode, true);
 });
 
-Deno.test("a bad value names the variable", () => {
+Deno.test("parseConfig() names the variable of a bad value", () => {
   assert.throws(
     () => parseConfig({ PORT: "eighty" }),
     (e) => e instanceof ConfigError && /^PORT /.test(e.message),
@@ -39,14 +40,14 @@ Deno.test("a bad value names the variable", () => {
   assert.throws(() => parseConfig({ LLM_BASE_URL: "not a url" }), /ConfigError: LLM_BASE_URL /);
 });
 
-Deno.test("a real provider turns local mode off and then requires APP_SECRET", () => {
+Deno.test("parseConfig() turns local mode off for a real provider and then requires APP_SECRET", () => {
   assert.throws(() => parseConfig(providerA), /ConfigError: APP_SECRET is required/);
   const c = parseConfig({ ...providerA, APP_SECRET: SECRET });
   assert.equal(c.localMode, false);
   assert.equal(c.providers.provider_a?.profileUrl, "https://a.example/userinfo");
 });
 
-Deno.test("a partly configured provider names the missing variable", () => {
+Deno.test("parseConfig() names the missing variable of a partly configured provider", () => {
   const { PROVIDER_A_TOKEN_URL: _, ...partial } = providerA;
   assert.throws(
     () => parseConfig({ ...partial, APP_SECRET: SECRET }),
@@ -54,7 +55,7 @@ Deno.test("a partly configured provider names the missing variable", () => {
   );
 });
 
-Deno.test("LOCAL_MODE=off needs a secret; on with a real provider is refused", () => {
+Deno.test("parseConfig() requires a secret with LOCAL_MODE=off and refuses LOCAL_MODE=on with a real provider", () => {
   assert.throws(() => parseConfig({ LOCAL_MODE: "off" }), /ConfigError: APP_SECRET/);
   assert.equal(parseConfig({ LOCAL_MODE: "off", APP_SECRET: SECRET }).localMode, false);
   assert.throws(
@@ -63,7 +64,7 @@ Deno.test("LOCAL_MODE=off needs a secret; on with a real provider is refused", (
   );
 });
 
-Deno.test("empty variables count as unset and origins lose trailing slashes", () => {
+Deno.test("parseConfig() treats empty variables as unset and drops an origin's trailing slash", () => {
   const c = parseConfig({ PORT: "", APP_ORIGIN: "https://parley.example/" });
   assert.equal(c.port, 8000);
   assert.equal(c.appOrigin, "https://parley.example");

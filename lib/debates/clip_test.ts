@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { clipMessage, MessageClipper } from "@/lib/debates/clip.ts";
 
 /** Feed `deltas`, collect streamed chunks, and return them with the final message. */
+
 function run(deltas: string[], max = 200, speaker = "") {
   const c = new MessageClipper(max, speaker);
   const chunks: string[] = [];
@@ -19,11 +20,11 @@ function run(deltas: string[], max = 200, speaker = "") {
   return { chunks, content };
 }
 
-Deno.test("a short message passes through, whitespace collapsed and trimmed", () => {
+Deno.test("clipMessage() passes a short message through, whitespace collapsed and trimmed", () => {
   assert.equal(clipMessage("  Hello,\n\n  world  again.  ", 200), "Hello, world again.");
 });
 
-Deno.test("a long message is cut at the last word boundary within the limit", () => {
+Deno.test("clipMessage() cuts a long message at the last word boundary within the limit", () => {
   const words = Array.from({ length: 80 }, (_, i) => `word${i}`).join(" ");
   const out = clipMessage(words, 200);
   assert.ok(out.length <= 200);
@@ -32,16 +33,16 @@ Deno.test("a long message is cut at the last word boundary within the limit", ()
   assert.ok(out.length > 190, "keeps as much as fits");
 });
 
-Deno.test("a space right at the limit keeps exactly 200 characters", () => {
+Deno.test("clipMessage() keeps exactly 200 characters when a space is right at the limit", () => {
   const text = "a".repeat(200) + " tail";
   assert.equal(clipMessage(text, 200), "a".repeat(200));
 });
 
-Deno.test("text without any space is hard-cut at the limit", () => {
+Deno.test("clipMessage() hard-cuts text without any space at the limit", () => {
   assert.equal(clipMessage("x".repeat(500), 200), "x".repeat(200));
 });
 
-Deno.test("streamed chunks always concatenate to a prefix of the final message", () => {
+Deno.test("MessageClipper streams chunks that always concatenate to a prefix of the final message", () => {
   const text = Array.from({ length: 60 }, (_, i) => `tok${i}`).join(" ");
   // Deltas of every size, including splits inside words and runs of spaces.
   for (const size of [1, 2, 3, 5, 7, 11, 50]) {
@@ -61,7 +62,7 @@ Deno.test("streamed chunks always concatenate to a prefix of the final message",
   }
 });
 
-Deno.test("a word is released once the space after it arrives", () => {
+Deno.test("MessageClipper releases a word once the space after it arrives", () => {
   const c = new MessageClipper(200);
   assert.equal(c.push("Hello"), "");
   assert.equal(c.push(" "), "Hello");
@@ -70,7 +71,7 @@ Deno.test("a word is released once the space after it arrives", () => {
   assert.deepEqual(c.finish(), { content: "Hello world again", rest: " again" });
 });
 
-Deno.test("a leading speaker label is removed, also when split across deltas", () => {
+Deno.test("MessageClipper removes a leading speaker label, also when split across deltas", () => {
   assert.deepEqual(run(["Ve", "ra Quell", ":  Evidence", " first."], 200, "Vera Quell"), {
     chunks: ["Evidence", " first."],
     content: "Evidence first.",
@@ -79,7 +80,7 @@ Deno.test("a leading speaker label is removed, also when split across deltas", (
   assert.equal(run(["Verily, ", "no."], 200, "Vera").content, "Verily, no.");
 });
 
-Deno.test("the clipper settles once the message is fixed, so the rest need not be read", () => {
+Deno.test("MessageClipper settles once the message is fixed, so the rest need not be read", () => {
   const c = new MessageClipper(20);
   c.push("one two three four five six");
   assert.equal(c.settled, true);

@@ -2,20 +2,6 @@
 import assert from "node:assert/strict";
 import { excerpt, isSafeHref, renderMarkdown } from "@/lib/markdown.ts";
 
-Deno.test("markdown renders CommonMark and GFM", () => {
-  const html = renderMarkdown(
-    "# Title\n\n**bold** _em_ ~~gone~~ `code`\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n\nhttps://deno.com",
-  );
-  assert.match(html, /<h1>Title<\/h1>/);
-  assert.match(html, /<strong>bold<\/strong> <em>em<\/em> <del>gone<\/del> <code>code<\/code>/);
-  assert.match(html, /<table>/);
-  assert.match(html, /<input type="checkbox" disabled="" checked="" \/>/);
-  assert.match(
-    html,
-    /<a href="https:\/\/deno.com" rel="nofollow ugc noopener">https:\/\/deno.com<\/a>/,
-  );
-});
-
 const PAYLOADS = [
   "<script>alert(1)</script>",
   "<img src=x onerror=alert(1)>",
@@ -45,7 +31,21 @@ const PAYLOADS = [
   "[x](https://ok.example)<script>alert(1)</script>",
 ];
 
-Deno.test("no XSS payload yields a live tag, handler, or dangerous URL", () => {
+Deno.test("renderMarkdown() renders CommonMark and GFM", () => {
+  const html = renderMarkdown(
+    "# Title\n\n**bold** _em_ ~~gone~~ `code`\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n\nhttps://deno.com",
+  );
+  assert.match(html, /<h1>Title<\/h1>/);
+  assert.match(html, /<strong>bold<\/strong> <em>em<\/em> <del>gone<\/del> <code>code<\/code>/);
+  assert.match(html, /<table>/);
+  assert.match(html, /<input type="checkbox" disabled="" checked="" \/>/);
+  assert.match(
+    html,
+    /<a href="https:\/\/deno.com" rel="nofollow ugc noopener">https:\/\/deno.com<\/a>/,
+  );
+});
+
+Deno.test("renderMarkdown() yields no live tag, handler or dangerous URL for any XSS payload", () => {
   for (const payload of PAYLOADS) {
     const html = renderMarkdown(payload);
     assert.doesNotMatch(
@@ -66,7 +66,7 @@ Deno.test("no XSS payload yields a live tag, handler, or dangerous URL", () => {
   }
 });
 
-Deno.test("links: only http(s), mailto and relative targets keep an href", () => {
+Deno.test("isSafeHref() keeps only http(s), mailto and relative targets", () => {
   assert.ok(isSafeHref("https://a.example/x?y=1&amp;z=2"));
   assert.ok(isSafeHref("http://a.example"));
   assert.ok(isSafeHref("mailto:ada@example.com"));
@@ -81,17 +81,17 @@ Deno.test("links: only http(s), mailto and relative targets keep an href", () =>
   assert.match(html, /<a href="\/rel" rel="nofollow ugc noopener">c<\/a>/);
 });
 
-Deno.test("footnote ids are prefixed so several texts share a page", () => {
+Deno.test("renderMarkdown() prefixes footnote ids so several texts share a page", () => {
   const html = renderMarkdown("a[^1]\n\n[^1]: note", "msg-1-");
   assert.match(html, /id="msg-1-fn-1"/);
 });
 
-Deno.test("excerpt is plain text, shortened with an ellipsis", () => {
+Deno.test("excerpt() is plain text, shortened with an ellipsis", () => {
   assert.equal(excerpt("# Hi\n\nSome **bold** [link](https://x.y)"), "Hi Some bold link");
   assert.equal(excerpt("word ".repeat(100), 20).length, 20);
 });
 
-Deno.test("excerpt keeps hyphens and underscores inside words", () => {
+Deno.test("excerpt() keeps hyphens and underscores inside words", () => {
   assert.equal(excerpt("Use per-voter keys in snake_case"), "Use per-voter keys in snake_case");
   assert.equal(excerpt("- one\n- _two_\n\n---\n> quoted `code`"), "one two quoted code");
 });

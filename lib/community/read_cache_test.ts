@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { cachedRead, invalidateReads, MAX_ENTRIES } from "@/lib/community/read_cache.ts";
 import { openKv } from "@/lib/kv/open.ts";
 
-Deno.test("concurrent reads share one load; the value is reused until the TTL passes", async () => {
+Deno.test("cachedRead() shares one load among concurrent reads and reuses the value until the TTL passes", async () => {
   const kv = await openKv(":memory:");
   try {
     let loads = 0;
@@ -24,7 +24,7 @@ Deno.test("concurrent reads share one load; the value is reused until the TTL pa
   }
 });
 
-Deno.test("invalidation drops the store's entries only; stores never share values", async () => {
+Deno.test("invalidateReads() drops only that store's entries; stores never share values", async () => {
   const a = await openKv(":memory:");
   const b = await openKv(":memory:");
   try {
@@ -39,7 +39,7 @@ Deno.test("invalidation drops the store's entries only; stores never share value
   }
 });
 
-Deno.test("a failed load is not cached, and the map stays bounded", async () => {
+Deno.test("cachedRead() does not cache a failed load and keeps the map bounded", async () => {
   const kv = await openKv(":memory:");
   try {
     await assert.rejects(cachedRead(kv, "k", 10_000, () => Promise.reject(new Error("down"))));
