@@ -58,6 +58,9 @@ function info(r: AgentKeyRecord): AgentKeyInfo {
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare function show(key: string): void;
+ * declare const userId: string;
  * const r = await createAgentKey(kv, userId, "laptop agent");
  * if ("key" in r) show(r.key);
  * ```
@@ -97,6 +100,8 @@ export async function createAgentKey(
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
  * const list = await listAgentKeys(kv, userId);
  * ```
  */
@@ -119,6 +124,8 @@ export async function listAgentKeys(kv: Deno.Kv, userId: string): Promise<AgentK
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
  * await revokeAgentKey(kv, userId, "key_abc");
  * ```
  */
@@ -153,6 +160,8 @@ export function bearerKey(header: string | null): string | null {
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const req: Request;
  * const rec = await authenticateAgentKey(kv, req.headers.get("authorization"));
  * ```
  */

@@ -20,6 +20,7 @@ import { completeSignIn } from "./signin.ts";
  *
  * @example
  * ```ts
+ * import type { Services } from "@/lib/state.ts";
  * declare const services: Services;
  * const { redirect, cookies } = await finishSignIn(services, "provider_a", {});
  * ```

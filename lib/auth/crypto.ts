@@ -44,6 +44,8 @@ function tokenKey(secret: string, purpose = "parley:provider-tokens:v1"): Promis
  *
  * @example
  * ```ts
+ * declare const accessToken: string;
+ * declare const secret: string;
  * const sealed = await encryptString(secret, accessToken, "provider_a:1001");
  * await decryptString(secret, sealed, "provider_a:1001"); // accessToken
  * ```
@@ -68,6 +70,8 @@ export async function encryptString(
  *
  * @example
  * ```ts
+ * declare const identity: { accessToken: string };
+ * declare const secret: string;
  * const token = await decryptString(secret, identity.accessToken, "provider_a:1001");
  * ```
  */
@@ -100,6 +104,7 @@ export async function decryptString(
  *
  * @example
  * ```ts
+ * declare const secret: string;
  * const mac = await hmac(secret, "local-oauth:provider_a");
  * ```
  */
@@ -119,6 +124,8 @@ export async function hmac(secret: string, message: string): Promise<string> {
  *
  * @example
  * ```ts
+ * declare const stateFromCookie: string;
+ * declare const stateFromQuery: string;
  * timingSafeEqual(stateFromQuery, stateFromCookie);
  * ```
  */

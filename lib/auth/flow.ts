@@ -61,6 +61,7 @@ export interface CallbackInput {
  *
  * @example
  * ```ts
+ * import type { Services } from "@/lib/state.ts";
  * declare const services: Services;
  * const start = await startSignIn(services, "provider_b", { flow: "login", returnTo: "/ask" });
  * ```
@@ -109,6 +110,7 @@ export function deleteFlowCookies(provider: ProviderId, https: boolean): CookieS
  *
  * @example
  * ```ts
+ * import type { Services } from "@/lib/state.ts";
  * declare const services: Services;
  * const params = new URLSearchParams({ code: "c", state: "s" });
  * const { redirect } = await handleCallback(services, "provider_c", {

@@ -48,6 +48,15 @@ function tokenContext(provider: string, accountId: string, which: "access" | "re
  *
  * @example
  * ```ts
+ * import type { NormalizedProfile } from "@/lib/auth/types.ts";
+ * import type { ProviderId } from "@/lib/config.ts";
+ * import type { ProviderTokens } from "@/lib/auth/types.ts";
+ * declare const canonicalUserId: string;
+ * declare const now: number;
+ * declare const profile: NormalizedProfile;
+ * declare const provider: ProviderId;
+ * declare const secret: string;
+ * declare const tokens: ProviderTokens;
  * const rec = await sealIdentity(secret, { provider, canonicalUserId, profile, tokens, now });
  * ```
  */
@@ -90,6 +99,8 @@ export async function sealIdentity(
  *
  * @example
  * ```ts
+ * declare const identity: IdentityRecord;
+ * declare const secret: string;
  * const { accessToken } = await identityTokens(secret, identity);
  * ```
  */
@@ -127,6 +138,9 @@ export async function getIdentity(
  *
  * @example
  * ```ts
+ * import type { User } from "@/lib/auth/users.ts";
+ * declare const kv: Deno.Kv;
+ * declare const user: User;
  * const ids = await listIdentities(kv, user.id);
  * ```
  */
@@ -164,6 +178,16 @@ export type BindOutcome = "bound" | "conflict" | "already_bound" | "no_target";
  *
  * @example
  * ```ts
+ * import type { NormalizedProfile } from "@/lib/auth/types.ts";
+ * import type { ProviderId } from "@/lib/config.ts";
+ * import type { ProviderTokens } from "@/lib/auth/types.ts";
+ * declare const kv: Deno.Kv;
+ * declare const now: number;
+ * declare const profile: NormalizedProfile;
+ * declare const provider: ProviderId;
+ * declare const secret: string;
+ * declare const tokens: ProviderTokens;
+ * declare const userId: string;
  * const outcome = await bindIdentity(kv, secret, { userId, provider, profile, tokens, now });
  * ```
  */
@@ -218,6 +242,9 @@ export type UnbindOutcome = "removed" | "not_found" | "last";
  *
  * @example
  * ```ts
+ * import type { User } from "@/lib/auth/users.ts";
+ * declare const kv: Deno.Kv;
+ * declare const user: User;
  * await unbindIdentity(kv, user.id, "provider_b"); // "removed" | "not_found" | "last"
  * ```
  */

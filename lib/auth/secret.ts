@@ -15,6 +15,9 @@ import { randomToken } from "../ids.ts";
  *
  * @example
  * ```ts
+ * import type { Config } from "@/lib/config.ts";
+ * declare const config: Config;
+ * declare const kv: Deno.Kv;
  * const secret = await resolveAppSecret(kv, config);
  * ```
  */

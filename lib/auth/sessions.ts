@@ -42,6 +42,9 @@ async function sessionKey(token: string): Promise<Deno.KvKey> {
  *
  * @example
  * ```ts
+ * import type { User } from "@/lib/auth/users.ts";
+ * declare const kv: Deno.Kv;
+ * declare const user: User;
  * const s = await prepareSession(user.id, "provider_a");
  * await kv.atomic().set(s.key, s.session, { expireIn: SESSION_TTL_MS }).commit();
  * ```
@@ -67,6 +70,9 @@ export async function prepareSession(
  *
  * @example
  * ```ts
+ * import type { User } from "@/lib/auth/users.ts";
+ * declare const kv: Deno.Kv;
+ * declare const user: User;
  * const { token } = await createSession(kv, user.id, "provider_a");
  * ```
  */

@@ -26,8 +26,18 @@ export type SignInResult =
  *
  * @example
  * ```ts
+ * import { setCookie } from "@/lib/http/cookies.ts";
+ * import { SESSION_TTL_MS, sessionCookieName } from "@/lib/auth/sessions.ts";
+ * declare const kv: Deno.Kv;
+ * declare const secret: string;
+ * declare const cookies: Record<string, string>;
+ * declare const headers: Headers;
+ * declare const appOrigin: string;
+ * declare const now: number;
  * const r = await completeSignIn(kv, secret, "provider_a", cookies.provider_a_auth_payload, now);
- * if (r.ok) setCookie(headers, sessionCookieName(origin), r.token, …);
+ * if (r.ok) {
+ *   setCookie(headers, sessionCookieName(appOrigin), r.token, { maxAge: SESSION_TTL_MS / 1000 });
+ * }
  * ```
  */
 export async function completeSignIn(

@@ -44,6 +44,7 @@ export function buildUser(input: NewUser, now = Date.now()): User {
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const user = await createUser(kv, { provider: "provider_a", name: "Ada", image: null, bio: "", email: null });
  * ```
  */

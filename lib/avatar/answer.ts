@@ -60,6 +60,9 @@ export interface AvatarOwner {
  *
  * @example
  * ```ts
+ * declare const owner: Parameters<typeof avatarPrompt>[0];
+ * declare const question: Parameters<typeof avatarPrompt>[1];
+ * declare const recentMessages: Parameters<typeof avatarPrompt>[2];
  * const prompt = avatarPrompt(owner, question, recentMessages);
  * ```
  */
@@ -110,6 +113,11 @@ export interface AvatarAnswerDeps {
  *
  * @example
  * ```ts
+ * import type { LlmClient } from "@/lib/llm/types.ts";
+ * declare const kv: Deno.Kv;
+ * declare const llm: LlmClient;
+ * declare const owner: Parameters<typeof answerAsAvatar>[1];
+ * declare const question: Parameters<typeof answerAsAvatar>[2];
  * const r = await answerAsAvatar({ kv, llm }, owner, question, Date.now());
  * if (r.ok) console.log(r.message.id);
  * ```

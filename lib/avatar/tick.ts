@@ -98,6 +98,8 @@ async function* openQuestions(
  *
  * @example
  * ```ts
+ * import type { Services } from "@/lib/state.ts";
+ * declare const services: Services;
  * const report = await runAvatarTick(services, services.now());
  * console.log(report.answers.length);
  * ```

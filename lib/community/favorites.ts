@@ -46,6 +46,8 @@ const UNFAVORITED: FavoriteToggle = { favorited: false, action: "unfavorited" };
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
  * const r = await toggleFavorite(kv, { userId, targetType: "message", targetId: "msg-1" });
  * r?.action; // "favorited"
  * ```
@@ -106,6 +108,8 @@ export async function toggleFavorite(
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
  * await favoriteStatuses(kv, userId, "question", ["q1", "q2"]); // { q1: true, q2: false }
  * ```
  */

@@ -85,6 +85,9 @@ export interface MessageOptions {
  *
  * @example
  * ```ts
+ * import type { Author } from "@/lib/community/questions/model.ts";
+ * declare const author: Author;
+ * declare const questionId: string;
  * const m = buildMessage({ questionId, author, content: "Hi", createdBy: "user" });
  * ```
  */
@@ -134,6 +137,10 @@ export type AddMessageResult =
  *
  * @example
  * ```ts
+ * import type { Author } from "@/lib/community/questions/model.ts";
+ * declare const author: Author;
+ * declare const kv: Deno.Kv;
+ * declare const questionId: string;
  * const r = await addMessage(kv, { questionId, author, content: "…", createdBy: "user" });
  * if (r.ok) console.log(r.message.id);
  * ```
@@ -181,6 +188,8 @@ export async function getMessage(kv: Deno.Kv, id: string): Promise<MessageRecord
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const questionId: string;
  * const messages = await listThread(kv, questionId);
  * ```
  */
@@ -204,6 +213,8 @@ export async function listThread(kv: Deno.Kv, questionId: string): Promise<Messa
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const questionId: string;
  * const recent = await listThreadTail(kv, questionId, 8);
  * ```
  */
@@ -232,6 +243,8 @@ export async function listThreadTail(
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const questionId: string;
  * const views = await messageViews(kv, await listThread(kv, questionId));
  * ```
  */
@@ -254,6 +267,7 @@ export type QuestionWithMessages = QuestionView & { messages: MessageView[] };
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const q = await getQuestionWithMessages(kv, "q-abc");
  * ```
  */

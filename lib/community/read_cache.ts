@@ -24,7 +24,16 @@ const stores = new WeakMap<Deno.Kv, Map<string, Entry>>();
  *
  * @example
  * ```ts
- * const feed = await cachedRead(kv, `feed:${JSON.stringify(query)}`, 1000, () => findQuestions(kv, query, now));
+ * import { type FeedQuery, findQuestions } from "@/lib/community/questions/feed.ts";
+ * declare const kv: Deno.Kv;
+ * declare const query: FeedQuery;
+ * const now = Date.now();
+ * const feed = await cachedRead(
+ *   kv,
+ *   `feed:${JSON.stringify(query)}`,
+ *   1000,
+ *   () => findQuestions(kv, query, now),
+ * );
  * ```
  */
 export function cachedRead<T>(
@@ -56,7 +65,10 @@ export function cachedRead<T>(
  *
  * @example
  * ```ts
- * await commit(kv, ...); invalidateReads(kv);
+ * import { commit } from "@/lib/kv/atomic.ts";
+ * declare const kv: Deno.Kv;
+ * await commit(kv, (op) => op.set(["questions", "q-1"], { title: "Why KV?" }));
+ * invalidateReads(kv);
  * ```
  */
 export function invalidateReads(kv: Deno.Kv): void {

@@ -29,6 +29,7 @@ export interface TargetInfo {
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const t = await findTarget(kv, "message", "msg-abc");
  * t?.questionId; // the owning question
  * ```

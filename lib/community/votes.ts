@@ -55,6 +55,9 @@ export interface VoteInput {
  *
  * @example
  * ```ts
+ * declare const id: string;
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
  * const r = await castVote(kv, { userId, targetType: "question", targetId: id, voteType: "up" });
  * r?.action; // "liked"
  * ```
@@ -122,6 +125,8 @@ function sameKey(a: Deno.KvKey, b: Deno.KvKey): boolean {
  *
  * @example
  * ```ts
+ * declare const id: string;
+ * declare const kv: Deno.Kv;
  * const { likedBy, dislikedBy } = await listVoters(kv, "question", id);
  * ```
  */
@@ -144,6 +149,8 @@ export async function listVoters(
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
  * const mine = await userVotesOn(kv, userId, "message", ["m1", "m2"]);
  * ```
  */

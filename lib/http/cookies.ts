@@ -19,6 +19,7 @@ export interface CookieOptions {
  *
  * @example
  * ```ts
+ * declare const req: Request;
  * const sid = getCookies(req)["parley_session"];
  * ```
  */
@@ -50,6 +51,8 @@ const SAFE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  *
  * @example
  * ```ts
+ * declare const headers: Headers;
+ * declare const id: string;
  * setCookie(headers, "parley_session", id, { maxAge: 3600, secure: true });
  * ```
  */

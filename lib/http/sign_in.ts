@@ -31,6 +31,7 @@ export async function startSignInResponse(
  *
  * @example
  * ```ts
+ * import type { Services } from "@/lib/state.ts";
  * declare const services: Services;
  * const res = await loginResponse(new Request("http://x/api/auth/login"), services, "provider_b");
  * ```

@@ -15,8 +15,12 @@ export type CappedReadFailure = "too_large" | "unreadable";
  *
  * @example
  * ```ts
+ * import { HttpError } from "@/lib/http/errors.ts";
+ * declare const req: Request;
  * const text = await readTextCapped(req.body, 64 * 1024);
- * if (typeof text !== "string") throw new HttpError(text === "too_large" ? 413 : 400, "…");
+ * if (typeof text !== "string") {
+ *   throw new HttpError(text.failed === "too_large" ? 413 : 400, "The body could not be read");
+ * }
  * ```
  */
 export async function readTextCapped(

@@ -90,7 +90,9 @@ export const MAX_LOOKUP_ID_LENGTH = 200;
  *
  * @example
  * ```ts
- * if (!isLookupId(id)) return null;
+ * declare const kv: Deno.Kv;
+ * declare const id: string;
+ * const entry = isLookupId(id) ? await kv.get(keys.question(id)) : null;
  * ```
  */
 export function isLookupId(id: string): boolean {

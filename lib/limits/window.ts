@@ -25,8 +25,12 @@ export interface RateLimitResult {
  *
  * @example
  * ```ts
+ * import { HttpError } from "@/lib/http/errors.ts";
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
+ * declare const ip: string;
  * const r = await hitRateLimit(kv, "debate", `${userId}:${ip}`, 8, 60_000);
- * if (!r.allowed) return jsonError(429, "Rate limit exceeded", { retryAfter: r.retryAfter });
+ * if (!r.allowed) throw new HttpError(429, "Rate limit exceeded", { retryAfter: r.retryAfter });
  * ```
  */
 export async function hitRateLimit(
@@ -61,7 +65,8 @@ export async function hitRateLimit(
  *
  * @example
  * ```ts
- * new Response(body, { headers: rateLimitHeaders(r) });
+ * declare const r: Awaited<ReturnType<typeof hitRateLimit>>;
+ * const res = new Response("{}", { headers: rateLimitHeaders(r) });
  * ```
  */
 export function rateLimitHeaders(r: RateLimitResult): Record<string, string> {

@@ -164,6 +164,10 @@ async function replyExisting(
  *
  * @example
  * ```ts
+ * import type { LlmClient } from "@/lib/llm/types.ts";
+ * declare const kv: Deno.Kv;
+ * declare const llm: LlmClient;
+ * declare const userId: string;
  * const result = await participate({ kv, llm, now: Date.now, random: Math.random }, userId, {
  *   trigger: "manual",
  * });

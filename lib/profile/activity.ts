@@ -53,6 +53,8 @@ export interface ActivityPage<T = unknown> {
  *
  * @example
  * ```ts
+ * import type { Settings } from "@/lib/profile/settings.ts";
+ * declare const settings: Settings;
  * activityVisibleToOthers("likes", settings); // settings.voteHistory === "public"
  * ```
  */
@@ -123,6 +125,9 @@ async function targetContents(
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const now: number;
+ * declare const userId: string;
  * const page = await listActivity(kv, userId, "answers", { limit: 20, now: Date.now() });
  * if (page.hasMore) await listActivity(kv, userId, "answers", { cursor: page.nextCursor!, now });
  * ```
@@ -227,6 +232,10 @@ export async function listActivity(
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const now: number;
+ * declare const url: URL;
+ * declare const userId: string;
  * const page = await listActivityForPage(kv, userId, "questions", url.searchParams.get("cursor"), now);
  * ```
  */

@@ -72,6 +72,8 @@ export function effectiveProfile(user: User, custom: ProfileRecord | null): Prof
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
  * const profile = await getProfile(kv, userId);
  * ```
  */
@@ -96,6 +98,11 @@ export async function authorOf(kv: Deno.Kv, userId: string): Promise<Author | nu
  *
  * @example
  * ```ts
+ * import type { ProviderId } from "@/lib/config.ts";
+ * import type { User } from "@/lib/auth/users.ts";
+ * declare const kv: Deno.Kv;
+ * declare const session: { provider: ProviderId | undefined };
+ * declare const user: User;
  * await updateProfile(kv, user, { bio: "Hi" }, session.provider);
  * ```
  */

@@ -53,6 +53,8 @@ export interface PublicProfile {
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
  * const p = await getPublicProfile(kv, userId, Date.now());
  * ```
  */

@@ -23,6 +23,8 @@ export const DEFAULT_SETTINGS: Settings = {
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
  * const { debateArchive } = await getSettings(kv, userId);
  * ```
  */
@@ -37,6 +39,8 @@ export async function getSettings(kv: Deno.Kv, userId: string): Promise<Settings
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
  * await saveSettings(kv, userId, { aiAvatar: true });
  * ```
  */

@@ -159,6 +159,8 @@ export async function readEarnedBadges(
  *
  * @example
  * ```ts
+ * declare const authorId: string;
+ * declare const kv: Deno.Kv;
  * await recordEarnedBadges(kv, authorId, Date.now());
  * ```
  */

@@ -27,6 +27,8 @@ const NAMES: UserStatName[] = [
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
  * const s = await readUserStats(kv, userId);
  * s.upvotes_received; s.best_answer_upvotes >= 10; // "Helpful Answer"
  * ```

@@ -207,6 +207,10 @@ const imageUrl = z.union([
  *
  * @example
  * ```ts
+ * import type { Config } from "@/lib/config.ts";
+ * import { validate } from "@/lib/http/body.ts";
+ * declare const body: unknown;
+ * declare const config: Config;
  * const input = validate(profileUpdateSchema(config.offensiveWords), body);
  * ```
  */

@@ -71,6 +71,7 @@ export function localAvatarUrl(appOrigin: string, account: LocalAccount): string
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const accounts = await listLocalAccounts(kv, "provider_b");
  * ```
  */
@@ -103,6 +104,7 @@ export async function getLocalAccount(
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const account = await localAccountForName(kv, "provider_c", "Barbara Liskov", Date.now());
  * ```
  */

@@ -106,6 +106,7 @@ async function readTokenRequest(
  *
  * @example
  * ```ts
+ * import type { Services } from "@/lib/state.ts";
  * declare const services: Services;
  * declare const req: Request;
  * const answer = await localTokenEndpoint(req, services, "provider_a");

@@ -43,6 +43,7 @@ async function seqPage<T>(
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const { questions, total } = await listQuestionsPage(kv, { page: 1, limit: 20 });
  * ```
  */
@@ -71,6 +72,7 @@ export async function listQuestionsPage(
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const { questions, cursor } = await listQuestionsNewestFirst(kv, { limit: 20 });
  * ```
  */
@@ -155,6 +157,7 @@ async function searchMatches(
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const page = await findQuestions(kv, { sort: "hot", tag: "deno", page: 1, limit: 20 }, Date.now());
  * ```
  */

@@ -31,6 +31,9 @@ export async function getQuestions(kv: Deno.Kv, ids: string[]): Promise<Question
  *
  * @example
  * ```ts
+ * import type { QuestionRecord } from "@/lib/community/questions/model.ts";
+ * declare const kv: Deno.Kv;
+ * declare const record: QuestionRecord;
  * const [s] = await summarize(kv, [record]);
  * s.upvotes; s.messageCount;
  * ```
@@ -67,6 +70,7 @@ export async function summarize(
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const view = await getQuestionView(kv, "q-abc");
  * ```
  */

@@ -78,6 +78,9 @@ export function writeQuestion(
  *
  * @example
  * ```ts
+ * import type { Author } from "@/lib/community/questions/model.ts";
+ * declare const author: Author;
+ * declare const kv: Deno.Kv;
  * const q = await createQuestion(kv, { title: "Why KV?", author, createdBy: "user" });
  * ```
  */
