@@ -190,8 +190,8 @@ export async function run(): Promise<void> {
         email: null,
       });
       const k = await createAgentKey(kv, u.id, "bench");
-      if ("error" in k) throw new Error("key limit");
-      agentHeaders.push({ authorization: `Bearer ${k.key}` });
+      if (!k.ok) throw new Error("key limit");
+      agentHeaders.push({ authorization: `Bearer ${k.created.key}` });
     }
     const lastPage = Math.ceil((questions + 1) / 20);
     const deepPage = Math.min(500, lastPage);

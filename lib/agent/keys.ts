@@ -52,6 +52,14 @@ function info(r: AgentKeyRecord): AgentKeyInfo {
   };
 }
 
+/** A created key (shown once), or `limit` when the user holds {@link MAX_AGENT_KEYS} already. */
+export type CreateAgentKeyResult =
+  | { ok: true; created: CreatedAgentKey }
+  | { ok: false; reason: "limit" };
+
+/** A revoked key, or `not_found` when the user has no such key. */
+export type RevokeAgentKeyResult = { ok: true } | { ok: false; reason: "not_found" };
+
 /**
  * Create a key for a user. Returns the key itself — the only time it exists outside the
  * caller's hands — or `{ error: "limit" }` when the user already has the maximum.
@@ -62,7 +70,7 @@ function info(r: AgentKeyRecord): AgentKeyInfo {
  * declare function show(key: string): void;
  * declare const userId: string;
  * const r = await createAgentKey(kv, userId, "laptop agent");
- * if ("key" in r) show(r.key);
+ * if (r.ok) show(r.created.key);
  * ```
  */
 export async function createAgentKey(
@@ -70,7 +78,7 @@ export async function createAgentKey(
   userId: string,
   name: string,
   now = Date.now(),
-): Promise<CreatedAgentKey | { error: "limit" }> {
+): Promise<CreateAgentKeyResult> {
   const key = `agent_${randomToken(32)}`;
   const record: AgentKeyRecord = {
     id: `key_${randomToken(9)}`,
@@ -82,16 +90,16 @@ export async function createAgentKey(
     lastUsedAt: null,
   };
   // The count key is checked, so two racing creations cannot both take the last slot.
-  return await updateAtomically<CreatedAgentKey | { error: "limit" }>(async () => {
+  return await updateAtomically<CreateAgentKeyResult>(async () => {
     const count = await kv.get<number>(keys.agentKeyCount(userId));
     const n = count.value ?? 0;
-    if (n >= MAX_AGENT_KEYS) return { op: null, result: { error: "limit" } };
+    if (n >= MAX_AGENT_KEYS) return { op: null, result: { ok: false, reason: "limit" } };
     const op = kv.atomic().check(count)
       .check({ key: keys.agentKey(record.hash), versionstamp: null })
       .set(keys.agentKeyCount(userId), n + 1)
       .set(keys.agentKey(record.hash), record)
       .set(keys.agentKeyByUser(userId, record.id), record);
-    return { op, result: { key, info: info(record) } };
+    return { op, result: { ok: true, created: { key, info: info(record) } } };
   });
 }
 
@@ -129,19 +137,23 @@ export async function listAgentKeys(kv: Deno.Kv, userId: string): Promise<AgentK
  * await revokeAgentKey(kv, userId, "key_abc");
  * ```
  */
-export async function revokeAgentKey(kv: Deno.Kv, userId: string, keyId: string): Promise<boolean> {
-  if (!keyId || keyId.length > 100) return false;
-  return await updateAtomically(async () => {
+export async function revokeAgentKey(
+  kv: Deno.Kv,
+  userId: string,
+  keyId: string,
+): Promise<RevokeAgentKeyResult> {
+  if (!keyId || keyId.length > 100) return { ok: false, reason: "not_found" };
+  return await updateAtomically<RevokeAgentKeyResult>(async () => {
     const [rec, count] = await kv.getMany<[AgentKeyRecord, number]>([
       keys.agentKeyByUser(userId, keyId),
       keys.agentKeyCount(userId),
     ]);
-    if (!rec.value) return { op: null, result: false };
+    if (!rec.value) return { op: null, result: { ok: false, reason: "not_found" } };
     const op = kv.atomic().check(rec).check(count)
       .delete(keys.agentKeyByUser(userId, keyId))
       .delete(keys.agentKey(rec.value.hash))
       .set(keys.agentKeyCount(userId), Math.max(0, (count.value ?? 1) - 1));
-    return { op, result: true };
+    return { op, result: { ok: true } };
   });
 }
 

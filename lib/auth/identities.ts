@@ -233,7 +233,7 @@ export async function bindIdentity(
 }
 
 /** Outcome of {@link unbindIdentity}. */
-export type UnbindOutcome = "removed" | "not_found" | "last";
+export type UnbindOutcome = { ok: true } | { ok: false; reason: "not_found" | "last" };
 
 /**
  * Remove a user's identity of one provider, never the last one (the user could no
@@ -245,7 +245,7 @@ export type UnbindOutcome = "removed" | "not_found" | "last";
  * import type { User } from "@/lib/auth/users.ts";
  * declare const kv: Deno.Kv;
  * declare const user: User;
- * await unbindIdentity(kv, user.id, "provider_b"); // "removed" | "not_found" | "last"
+ * await unbindIdentity(kv, user.id, "provider_b"); // { ok: true } | { ok: false, reason: "not_found" | "last" }
  * ```
  */
 export async function unbindIdentity(
@@ -259,11 +259,11 @@ export async function unbindIdentity(
       entries.push(e);
     }
     const mine = entries.find((e) => e.key[2] === provider);
-    if (!mine) return { op: null, result: "not_found" };
-    if (entries.length <= 1) return { op: null, result: "last" };
+    if (!mine) return { op: null, result: { ok: false, reason: "not_found" } };
+    if (entries.length <= 1) return { op: null, result: { ok: false, reason: "last" } };
     const op = kv.atomic();
     for (const e of entries) op.check(e);
     op.delete(mine.key).delete(keys.identity(provider, mine.value));
-    return { op, result: "removed" };
+    return { op, result: { ok: true } };
   });
 }

@@ -38,6 +38,11 @@ export interface FavoriteToggle {
 /** Most ids one status request may ask about (SPEC.md). */
 export const MAX_STATUS_IDS = 200;
 
+/** A toggled favorite, or `not_found` when the target does not exist. */
+export type ToggleFavoriteResult =
+  | { ok: true; favorite: FavoriteToggle }
+  | { ok: false; reason: "not_found" };
+
 const FAVORITED: FavoriteToggle = { favorited: true, action: "favorited" };
 const UNFAVORITED: FavoriteToggle = { favorited: false, action: "unfavorited" };
 
@@ -49,17 +54,17 @@ const UNFAVORITED: FavoriteToggle = { favorited: false, action: "unfavorited" };
  * declare const kv: Deno.Kv;
  * declare const userId: string;
  * const r = await toggleFavorite(kv, { userId, targetType: "message", targetId: "msg-1" });
- * r?.action; // "favorited"
+ * if (r.ok) r.favorite.action; // "favorited"
  * ```
  */
 export async function toggleFavorite(
   kv: Deno.Kv,
   input: { userId: string; targetType: TargetType; targetId: string },
   now = Date.now(),
-): Promise<FavoriteToggle | null> {
+): Promise<ToggleFavoriteResult> {
   const { userId, targetType, targetId } = input;
   const target = await findTarget(kv, targetType, targetId);
-  if (!target) return null;
+  if (!target) return { ok: false, reason: "not_found" };
   const key = keys.favorite(userId, targetType, targetId);
   for (let attempt = 0; attempt < 50; attempt++) {
     const cur = await kv.get<FavoriteRecord>(key);
@@ -93,11 +98,11 @@ export async function toggleFavorite(
     }
     const wanted = cur.value === null ? FAVORITED : UNFAVORITED;
     const res = await withLockRetry(() => op.commit());
-    if (res.ok) return wanted;
+    if (res.ok) return { ok: true, favorite: wanted };
     // Lost a race: if the record is now in the state this call wanted, that is success
     // (a duplicate favorite is not an error); otherwise toggle from the new state.
     const now2 = await kv.get<FavoriteRecord>(key);
-    if ((now2.value !== null) === wanted.favorited) return wanted;
+    if ((now2.value !== null) === wanted.favorited) return { ok: true, favorite: wanted };
     await new Promise((r) => setTimeout(r, Math.random() * 2 * attempt));
   }
   throw new Error("Favorite toggle kept losing its check");

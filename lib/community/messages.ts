@@ -12,6 +12,7 @@ import { isLookupId, keys } from "../kv/keys.ts";
 import { type Author, type QuestionRecord, type QuestionView } from "./questions/model.ts";
 import { getQuestionView } from "./questions/read.ts";
 import { listVoters } from "./votes.ts";
+import { authorOf } from "../profile/profiles.ts";
 
 /** A message as stored (votes live under their own keys). */
 export interface MessageRecord {
@@ -175,6 +176,39 @@ export async function addMessage(
     await recordEarnedBadges(kv, message.author.id, message.createdAt); // Prolific
   }
   return result;
+}
+
+/** A message as a user (or their agent) posts it: the author is looked up from `userId`. */
+export type PostedMessage = Omit<NewMessage, "author"> & { userId: string };
+
+/** A posted message, or why not: the expected failures of {@link addMessage}, or no author. */
+export type PostMessageResult = AddMessageResult | { ok: false; reason: "no_author" };
+
+/**
+ * Post a message as a user or their agent: the author snapshot is taken from the user's
+ * profile (`no_author` when there is none), then the message is added as by
+ * {@link addMessage}.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const r = await postMessage(kv, {
+ *   userId: "u1",
+ *   questionId: "q-abc",
+ *   content: "Use KV.",
+ *   createdBy: "user",
+ * });
+ * if (!r.ok) console.log(r.reason); // "no_author" | "question_not_found" | "reply_not_found"
+ * ```
+ */
+export async function postMessage(
+  kv: Deno.Kv,
+  { userId, ...input }: PostedMessage,
+  opts: MessageOptions & { updateQuestion?: (q: QuestionRecord) => QuestionRecord } = {},
+): Promise<PostMessageResult> {
+  const author = await authorOf(kv, userId);
+  if (!author) return { ok: false, reason: "no_author" };
+  return await addMessage(kv, { ...input, author }, opts);
 }
 
 /** The stored message, or null. */

@@ -42,6 +42,9 @@ export interface VoteResult {
   downvoted: boolean;
 }
 
+/** A cast vote, or `not_found` when the target does not exist. */
+export type CastVoteResult = { ok: true; vote: VoteResult } | { ok: false; reason: "not_found" };
+
 /** Input of {@link castVote}. */
 export interface VoteInput {
   userId: string;
@@ -59,17 +62,17 @@ export interface VoteInput {
  * declare const kv: Deno.Kv;
  * declare const userId: string;
  * const r = await castVote(kv, { userId, targetType: "question", targetId: id, voteType: "up" });
- * r?.action; // "liked"
+ * if (r.ok) r.vote.action; // "liked"
  * ```
  */
 export async function castVote(
   kv: Deno.Kv,
   input: VoteInput,
   now = Date.now(),
-): Promise<VoteResult | null> {
+): Promise<CastVoteResult> {
   const { userId, targetType, targetId, voteType } = input;
   const target = await findTarget(kv, targetType, targetId);
-  if (!target) return null;
+  if (!target) return { ok: false, reason: "not_found" };
   const voteKey = keys.vote(targetType, targetId, userId);
   const { action, next } = await updateAtomically(async () => {
     const cur = await kv.get<VoteRecord>(voteKey);
@@ -113,7 +116,10 @@ export async function castVote(
   // A like can earn the author a badge (Helpful Answer, Popular Question, Crowd Favorite).
   invalidateReads(kv); // vote counts in the feed
   if (action === "liked") await recordEarnedBadges(kv, target.authorId, now);
-  return { action, upvotes, downvotes, liked: next === "up", downvoted: next === "down" };
+  return {
+    ok: true,
+    vote: { action, upvotes, downvotes, liked: next === "up", downvoted: next === "down" },
+  };
 }
 
 function sameKey(a: Deno.KvKey, b: Deno.KvKey): boolean {

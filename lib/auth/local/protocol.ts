@@ -35,24 +35,38 @@ export interface AuthorizeRequest {
   scope: string;
 }
 
+/** A validated authorize request, or why it is invalid (a message for the page). */
+export type ParsedAuthorizeRequest =
+  | { ok: true; request: AuthorizeRequest }
+  | { ok: false; reason: "invalid_request"; message: string };
+
 /**
  * Validate `client_id`, `redirect_uri` (must be exactly the app's callback for this
- * provider), `response_type=code` and `state`. Returns an error message instead when
- * invalid: an authorize request that fails here is never redirected anywhere.
+ * provider), `response_type=code` and `state`. An invalid request is `invalid_request`
+ * with a message to show: an authorize request that fails here is never redirected anywhere.
  */
 export function parseAuthorizeRequest(
   config: Config,
   provider: ProviderId,
   params: URLSearchParams,
-): AuthorizeRequest | string {
+): ParsedAuthorizeRequest {
+  const invalid = (message: string) => ({ ok: false, reason: "invalid_request", message }) as const;
   const clientId = params.get("client_id") ?? "";
   const uri = params.get("redirect_uri") ?? "";
   const state = params.get("state") ?? "";
-  if (clientId !== localClientId(provider)) return "Unknown client_id.";
-  if (uri !== redirectUri(config, provider)) return "redirect_uri is not registered.";
-  if (params.get("response_type") !== "code") return "response_type must be code.";
-  if (!state || state.length > 500) return "state is missing.";
-  return { clientId, redirectUri: uri, state, scope: (params.get("scope") ?? "").slice(0, 200) };
+  if (clientId !== localClientId(provider)) return invalid("Unknown client_id.");
+  if (uri !== redirectUri(config, provider)) return invalid("redirect_uri is not registered.");
+  if (params.get("response_type") !== "code") return invalid("response_type must be code.");
+  if (!state || state.length > 500) return invalid("state is missing.");
+  return {
+    ok: true,
+    request: {
+      clientId,
+      redirectUri: uri,
+      state,
+      scope: (params.get("scope") ?? "").slice(0, 200),
+    },
+  };
 }
 
 /**

@@ -7,6 +7,7 @@
 import { idSuffix } from "../../ids.ts";
 import { addToCounter, invertTime, updateAtomically } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
+import { authorOf } from "../../profile/profiles.ts";
 import { recordEarnedBadges } from "../../profile/stats.ts";
 import { invalidateReads } from "../read_cache.ts";
 import { questionTerms } from "../search_terms.ts";
@@ -123,4 +124,33 @@ export async function createQuestion(
   invalidateReads(kv); // the feed shows it on the next load
   await recordEarnedBadges(kv, record.author.id, now); // First Question
   return created;
+}
+
+/** A question as a user (or their agent) asks it: the author is looked up from `userId`. */
+export type AskedQuestion = Omit<NewQuestion, "author"> & { userId: string };
+
+/** The created question, or `no_author` when the user has no profile. */
+export type AskQuestionResult =
+  | { ok: true; question: QuestionRecord }
+  | { ok: false; reason: "no_author" };
+
+/**
+ * Ask a question as a user or their agent: the author snapshot is taken from the user's
+ * profile, then the question is created as by {@link createQuestion}.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const r = await askQuestion(kv, { userId: "u1", title: "Why KV?", createdBy: "agent" });
+ * if (r.ok) console.log(r.question.id);
+ * ```
+ */
+export async function askQuestion(
+  kv: Deno.Kv,
+  { userId, ...input }: AskedQuestion,
+  opts: CreateQuestionOptions = {},
+): Promise<AskQuestionResult> {
+  const author = await authorOf(kv, userId);
+  if (!author) return { ok: false, reason: "no_author" };
+  return { ok: true, question: await createQuestion(kv, { ...input, author }, opts) };
 }

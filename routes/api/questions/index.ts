@@ -1,9 +1,8 @@
 import { readJson } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
-import { authorOf } from "@/lib/profile/profiles.ts";
-import { createQuestion } from "@/lib/community/questions/write.ts";
+import { askQuestion } from "@/lib/community/questions/write.ts";
+import { orThrow, WRITE_FAILURES } from "@/lib/http/outcome.ts";
 import { findQuestions } from "@/lib/community/questions/feed.ts";
 import { getQuestionView } from "@/lib/community/questions/read.ts";
 import { NewQuestionBody, QuestionsQuery } from "@/lib/schemas/community.ts";
@@ -24,15 +23,16 @@ export const handler: Handlers<unknown, AppState> = {
     const user = requireUser(ctx.state.user);
     const body = parseInput(NewQuestionBody, asObject(await readJson(req)));
     const { kv, now } = ctx.state.services;
-    const author = await authorOf(kv, user.id);
-    if (!author) throw new HttpError(401, "Unauthorized");
-    const q = await createQuestion(kv, {
-      title: body.title,
-      description: body.description ?? "",
-      tags: body.tags ?? [],
-      author,
-      createdBy: "user",
-    }, { now: now(), idPrefix: "q-" });
-    return Response.json(await getQuestionView(kv, q.id), { status: 201 });
+    const { question } = orThrow(
+      await askQuestion(kv, {
+        userId: user.id,
+        title: body.title,
+        description: body.description ?? "",
+        tags: body.tags ?? [],
+        createdBy: "user",
+      }, { now: now(), idPrefix: "q-" }),
+      WRITE_FAILURES,
+    );
+    return Response.json(await getQuestionView(kv, question.id), { status: 201 });
   },
 };
