@@ -1,7 +1,7 @@
 /**
  * Community benchmarks, each next to a baseline measured in the same run:
  *
- * - Votes on one hot question by 200 concurrent voters — through lib/votes.ts and through
+ * - Votes on one hot question by 200 concurrent voters — through lib/community/votes.ts and through
  *   `POST /api/likes` — next to the raw KV `sum` commit rate on the same store with the
  *   same concurrency (the floor a conflict-free vote can approach).
  * - `GET /api/agent/questions` with 100,000 questions stored, page 1 and page 500, next to
@@ -232,7 +232,7 @@ export async function run(): Promise<void> {
     console.log(row("raw KV sum commits, 200 concurrent (baseline)", fmt(sumRate, "commits/s"), 1));
     console.log(
       row(
-        "votes via lib/votes.ts, 200 voters, 1 question",
+        "votes via lib/community/votes.ts, 200 voters, 1 question",
         fmt(libRate, "votes/s"),
         libRate / sumRate,
       ),

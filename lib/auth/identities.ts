@@ -2,7 +2,7 @@
  * AuthIdentity (SPEC.md): a provider account bound to a user. Unique by (provider,
  * providerAccountId); looked up by canonical user through `identities_by_user`, which
  * also keeps a user to one account per provider. Tokens are sealed with AES-GCM under
- * the app secret (lib/crypto.ts) and bound to the identity, so a KV dump or a copied
+ * the app secret (lib/auth/crypto.ts) and bound to the identity, so a KV dump or a copied
  * value reveals nothing.
  *
  * @module

@@ -167,7 +167,7 @@ export async function answerAsAvatar(
   // Another instance answered this question, or another of this user's questions, first.
   if (!res.ok) return { ok: false, reason: "lost_race" };
   invalidateReads(kv);
-  // Badges follow the counters, as after any answer (lib/messages.ts `addMessage`).
+  // Badges follow the counters, as after any answer (lib/community/messages.ts `addMessage`).
   await recordEarnedBadges(kv, userId, now);
   return { ok: true, message };
 }

@@ -1,5 +1,5 @@
 /**
- * SPEC.md's vote table as a pure function, shared by the server (lib/votes.ts) and the
+ * SPEC.md's vote table as a pure function, shared by the server (lib/community/votes.ts) and the
  * vote buttons' optimistic update in the browser.
  *
  * @module

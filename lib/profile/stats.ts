@@ -10,7 +10,7 @@ import { commit } from "../kv/atomic.ts";
 import { keys, type UserStatName } from "../kv/keys.ts";
 import { readUserStats, type UserStats } from "./user_stats.ts";
 
-/** A user's raw counters (lib/user_stats.ts). */
+/** A user's raw counters (lib/profile/user_stats.ts). */
 export type StatCounters = UserStats;
 type StatName = UserStatName;
 
