@@ -20,6 +20,7 @@ import {
   CreatedAgentKeySchema,
   INVALID_KEY_ERROR,
   NewAgentKeyBody,
+  RevokeAgentKeyQuery,
   TITLE_ERROR,
 } from "../schemas/agent.ts";
 import {
@@ -28,6 +29,7 @@ import {
   FavoritesQuery,
   FavoriteStatuses,
   FavoriteToggleResult,
+  FeedTotal,
   LikeBody,
   MessageSchema,
   NewMessageBody,
@@ -57,6 +59,7 @@ import {
   SettingsSchema,
   SettingsUpdateSchema,
   StatsResponse,
+  UnbindQuery,
 } from "../schemas/profile.ts";
 import { ActivityQuery } from "../schemas/activity.ts";
 import {
@@ -473,7 +476,7 @@ export const OPERATIONS: OperationDoc[] = [
     tag: "Agent keys",
     summary: "Revoke an API key",
     auth: "session",
-    query: z.object({ id: z.string().meta({ description: "The key's id (`key_…`)" }) }),
+    query: RevokeAgentKeyQuery,
     responses: {
       "200": { description: "Revoked", schema: Ok, example: { ok: true } },
       "400": err("No id", "id is required"),
@@ -490,7 +493,7 @@ export const OPERATIONS: OperationDoc[] = [
     responses: {
       "200": {
         description: "The total",
-        schema: z.object({ total: z.int() }),
+        schema: FeedTotal,
         example: { total: 41 },
       },
     },
@@ -688,11 +691,7 @@ export const OPERATIONS: OperationDoc[] = [
     tag: "Profiles",
     summary: "Unbind a sign-in account",
     auth: "session",
-    query: z.object({
-      provider: z.enum(["provider_a", "provider_b", "provider_c"]).meta({
-        description: "The provider to unbind",
-      }),
-    }),
+    query: UnbindQuery,
     responses: {
       "200": { description: "Unbound", schema: Ok, example: { ok: true } },
       "400": err("Bad provider"),

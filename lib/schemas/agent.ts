@@ -92,3 +92,8 @@ export const CreatedAgentKeySchema = z.object({
   key: z.string().meta({ description: "`agent_…` — shown once, never again." }),
   info: AgentKeyInfoSchema,
 }).meta({ id: "CreatedAgentKey" });
+
+/** `DELETE /api/profile/agent-keys?id=…`. */
+export const RevokeAgentKeyQuery = z.object({
+  id: z.string().meta({ description: "The key's id (`key_…`)" }),
+});

@@ -210,3 +210,6 @@ export const FavoriteToggleResult = z.object({
 export const FavoriteStatuses = z.object({
   statuses: z.record(z.string(), z.boolean()),
 }).meta({ id: "FavoriteStatuses" });
+
+/** `GET /api/feed`: how many questions exist. */
+export const FeedTotal = z.object({ total: z.int() });

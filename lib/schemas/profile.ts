@@ -225,3 +225,10 @@ export function profileUpdateSchema(offensiveWords: readonly string[]) {
 
 /** A validated profile edit. */
 export type ProfileUpdate = z.infer<ReturnType<typeof profileUpdateSchema>>;
+
+/** `DELETE /api/profile/identities?provider=…`. */
+export const UnbindQuery = z.object({
+  provider: z.enum(["provider_a", "provider_b", "provider_c"]).meta({
+    description: "The provider to unbind",
+  }),
+});
