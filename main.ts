@@ -11,7 +11,7 @@ import { openKv } from "./lib/kv/open.ts";
 import { startAvatarJob } from "./lib/avatar/job.ts";
 import { waitForDebates } from "./lib/debates/runner.ts";
 import { llmFromConfig } from "./lib/llm/from_config.ts";
-import { resolveAppSecret } from "./lib/secret.ts";
+import { resolveAppSecret } from "./lib/auth/secret.ts";
 import { startServer } from "./lib/serve.ts";
 import type { Services } from "./lib/state.ts";
 import manifest from "./manifest.gen.ts";

@@ -1,7 +1,7 @@
 /**
  * Community benchmarks, each next to a baseline measured in the same run:
  *
- * - Votes on one hot question by 200 concurrent voters — through lib/votes.ts and through
+ * - Votes on one hot question by 200 concurrent voters — through lib/community/votes.ts and through
  *   `POST /api/likes` — next to the raw KV `sum` commit rate on the same store with the
  *   same concurrency (the floor a conflict-free vote can approach).
  * - `GET /api/agent/questions` with 100,000 questions stored, page 1 and page 500, next to
@@ -11,20 +11,16 @@
  * Environment: BENCH_SECONDS (default 5), BENCH_QUESTIONS (default 100000).
  */
 import { Hono } from "hono";
-import { createAgentKey } from "../lib/agent_keys.ts";
-import { createSession, sessionCookieName } from "../lib/sessions.ts";
+import { createAgentKey } from "../lib/agent/keys.ts";
+import { createSession, sessionCookieName } from "../lib/auth/sessions.ts";
 import { counterValue } from "../lib/kv/atomic.ts";
 import { keys } from "../lib/kv/keys.ts";
-import {
-  createQuestion,
-  getQuestions,
-  listQuestionsPage,
-  type QuestionRecord,
-  summarize,
-  writeQuestion,
-} from "../lib/questions.ts";
-import { createUser } from "../lib/users.ts";
-import { castVote } from "../lib/votes.ts";
+import { createQuestion, writeQuestion } from "../lib/community/questions/write.ts";
+import { getQuestions, summarize } from "../lib/community/questions/read.ts";
+import { listQuestionsPage } from "../lib/community/questions/feed.ts";
+import { type QuestionRecord } from "../lib/community/questions/model.ts";
+import { createUser } from "../lib/auth/users.ts";
+import { castVote } from "../lib/community/votes.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
 import { benchApp, type LoadResult, loadWith, row } from "./harness.ts";
 
@@ -194,8 +190,8 @@ export async function run(): Promise<void> {
         email: null,
       });
       const k = await createAgentKey(kv, u.id, "bench");
-      if ("error" in k) throw new Error("key limit");
-      agentHeaders.push({ authorization: `Bearer ${k.key}` });
+      if (!k.ok) throw new Error("key limit");
+      agentHeaders.push({ authorization: `Bearer ${k.created.key}` });
     }
     const lastPage = Math.ceil((questions + 1) / 20);
     const deepPage = Math.min(500, lastPage);
@@ -236,7 +232,7 @@ export async function run(): Promise<void> {
     console.log(row("raw KV sum commits, 200 concurrent (baseline)", fmt(sumRate, "commits/s"), 1));
     console.log(
       row(
-        "votes via lib/votes.ts, 200 voters, 1 question",
+        "votes via lib/community/votes.ts, 200 voters, 1 question",
         fmt(libRate, "votes/s"),
         libRate / sumRate,
       ),

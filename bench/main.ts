@@ -10,7 +10,7 @@
  * comma-separated subset of home, signin, debate, community, participation).
  */
 import { Hono } from "hono";
-import { createQuestion } from "../lib/questions.ts";
+import { createQuestion } from "../lib/community/questions/write.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
 import { run as runDebateBench } from "./debate.ts";
 import { run as runCommunity } from "./community.ts";

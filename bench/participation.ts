@@ -14,9 +14,9 @@ import { runAvatarTick } from "../lib/avatar/tick.ts";
 import { keys } from "../lib/kv/keys.ts";
 import type { LlmClient } from "../lib/llm/types.ts";
 import { participate } from "../lib/participation/participate.ts";
-import { createQuestion } from "../lib/questions.ts";
-import { saveSettings } from "../lib/settings.ts";
-import { createUser } from "../lib/users.ts";
+import { createQuestion } from "../lib/community/questions/write.ts";
+import { saveSettings } from "../lib/profile/settings.ts";
+import { createUser } from "../lib/auth/users.ts";
 import { benchApp, row } from "./harness.ts";
 
 const N = 300;

@@ -1,5 +1,5 @@
 import { RelativeTime } from "@/components/RelativeTime.tsx";
-import type { Author } from "@/lib/questions.ts";
+import type { Author } from "@/lib/community/questions/model.ts";
 
 /**
  * Who wrote something, when, and whether their agent did: "via agent" for the agent API

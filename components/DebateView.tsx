@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { Role, Synthesis } from "@/lib/debates/schema.ts";
+import type { Role } from "@/lib/debates/model.ts";
+import type { Synthesis } from "@/lib/schemas/debate.ts";
 
 /** One side of a debate as shown. */
 export interface SideView {

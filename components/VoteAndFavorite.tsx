@@ -1,7 +1,7 @@
 import FavoriteButton from "@/islands/FavoriteButton.tsx";
 import VoteButtons from "@/islands/VoteButtons.tsx";
-import type { TargetType } from "@/lib/targets.ts";
-import type { VoteType } from "@/lib/votes.ts";
+import type { TargetType } from "@/lib/community/targets.ts";
+import type { VoteType } from "@/lib/community/votes.ts";
 
 /**
  * The vote and favorite buttons of one question or message, with the viewer's state.

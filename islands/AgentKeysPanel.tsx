@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
+import { KEY_NAME_MAX } from "@/lib/shared.ts";
 
 interface KeyInfo {
   id: string;
@@ -108,7 +109,7 @@ export default function AgentKeysPanel(props: Props) {
           type="text"
           class="grow"
           placeholder="Name, e.g. “research agent”"
-          maxLength={40}
+          maxLength={KEY_NAME_MAX}
           value={name}
           onInput={(e) => setName((e.target as HTMLInputElement).value)}
           disabled={full}

@@ -1,9 +1,10 @@
 import { useState } from "preact/hooks";
 import { SpeakerAvatar } from "@/components/DebateView.tsx";
+import { SOFT_MEMORY_ITEM_MAX, SOFT_MEMORY_ITEMS_MAX } from "@/lib/shared.ts";
 
-/** Limits shared with the API's validation (lib/debates/schema.ts). */
-const MAX_ITEMS = 12;
-const MAX_CHARS = 60;
+/** Limits shared with the API's validation (lib/schemas/debate.ts). */
+const MAX_ITEMS = SOFT_MEMORY_ITEMS_MAX;
+const MAX_CHARS = SOFT_MEMORY_ITEM_MAX;
 
 interface Props {
   name: string;

@@ -10,7 +10,9 @@ import {
   type TurnView,
   TypingDots,
 } from "@/components/DebateView.tsx";
-import type { DebateMessage, Role, Synthesis } from "@/lib/debates/schema.ts";
+import { TOPIC_MAX_CHARS } from "@/lib/shared.ts";
+import type { DebateMessage, Role } from "@/lib/debates/model.ts";
+import type { Synthesis } from "@/lib/schemas/debate.ts";
 import { readEventStream, type StreamEvent } from "@/lib/debates/sse_reader.ts";
 import AgentProfileEditor from "./AgentProfileEditor.tsx";
 
@@ -33,8 +35,6 @@ interface Problem {
   signIn?: boolean;
   retryAfter?: number;
 }
-
-const TOPIC_MAX = 300;
 
 /** Only web addresses are sent as the agent's avatar (the API accepts nothing else). */
 function webAvatar(avatar: string | null): string | undefined {
@@ -223,7 +223,7 @@ export default function DebateLive(props: Props) {
             name="topic"
             class="debate-topic"
             rows={2}
-            maxLength={TOPIC_MAX}
+            maxLength={TOPIC_MAX_CHARS}
             placeholder="e.g. Should cities ban cars downtown?"
             value={topic}
             disabled={running}

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
-import { bioProblem, displayNameProblem, imageUrlProblem } from "@/lib/profile_rules.ts";
+import { bioProblem, displayNameProblem, imageUrlProblem } from "@/lib/profile/rules.ts";
+import { BIO_MAX, DISPLAY_NAME_MAX } from "@/lib/shared.ts";
 
 interface Props {
   displayName: string;
@@ -99,7 +100,7 @@ export default function ProfileEditor(props: Props) {
             name={f}
             value={values[f]}
             onInput={set(f)}
-            maxLength={400}
+            maxLength={BIO_MAX * 2}
             aria-invalid={errors[f] ? "true" : undefined}
             aria-describedby={`pf-${f}-msg`}
           />
@@ -119,9 +120,9 @@ export default function ProfileEditor(props: Props) {
         {errors[f]
           ? `${LABELS[f]} ${errors[f]}`
           : f === "bio"
-          ? `${values.bio.trim().length}/200 characters`
+          ? `${values.bio.trim().length}/${BIO_MAX} characters`
           : f === "displayName"
-          ? "1–40 characters: letters, digits, spaces, _ - ."
+          ? `1–${DISPLAY_NAME_MAX} characters: letters, digits, spaces, _ - .`
           : "http or https; leave empty for none"}
       </div>
     </div>

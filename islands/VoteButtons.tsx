@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
-import { applyVote, nextVote, type VoteType } from "@/lib/vote_table.ts";
+import { applyVote, nextVote, type VoteType } from "@/lib/community/vote_table.ts";
 
 interface Props {
   targetType: "question" | "message";

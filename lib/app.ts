@@ -36,6 +36,12 @@ export function isApiPath(url: URL): boolean {
  *
  * @example
  * ```ts
+ * import type { BuildInfo } from "@/lib/fresh/assets.ts";
+ * import type { Manifest } from "@/lib/fresh/types.ts";
+ * import type { Services } from "@/lib/state.ts";
+ * declare const build: BuildInfo;
+ * declare const manifest: Manifest;
+ * declare const services: Services;
  * const app = createApp(services, { manifest, build, buildDir: ".build" });
  * const res = await app.request("/healthz");
  * ```

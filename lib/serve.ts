@@ -30,6 +30,8 @@ export interface RunningServer {
  *
  * @example
  * ```ts
+ * declare const app: { fetch: Deno.ServeHandler };
+ * declare const kv: Deno.Kv;
  * const server = startServer(app.fetch, { port: 8000, hostname: "0.0.0.0", onClosed: () => kv.close() });
  * Deno.addSignalListener("SIGTERM", () => server.shutdown().then(() => Deno.exit(0)));
  * ```

@@ -7,7 +7,7 @@
 import type { Config } from "./config.ts";
 import { createDefine } from "./fresh/define.ts";
 import type { LlmClient } from "./llm/types.ts";
-import type { User } from "./users.ts";
+import type { User } from "./auth/users.ts";
 
 /** Long-lived dependencies, created once at start-up (tests create their own). */
 export interface Services {

@@ -1,7 +1,7 @@
 import { getCookies, setCookie } from "@/lib/http/cookies.ts";
 import { jsonError } from "@/lib/http/errors.ts";
 import { isSameOrigin, isWriteMethod } from "@/lib/http/origin.ts";
-import { SESSION_TTL_MS, sessionCookieName, userForSession } from "@/lib/sessions.ts";
+import { SESSION_TTL_MS, sessionCookieName, userForSession } from "@/lib/auth/sessions.ts";
 import type { FreshContext } from "@/lib/fresh/types.ts";
 import { type AppState, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
 

@@ -2,15 +2,9 @@ import { SignInPrompt } from "@/components/SignInPrompt.tsx";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
-import { authorOf } from "@/lib/profiles.ts";
-import {
-  createQuestion,
-  DESCRIPTION_MAX,
-  TAG_MAX_LENGTH,
-  TAGS_KEPT,
-  TITLE_MAX,
-  TITLE_MIN,
-} from "@/lib/questions.ts";
+import { authorOf } from "@/lib/profile/profiles.ts";
+import { createQuestion } from "@/lib/community/questions/write.ts";
+import { DESCRIPTION_MAX, TAG_MAX_LENGTH, TAGS_KEPT, TITLE_MAX, TITLE_MIN } from "@/lib/shared.ts";
 import { NewQuestionBody } from "@/lib/schemas/community.ts";
 import type { AppState } from "@/lib/state.ts";
 

@@ -3,7 +3,7 @@ import DebateLive from "@/islands/DebateLive.tsx";
 import { getAgentMemory, listDebateSummaries } from "@/lib/debates/store.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
-import { getProfile } from "@/lib/profiles.ts";
+import { getProfile } from "@/lib/profile/profiles.ts";
 import type { AppState } from "@/lib/state.ts";
 
 interface Data {

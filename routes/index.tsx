@@ -6,10 +6,12 @@ import AgentParticipate from "@/islands/AgentParticipate.tsx";
 import NewQuestionsNotice from "@/islands/NewQuestionsNotice.tsx";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
+import { SEARCH_QUERY_MAX } from "@/lib/shared.ts";
 import { excerpt } from "@/lib/markdown.ts";
-import { countQuestions, type FeedPage, findQuestions } from "@/lib/questions.ts";
+import { countQuestions } from "@/lib/community/questions/read.ts";
+import { type FeedPage, findQuestions } from "@/lib/community/questions/feed.ts";
 import { QuestionsQuery } from "@/lib/schemas/community.ts";
-import { cachedRead } from "@/lib/read_cache.ts";
+import { cachedRead } from "@/lib/community/read_cache.ts";
 
 /** How long a home-feed read is reused (ms). */
 const FEED_CACHE_MS = 1000;
@@ -121,7 +123,7 @@ export default function Home({ data, url, state }: PageProps<Data, AppState>) {
           type="search"
           name="q"
           value={data.q}
-          maxLength={200}
+          maxLength={SEARCH_QUERY_MAX}
           placeholder="Search titles, descriptions and tags"
         />
         {data.sort === "hot" && <input type="hidden" name="sort" value="hot" />}

@@ -1,5 +1,5 @@
 import type { Handlers } from "@/lib/fresh/types.ts";
-import { skillGuide } from "@/lib/skill_guide.ts";
+import { skillGuide } from "@/lib/agent/skill_guide.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /** GET /skill.md — the plain Markdown guide an autonomous agent follows. */

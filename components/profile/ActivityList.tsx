@@ -1,5 +1,5 @@
 import { RelativeTime } from "@/components/RelativeTime.tsx";
-import type { ActivityPage, ActivityType, TargetContent } from "@/lib/activity.ts";
+import type { ActivityPage, ActivityType, TargetContent } from "@/lib/profile/activity.ts";
 import { excerpt } from "@/lib/markdown.ts";
 
 const LABELS: Record<ActivityType, string> = {

@@ -1,6 +1,6 @@
 import AgentKeysPanel from "@/islands/AgentKeysPanel.tsx";
-import type { AgentKeyInfo } from "@/lib/agent_keys.ts";
-import { MAX_AGENT_KEYS } from "@/lib/agent_keys.ts";
+import type { AgentKeyInfo } from "@/lib/agent/keys.ts";
+import { MAX_AGENT_KEYS } from "@/lib/shared.ts";
 
 /** The "Agent API keys" section of /profile. */
 export function AgentKeys({ keys }: { keys: AgentKeyInfo[] }) {

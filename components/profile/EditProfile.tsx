@@ -1,5 +1,5 @@
 import ProfileEditor from "@/islands/ProfileEditor.tsx";
-import type { Profile } from "@/lib/profiles.ts";
+import type { Profile } from "@/lib/profile/profiles.ts";
 
 /** The "Edit profile" section of /profile. */
 export function EditProfile({ profile }: { profile: Profile }) {

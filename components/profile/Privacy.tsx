@@ -1,5 +1,5 @@
 import PrivacySettings from "@/islands/PrivacySettings.tsx";
-import type { Settings } from "@/lib/settings.ts";
+import type { Settings } from "@/lib/schemas/profile.ts";
 
 /** The "Privacy and AI avatar" section of /profile. */
 export function Privacy({ settings }: { settings: Settings }) {

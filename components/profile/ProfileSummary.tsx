@@ -1,4 +1,4 @@
-import type { Profile } from "@/lib/profiles.ts";
+import type { Profile } from "@/lib/profile/profiles.ts";
 
 /**
  * The top of /profile: the signed-in user's avatar, display name and bio.

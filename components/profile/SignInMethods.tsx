@@ -1,5 +1,5 @@
 import { PROVIDER_INFO, type ProviderId, PROVIDERS } from "@/lib/auth/providers.ts";
-import type { IdentitySummary } from "@/lib/identities.ts";
+import type { IdentitySummary } from "@/lib/auth/identities.ts";
 
 /**
  * The providers bound to the account, each with Unbind (a plain form, refused for the

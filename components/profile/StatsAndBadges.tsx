@@ -1,4 +1,4 @@
-import type { BadgeStatus, Statistics } from "@/lib/stats.ts";
+import type { BadgeStatus, Statistics } from "@/lib/profile/stats.ts";
 
 /** Statistics overview and the six badges with their progress. */
 export function StatsAndBadges({ stats, badges }: { stats: Statistics; badges: BadgeStatus[] }) {

@@ -8,10 +8,11 @@
  * @module
  */
 import type { ProviderId } from "../config.ts";
-import { timingSafeEqual } from "../crypto.ts";
-import { getCookies, setCookie } from "../http/cookies.ts";
+import { timingSafeEqual } from "./crypto.ts";
+import type { CookieSpec } from "../http/cookies.ts";
+import type { Redirect } from "../http/redirect.ts";
 import { randomToken } from "../ids.ts";
-import { bindIdentity } from "../identities.ts";
+import { bindIdentity } from "./identities.ts";
 import type { Services } from "../state.ts";
 import { providerClient } from "./clients.ts";
 import { issuePayload, PAYLOAD_TTL_MS } from "./payload.ts";
@@ -41,43 +42,51 @@ function secure(services: Services): boolean {
   return services.config.appOrigin.startsWith("https:");
 }
 
-function redirect(location: string, headers: Headers): Response {
-  headers.set("location", location);
-  headers.set("cache-control", "no-store");
-  return new Response(null, { status: 302, headers });
+/** A started sign-in, or why it cannot start. */
+export type SignInStart = ({ ok: true } & Redirect) | { ok: false; reason: "unavailable" };
+
+/** What the provider's redirect back carried. */
+export interface CallbackInput {
+  /** The callback URL's query (`code`, `state`, `error`). */
+  params: URLSearchParams;
+  /** The request's cookies. */
+  cookies: Record<string, string>;
+  /** The signed-in user (a bind must be finished by the user who began it). */
+  sessionUserId: string | null;
 }
 
 /**
- * Begin a sign-in or bind: set the flow cookies and send the browser to the provider's
- * authorize URL. Null when the provider is not available.
+ * Begin a sign-in or bind: the flow cookies to set and the provider's authorize URL to
+ * send the browser to; `unavailable` when the provider is not configured.
  *
  * @example
  * ```ts
- * const res = await startSignIn(services, "provider_b", { flow: "login", returnTo: "/ask" });
+ * import type { Services } from "@/lib/state.ts";
+ * declare const services: Services;
+ * const start = await startSignIn(services, "provider_b", { flow: "login", returnTo: "/ask" });
  * ```
  */
 export async function startSignIn(
   services: Services,
   provider: ProviderId,
   opts: { flow: Flow; returnTo: string; bindTargetUserId?: string },
-): Promise<Response | null> {
+): Promise<SignInStart> {
   const ep = await providerEndpoints(services.config, services.secret, provider);
-  if (!ep) return null;
+  if (!ep) return { ok: false, reason: "unavailable" };
   const names = flowCookieNames(provider);
   const state = randomToken(32);
   const uri = redirectUri(services.config, provider);
-  const headers = new Headers();
-  const cookie = { maxAge: FLOW_TTL_MS / 1000, secure: secure(services) };
-  setCookie(headers, names.state, state, cookie);
-  setCookie(headers, names.origin, safeReturnTo(opts.returnTo), cookie);
-  setCookie(headers, names.redirectUri, uri, cookie);
-  setCookie(headers, names.flow, opts.flow, cookie);
-  if (opts.flow === "bind" && opts.bindTargetUserId) {
-    setCookie(headers, names.bindTarget, opts.bindTargetUserId, cookie);
-  } else {
-    // A stale target from an abandoned bind must not turn this into a bind.
-    setCookie(headers, names.bindTarget, "", { ...cookie, maxAge: 0 });
-  }
+  const options = { maxAge: FLOW_TTL_MS / 1000, secure: secure(services) };
+  const cookies: CookieSpec[] = [
+    { name: names.state, value: state, options },
+    { name: names.origin, value: safeReturnTo(opts.returnTo), options },
+    { name: names.redirectUri, value: uri, options },
+    { name: names.flow, value: opts.flow, options },
+    opts.flow === "bind" && opts.bindTargetUserId
+      ? { name: names.bindTarget, value: opts.bindTargetUserId, options }
+      // A stale target from an abandoned bind must not turn this into a bind.
+      : { name: names.bindTarget, value: "", options: { ...options, maxAge: 0 } },
+  ];
   const url = new URL(ep.authorizeUrl);
   url.searchParams.set("client_id", ep.clientId);
   url.searchParams.set("redirect_uri", uri);
@@ -85,64 +94,67 @@ export async function startSignIn(
   url.searchParams.set("state", state);
   const scope = PROVIDER_INFO[provider].scope;
   if (scope) url.searchParams.set("scope", scope);
-  return redirect(url.toString(), headers);
+  return { ok: true, redirect: url.toString(), cookies };
 }
 
-/** Append deletions of the five flow cookies (SPEC.md: after every callback). */
-export function deleteFlowCookies(headers: Headers, provider: ProviderId, https: boolean): void {
+/** Deletions of the five flow cookies (SPEC.md: after every callback). */
+export function deleteFlowCookies(provider: ProviderId, https: boolean): CookieSpec[] {
   const names = flowCookieNames(provider);
-  for (const name of [names.state, names.origin, names.redirectUri, names.flow, names.bindTarget]) {
-    setCookie(headers, name, "", { maxAge: 0, secure: https });
-  }
+  return [names.state, names.origin, names.redirectUri, names.flow, names.bindTarget]
+    .map((name) => ({ name, value: "", options: { maxAge: 0, secure: https } }));
 }
 
 /**
- * Handle a provider's redirect back to `GET /api/auth/callback[/provider]`.
- * `sessionUserId` is the signed-in user (a bind must be finished by the user who began it).
+ * Handle a provider's redirect back to `GET /api/auth/callback[/provider]`: where to send
+ * the browser and the cookies to set (the flow cookies are always deleted).
  *
  * @example
  * ```ts
- * return await handleCallback(req, ctx.state.services, "provider_c", ctx.state.user?.id ?? null);
+ * import type { Services } from "@/lib/state.ts";
+ * declare const services: Services;
+ * const params = new URLSearchParams({ code: "c", state: "s" });
+ * const { redirect } = await handleCallback(services, "provider_c", {
+ *   params,
+ *   cookies: {},
+ *   sessionUserId: null,
+ * });
  * ```
  */
 export async function handleCallback(
-  req: Request,
   services: Services,
   provider: ProviderId,
-  sessionUserId: string | null,
-): Promise<Response> {
+  { params, cookies, sessionUserId }: CallbackInput,
+): Promise<Redirect> {
   const { config, kv, secret } = services;
   const https = secure(services);
-  const headers = new Headers();
-  deleteFlowCookies(headers, provider, https);
+  const out: CookieSpec[] = deleteFlowCookies(provider, https);
+  const redirect = (location: string): Redirect => ({ redirect: location, cookies: out });
   const fail = (error: CallbackError, detail?: string) => {
     if (detail) console.warn(`Sign-in with ${provider} failed (${error}): ${detail}`);
-    return redirect(`/?error=${error}`, headers);
+    return redirect(`/?error=${error}`);
   };
 
-  const url = new URL(req.url);
-  const cookies = getCookies(req);
   const names = flowCookieNames(provider);
 
   const flow: Flow = cookies[names.flow] === "bind" ? "bind" : "login";
   const bindTarget = cookies[names.bindTarget];
-  if (url.searchParams.has("error")) {
+  if (params.has("error")) {
     // A signed-in person who cancels a bind goes back to the profile they started from,
     // not to a home page telling them that "sign-in failed".
     if (flow === "bind" && bindTarget && bindTarget === sessionUserId) {
       const q = new URLSearchParams({ bind: "failed", reason: "cancelled", provider });
-      return redirect(`/profile?${q}`, headers);
+      return redirect(`/profile?${q}`);
     }
     return fail("oauth_error");
   }
-  const state = url.searchParams.get("state");
+  const state = params.get("state");
   const stored = cookies[names.state];
   if (!state || !stored || !timingSafeEqual(state, stored)) return fail("invalid_state");
-  const code = url.searchParams.get("code");
+  const code = params.get("code");
   if (!code) return fail("no_code");
 
   if (flow === "bind" && (!bindTarget || bindTarget !== sessionUserId)) {
-    return redirect("/profile?bind=failed&reason=no_target", headers);
+    return redirect("/profile?bind=failed&reason=no_target");
   }
 
   const ep = await providerEndpoints(config, secret, provider);
@@ -178,7 +190,7 @@ export async function handleCallback(
         ? { bind: "failed", reason: "no_target" }
         : { bind: "failed", reason: outcome, provider },
     );
-    return redirect(`/profile?${q}`, headers);
+    return redirect(`/profile?${q}`);
   }
 
   const value = await issuePayload(kv, {
@@ -193,10 +205,10 @@ export async function handleCallback(
   if (value === null) {
     return fail("auth_failed", "the provider's answer is too large for the payload cookie");
   }
-  setCookie(headers, payloadCookieName(provider), value, {
-    maxAge: PAYLOAD_TTL_MS / 1000,
-    secure: https,
-    path: PAYLOAD_COOKIE_PATH,
+  out.push({
+    name: payloadCookieName(provider),
+    value,
+    options: { maxAge: PAYLOAD_TTL_MS / 1000, secure: https, path: PAYLOAD_COOKIE_PATH },
   });
-  return redirect(`${config.appOrigin}${PROVIDER_INFO[provider].appCallbackPath}`, headers);
+  return redirect(`${config.appOrigin}${PROVIDER_INFO[provider].appCallbackPath}`);
 }

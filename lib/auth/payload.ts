@@ -60,6 +60,7 @@ const PayloadSchema = z.object({
  *
  * @example
  * ```ts
+ * declare const payload: Parameters<typeof encodePayload>[0];
  * const value = encodePayload(payload); // "eyJwcm92aWRlciI6…"
  * ```
  */
@@ -73,6 +74,7 @@ export function encodePayload(payload: AuthPayload): string {
  *
  * @example
  * ```ts
+ * declare const cookies: Record<string, string>;
  * const payload = decodePayload(cookies["provider_a_auth_payload"]);
  * ```
  */
@@ -108,6 +110,8 @@ export async function payloadNoncePrefix(cookieValue: string): Promise<Deno.KvKe
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const payload: Parameters<typeof encodePayload>[0];
  * const cookie = await issuePayload(kv, payload, "/questions/q1");
  * ```
  */
@@ -134,6 +138,7 @@ export async function issuePayload(
  *
  * @example
  * ```ts
+ * declare const payload: Parameters<typeof encodePayload>[0];
  * payloadIsFresh(payload, Date.now());
  * ```
  */

@@ -48,6 +48,9 @@ function unwrap<S extends z.ZodType>(what: string, body: z.infer<typeof Envelope
  *
  * @example
  * ```ts
+ * declare const code: string;
+ * declare const ep: Parameters<typeof providerA.exchangeCode>[0];
+ * declare const redirectUri: string;
  * const tokens = await providerA.exchangeCode(ep, { code, redirectUri, now: Date.now() });
  * ```
  */

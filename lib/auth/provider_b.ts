@@ -47,6 +47,8 @@ const headers = (accessToken: string) => ({
  *
  * @example
  * ```ts
+ * declare const ep: Parameters<typeof providerB.fetchProfile>[0];
+ * declare const tokens: { accessToken: string };
  * const profile = await providerB.fetchProfile(ep, tokens.accessToken);
  * ```
  */

@@ -33,6 +33,9 @@ export type ProviderCProfile = z.infer<typeof ProviderCProfile>;
  *
  * @example
  * ```ts
+ * declare const code: string;
+ * declare const ep: Parameters<typeof providerC.exchangeCode>[0];
+ * declare const redirectUri: string;
  * const tokens = await providerC.exchangeCode(ep, { code, redirectUri, now: Date.now() });
  * ```
  */

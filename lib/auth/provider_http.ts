@@ -6,7 +6,7 @@
  * @module
  */
 import type { z } from "zod";
-import { readTextCapped } from "../streams.ts";
+import { readTextCapped } from "../http/streams.ts";
 
 /** How long one provider request may take. */
 export const PROVIDER_TIMEOUT_MS = 10_000;
@@ -26,7 +26,11 @@ export class ProviderError extends Error {
  *
  * @example
  * ```ts
- * const body = await providerJson("provider_c token", url, { method: "POST", body }, Schema);
+ * import { z } from "zod";
+ * declare const url: string;
+ * const Token = z.object({ access_token: z.string() });
+ * const init = { method: "POST", body: "grant_type=authorization_code" };
+ * const { access_token } = await providerJson("provider_c token", url, init, Token);
  * ```
  * @throws {ProviderError} on network failure, timeout, non-2xx status, oversize or
  *   non-JSON answer, or an answer that does not match `schema`.

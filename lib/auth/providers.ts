@@ -6,7 +6,7 @@
  * @module
  */
 import { type Config, type ProviderConfig, type ProviderId, PROVIDERS } from "../config.ts";
-import { hmac } from "../crypto.ts";
+import { hmac } from "./crypto.ts";
 
 export { type ProviderId, PROVIDERS };
 
@@ -107,6 +107,9 @@ export async function localClientSecret(secret: string, provider: ProviderId): P
  *
  * @example
  * ```ts
+ * import type { Config } from "@/lib/config.ts";
+ * declare const config: Config;
+ * declare const secret: string;
  * const ep = await providerEndpoints(config, secret, "provider_b");
  * ep?.tokenUrl; // "http://localhost:8000/local-oauth/provider_b/token" in local mode
  * ```

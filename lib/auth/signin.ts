@@ -9,9 +9,9 @@
  */
 import { updateAtomically } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
-import { type IdentityRecord, sealIdentity, setIdentity } from "../identities.ts";
-import { prepareSession, SESSION_TTL_MS } from "../sessions.ts";
-import { buildUser, type User } from "../users.ts";
+import { type IdentityRecord, sealIdentity, setIdentity } from "./identities.ts";
+import { prepareSession, SESSION_TTL_MS } from "./sessions.ts";
+import { buildUser, type User } from "./users.ts";
 import type { ProviderId } from "../config.ts";
 import { providerClient } from "./clients.ts";
 import { decodePayload, payloadIsFresh, type PayloadNonce, payloadNoncePrefix } from "./payload.ts";
@@ -26,8 +26,18 @@ export type SignInResult =
  *
  * @example
  * ```ts
+ * import { setCookie } from "@/lib/http/cookies.ts";
+ * import { SESSION_TTL_MS, sessionCookieName } from "@/lib/auth/sessions.ts";
+ * declare const kv: Deno.Kv;
+ * declare const secret: string;
+ * declare const cookies: Record<string, string>;
+ * declare const headers: Headers;
+ * declare const appOrigin: string;
+ * declare const now: number;
  * const r = await completeSignIn(kv, secret, "provider_a", cookies.provider_a_auth_payload, now);
- * if (r.ok) setCookie(headers, sessionCookieName(origin), r.token, …);
+ * if (r.ok) {
+ *   setCookie(headers, sessionCookieName(appOrigin), r.token, { maxAge: SESSION_TTL_MS / 1000 });
+ * }
  * ```
  */
 export async function completeSignIn(

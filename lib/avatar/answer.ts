@@ -10,12 +10,17 @@
 import { keys } from "../kv/keys.ts";
 import { withLockRetry } from "../kv/retry.ts";
 import type { ChatMessage, LlmClient } from "../llm/types.ts";
-import { buildMessage, listThreadTail, type MessageRecord, writeMessage } from "../messages.ts";
+import {
+  buildMessage,
+  listThreadTail,
+  type MessageRecord,
+  writeMessage,
+} from "../community/messages.ts";
 import { discussionLines, TRANSCRIPT_MESSAGES } from "../participation/prompts.ts";
 import { oneLine, tidyReply } from "../participation/text.ts";
-import type { Author, QuestionSnapshot } from "../questions.ts";
-import { recordEarnedBadges } from "../stats.ts";
-import { invalidateReads } from "../read_cache.ts";
+import type { Author, QuestionSnapshot } from "../community/questions/model.ts";
+import { recordEarnedBadges } from "../profile/stats.ts";
+import { invalidateReads } from "../community/read_cache.ts";
 
 /** SPEC.md "AI avatar settings": answers per hour per user, at most. */
 export const AVATAR_HOURLY_CAP = 10;
@@ -55,6 +60,9 @@ export interface AvatarOwner {
  *
  * @example
  * ```ts
+ * declare const owner: Parameters<typeof avatarPrompt>[0];
+ * declare const question: Parameters<typeof avatarPrompt>[1];
+ * declare const recentMessages: Parameters<typeof avatarPrompt>[2];
  * const prompt = avatarPrompt(owner, question, recentMessages);
  * ```
  */
@@ -105,6 +113,11 @@ export interface AvatarAnswerDeps {
  *
  * @example
  * ```ts
+ * import type { LlmClient } from "@/lib/llm/types.ts";
+ * declare const kv: Deno.Kv;
+ * declare const llm: LlmClient;
+ * declare const owner: Parameters<typeof answerAsAvatar>[1];
+ * declare const question: Parameters<typeof answerAsAvatar>[2];
  * const r = await answerAsAvatar({ kv, llm }, owner, question, Date.now());
  * if (r.ok) console.log(r.message.id);
  * ```
@@ -154,7 +167,7 @@ export async function answerAsAvatar(
   // Another instance answered this question, or another of this user's questions, first.
   if (!res.ok) return { ok: false, reason: "lost_race" };
   invalidateReads(kv);
-  // Badges follow the counters, as after any answer (lib/messages.ts `addMessage`).
+  // Badges follow the counters, as after any answer (lib/community/messages.ts `addMessage`).
   await recordEarnedBadges(kv, userId, now);
   return { ok: true, message };
 }

@@ -28,6 +28,8 @@ export interface AvatarJobOptions {
  *
  * @example
  * ```ts
+ * import type { Services } from "@/lib/state.ts";
+ * declare const services: Services;
  * const job = startAvatarJob(services);
  * // on shutdown, before kv.close():
  * await job.stop();

@@ -51,8 +51,14 @@ export type LeaseRefusal = "too_soon" | "busy";
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const owner: string;
+ * declare const now: number;
  * const lease = await acquireLease(kv, owner, now);
- * if ("refused" in lease) return;
+ * if (!("refused" in lease)) {
+ *   // … answer questions while the lease is held …
+ *   await releaseLease(kv, lease, null);
+ * }
  * ```
  */
 export async function acquireLease(
@@ -86,6 +92,9 @@ export async function acquireLease(
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const lastUserId: string | null;
+ * declare const lease: Parameters<typeof releaseLease>[1];
  * await releaseLease(kv, lease, lastUserId);
  * ```
  */

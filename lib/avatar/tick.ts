@@ -9,9 +9,9 @@
  */
 import { keys } from "../kv/keys.ts";
 import { LlmError } from "../llm/types.ts";
-import { getProfile } from "../profiles.ts";
-import type { QuestionSnapshot } from "../questions.ts";
-import { getSettings } from "../settings.ts";
+import { getProfile } from "../profile/profiles.ts";
+import type { QuestionSnapshot } from "../community/questions/model.ts";
+import { getSettings } from "../profile/settings.ts";
 import type { Services } from "../state.ts";
 import {
   answerAsAvatar,
@@ -98,6 +98,8 @@ async function* openQuestions(
  *
  * @example
  * ```ts
+ * import type { Services } from "@/lib/state.ts";
+ * declare const services: Services;
  * const report = await runAvatarTick(services, services.now());
  * console.log(report.answers.length);
  * ```

@@ -15,6 +15,9 @@ export type ApiResult<T> =
  *
  * @example
  * ```ts
+ * declare function showError(message: string): void;
+ * declare const targetId: string;
+ * declare const targetType: "question" | "message";
  * const r = await sendJson<{ favorited: boolean }>("POST", "/api/favorites", { targetId, targetType });
  * if (!r.ok) showError(r.error);
  * ```

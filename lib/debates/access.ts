@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { getSettings } from "../settings.ts";
+import { getSettings } from "../profile/settings.ts";
 import { type Debate, getDebate } from "./store.ts";
 
 /**
@@ -13,8 +13,14 @@ import { type Debate, getDebate } from "./store.ts";
  *
  * @example
  * ```ts
+ * import { HttpError } from "@/lib/http/errors.ts";
+ * import type { AppState } from "@/lib/state.ts";
+ * declare const kv: Deno.Kv;
+ * declare const id: string;
+ * declare const ctx: { state: AppState };
+ * declare function now(): number;
  * const debate = await readableDebate(kv, id, ctx.state.user?.id ?? null, now());
- * if (!debate) return jsonError(404, "Debate not found");
+ * if (!debate) throw new HttpError(404, "Debate not found");
  * ```
  */
 export async function readableDebate(

@@ -30,6 +30,10 @@ export function clipMessage(raw: string, max: number, speaker = ""): string {
  *
  * @example
  * ```ts
+ * import type { ChatMessage, LlmClient } from "@/lib/llm/types.ts";
+ * declare const llm: LlmClient;
+ * declare const prompt: ChatMessage[];
+ * declare function send(text: string): void;
  * const clip = new MessageClipper(200, "Ada");
  * for await (const delta of llm.stream(prompt)) {
  *   const ready = clip.push(delta);

@@ -19,15 +19,14 @@ import { trackDebate } from "./runner.ts";
 import {
   type DebateEvent,
   type DebateMessage,
-  type DebateRequest,
   MESSAGE_MAX_CHARS,
   type Role,
   salvageSynthesis,
   SYNTHESIS_TEMPERATURE,
-  SynthesisSchema,
   TURN_TEMPERATURE,
   TURNS,
-} from "./schema.ts";
+} from "./model.ts";
+import { type DebateRequest, SynthesisSchema } from "../schemas/debate.ts";
 import {
   appendMessage,
   completeDebate,
@@ -65,6 +64,10 @@ export interface AcceptedDebate {
  *
  * @example
  * ```ts
+ * import type { User } from "@/lib/auth/users.ts";
+ * declare const deps: DebateDeps;
+ * declare const request: Parameters<typeof acceptDebate>[2];
+ * declare const user: User;
  * const accepted = await acceptDebate(deps, user.id, request);
  * ```
  * @throws when the debate cannot be saved.
@@ -150,6 +153,10 @@ function failureMessage(err: unknown): string {
  *
  * @example
  * ```ts
+ * import type { EventStream } from "@/lib/debates/sse.ts";
+ * declare const accepted: AcceptedDebate;
+ * declare const deps: DebateDeps;
+ * declare const events: EventStream;
  * await runDebate(deps, accepted, (e) => events.send(e.type, e.data));
  * ```
  */
@@ -232,6 +239,10 @@ export async function runDebate(
  *
  * @example
  * ```ts
+ * import type { EventStream } from "@/lib/debates/sse.ts";
+ * declare const accepted: AcceptedDebate;
+ * declare const deps: DebateDeps;
+ * declare const events: EventStream;
  * startDebateInBackground(deps, accepted, (e) => events.send(e.type, e.data), () => events.close());
  * ```
  */

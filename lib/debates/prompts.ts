@@ -15,8 +15,8 @@ import {
   MESSAGE_MAX_CHARS,
   MESSAGE_MIN_CHARS,
   ROUNDS,
-  type UserProfileInput,
-} from "./schema.ts";
+} from "./model.ts";
+import { type UserProfileInput } from "../schemas/debate.ts";
 
 /** The two sides as the prompts see them. */
 export interface Debaters {
@@ -38,6 +38,7 @@ function transcript(messages: DebateMessage[]): string {
  *
  * @example
  * ```ts
+ * declare const debaters: Debaters;
  * const prompt = turnPrompt(debaters, "user", []);
  * ```
  */
@@ -98,7 +99,17 @@ export const SYNTHESIS_EXAMPLE = {
  *
  * @example
  * ```ts
- * const { value } = await jsonAnswer(llm, synthesisPrompt(d, messages), SynthesisSchema, …);
+ * import { jsonAnswer } from "@/lib/llm/json.ts";
+ * import type { LlmClient } from "@/lib/llm/types.ts";
+ * import { DEFAULT_SYNTHESIS, type DebateMessage } from "@/lib/debates/model.ts";
+ * import { SynthesisSchema } from "@/lib/schemas/debate.ts";
+ * declare const llm: LlmClient;
+ * declare const d: Debaters;
+ * declare const messages: DebateMessage[];
+ * const { value } = await jsonAnswer(llm, synthesisPrompt(d, messages), SynthesisSchema, {
+ *   temperature: 0.3,
+ *   fallback: DEFAULT_SYNTHESIS,
+ * });
  * ```
  */
 export function synthesisPrompt(d: Debaters, messages: DebateMessage[]): ChatMessage[] {

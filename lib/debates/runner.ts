@@ -15,7 +15,9 @@ const running = new Map<string, Promise<void>>();
  *
  * @example
  * ```ts
- * trackDebate(record.id, runDebate(deps, record, input, emit));
+ * import { runDebate } from "@/lib/debates/engine.ts";
+ * declare const args: Parameters<typeof runDebate>;
+ * trackDebate("debate_1700000000000_k3j9x0qa2m", runDebate(...args));
  * ```
  */
 export function trackDebate(id: string, run: Promise<void>): void {

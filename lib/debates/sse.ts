@@ -44,8 +44,8 @@ export interface EventStream {
  * @example
  * ```ts
  * const events = createEventStream();
- * events.send("init", { id });
- * return new Response(events.body, { headers: SSE_HEADERS });
+ * events.send("init", { id: "debate_1700000000000_k3j9x0qa2m" });
+ * const res = new Response(events.body, { headers: SSE_HEADERS });
  * ```
  */
 export function createEventStream(): EventStream {

@@ -55,6 +55,7 @@ export function takeEvents(buffer: string): { events: StreamEvent[]; rest: strin
  *
  * @example
  * ```ts
+ * declare const res: Response;
  * await readEventStream(res.body!, (e) => console.log(e.type));
  * ```
  */

@@ -11,7 +11,7 @@
  * @module
  */
 import { addToCounter, commit, invertTime, listNewestFirst } from "../kv/atomic.ts";
-import { recordEarnedBadges } from "../stats.ts";
+import { recordEarnedBadges } from "../profile/stats.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import type { JsonSource } from "../llm/json.ts";
 import { isDebateRunning } from "./runner.ts";
@@ -20,8 +20,8 @@ import type {
   DebateStatus,
   StoredOpponentProfile,
   StoredUserProfile,
-  Synthesis,
-} from "./schema.ts";
+} from "./model.ts";
+import type { Synthesis } from "../schemas/debate.ts";
 
 /** A debate as stored (its messages live under their own keys). */
 export interface DebateRecord {
@@ -82,6 +82,9 @@ export function newDebateId(now = Date.now()): string {
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const now: number;
+ * declare const record: Parameters<typeof createDebate>[1];
  * await createDebate(kv, record, { traits: ["curious"], interests: [], updatedAt: now });
  * ```
  */
@@ -196,6 +199,7 @@ export async function listMessages(kv: Deno.Kv, debateId: string): Promise<Debat
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const debate = await getDebate(kv, "debate_1700000000000_k3j9x0qa2m", Date.now());
  * ```
  */
@@ -212,6 +216,8 @@ export async function getDebate(kv: Deno.Kv, id: string, now: number): Promise<D
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
  * const history = await listUserDebates(kv, userId, Date.now());
  * ```
  */
@@ -250,6 +256,8 @@ export interface DebateSummary {
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
  * const items = await listDebateSummaries(kv, userId, Date.now(), 20);
  * ```
  */
@@ -267,6 +275,8 @@ export async function listDebateSummaries(
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
  * const { items, cursor } = await pageDebateSummaries(kv, userId, Date.now(), { limit: 20 });
  * ```
  */
@@ -324,6 +334,7 @@ export interface DebateJson {
  *
  * @example
  * ```ts
+ * declare const debates: Parameters<typeof debateToJson>[0][];
  * Response.json(debates.map(debateToJson));
  * ```
  */

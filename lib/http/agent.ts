@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { type AgentKeyRecord, authenticateAgentKey } from "../agent_keys.ts";
+import { type AgentKeyRecord, authenticateAgentKey } from "../agent/keys.ts";
 import type { FreshContext, Handler } from "../fresh/types.ts";
-import { hitRateLimit, rateLimitHeaders, type RateLimitResult } from "../ratelimit.ts";
+import { hitRateLimit, rateLimitHeaders, type RateLimitResult } from "../limits/window.ts";
 import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
 import type { AppState } from "../state.ts";
 import { HttpError } from "./errors.ts";

@@ -11,6 +11,8 @@ import type { SessionUser } from "../state.ts";
  *
  * @example
  * ```ts
+ * import type { AppState } from "@/lib/state.ts";
+ * declare const ctx: { state: AppState };
  * const user = requireUser(ctx.state.user);
  * ```
  */

@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { HttpError } from "./errors.ts";
-import { readTextCapped } from "../streams.ts";
+import { readTextCapped } from "./streams.ts";
 
 /** Default cap for JSON bodies (bytes). */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -41,6 +41,7 @@ export interface ReadJsonOptions {
  *
  * @example
  * ```ts
+ * declare const req: Request;
  * const body = await readJson(req);
  * ```
  */
@@ -66,6 +67,9 @@ export function describeIssues(error: z.ZodError): { path: string; message: stri
  *
  * @example
  * ```ts
+ * import { z } from "zod";
+ * const Schema = z.object({ title: z.string() });
+ * declare const req: Request;
  * const input = validate(Schema, await readJson(req), "Invalid question");
  * ```
  */
@@ -86,6 +90,8 @@ export function validate<S extends z.ZodType>(
  *
  * @example
  * ```ts
+ * import { z } from "zod";
+ * declare const req: Request;
  * const { title } = await readBody(req, z.object({ title: z.string() }));
  * ```
  */

@@ -19,6 +19,7 @@ export interface CookieOptions {
  *
  * @example
  * ```ts
+ * declare const req: Request;
  * const sid = getCookies(req)["parley_session"];
  * ```
  */
@@ -50,6 +51,8 @@ const SAFE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  *
  * @example
  * ```ts
+ * declare const headers: Headers;
+ * declare const id: string;
  * setCookie(headers, "parley_session", id, { maxAge: 3600, secure: true });
  * ```
  */
@@ -66,6 +69,18 @@ export function setCookie(
   if (opts.secure) parts.push("Secure");
   parts.push(`SameSite=${opts.sameSite ?? "Lax"}`);
   headers.append("set-cookie", parts.join("; "));
+}
+
+/** A cookie to set, as domain code describes it; the HTTP edge writes it with {@link setCookies}. */
+export interface CookieSpec {
+  name: string;
+  value: string;
+  options?: CookieOptions;
+}
+
+/** Append a `Set-Cookie` header for each spec, in order. */
+export function setCookies(headers: Headers, specs: readonly CookieSpec[]): void {
+  for (const c of specs) setCookie(headers, c.name, c.value, c.options);
 }
 
 /** Append a `Set-Cookie` that deletes `name`. */

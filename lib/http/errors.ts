@@ -38,7 +38,7 @@ export class HttpError extends Error {
  *
  * @example
  * ```ts
- * return jsonError(401, "Unauthorized");
+ * const res = jsonError(401, "Unauthorized");
  * ```
  */
 export function jsonError(

@@ -19,6 +19,7 @@ export function isWriteMethod(method: string): boolean {
  *
  * @example
  * ```ts
+ * declare const req: Request;
  * isSameOrigin(req, "https://parley.example");
  * ```
  */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { hitRateLimit, rateLimitHeaders, type RateLimitResult } from "../ratelimit.ts";
+import { hitRateLimit, rateLimitHeaders, type RateLimitResult } from "../limits/window.ts";
 import { HttpError } from "./errors.ts";
 
 /**
@@ -13,6 +13,11 @@ import { HttpError } from "./errors.ts";
  *
  * @example
  * ```ts
+ * import type { User } from "@/lib/auth/users.ts";
+ * declare const ip: string;
+ * declare const kv: Deno.Kv;
+ * declare function now(): number;
+ * declare const user: User;
  * const r = await enforceRateLimit(kv, "debate", `${user.id}:${ip}`, 8, 60_000, now());
  * ```
  */

@@ -20,6 +20,7 @@ export class ContentionError extends Error {
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * await commit(kv, (op) => op.set(["a"], 1).set(["b"], 2));
  * ```
  */
@@ -42,6 +43,7 @@ export function commit(
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const n = await updateAtomically(async () => {
  *   const cur = await kv.get<number>(["n"]);
  *   const next = (cur.value ?? 0) + 1;
@@ -73,6 +75,7 @@ const U64_MOD = 1n << 64n;
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * await kv.atomic().sum(["c"], 0n).commit(); // or:
  * const op = kv.atomic(); addToCounter(op, ["votes", "q1", "up"], -1); await op.commit();
  * ```
@@ -99,6 +102,10 @@ export function counterValue(value: unknown): number {
  *
  * @example
  * ```ts
+ * import type { QuestionRecord } from "@/lib/community/questions/model.ts";
+ * import { keys } from "@/lib/kv/keys.ts";
+ * declare const ids: string[];
+ * declare const kv: Deno.Kv;
  * const entries = await getAll<QuestionRecord>(kv, ids.map(keys.question));
  * ```
  */
@@ -114,6 +121,7 @@ export async function getAll<T>(kv: Deno.Kv, list: Deno.KvKey[]): Promise<Deno.K
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const [up, down] = await readCounters(kv, [["q", "up"], ["q", "down"]]);
  * ```
  */
@@ -130,6 +138,7 @@ const TIME_CEILING = 9_999_999_999_999;
  *
  * @example
  * ```ts
+ * declare const id: string;
  * const key = ["questions_by_time", invertTime(Date.now()), id];
  * ```
  */
@@ -157,6 +166,7 @@ export interface ListPageOptions {
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const { values, cursor } = await listNewestFirst<string>(kv, ["q_by_time"], { limit: 20 });
  * ```
  */

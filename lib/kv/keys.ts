@@ -49,7 +49,7 @@
  * | `["favorites", userId, targetType, targetId]` | `FavoriteRecord` | one per user and target: created with a check on this key |
  * | `["user_favorites", userId, invertTime(createdAt), targetType, targetId]` | `UserFavoriteEntry` | profile activity "favorites", newest first |
  * | `["favorite_counts", targetType, targetId]` | `Deno.KvU64` | `sum` ±1 |
- * | `["user_stats", userId, stat]` | `Deno.KvU64` | read with `readUserStats` (lib/user_stats.ts); `sum` ±1: `questions`, `answers`, `upvotes_received` (up-votes on the user's questions and answers, moved on unvote/switch), `favorites_received` |
+ * | `["user_stats", userId, stat]` | `Deno.KvU64` | read with `readUserStats` (lib/profile/user_stats.ts); `sum` ±1: `questions`, `answers`, `upvotes_received` (up-votes on the user's questions and answers, moved on unvote/switch), `favorites_received` |
  * | `["user_stats", userId, "best_question_upvotes" \| "best_answer_upvotes"]` | `Deno.KvU64` | `max`: the highest up-vote count one of the user's questions / answers reached (written right after a like that sets a new peak) |
  * | `["agent_keys", sha256(key)]` | `AgentKeyRecord` | the lookup of a presented key; the key itself is never stored |
  * | `["agent_keys_by_user", userId, keyId]` | `AgentKeyRecord` | the owner's list (the panel) |
@@ -90,7 +90,9 @@ export const MAX_LOOKUP_ID_LENGTH = 200;
  *
  * @example
  * ```ts
- * if (!isLookupId(id)) return null;
+ * declare const kv: Deno.Kv;
+ * declare const id: string;
+ * const entry = isLookupId(id) ? await kv.get(keys.question(id)) : null;
  * ```
  */
 export function isLookupId(id: string): boolean {

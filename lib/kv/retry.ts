@@ -23,6 +23,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const res = await withLockRetry(() => kv.atomic().set(["k"], 1).commit());
  * ```
  */

@@ -29,7 +29,9 @@ export const DEFAULT_LLM_BASE_URL = "https://api.openai.com/v1";
  *
  * @example
  * ```ts
- * if (!standInEnabled(config)) return new Response("Not found", { status: 404 });
+ * import type { Config } from "@/lib/config.ts";
+ * declare const config: Config;
+ * const res = standInEnabled(config) ? null : new Response("Not found", { status: 404 });
  * ```
  */
 export function standInEnabled(config: Config): boolean {
@@ -72,9 +74,11 @@ export interface LlmFromConfigOptions {
  *
  * @example
  * ```ts
- * let app: Hono;
- * services.llm = llmFromConfig(config, { appFetch: () => app.fetch });
- * app = createApp(services, …);
+ * import type { Config } from "@/lib/config.ts";
+ * declare const config: Config;
+ * let app: { fetch: AppFetch } | undefined;
+ * const llm = llmFromConfig(config, { appFetch: () => app!.fetch });
+ * app = { fetch: () => new Response("the app, created with llm") };
  * ```
  */
 export function llmFromConfig(config: Config, opts: LlmFromConfigOptions): LlmClient | undefined {

@@ -81,6 +81,11 @@ function check<S extends z.ZodType>(
  *
  * @example
  * ```ts
+ * import type { LlmClient } from "@/lib/llm/types.ts";
+ * import type { ChatMessage } from "@/lib/llm/types.ts";
+ * import { z } from "zod";
+ * declare const llm: LlmClient;
+ * declare const messages: ChatMessage[];
  * const Verdict = z.object({ winner: z.enum(["user", "opponent", "tie"]) });
  * const { value, source } = await jsonAnswer(llm, messages, Verdict, {
  *   temperature: 0.3,

@@ -31,6 +31,10 @@ export interface ChatOptions {
  *
  * @example
  * ```ts
+ * import type { LlmClient } from "@/lib/llm/types.ts";
+ * import type { ChatMessage } from "@/lib/llm/types.ts";
+ * declare const llm: LlmClient;
+ * declare const messages: ChatMessage[];
  * const text = await llm.chat([{ role: "user", content: "Say hi" }], { temperature: 0.3 });
  * for await (const delta of llm.stream(messages, { temperature: 0.8 })) console.log(delta);
  * ```

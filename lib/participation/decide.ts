@@ -10,14 +10,14 @@
  */
 import { jsonAnswer } from "../llm/json.ts";
 import type { LlmClient } from "../llm/types.ts";
-import type { QuestionRecord, QuestionSummary } from "../questions.ts";
+import type { QuestionRecord, QuestionSummary } from "../community/questions/model.ts";
 import { type Candidate, type Persona, planPrompt } from "./prompts.ts";
 import {
   type ParticipateInput,
   type ParticipationActionName,
   pickSchema,
   planSchema,
-} from "./schema.ts";
+} from "../schemas/participation.ts";
 import { oneLine } from "./text.ts";
 
 /** What to do, and why. */
@@ -44,6 +44,7 @@ export interface DecisionContext {
  *
  * @example
  * ```ts
+ * declare const recent: Parameters<typeof byHeat>[0];
  * const [hottest] = byHeat(recent);
  * ```
  */
@@ -97,6 +98,11 @@ async function pickQuestion(ctx: DecisionContext, candidates: Candidate[], lead:
  *
  * @example
  * ```ts
+ * import type { LlmClient } from "@/lib/llm/types.ts";
+ * declare const input: DecisionContext["input"];
+ * declare const llm: LlmClient;
+ * declare const persona: DecisionContext["persona"];
+ * declare const recent: DecisionContext["recent"];
  * const d = await decide({ llm, persona, input, recent, preferred: null, random: Math.random });
  * if (d.action === "reply_existing") console.log(d.questionId);
  * ```

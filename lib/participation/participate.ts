@@ -20,16 +20,16 @@ import {
   type MessageRecord,
   type MessageView,
   writeMessage,
-} from "../messages.ts";
-import { getProfile } from "../profiles.ts";
+} from "../community/messages.ts";
+import { getProfile } from "../profile/profiles.ts";
 import {
   type Author,
-  createQuestion,
-  getQuestion,
-  listQuestionsPage,
   type QuestionRecord,
   type QuestionView,
-} from "../questions.ts";
+} from "../community/questions/model.ts";
+import { createQuestion } from "../community/questions/write.ts";
+import { getQuestion } from "../community/questions/read.ts";
+import { listQuestionsPage } from "../community/questions/feed.ts";
 import { decide } from "./decide.ts";
 import {
   askPrompt,
@@ -38,7 +38,11 @@ import {
   replyPrompt,
   TRANSCRIPT_MESSAGES,
 } from "./prompts.ts";
-import { AskAnswerSchema, type ParticipateInput, type ParticipateResponse } from "./schema.ts";
+import {
+  AskAnswerSchema,
+  type ParticipateInput,
+  type ParticipateResponse,
+} from "../schemas/participation.ts";
 import { tidyReply } from "./text.ts";
 
 /** How many recent questions the decision considers (SPEC.md). */
@@ -160,6 +164,10 @@ async function replyExisting(
  *
  * @example
  * ```ts
+ * import type { LlmClient } from "@/lib/llm/types.ts";
+ * declare const kv: Deno.Kv;
+ * declare const llm: LlmClient;
+ * declare const userId: string;
  * const result = await participate({ kv, llm, now: Date.now, random: Math.random }, userId, {
  *   trigger: "manual",
  * });

@@ -8,8 +8,8 @@
  * @module
  */
 import type { ChatMessage } from "../llm/types.ts";
-import type { MessageRecord } from "../messages.ts";
-import type { QuestionRecord, QuestionSummary } from "../questions.ts";
+import type { MessageRecord } from "../community/messages.ts";
+import type { QuestionRecord, QuestionSummary } from "../community/questions/model.ts";
 import { oneLine } from "./text.ts";
 
 /** Who the agent speaks for: the signed-in user's display name and bio. */
@@ -62,6 +62,7 @@ export interface PlanOptions {
  *
  * @example
  * ```ts
+ * declare const candidates: Parameters<typeof planPrompt>[1];
  * const prompt = planPrompt({ name: "Ada", bio: "" }, candidates, {});
  * ```
  */
@@ -105,6 +106,8 @@ export function planPrompt(p: Persona, candidates: Candidate[], o: PlanOptions):
  *
  * @example
  * ```ts
+ * declare const persona: Parameters<typeof askPrompt>[0];
+ * declare const recentSummaries: Parameters<typeof askPrompt>[1];
  * const prompt = askPrompt(persona, recentSummaries);
  * ```
  */
@@ -142,6 +145,10 @@ export function askPrompt(p: Persona, recent: QuestionSummary[]): ChatMessage[] 
  *
  * @example
  * ```ts
+ * import { listThreadTail } from "@/lib/community/messages.ts";
+ * import type { QuestionRecord } from "@/lib/community/questions/model.ts";
+ * declare const kv: Deno.Kv;
+ * declare const question: QuestionRecord;
  * const lines = discussionLines(question, await listThreadTail(kv, question.id, 8));
  * ```
  */
@@ -167,6 +174,10 @@ export function discussionLines(
  *
  * @example
  * ```ts
+ * declare const persona: Parameters<typeof replyPrompt>[0];
+ * declare const question: Parameters<typeof replyPrompt>[1];
+ * declare const recentMessages: Parameters<typeof replyPrompt>[2];
+ * declare const target: Parameters<typeof replyPrompt>[3];
  * const prompt = replyPrompt(persona, question, recentMessages, target);
  * ```
  */

@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { ACTIVITY_PAGE_MAX, ACTIVITY_TYPES } from "../activity.ts";
+import { ACTIVITY_PAGE_MAX, ACTIVITY_TYPES } from "../profile/activity.ts";
 
 /** `?type=…&limit=…&cursor=…` */
 export const ActivityQuery = z.object({

@@ -5,8 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { MAX_AGENT_KEYS } from "../agent_keys.ts";
-import { CONTENT_MAX } from "../messages.ts";
+import { CONTENT_MAX, MAX_AGENT_KEYS } from "../shared.ts";
 import {
   DescriptionField,
   LimitParam,
@@ -93,3 +92,8 @@ export const CreatedAgentKeySchema = z.object({
   key: z.string().meta({ description: "`agent_…` — shown once, never again." }),
   info: AgentKeyInfoSchema,
 }).meta({ id: "CreatedAgentKey" });
+
+/** `DELETE /api/profile/agent-keys?id=…`. */
+export const RevokeAgentKeyQuery = z.object({
+  id: z.string().meta({ description: "The key's id (`key_…`)" }),
+});

@@ -5,14 +5,15 @@
  * @module
  */
 import { z } from "zod";
-import { CONTENT_MAX } from "../messages.ts";
 import {
+  CONTENT_MAX,
   DESCRIPTION_MAX,
-  normalizeTags,
+  SEARCH_QUERY_MAX,
   TAG_MAX_LENGTH,
   TITLE_MAX,
   TITLE_MIN,
-} from "../questions.ts";
+} from "../shared.ts";
+import { normalizeTags } from "../community/questions/model.ts";
 
 /** Query-string integer ≥ 1 (`page`, `limit`). */
 export function positiveInt(name: string) {
@@ -74,7 +75,9 @@ export const AuthorSchema = z.object({
 
 export const QuestionsQuery = z.object({
   sort: z.enum(["new", "hot"], { error: 'sort must be "new" or "hot"' }).default("new"),
-  q: z.string().max(200, { error: "q must be at most 200 characters" }).optional(),
+  q: z.string().max(SEARCH_QUERY_MAX, {
+    error: `q must be at most ${SEARCH_QUERY_MAX} characters`,
+  }).optional(),
   tag: z.string().max(TAG_MAX_LENGTH, { error: "tag is too long" }).optional(),
   page: PageParam,
   limit: LimitParam,
@@ -207,3 +210,6 @@ export const FavoriteToggleResult = z.object({
 export const FavoriteStatuses = z.object({
   statuses: z.record(z.string(), z.boolean()),
 }).meta({ id: "FavoriteStatuses" });
+
+/** `GET /api/feed`: how many questions exist. */
+export const FeedTotal = z.object({ total: z.int() });

@@ -1,13 +1,66 @@
 /**
- * Zod schemas of the debate API's answers: a stored debate (history and single read)
- * and the data of each event of the `POST /api/debate` stream (SPEC.md "Events"). They
+ * Zod schemas of the debate API: the request body of `POST /api/debate`, the Synthesis a
+ * model must produce, and the answers — a stored debate (history and single read) and the
+ * data of each event of the `POST /api/debate` stream (SPEC.md "Events"). They
  * generate `/api/openapi.json` and let tests check real answers against it.
  *
  * @module
  */
 import { z } from "zod";
-import { SynthesisSchema } from "../debates/schema.ts";
+import {
+  AGENT_BIO_MAX,
+  AGENT_NAME_MAX,
+  CONCLUSION_MAX_CHARS,
+  SOFT_MEMORY_ITEM_MAX,
+  SOFT_MEMORY_ITEMS_MAX,
+  TOPIC_MAX_CHARS,
+} from "../shared.ts";
 import { DebateStatus } from "./profile.ts";
+
+const httpUrl = z.string().trim().max(2048).refine((s) => {
+  try {
+    const u = new URL(s);
+    return u.protocol === "http:" || u.protocol === "https:";
+  } catch {
+    return false;
+  }
+}, "must be an http(s) URL");
+
+const shortList = z.array(z.string().trim().min(1).max(SOFT_MEMORY_ITEM_MAX)).max(
+  SOFT_MEMORY_ITEMS_MAX,
+);
+
+/** The agent profile a user sends: their agent adopts it in the debate. */
+export const UserProfileInputSchema = z.object({
+  name: z.string().trim().min(1).max(AGENT_NAME_MAX),
+  // An empty avatar means "none"; anything else must be a web image address.
+  avatar: z.union([z.literal("").transform(() => null), httpUrl, z.null()]).optional(),
+  bio: z.string().trim().max(AGENT_BIO_MAX).optional(),
+  softMemory: z.object({ traits: shortList, interests: shortList }).optional(),
+});
+
+/** The body of `POST /api/debate` (presence of both fields is checked first). */
+export const DebateRequestSchema = z.object({
+  topic: z.string().trim().min(1).max(TOPIC_MAX_CHARS),
+  userProfile: UserProfileInputSchema,
+});
+
+/** A validated request. */
+export type DebateRequest = z.infer<typeof DebateRequestSchema>;
+export type UserProfileInput = z.infer<typeof UserProfileInputSchema>;
+
+/** Validated synthesis (SPEC.md "Synthesis"). */
+export const SynthesisSchema = z.object({
+  consensus: z.array(z.string().trim().min(1).max(400)).max(10),
+  disagreements: z.array(z.string().trim().min(1).max(400)).max(10),
+  winner: z.enum(["user", "opponent", "tie"]),
+  winnerReason: z.string().trim().min(1).max(600),
+  conclusion: z.string().trim().min(1).max(CONCLUSION_MAX_CHARS),
+  recommendations: z.array(z.string().trim().min(1).max(400)).max(10),
+});
+
+/** The AI analysis that ends a debate. */
+export type Synthesis = z.infer<typeof SynthesisSchema>;
 
 const Role = z.enum(["user", "opponent"]).meta({ id: "DebateRole" });
 

@@ -13,6 +13,9 @@ import { HttpError } from "../http/errors.ts";
  *
  * @example
  * ```ts
+ * import { LikeBody } from "@/lib/schemas/community.ts";
+ * import { readJson } from "@/lib/http/body.ts";
+ * declare const req: Request;
  * const body = parseInput(LikeBody, await readJson(req));
  * ```
  */

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { PROVIDERS } from "../config.ts";
 import { AuthorSchema, TargetType, VoteType } from "./community.ts";
+import { bioProblem, displayNameProblem, imageUrlProblem } from "../profile/rules.ts";
 
 const Provider = z.enum(PROVIDERS).meta({ id: "Provider" });
 const unixMs = z.number().meta({ description: "Unix time in milliseconds" });
@@ -170,3 +171,64 @@ export const SessionSchema = z.object({
 }).meta({ id: "Session" });
 
 export const Ok = z.object({ ok: z.literal(true) }).meta({ id: "Ok" });
+
+// ——— Requests ———
+
+/** Schema of the settings, also used to validate `PUT /api/profile/settings`. */
+export const SettingsSchema = z.object({
+  activityVisibility: z.enum(["public", "private"]),
+  voteHistory: z.enum(["public", "private"]),
+  debateArchive: z.enum(["public", "private"]),
+  aiAvatar: z.boolean(),
+}).strict();
+
+/** A user's settings. */
+export type Settings = z.infer<typeof SettingsSchema>;
+
+/** Schema of a settings edit: any subset of the four settings. */
+export const SettingsUpdateSchema = SettingsSchema.partial().strict();
+
+/** A zod check from a rule function that returns a problem or null. */
+function rule(problem: (v: string) => string | null) {
+  return (v: string, ctx: z.core.$RefinementCtx<string>) => {
+    const message = problem(v);
+    if (message) ctx.addIssue({ code: "custom", message });
+  };
+}
+
+/** An image URL, or an empty string / null to clear it. */
+const imageUrl = z.union([
+  z.null(),
+  z.string().trim().superRefine(rule(imageUrlProblem)).transform((v) => v === "" ? null : v),
+]);
+
+/**
+ * The schema of `PATCH /api/profile/me`: every field optional, unknown fields refused.
+ *
+ * @example
+ * ```ts
+ * import type { Config } from "@/lib/config.ts";
+ * import { validate } from "@/lib/http/body.ts";
+ * declare const body: unknown;
+ * declare const config: Config;
+ * const input = validate(profileUpdateSchema(config.offensiveWords), body);
+ * ```
+ */
+export function profileUpdateSchema(offensiveWords: readonly string[]) {
+  return z.object({
+    displayName: z.string().trim().superRefine(rule((v) => displayNameProblem(v, offensiveWords))),
+    avatarUrl: imageUrl,
+    bio: z.string().trim().superRefine(rule(bioProblem)),
+    coverUrl: imageUrl,
+  }).partial().strict();
+}
+
+/** A validated profile edit. */
+export type ProfileUpdate = z.infer<ReturnType<typeof profileUpdateSchema>>;
+
+/** `DELETE /api/profile/identities?provider=…`. */
+export const UnbindQuery = z.object({
+  provider: z.enum(["provider_a", "provider_b", "provider_c"]).meta({
+    description: "The provider to unbind",
+  }),
+});

@@ -1,5 +1,5 @@
 import { acceptDebate, startDebateInBackground } from "@/lib/debates/engine.ts";
-import { DebateRequestSchema } from "@/lib/debates/schema.ts";
+import { DebateRequestSchema } from "@/lib/schemas/debate.ts";
 import { createEventStream, SSE_HEADERS } from "@/lib/debates/sse.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { readJson, validate } from "@/lib/http/body.ts";

@@ -1,7 +1,8 @@
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
+import { orThrow } from "@/lib/http/outcome.ts";
 import { requireUser } from "@/lib/http/auth.ts";
-import { favoriteStatuses, MAX_STATUS_IDS, toggleFavorite } from "@/lib/favorites.ts";
+import { favoriteStatuses, MAX_STATUS_IDS, toggleFavorite } from "@/lib/community/favorites.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { FavoriteBody, TargetType } from "@/lib/schemas/community.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
@@ -30,8 +31,9 @@ export const handler: Handlers<unknown, AppState> = {
     const user = requireUser(ctx.state.user);
     const body = parseInput(FavoriteBody, asObject(await readJson(req)));
     const { kv, now } = ctx.state.services;
-    const result = await toggleFavorite(kv, { ...body, userId: user.id }, now());
-    if (!result) throw new HttpError(404, `The ${body.targetType} was not found`);
-    return Response.json(result);
+    const { favorite } = orThrow(await toggleFavorite(kv, { ...body, userId: user.id }, now()), {
+      not_found: [404, `The ${body.targetType} was not found`],
+    });
+    return Response.json(favorite);
   },
 };

@@ -1,5 +1,5 @@
 import type { Handlers } from "@/lib/fresh/types.ts";
-import { countQuestions } from "@/lib/questions.ts";
+import { countQuestions } from "@/lib/community/questions/read.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /** GET /api/feed: the question total, polled by the home page's new-questions notice. */

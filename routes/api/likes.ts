@@ -1,11 +1,11 @@
 import { readJson } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { orThrow } from "@/lib/http/outcome.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { LikeBody } from "@/lib/schemas/community.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
 import type { AppState } from "@/lib/state.ts";
-import { castVote } from "@/lib/votes.ts";
+import { castVote } from "@/lib/community/votes.ts";
 
 /**
  * POST /api/likes {targetId, targetType, voteType?} — SPEC.md's vote table (session).
@@ -16,8 +16,9 @@ export const handler: Handlers<unknown, AppState> = {
     const user = requireUser(ctx.state.user);
     const body = parseInput(LikeBody, asObject(await readJson(req)));
     const { kv, now } = ctx.state.services;
-    const result = await castVote(kv, { ...body, userId: user.id }, now());
-    if (!result) throw new HttpError(404, `The ${body.targetType} was not found`);
-    return Response.json(result);
+    const { vote } = orThrow(await castVote(kv, { ...body, userId: user.id }, now()), {
+      not_found: [404, `The ${body.targetType} was not found`],
+    });
+    return Response.json(vote);
   },
 };

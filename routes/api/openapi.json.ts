@@ -1,5 +1,5 @@
 import type { Handlers } from "@/lib/fresh/types.ts";
-import { buildOpenApi } from "@/lib/openapi.ts";
+import { buildOpenApi } from "@/lib/agent/openapi.ts";
 import type { AppState } from "@/lib/state.ts";
 
 let cached: { origin: string; body: string } | null = null;

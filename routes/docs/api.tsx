@@ -1,7 +1,7 @@
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { AGENT_RATE_LIMIT } from "@/lib/http/agent.ts";
-import { buildOpenApi, OPERATIONS } from "@/lib/openapi.ts";
+import { buildOpenApi, OPERATIONS } from "@/lib/agent/openapi.ts";
 import type { AppState } from "@/lib/state.ts";
 
 type Json = Record<string, unknown>;

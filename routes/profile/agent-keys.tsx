@@ -1,6 +1,7 @@
 import { SignInPrompt } from "@/components/SignInPrompt.tsx";
 import AgentKeysPanel from "@/islands/AgentKeysPanel.tsx";
-import { type AgentKeyInfo, listAgentKeys, MAX_AGENT_KEYS } from "@/lib/agent_keys.ts";
+import { type AgentKeyInfo, listAgentKeys } from "@/lib/agent/keys.ts";
+import { MAX_AGENT_KEYS } from "@/lib/shared.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import type { AppState } from "@/lib/state.ts";

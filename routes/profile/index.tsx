@@ -3,7 +3,8 @@ import { ProfileSummary } from "@/components/profile/ProfileSummary.tsx";
 import { SignInMethods } from "@/components/profile/SignInMethods.tsx";
 import { EditProfile } from "@/components/profile/EditProfile.tsx";
 import { Privacy } from "@/components/profile/Privacy.tsx";
-import { getSettings, type Settings } from "@/lib/settings.ts";
+import { getSettings } from "@/lib/profile/settings.ts";
+import { type Settings } from "@/lib/schemas/profile.ts";
 import { AgentKeys } from "@/components/profile/AgentKeys.tsx";
 import { ActivityList, ActivityTabs } from "@/components/profile/ActivityList.tsx";
 import { StatsAndBadges } from "@/components/profile/StatsAndBadges.tsx";
@@ -12,15 +13,15 @@ import {
   type ActivityPage,
   type ActivityType,
   listActivityForPage,
-} from "@/lib/activity.ts";
-import { type AgentKeyInfo, listAgentKeys } from "@/lib/agent_keys.ts";
-import { statsAndBadges } from "@/lib/public_profile.ts";
-import type { BadgeStatus, Statistics } from "@/lib/stats.ts";
+} from "@/lib/profile/activity.ts";
+import { type AgentKeyInfo, listAgentKeys } from "@/lib/agent/keys.ts";
+import { statsAndBadges } from "@/lib/profile/public_profile.ts";
+import type { BadgeStatus, Statistics } from "@/lib/profile/stats.ts";
 import { availableProviders, type ProviderId } from "@/lib/auth/providers.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
-import { type IdentitySummary, identitySummary, listIdentities } from "@/lib/identities.ts";
-import { getProfile, type Profile } from "@/lib/profiles.ts";
+import { type IdentitySummary, identitySummary, listIdentities } from "@/lib/auth/identities.ts";
+import { getProfile, type Profile } from "@/lib/profile/profiles.ts";
 import type { AppState } from "@/lib/state.ts";
 
 interface Data {

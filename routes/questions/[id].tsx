@@ -5,18 +5,18 @@ import { TagList } from "@/components/TagList.tsx";
 import { VoteAndFavorite } from "@/components/VoteAndFavorite.tsx";
 import AgentParticipate from "@/islands/AgentParticipate.tsx";
 import MessageForm from "@/islands/MessageForm.tsx";
-import { favoriteStatuses } from "@/lib/favorites.ts";
+import { favoriteStatuses } from "@/lib/community/favorites.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { excerpt } from "@/lib/markdown.ts";
+import { CONTENT_MAX } from "@/lib/shared.ts";
 import {
-  CONTENT_MAX,
   getQuestionWithMessages,
   type MessageView,
   type QuestionWithMessages,
-} from "@/lib/messages.ts";
+} from "@/lib/community/messages.ts";
 import type { AppState } from "@/lib/state.ts";
-import { userVotesOn, type VoteType } from "@/lib/votes.ts";
+import { userVotesOn, type VoteType } from "@/lib/community/votes.ts";
 
 interface Data {
   question: QuestionWithMessages;

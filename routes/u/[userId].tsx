@@ -5,10 +5,10 @@ import {
   type ActivityPage,
   type ActivityType,
   listActivityForPage,
-} from "@/lib/activity.ts";
+} from "@/lib/profile/activity.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
-import { getPublicProfile, type PublicProfile } from "@/lib/public_profile.ts";
+import { getPublicProfile, type PublicProfile } from "@/lib/profile/public_profile.ts";
 import type { AppState } from "@/lib/state.ts";
 
 interface Data {

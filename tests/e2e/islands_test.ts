@@ -3,7 +3,7 @@
  * HTML, reacts to new questions, and a page without islands loads no script.
  */
 import assert from "node:assert/strict";
-import { createQuestion } from "@/lib/questions.ts";
+import { createQuestion } from "@/lib/community/questions/write.ts";
 
 import { browserTest, SCREENSHOT_DIR } from "../helpers/browser.ts";
 

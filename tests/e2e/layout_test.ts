@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { createQuestion } from "@/lib/questions.ts";
+import { createQuestion } from "@/lib/community/questions/write.ts";
 import { ask, member, postAs } from "../helpers/community.ts";
 
 import { browserTest, SCREENSHOT_DIR } from "../helpers/browser.ts";

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
-import { createQuestion } from "@/lib/questions.ts";
+import { createQuestion } from "@/lib/community/questions/write.ts";
 import { signInAs, type TestApp } from "../helpers/app.ts";
 import { browserTest, SCREENSHOT_DIR } from "../helpers/browser.ts";
 

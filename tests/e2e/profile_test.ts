@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import type { BrowserContext } from "playwright-core";
 import { signInAs, type TestApp } from "../helpers/app.ts";
 import { browserTest, SCREENSHOT_DIR } from "../helpers/browser.ts";
-import { createQuestion } from "@/lib/questions.ts";
-import { toggleFavorite } from "@/lib/favorites.ts";
+import { createQuestion } from "@/lib/community/questions/write.ts";
+import { toggleFavorite } from "@/lib/community/favorites.ts";
 
 async function signedIn(t: TestApp, context: BrowserContext, url: string, name: string) {
   const { user, cookie } = await signInAs(t, name);

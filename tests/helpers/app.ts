@@ -9,10 +9,10 @@ import { openKv } from "@/lib/kv/open.ts";
 import { waitForDebates } from "@/lib/debates/runner.ts";
 import { llmFromConfig } from "@/lib/llm/from_config.ts";
 import type { LlmClient } from "@/lib/llm/types.ts";
-import { resolveAppSecret } from "@/lib/secret.ts";
-import { createSession, sessionCookieName } from "@/lib/sessions.ts";
+import { resolveAppSecret } from "@/lib/auth/secret.ts";
+import { createSession, sessionCookieName } from "@/lib/auth/sessions.ts";
 import type { Services } from "@/lib/state.ts";
-import { createUser, type User } from "@/lib/users.ts";
+import { createUser, type User } from "@/lib/auth/users.ts";
 import manifest from "@/manifest.gen.ts";
 
 export const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");

@@ -3,7 +3,7 @@
  * private debate, agent key), written through the real domain modules.
  */
 import { createDebate, type DebateRecord } from "@/lib/debates/store.ts";
-import { saveSettings } from "@/lib/settings.ts";
+import { saveSettings } from "@/lib/profile/settings.ts";
 import type { TestApp } from "./app.ts";
 import { agentKey, answer, ask, type Member, member } from "./community.ts";
 

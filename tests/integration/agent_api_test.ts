@@ -4,10 +4,10 @@
  * errors, replies, votes and /api/agent/me.
  */
 import assert from "node:assert/strict";
-import type { AgentKeyRecord } from "@/lib/agent_keys.ts";
+import type { AgentKeyRecord } from "@/lib/agent/keys.ts";
 import { sha256Hex } from "@/lib/ids.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import { createQuestion } from "@/lib/questions.ts";
+import { createQuestion } from "@/lib/community/questions/write.ts";
 import { createTestApp, jsonWrite } from "../helpers/app.ts";
 import {
   agentCall,

@@ -9,7 +9,7 @@
  * - /skill.md is served as Markdown with a cache policy.
  */
 import assert from "node:assert/strict";
-import { bindIdentity } from "@/lib/identities.ts";
+import { bindIdentity } from "@/lib/auth/identities.ts";
 import { createTestApp, signInAs, type TestApp } from "../helpers/app.ts";
 import { httpExamples, shapeDiff } from "../helpers/http_examples.ts";
 import { validateSchema } from "../helpers/json_schema.ts";

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import type { ProviderId } from "@/lib/config.ts";
-import { getIdentity, identityTokens } from "@/lib/identities.ts";
+import { getIdentity, identityTokens } from "@/lib/auth/identities.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import type { TestApp } from "../helpers/app.ts";
 import {

@@ -4,7 +4,7 @@
  * to APP_ORIGIN whatever the Host header says, and the cookie flags on https.
  */
 import assert from "node:assert/strict";
-import { sessionCookieName } from "@/lib/sessions.ts";
+import { sessionCookieName } from "@/lib/auth/sessions.ts";
 import {
   appCallback,
   appWithFakeProviders,

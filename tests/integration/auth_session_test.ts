@@ -3,7 +3,7 @@
  * injectable clock, logout (fetch and plain form), and the pages that depend on them.
  */
 import assert from "node:assert/strict";
-import { SESSION_RENEW_AFTER_MS, SESSION_TTL_MS } from "@/lib/sessions.ts";
+import { SESSION_RENEW_AFTER_MS, SESSION_TTL_MS } from "@/lib/auth/sessions.ts";
 import { createTestApp } from "../helpers/app.ts";
 import {
   appWithFakeProviders,

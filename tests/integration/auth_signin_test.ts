@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import type { ProviderId } from "@/lib/config.ts";
 import { fromBase64url } from "@/lib/ids.ts";
-import { getIdentity, identityTokens } from "@/lib/identities.ts";
+import { getIdentity, identityTokens } from "@/lib/auth/identities.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import type { User } from "@/lib/users.ts";
+import type { User } from "@/lib/auth/users.ts";
 import {
   appCallback,
   appWithFakeProviders,

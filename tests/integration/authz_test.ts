@@ -3,8 +3,8 @@
  * user A's private data. One test per question of the security review.
  */
 import assert from "node:assert/strict";
-import { bindIdentity } from "@/lib/identities.ts";
-import { saveSettings } from "@/lib/settings.ts";
+import { bindIdentity } from "@/lib/auth/identities.ts";
+import { saveSettings } from "@/lib/profile/settings.ts";
 import { createTestApp, jsonWrite, type TestApp } from "../helpers/app.ts";
 import { agentCall, agentKey, getAs, json, member, postAs } from "../helpers/community.ts";
 import { seedOwner } from "../helpers/seed.ts";

@@ -4,7 +4,7 @@
  * and sign-in prompts.
  */
 import assert from "node:assert/strict";
-import { createQuestion } from "@/lib/questions.ts";
+import { createQuestion } from "@/lib/community/questions/write.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { answer, ask, getAs, member } from "../helpers/community.ts";
 

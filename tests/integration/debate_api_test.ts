@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { waitForDebates } from "@/lib/debates/runner.ts";
-import { SynthesisSchema } from "@/lib/debates/schema.ts";
+import { SynthesisSchema } from "@/lib/schemas/debate.ts";
 import { type DebateRecord, getDebate, STALE_AFTER_MS } from "@/lib/debates/store.ts";
 import { invertTime } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import { DEFAULT_SETTINGS } from "@/lib/settings.ts";
+import { DEFAULT_SETTINGS } from "@/lib/profile/settings.ts";
 import {
   createTestApp,
   jsonWrite,

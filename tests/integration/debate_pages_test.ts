@@ -1,8 +1,8 @@
 /** The debate pages, server-rendered: /debate (agent profile, history) and /debates/:id. */
 import assert from "node:assert/strict";
 import { keys } from "@/lib/kv/keys.ts";
-import type { ProfileRecord } from "@/lib/profiles.ts";
-import { DEFAULT_SETTINGS } from "@/lib/settings.ts";
+import type { ProfileRecord } from "@/lib/profile/profiles.ts";
+import { DEFAULT_SETTINGS } from "@/lib/profile/settings.ts";
 import { createTestApp, jsonWrite, signInAs, type TestApp } from "../helpers/app.ts";
 import { startFakeLlm } from "../helpers/fake_llm.ts";
 import { parseSse } from "../helpers/sse.ts";

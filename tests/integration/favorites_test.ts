@@ -3,7 +3,7 @@
  * the status lookup and its limits, races, and the activity and statistics rows.
  */
 import assert from "node:assert/strict";
-import { type FavoriteRecord, type UserFavoriteEntry } from "@/lib/favorites.ts";
+import { type FavoriteRecord, type UserFavoriteEntry } from "@/lib/community/favorites.ts";
 import { counterValue } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";

@@ -2,9 +2,9 @@
 import assert from "node:assert/strict";
 import { createApp } from "@/lib/app.ts";
 import { logSink } from "@/lib/http/log.ts";
-import { createQuestion } from "@/lib/questions.ts";
+import { createQuestion } from "@/lib/community/questions/write.ts";
 import { parseConfig } from "@/lib/config.ts";
-import { resolveAppSecret } from "@/lib/secret.ts";
+import { resolveAppSecret } from "@/lib/auth/secret.ts";
 import { openKv } from "@/lib/kv/open.ts";
 import { createTestApp, ROOT, signInAs } from "../helpers/app.ts";
 import { readBuildInfo } from "@/lib/fresh/assets.ts";

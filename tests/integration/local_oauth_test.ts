@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { ProviderId } from "@/lib/config.ts";
 import { localClientId, localClientSecret } from "@/lib/auth/providers.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import type { User } from "@/lib/users.ts";
+import type { User } from "@/lib/auth/users.ts";
 import { createTestApp } from "../helpers/app.ts";
 import {
   captureConsole,

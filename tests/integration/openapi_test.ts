@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { OPERATIONS } from "@/lib/openapi.ts";
+import { OPERATIONS } from "@/lib/agent/openapi.ts";
 import { AgentQuestionCreated, AgentQuestionList } from "@/lib/schemas/agent.ts";
 import {
   FavoriteStatuses,

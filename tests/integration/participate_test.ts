@@ -7,9 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { keys } from "@/lib/kv/keys.ts";
-import { ParticipateResult } from "@/lib/participation/schema.ts";
-import type { QuestionRecord } from "@/lib/questions.ts";
-import { readUserStats } from "@/lib/user_stats.ts";
+import { ParticipateResult } from "@/lib/schemas/participation.ts";
+import type { QuestionRecord } from "@/lib/community/questions/model.ts";
+import { readUserStats } from "@/lib/profile/user_stats.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   agentKey,

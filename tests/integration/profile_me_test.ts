@@ -1,7 +1,7 @@
 /** GET/PATCH /api/profile/me and /api/profile/settings through the real app. */
 import assert from "node:assert/strict";
 import { createTestApp, jsonWrite, signInAs } from "../helpers/app.ts";
-import { isOffensiveName } from "@/lib/profiles.ts";
+import { isOffensiveName } from "@/lib/profile/profiles.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { appWithFakeProviders, signInThrough } from "../helpers/oauth.ts";
 

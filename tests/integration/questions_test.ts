@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { counterValue } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import { readUserStats } from "@/lib/user_stats.ts";
+import { readUserStats } from "@/lib/profile/user_stats.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { answer, ask, getAs, json, member, postAs } from "../helpers/community.ts";
 

@@ -18,7 +18,7 @@ import {
   startLogin,
   TEST_SECRET,
 } from "../helpers/oauth.ts";
-import { sessionCookieName } from "@/lib/sessions.ts";
+import { sessionCookieName } from "@/lib/auth/sessions.ts";
 
 const LLM_KEY = "sk-llm-5ecret-key-0123456789";
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import OpenAI from "openai";
-import { SynthesisSchema } from "@/lib/debates/schema.ts";
+import { SynthesisSchema } from "@/lib/schemas/debate.ts";
 import { getDebate } from "@/lib/debates/store.ts";
 import { fetchIntoApp, STANDIN_BASE_PATH, STANDIN_MODEL } from "@/lib/llm/from_config.ts";
 import { standInPacing } from "@/lib/llm/standin/server.ts";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { counterValue, readCounters } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import { type UserVoteEntry, type VoteResult } from "@/lib/votes.ts";
+import { type UserVoteEntry, type VoteResult } from "@/lib/community/votes.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { answer, ask, getAs, json, type Member, member, postAs } from "../helpers/community.ts";
 

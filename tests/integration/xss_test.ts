@@ -10,7 +10,7 @@ import {
   createDebate,
   type DebateRecord,
 } from "@/lib/debates/store.ts";
-import { saveSettings } from "@/lib/settings.ts";
+import { saveSettings } from "@/lib/profile/settings.ts";
 import { createTestApp, jsonWrite, signInAs, type TestApp } from "../helpers/app.ts";
 import { answer, ask, getAs, type Member, postAs } from "../helpers/community.ts";
 

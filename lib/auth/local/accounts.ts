@@ -10,6 +10,7 @@ import { sha256Hex } from "../../ids.ts";
 import { commit } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
 import { LOCAL_OAUTH_BASE } from "../providers.ts";
+import { LOCAL_NAME_MAX } from "../../shared.ts";
 
 /** One local account. */
 export interface LocalAccount {
@@ -70,6 +71,7 @@ export function localAvatarUrl(appOrigin: string, account: LocalAccount): string
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const accounts = await listLocalAccounts(kv, "provider_b");
  * ```
  */
@@ -102,6 +104,7 @@ export async function getLocalAccount(
  *
  * @example
  * ```ts
+ * declare const kv: Deno.Kv;
  * const account = await localAccountForName(kv, "provider_c", "Barbara Liskov", Date.now());
  * ```
  */
@@ -111,7 +114,7 @@ export async function localAccountForName(
   rawName: string,
   now: number,
 ): Promise<LocalAccount> {
-  const name = rawName.trim().replace(/\s+/g, " ").slice(0, 40);
+  const name = rawName.trim().replace(/\s+/g, " ").slice(0, LOCAL_NAME_MAX);
   const existing = (await listLocalAccounts(kv, provider)).find((a) =>
     a.name.toLowerCase() === name.toLowerCase()
   );

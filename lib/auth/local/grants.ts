@@ -28,6 +28,13 @@ export interface LocalGrant {
  *
  * @example
  * ```ts
+ * import type { ProviderId } from "@/lib/config.ts";
+ * declare const accountId: string;
+ * declare const clientId: string;
+ * declare const expiresAt: number;
+ * declare const kv: Deno.Kv;
+ * declare const provider: ProviderId;
+ * declare const redirectUri: string;
  * const code = await issueLocalCode(kv, { provider, accountId, clientId, redirectUri, expiresAt });
  * ```
  */
@@ -65,6 +72,9 @@ export async function redeemLocalCode(
  *
  * @example
  * ```ts
+ * declare const grant: LocalGrant;
+ * declare const kv: Deno.Kv;
+ * declare const now: number;
  * const token = await issueLocalToken(kv, grant, now);
  * ```
  */

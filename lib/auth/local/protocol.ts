@@ -13,7 +13,7 @@
  * @module
  */
 import type { Config, ProviderId } from "../../config.ts";
-import { timingSafeEqual } from "../../crypto.ts";
+import { timingSafeEqual } from "../crypto.ts";
 import { readTextLimited } from "../../http/body.ts";
 import { randomToken } from "../../ids.ts";
 import type { Services } from "../../state.ts";
@@ -35,32 +35,54 @@ export interface AuthorizeRequest {
   scope: string;
 }
 
+/** A validated authorize request, or why it is invalid (a message for the page). */
+export type ParsedAuthorizeRequest =
+  | { ok: true; request: AuthorizeRequest }
+  | { ok: false; reason: "invalid_request"; message: string };
+
 /**
  * Validate `client_id`, `redirect_uri` (must be exactly the app's callback for this
- * provider), `response_type=code` and `state`. Returns an error message instead when
- * invalid: an authorize request that fails here is never redirected anywhere.
+ * provider), `response_type=code` and `state`. An invalid request is `invalid_request`
+ * with a message to show: an authorize request that fails here is never redirected anywhere.
  */
 export function parseAuthorizeRequest(
   config: Config,
   provider: ProviderId,
   params: URLSearchParams,
-): AuthorizeRequest | string {
+): ParsedAuthorizeRequest {
+  const invalid = (message: string) => ({ ok: false, reason: "invalid_request", message }) as const;
   const clientId = params.get("client_id") ?? "";
   const uri = params.get("redirect_uri") ?? "";
   const state = params.get("state") ?? "";
-  if (clientId !== localClientId(provider)) return "Unknown client_id.";
-  if (uri !== redirectUri(config, provider)) return "redirect_uri is not registered.";
-  if (params.get("response_type") !== "code") return "response_type must be code.";
-  if (!state || state.length > 500) return "state is missing.";
-  return { clientId, redirectUri: uri, state, scope: (params.get("scope") ?? "").slice(0, 200) };
+  if (clientId !== localClientId(provider)) return invalid("Unknown client_id.");
+  if (uri !== redirectUri(config, provider)) return invalid("redirect_uri is not registered.");
+  if (params.get("response_type") !== "code") return invalid("response_type must be code.");
+  if (!state || state.length > 500) return invalid("state is missing.");
+  return {
+    ok: true,
+    request: {
+      clientId,
+      redirectUri: uri,
+      state,
+      scope: (params.get("scope") ?? "").slice(0, 200),
+    },
+  };
 }
 
-function json(body: unknown, status = 200): Response {
-  return Response.json(body, { status, headers: { "cache-control": "no-store" } });
+/**
+ * An answer of a local provider endpoint as data: the status, the body, and how the HTTP
+ * edge encodes it (`json` with `cache-control: no-store`, or a `form`-encoded 200).
+ */
+export type LocalAnswer =
+  | { encoding: "json"; status: number; body: unknown }
+  | { encoding: "form"; status: 200; body: Record<string, string> };
+
+function json(body: unknown, status = 200): LocalAnswer {
+  return { encoding: "json", status, body };
 }
 
 /** The token answer's failure in each provider's own style. */
-function tokenError(provider: ProviderId, description: string): Response {
+function tokenError(provider: ProviderId, description: string): LocalAnswer {
   if (provider === "provider_a") return json({ code: 40001, message: description });
   if (provider === "provider_b") {
     return json({ error: "bad_verification_code", error_description: description });
@@ -98,14 +120,17 @@ async function readTokenRequest(
  *
  * @example
  * ```ts
- * export const handler = { POST: (req, ctx) => localTokenEndpoint(req, ctx.state.services, "provider_a") };
+ * import type { Services } from "@/lib/state.ts";
+ * declare const services: Services;
+ * declare const req: Request;
+ * const answer = await localTokenEndpoint(req, services, "provider_a");
  * ```
  */
 export async function localTokenEndpoint(
   req: Request,
   services: Services,
   provider: ProviderId,
-): Promise<Response> {
+): Promise<LocalAnswer> {
   const body = await readTokenRequest(req, provider);
   if (typeof body === "string") return tokenError(provider, body);
   const secret = await localClientSecret(services.secret, provider);
@@ -143,9 +168,7 @@ export async function localTokenEndpoint(
       scope: "read:user,user:email",
     };
     if (!(req.headers.get("accept") ?? "").includes("application/json")) {
-      return new Response(new URLSearchParams(answer).toString(), {
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-      });
+      return { encoding: "form", status: 200, body: answer };
     }
     return json(answer);
   }
@@ -158,7 +181,7 @@ export async function localTokenEndpoint(
   });
 }
 
-function unauthorized(provider: ProviderId): Response {
+function unauthorized(provider: ProviderId): LocalAnswer {
   if (provider === "provider_a") return json({ code: 401, message: "invalid access token" }, 401);
   if (provider === "provider_b") return json({ message: "Bad credentials" }, 401);
   return json({ error: "invalid_token" }, 401);
@@ -201,7 +224,7 @@ export async function localProfileEndpoint(
   services: Services,
   provider: ProviderId,
   endpoint: "userinfo" | "user" | "emails",
-): Promise<Response | null> {
+): Promise<LocalAnswer | null> {
   const expected = provider === "provider_b" ? ["user", "emails"] : ["userinfo"];
   if (!expected.includes(endpoint)) return null;
   const grant: LocalGrant | null = await grantForToken(services.kv, provider, req, services.now());

@@ -243,6 +243,7 @@ function asksForQuestion(hint: string): boolean {
  *
  * @example
  * ```ts
+ * declare const reading: Parameters<typeof fillTemplate>[1];
  * fillTemplate({ winner: "user|opponent|tie", conclusion: "at most 100 characters" }, reading);
  * ```
  */
@@ -287,6 +288,9 @@ function hashPath(path: string): number {
  *
  * @example
  * ```ts
+ * import type { ChatMessage } from "@/lib/llm/types.ts";
+ * import { readPrompt } from "@/lib/llm/standin/read_prompt.ts";
+ * declare const messages: ChatMessage[];
  * const text = composeAnswer(readPrompt(messages, false));
  * ```
  */

@@ -1,11 +1,13 @@
 /**
  * The stand-in model as an OpenAI-compatible `POST /v1/chat/completions`: the same
- * request and response shapes (JSON, or SSE `data: {chunk}` lines ending in
- * `data: [DONE]`), so the real `openai` client talks to it exactly as to OpenAI.
+ * request and response shapes (a completion object, or a stream of chunk objects), so the
+ * real `openai` client talks to it exactly as to OpenAI. The HTTP edge
+ * (lib/http/openai.ts) writes them as JSON or as SSE `data: {chunk}` lines ending in
+ * `data: [DONE]`.
  *
  * @module
  */
-import { z } from "zod";
+import { type StandInRequest, StandInRequestSchema } from "../../schemas/llm.ts";
 import type { ChatMessage } from "../types.ts";
 import { STANDIN_MODEL } from "../from_config.ts";
 import { composeAnswer } from "./compose.ts";
@@ -16,34 +18,6 @@ export const standInPacing = {
   /** Pause between streamed words, in ms, so a browser sees text being written. */
   wordDelayMs: 25,
 };
-
-const ContentPart = z.object({ type: z.string(), text: z.string().optional() }).loose();
-
-/** The subset of OpenAI's chat completion request the stand-in reads. */
-export const StandInRequestSchema = z.object({
-  model: z.string().optional(),
-  messages: z.array(
-    z.object({
-      role: z.string(),
-      content: z.union([z.string(), z.array(ContentPart), z.null()]).optional(),
-    }).loose(),
-  ).min(1).max(200),
-  stream: z.boolean().nullish(),
-  temperature: z.number().nullish(),
-  max_tokens: z.number().int().positive().nullish(),
-  response_format: z.object({ type: z.string() }).loose().nullish(),
-}).loose();
-
-/** A validated stand-in request. */
-export type StandInRequest = z.infer<typeof StandInRequestSchema>;
-
-/** An error body in OpenAI's shape. */
-export function openAiError(status: number, message: string): Response {
-  return Response.json(
-    { error: { message, type: "invalid_request_error", param: null, code: null } },
-    { status },
-  );
-}
 
 function toChatMessages(req: StandInRequest): ChatMessage[] {
   return req.messages.map((m) => ({
@@ -77,18 +51,43 @@ export function tokensOf(text: string): string[] {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** An OpenAI chat completion chunk (one frame of a streamed answer). */
+export interface CompletionChunk {
+  id: string;
+  object: "chat.completion.chunk";
+  created: number;
+  model: string;
+  choices: {
+    index: number;
+    delta: Record<string, unknown>;
+    finish_reason: string | null;
+    logprobs: null;
+  }[];
+}
+
+/** The outcome of a chat completion request. */
+export type StandInCompletion =
+  | { ok: false; reason: "invalid_request"; message: string }
+  | { ok: true; stream: false; completion: Record<string, unknown> }
+  | { ok: true; stream: true; chunks: AsyncGenerator<CompletionChunk> };
+
 /**
- * Answer a chat completion request body (already parsed as JSON).
+ * Answer a chat completion request body (already parsed as JSON): the completion, the
+ * paced chunks of a streamed one, or why the request is invalid.
  *
  * @example
  * ```ts
- * const res = standInCompletion(await req.json());
+ * const outcome = standInCompletion({ messages: [{ role: "user", content: "Hi" }] });
  * ```
  */
-export function standInCompletion(body: unknown): Response {
+export function standInCompletion(body: unknown): StandInCompletion {
   const parsed = StandInRequestSchema.safeParse(body);
   if (!parsed.success) {
-    return openAiError(400, `Invalid chat completion request: ${parsed.error.issues[0].message}`);
+    return {
+      ok: false,
+      reason: "invalid_request",
+      message: `Invalid chat completion request: ${parsed.error.issues[0].message}`,
+    };
   }
   const req = parsed.data;
   const text = standInAnswer(req);
@@ -106,57 +105,42 @@ export function standInCompletion(body: unknown): Response {
   };
 
   if (!req.stream) {
-    return Response.json({
-      id,
-      object: "chat.completion",
-      created,
-      model,
-      choices: [{
-        index: 0,
-        message: { role: "assistant", content: text, refusal: null },
-        finish_reason: "stop",
-        logprobs: null,
-      }],
-      usage,
-    });
+    return {
+      ok: true,
+      stream: false,
+      completion: {
+        id,
+        object: "chat.completion",
+        created,
+        model,
+        choices: [{
+          index: 0,
+          message: { role: "assistant", content: text, refusal: null },
+          finish_reason: "stop",
+          logprobs: null,
+        }],
+        usage,
+      },
+    };
   }
 
-  const encoder = new TextEncoder();
-  const frame = (delta: Record<string, unknown>, finish: string | null = null) =>
-    encoder.encode(
-      `data: ${
-        JSON.stringify({
-          id,
-          object: "chat.completion.chunk",
-          created,
-          model,
-          choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-        })
-      }\n\n`,
-    );
-  let cancelled = false;
-  const body$ = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      try {
-        controller.enqueue(frame({ role: "assistant", content: "" }));
-        for (const token of tokensOf(text)) {
-          if (cancelled) return;
-          if (standInPacing.wordDelayMs > 0) await sleep(standInPacing.wordDelayMs);
-          if (cancelled) return;
-          controller.enqueue(frame({ content: token }));
-        }
-        controller.enqueue(frame({}, "stop"));
-        controller.enqueue(encoder.encode("data: [DONE]\n\n"));
-        controller.close();
-      } catch {
-        // The reader went away mid-answer: nothing left to do.
-      }
-    },
-    cancel() {
-      cancelled = true;
-    },
+  const chunk = (
+    delta: Record<string, unknown>,
+    finish: string | null = null,
+  ): CompletionChunk => ({
+    id,
+    object: "chat.completion.chunk",
+    created,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
   });
-  return new Response(body$, {
-    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-  });
+  async function* chunks(): AsyncGenerator<CompletionChunk> {
+    yield chunk({ role: "assistant", content: "" });
+    for (const token of tokensOf(text)) {
+      if (standInPacing.wordDelayMs > 0) await sleep(standInPacing.wordDelayMs);
+      yield chunk({ content: token });
+    }
+    yield chunk({}, "stop");
+  }
+  return { ok: true, stream: true, chunks: chunks() };
 }

@@ -1,7 +1,7 @@
 import { agentRoute } from "@/lib/http/agent.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
-import { authorOf } from "@/lib/profiles.ts";
+import { authorOf } from "@/lib/profile/profiles.ts";
 import { INVALID_KEY_ERROR } from "@/lib/schemas/agent.ts";
 import type { AppState } from "@/lib/state.ts";
 

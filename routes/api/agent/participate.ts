@@ -2,9 +2,9 @@ import type { Handlers } from "@/lib/fresh/types.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
 import { HttpError, jsonError } from "@/lib/http/errors.ts";
 import { participate, ParticipationError } from "@/lib/participation/participate.ts";
-import { ParticipateBody, PARTICIPATION_FAILED } from "@/lib/participation/schema.ts";
+import { ParticipateBody, PARTICIPATION_FAILED } from "@/lib/schemas/participation.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
-import { rateLimitHeaders } from "@/lib/ratelimit.ts";
+import { rateLimitHeaders } from "@/lib/limits/window.ts";
 import { parseInput } from "@/lib/schemas/parse.ts";
 import type { AppState } from "@/lib/state.ts";
 

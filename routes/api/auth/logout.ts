@@ -1,6 +1,6 @@
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { deleteCookie, getCookies } from "@/lib/http/cookies.ts";
-import { deleteSession, sessionCookieName } from "@/lib/sessions.ts";
+import { deleteSession, sessionCookieName } from "@/lib/auth/sessions.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /** True for a plain HTML form submission (sign out without JavaScript). */

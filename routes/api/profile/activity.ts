@@ -1,4 +1,4 @@
-import { listActivity } from "@/lib/activity.ts";
+import { listActivity } from "@/lib/profile/activity.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { validate } from "@/lib/http/body.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";

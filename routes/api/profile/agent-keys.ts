@@ -1,6 +1,8 @@
-import { createAgentKey, listAgentKeys, MAX_AGENT_KEYS, revokeAgentKey } from "@/lib/agent_keys.ts";
+import { createAgentKey, listAgentKeys, revokeAgentKey } from "@/lib/agent/keys.ts";
+import { MAX_AGENT_KEYS } from "@/lib/shared.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
+import { orThrow } from "@/lib/http/outcome.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { NewAgentKeyBody } from "@/lib/schemas/agent.ts";
@@ -25,18 +27,18 @@ export const handler: Handlers<unknown, AppState> = {
     const text = req.headers.get("content-length") === "0" ? {} : await readJson(req);
     const body = parseInput(NewAgentKeyBody, asObject(text));
     const { kv, now } = ctx.state.services;
-    const r = await createAgentKey(kv, user.id, body.name ?? "", now());
-    if ("error" in r) {
-      throw new HttpError(409, `You already have ${MAX_AGENT_KEYS} API keys; revoke one first`);
-    }
-    return Response.json(r, { status: 201, headers: { "cache-control": "no-store" } });
+    const { created } = orThrow(await createAgentKey(kv, user.id, body.name ?? "", now()), {
+      limit: [409, `You already have ${MAX_AGENT_KEYS} API keys; revoke one first`],
+    });
+    return Response.json(created, { status: 201, headers: { "cache-control": "no-store" } });
   },
   async DELETE(_req, ctx) {
     const user = requireUser(ctx.state.user);
     const id = ctx.url.searchParams.get("id") ?? "";
     if (!id) throw new HttpError(400, "id is required");
-    const ok = await revokeAgentKey(ctx.state.services.kv, user.id, id);
-    if (!ok) throw new HttpError(404, "No such API key");
+    orThrow(await revokeAgentKey(ctx.state.services.kv, user.id, id), {
+      not_found: [404, "No such API key"],
+    });
     return Response.json({ ok: true });
   },
 };

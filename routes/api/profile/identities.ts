@@ -2,19 +2,15 @@ import { isProviderId } from "@/lib/auth/providers.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
 import { jsonError } from "@/lib/http/errors.ts";
-import {
-  identitySummary,
-  listIdentities,
-  unbindIdentity,
-  type UnbindOutcome,
-} from "@/lib/identities.ts";
+import { identitySummary, listIdentities, unbindIdentity } from "@/lib/auth/identities.ts";
+import { orThrow } from "@/lib/http/outcome.ts";
 import type { AppState } from "@/lib/state.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 
-const UNBIND_ERRORS: Record<Exclude<UnbindOutcome, "removed">, [number, string]> = {
+const UNBIND_ERRORS = {
   not_found: [404, "That provider is not bound to your account"],
   last: [409, "Cannot unbind your only sign-in method"],
-};
+} as const;
 
 /**
  * The signed-in user's bound provider accounts.
@@ -40,7 +36,7 @@ export const handler: Handlers<unknown, AppState> = {
       });
     }
     const outcome = await unbindIdentity(ctx.state.services.kv, user.id, provider);
-    if (outcome !== "removed") return jsonError(...UNBIND_ERRORS[outcome]);
+    orThrow(outcome, UNBIND_ERRORS);
     return Response.json({ ok: true });
   },
   async POST(req, ctx) {
@@ -53,9 +49,9 @@ export const handler: Handlers<unknown, AppState> = {
     } else {
       const outcome = await unbindIdentity(ctx.state.services.kv, user.id, provider);
       q = new URLSearchParams(
-        outcome === "removed"
+        outcome.ok
           ? { unbind: "success", provider }
-          : { unbind: "failed", reason: outcome, provider },
+          : { unbind: "failed", reason: outcome.reason, provider },
       );
     }
     return new Response(null, { status: 303, headers: { location: `/profile?${q}` } });

@@ -2,9 +2,10 @@ import { readJson, validate } from "@/lib/http/body.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
-import { getProfile, profileJson, profileUpdateSchema, updateProfile } from "@/lib/profiles.ts";
+import { getProfile, profileJson, updateProfile } from "@/lib/profile/profiles.ts";
+import { profileUpdateSchema } from "@/lib/schemas/profile.ts";
 import type { AppState } from "@/lib/state.ts";
-import { getUser } from "@/lib/users.ts";
+import { getUser } from "@/lib/auth/users.ts";
 
 /** GET/PATCH /api/profile/me: the signed-in user's own profile. */
 export const handler: Handlers<unknown, AppState> = {

@@ -1,7 +1,8 @@
 import { readJson, validate } from "@/lib/http/body.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
-import { getSettings, saveSettings, SettingsUpdateSchema } from "@/lib/settings.ts";
+import { getSettings, saveSettings } from "@/lib/profile/settings.ts";
+import { SettingsUpdateSchema } from "@/lib/schemas/profile.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /** GET/PUT /api/profile/settings: privacy settings and the AI avatar switch. */

@@ -1,6 +1,6 @@
 import { requireUser } from "@/lib/http/auth.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
-import { statsAndBadges } from "@/lib/public_profile.ts";
+import { statsAndBadges } from "@/lib/profile/public_profile.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /** GET /api/profile/stats: statistics, contribution score and badges of the signed-in user. */

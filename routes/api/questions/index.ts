@@ -1,9 +1,10 @@
 import { readJson } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
-import { authorOf } from "@/lib/profiles.ts";
-import { createQuestion, findQuestions, getQuestionView } from "@/lib/questions.ts";
+import { askQuestion } from "@/lib/community/questions/write.ts";
+import { orThrow, WRITE_FAILURES } from "@/lib/http/outcome.ts";
+import { findQuestions } from "@/lib/community/questions/feed.ts";
+import { getQuestionView } from "@/lib/community/questions/read.ts";
 import { NewQuestionBody, QuestionsQuery } from "@/lib/schemas/community.ts";
 import { asObject, parseInput, queryObject } from "@/lib/schemas/parse.ts";
 import type { AppState } from "@/lib/state.ts";
@@ -22,15 +23,16 @@ export const handler: Handlers<unknown, AppState> = {
     const user = requireUser(ctx.state.user);
     const body = parseInput(NewQuestionBody, asObject(await readJson(req)));
     const { kv, now } = ctx.state.services;
-    const author = await authorOf(kv, user.id);
-    if (!author) throw new HttpError(401, "Unauthorized");
-    const q = await createQuestion(kv, {
-      title: body.title,
-      description: body.description ?? "",
-      tags: body.tags ?? [],
-      author,
-      createdBy: "user",
-    }, { now: now(), idPrefix: "q-" });
-    return Response.json(await getQuestionView(kv, q.id), { status: 201 });
+    const { question } = orThrow(
+      await askQuestion(kv, {
+        userId: user.id,
+        title: body.title,
+        description: body.description ?? "",
+        tags: body.tags ?? [],
+        createdBy: "user",
+      }, { now: now(), idPrefix: "q-" }),
+      WRITE_FAILURES,
+    );
+    return Response.json(await getQuestionView(kv, question.id), { status: 201 });
   },
 };

@@ -1,5 +1,5 @@
-import { finishSignIn } from "@/lib/auth/app_callback.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
+import { finishSignInResponse } from "@/lib/http/sign_in.ts";
 import type { AppState } from "@/lib/state.ts";
 
 const PROVIDER_PARAM = {
@@ -17,6 +17,6 @@ export const handler: Handlers<unknown, AppState> = {
     const provider = Object.hasOwn(PROVIDER_PARAM, param)
       ? PROVIDER_PARAM[param as keyof typeof PROVIDER_PARAM]
       : null;
-    return finishSignIn(req, ctx.state.services, provider);
+    return finishSignInResponse(req, ctx.state.services, provider);
   },
 };

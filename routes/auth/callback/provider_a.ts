@@ -1,8 +1,8 @@
-import { finishSignIn } from "@/lib/auth/app_callback.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
+import { finishSignInResponse } from "@/lib/http/sign_in.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /** GET /auth/callback/provider_a: turn the provider_a payload cookie into a session. */
 export const handler: Handlers<unknown, AppState> = {
-  GET: (req, ctx) => finishSignIn(req, ctx.state.services, "provider_a"),
+  GET: (req, ctx) => finishSignInResponse(req, ctx.state.services, "provider_a"),
 };

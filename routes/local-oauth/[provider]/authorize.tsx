@@ -6,6 +6,7 @@ import {
   localAvatarUrl,
 } from "@/lib/auth/local/accounts.ts";
 import { issueLocalCode, LOCAL_CODE_TTL_MS } from "@/lib/auth/local/grants.ts";
+import { LOCAL_NAME_MAX } from "@/lib/shared.ts";
 import { type AuthorizeRequest, parseAuthorizeRequest } from "@/lib/auth/local/protocol.ts";
 import { isProviderId, PROVIDER_INFO, type ProviderId } from "@/lib/auth/providers.ts";
 import { Head } from "@/lib/fresh/head.ts";
@@ -42,26 +43,31 @@ export const handler: Handlers<Data, AppState> = {
     const { config, kv } = ctx.state.services;
     const parsed = parseAuthorizeRequest(config, provider, new URL(req.url).searchParams);
     const accounts = await listLocalAccounts(kv, provider);
-    if (typeof parsed === "string") {
-      return ctx.render({ provider, request: null, error: parsed, accounts: [] }, { status: 400 });
+    if (!parsed.ok) {
+      return ctx.render({ provider, request: null, error: parsed.message, accounts: [] }, {
+        status: 400,
+      });
     }
-    return ctx.render({ provider, request: parsed, error: null, accounts });
+    return ctx.render({ provider, request: parsed.request, error: null, accounts });
   },
   async POST(req, ctx) {
     const provider = ctx.params.provider;
     if (!isProviderId(provider)) return ctx.renderNotFound();
     const { config, kv, now } = ctx.state.services;
     const form = new URLSearchParams(await readTextLimited(req, 8 * 1024));
-    const parsed = parseAuthorizeRequest(config, provider, form);
-    if (typeof parsed === "string") {
-      return ctx.render({ provider, request: null, error: parsed, accounts: [] }, { status: 400 });
+    const checked = parseAuthorizeRequest(config, provider, form);
+    if (!checked.ok) {
+      return ctx.render({ provider, request: null, error: checked.message, accounts: [] }, {
+        status: 400,
+      });
     }
+    const parsed = checked.request;
     if (form.has("deny")) return backToApp(parsed, { error: "access_denied" });
     let account: LocalAccount | null = null;
     const typed = (form.get("name") ?? "").trim();
     if (form.has("account")) {
       account = await getLocalAccount(kv, provider, form.get("account") ?? "");
-    } else if (typed.length >= 1 && typed.length <= 40) {
+    } else if (typed.length >= 1 && typed.length <= LOCAL_NAME_MAX) {
       account = await localAccountForName(kv, provider, typed, now());
     }
     if (!account) {
@@ -69,9 +75,9 @@ export const handler: Handlers<Data, AppState> = {
       return ctx.render({
         provider,
         request: parsed,
-        error: "Choose an account, or type a name of 1 to 40 characters.",
+        error: `Choose an account, or type a name of 1 to ${LOCAL_NAME_MAX} characters.`,
         accounts,
-        typedName: typed.slice(0, 40),
+        typedName: typed.slice(0, LOCAL_NAME_MAX),
       }, { status: 400 });
     }
     const code = await issueLocalCode(kv, {
@@ -151,7 +157,7 @@ export default function LocalAuthorize({ data, state }: PageProps<Data, AppState
                   type="text"
                   name="name"
                   required
-                  maxLength={40}
+                  maxLength={LOCAL_NAME_MAX}
                   value={data.typedName ?? ""}
                   placeholder="Your name"
                   autocomplete="name"

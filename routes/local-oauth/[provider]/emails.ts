@@ -1,6 +1,7 @@
 import { localProfileEndpoint } from "@/lib/auth/local/protocol.ts";
 import { isProviderId } from "@/lib/auth/providers.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
+import { localAnswerResponse } from "@/lib/http/local_oauth.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /** GET /local-oauth/<provider>/emails: the local provider's bearer-authenticated emails endpoint. */
@@ -9,6 +10,6 @@ export const handler: Handlers<unknown, AppState> = {
     const provider = ctx.params.provider;
     if (!isProviderId(provider)) return ctx.renderNotFound();
     const res = await localProfileEndpoint(req, ctx.state.services, provider, "emails");
-    return res ?? ctx.renderNotFound();
+    return res ? localAnswerResponse(res) : ctx.renderNotFound();
   },
 };

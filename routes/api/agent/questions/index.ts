@@ -2,14 +2,11 @@ import { agentRoute } from "@/lib/http/agent.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
-import { authorOf } from "@/lib/profiles.ts";
-import { createQuestion, listQuestionsPage, toListItem } from "@/lib/questions.ts";
-import {
-  AgentNewQuestionBody,
-  AgentQuestionsQuery,
-  INVALID_KEY_ERROR,
-  TITLE_ERROR,
-} from "@/lib/schemas/agent.ts";
+import { askQuestion } from "@/lib/community/questions/write.ts";
+import { AGENT_WRITE_FAILURES, orThrow } from "@/lib/http/outcome.ts";
+import { listQuestionsPage } from "@/lib/community/questions/feed.ts";
+import { toListItem } from "@/lib/community/questions/model.ts";
+import { AgentNewQuestionBody, AgentQuestionsQuery, TITLE_ERROR } from "@/lib/schemas/agent.ts";
 import { asObject, parseInput, queryObject } from "@/lib/schemas/parse.ts";
 import type { AppState } from "@/lib/state.ts";
 
@@ -36,15 +33,16 @@ export const handler: Handlers<unknown, AppState> = {
     }
     const body = parseInput(AgentNewQuestionBody, data);
     const { kv, now } = ctx.state.services;
-    const author = await authorOf(kv, key.userId);
-    if (!author) throw new HttpError(401, INVALID_KEY_ERROR);
-    const q = await createQuestion(kv, {
-      title: body.title,
-      description: body.description ?? "",
-      tags: body.tags ?? [],
-      author,
-      createdBy: "agent",
-    }, { now: now(), idPrefix: "q-agent-" });
+    const { question: q } = orThrow(
+      await askQuestion(kv, {
+        userId: key.userId,
+        title: body.title,
+        description: body.description ?? "",
+        tags: body.tags ?? [],
+        createdBy: "agent",
+      }, { now: now(), idPrefix: "q-agent-" }),
+      AGENT_WRITE_FAILURES,
+    );
     return Response.json({ id: q.id, title: q.title, createdAt: q.createdAt }, { status: 201 });
   }),
 };

@@ -1,7 +1,7 @@
-import { startSignIn } from "@/lib/auth/flow.ts";
-import { isProviderId, PROVIDER_INFO } from "@/lib/auth/providers.ts";
+import { isProviderId } from "@/lib/auth/providers.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { jsonError } from "@/lib/http/errors.ts";
+import { startSignInResponse } from "@/lib/http/sign_in.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /**
@@ -21,11 +21,10 @@ export const handler: Handlers<unknown, AppState> = {
     if (!isProviderId(provider)) {
       return jsonError(400, "provider must be provider_a, provider_b or provider_c");
     }
-    const res = await startSignIn(ctx.state.services, provider, {
+    return await startSignInResponse(ctx.state.services, provider, {
       flow: "bind",
       returnTo: "/profile",
       bindTargetUserId: user.id,
     });
-    return res ?? jsonError(404, `${PROVIDER_INFO[provider].label} sign-in is not available`);
   },
 };

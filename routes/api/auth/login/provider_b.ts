@@ -1,4 +1,8 @@
-import { loginHandlers } from "@/lib/auth/handlers.ts";
+import type { Handlers } from "@/lib/fresh/types.ts";
+import { loginResponse } from "@/lib/http/sign_in.ts";
+import type { AppState } from "@/lib/state.ts";
 
 /** GET /api/auth/login/provider_b: start a provider_b sign-in (or bind). */
-export const handler = loginHandlers("provider_b");
+export const handler: Handlers<unknown, AppState> = {
+  GET: (req, ctx) => loginResponse(req, ctx.state.services, "provider_b"),
+};

@@ -1,6 +1,6 @@
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { HttpError } from "@/lib/http/errors.ts";
-import { getPublicProfile } from "@/lib/public_profile.ts";
+import { getPublicProfile } from "@/lib/profile/public_profile.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /** GET /api/profile/public/:userId: anyone may read a public profile. */

@@ -1,6 +1,6 @@
 import { HttpError } from "@/lib/http/errors.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
-import { getQuestionWithMessages } from "@/lib/messages.ts";
+import { getQuestionWithMessages } from "@/lib/community/messages.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /** GET /api/questions/:id — the question with its messages in thread order (public). */

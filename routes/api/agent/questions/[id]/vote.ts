@@ -1,12 +1,13 @@
 import { agentRoute } from "@/lib/http/agent.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
+import { orThrow } from "@/lib/http/outcome.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
-import { getMessage } from "@/lib/messages.ts";
+import { getMessage } from "@/lib/community/messages.ts";
 import { AgentVoteBody } from "@/lib/schemas/agent.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
 import type { AppState } from "@/lib/state.ts";
-import { castVote } from "@/lib/votes.ts";
+import { castVote } from "@/lib/community/votes.ts";
 
 /**
  * POST /api/agent/questions/:id/vote {voteType?, messageId?} — vote as the key's owner on
@@ -23,13 +24,15 @@ export const handler: Handlers<unknown, AppState> = {
         throw new HttpError(404, "Message not found in this question");
       }
     }
-    const result = await castVote(kv, {
-      userId: key.userId,
-      targetType: body.messageId ? "message" : "question",
-      targetId: body.messageId ?? questionId,
-      voteType: body.voteType,
-    }, now());
-    if (!result) throw new HttpError(404, "Question not found");
-    return Response.json(result);
+    const { vote } = orThrow(
+      await castVote(kv, {
+        userId: key.userId,
+        targetType: body.messageId ? "message" : "question",
+        targetId: body.messageId ?? questionId,
+        voteType: body.voteType,
+      }, now()),
+      { not_found: [404, "Question not found"] },
+    );
+    return Response.json(vote);
   }),
 };

@@ -1,8 +1,9 @@
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
+import { completionResponse, openAiError } from "@/lib/http/openai.ts";
 import { standInEnabled } from "@/lib/llm/from_config.ts";
-import { openAiError, standInCompletion } from "@/lib/llm/standin/server.ts";
+import { standInCompletion } from "@/lib/llm/standin/server.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /** Largest prompt the stand-in reads (a debate's synthesis prompt is a few KB). */
@@ -24,6 +25,6 @@ export const handler: Handlers<unknown, AppState> = {
       if (err instanceof HttpError) return openAiError(err.status, err.message);
       throw err;
     }
-    return standInCompletion(body);
+    return completionResponse(standInCompletion(body));
   },
 };

@@ -1,10 +1,10 @@
-import { activityVisibleToOthers, listActivity } from "@/lib/activity.ts";
+import { activityVisibleToOthers, listActivity } from "@/lib/profile/activity.ts";
 import { validate } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
-import { getProfile } from "@/lib/profiles.ts";
+import { getProfile } from "@/lib/profile/profiles.ts";
 import { ActivityQuery } from "@/lib/schemas/activity.ts";
-import { getSettings } from "@/lib/settings.ts";
+import { getSettings } from "@/lib/profile/settings.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /**

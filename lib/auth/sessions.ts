@@ -1,0 +1,144 @@
+/**
+ * Sessions: a random token in an HttpOnly cookie, a record in KV under the token's
+ * SHA-256 (a leaked KV dump holds no usable token), an absolute expiry checked on read,
+ * and sliding renewal while the user is active.
+ *
+ * @module
+ */
+import type { ProviderId } from "../config.ts";
+import { keys } from "../kv/keys.ts";
+import { commit } from "../kv/atomic.ts";
+import { randomToken, sha256Hex } from "../ids.ts";
+import type { SessionUser } from "../state.ts";
+import { getProfile } from "../profile/profiles.ts";
+
+/** How long a session lives without use. */
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** A session is renewed at most this often (saves a write per request). */
+export const SESSION_RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/** A session as stored. */
+export interface Session {
+  userId: string;
+  provider: ProviderId;
+  createdAt: number;
+  renewedAt: number;
+  expiresAt: number;
+}
+
+/** Cookie name: `__Host-` prefixed (and Secure) on https origins. */
+export function sessionCookieName(appOrigin: string): string {
+  return appOrigin.startsWith("https:") ? "__Host-parley_session" : "parley_session";
+}
+
+async function sessionKey(token: string): Promise<Deno.KvKey> {
+  return keys.session(await sha256Hex(token));
+}
+
+/**
+ * A new session's token, KV key and record, for callers that write it inside their own
+ * atomic op (sign-in writes the session together with the user and identity). Set it
+ * with `op.set(key, session, { expireIn: SESSION_TTL_MS })`.
+ *
+ * @example
+ * ```ts
+ * import type { User } from "@/lib/auth/users.ts";
+ * declare const kv: Deno.Kv;
+ * declare const user: User;
+ * const s = await prepareSession(user.id, "provider_a");
+ * await kv.atomic().set(s.key, s.session, { expireIn: SESSION_TTL_MS }).commit();
+ * ```
+ */
+export async function prepareSession(
+  userId: string,
+  provider: ProviderId,
+  now = Date.now(),
+): Promise<{ token: string; key: Deno.KvKey; session: Session }> {
+  const token = randomToken(32);
+  const session: Session = {
+    userId,
+    provider,
+    createdAt: now,
+    renewedAt: now,
+    expiresAt: now + SESSION_TTL_MS,
+  };
+  return { token, key: await sessionKey(token), session };
+}
+
+/**
+ * Start a session for a user; returns the token for the cookie.
+ *
+ * @example
+ * ```ts
+ * import type { User } from "@/lib/auth/users.ts";
+ * declare const kv: Deno.Kv;
+ * declare const user: User;
+ * const { token } = await createSession(kv, user.id, "provider_a");
+ * ```
+ */
+export async function createSession(
+  kv: Deno.Kv,
+  userId: string,
+  provider: ProviderId,
+  now = Date.now(),
+): Promise<{ token: string; session: Session }> {
+  const { token, key, session } = await prepareSession(userId, provider, now);
+  await commit(kv, (op) => op.set(key, session, { expireIn: SESSION_TTL_MS }));
+  return { token, session };
+}
+
+/**
+ * The live session for a token, renewed when due (`renewed` tells the caller to
+ * refresh the cookie); null when unknown or expired.
+ */
+export async function readSession(
+  kv: Deno.Kv,
+  token: string,
+  now = Date.now(),
+): Promise<{ session: Session; renewed: boolean } | null> {
+  if (!token || token.length > 100) return null;
+  const key = await sessionKey(token);
+  const entry = await kv.get<Session>(key);
+  const session = entry.value;
+  // expireIn deletes lazily, so the stored expiry is the authority.
+  if (!session || session.expiresAt <= now) return null;
+  if (now - session.renewedAt < SESSION_RENEW_AFTER_MS) return { session, renewed: false };
+  const next: Session = { ...session, renewedAt: now, expiresAt: now + SESSION_TTL_MS };
+  // A failed check means another request renewed it first: either way it is renewed.
+  await commit(kv, (op) => op.check(entry).set(key, next, { expireIn: SESSION_TTL_MS }));
+  return { session: next, renewed: true };
+}
+
+/** End a session (logout). */
+export async function deleteSession(kv: Deno.Kv, token: string): Promise<void> {
+  if (!token || token.length > 100) return;
+  const key = await sessionKey(token);
+  await commit(kv, (op) => op.delete(key));
+}
+
+/**
+ * The signed-in user for a session token, or null. `renewed` asks the caller to send
+ * the cookie again with a fresh lifetime.
+ */
+export async function userForSession(
+  kv: Deno.Kv,
+  token: string | undefined,
+  now = Date.now(),
+): Promise<{ user: SessionUser; renewed: boolean } | null> {
+  if (!token) return null;
+  const found = await readSession(kv, token, now);
+  if (!found) return null;
+  // The name and picture people see are the profile's (customized or from the provider).
+  const profile = await getProfile(kv, found.session.userId);
+  if (!profile) return null;
+  return {
+    user: {
+      id: profile.userId,
+      name: profile.displayName,
+      image: profile.avatarUrl,
+      provider: found.session.provider,
+      sessionToken: token,
+    },
+    renewed: found.renewed,
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * Favorites (SPEC.md's favorite table): one record per user and target, created with a
+ * check that the record key is still empty, so a race can never write two. The call that
+ * loses a race still succeeds with the outcome it asked for (the state it saw flipped).
+ *
+ * @module
+ */
+import { addToCounter, invertTime } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
+import { withLockRetry } from "../kv/retry.ts";
+import { findTarget, type TargetType } from "./targets.ts";
+
+/** A favorite as stored under `["favorites", userId, targetType, targetId]`. */
+export interface FavoriteRecord {
+  userId: string;
+  targetType: TargetType;
+  targetId: string;
+  /** The question itself, or the owning question of a message. */
+  questionId: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The user's activity entry under `["user_favorites", userId, inv, type, id]`. */
+export interface UserFavoriteEntry {
+  targetType: TargetType;
+  targetId: string;
+  questionId: string;
+  createdAt: number;
+}
+
+/** The response of `POST /api/favorites`. */
+export interface FavoriteToggle {
+  favorited: boolean;
+  action: "favorited" | "unfavorited";
+}
+
+/** Most ids one status request may ask about (SPEC.md). */
+export const MAX_STATUS_IDS = 200;
+
+/** A toggled favorite, or `not_found` when the target does not exist. */
+export type ToggleFavoriteResult =
+  | { ok: true; favorite: FavoriteToggle }
+  | { ok: false; reason: "not_found" };
+
+const FAVORITED: FavoriteToggle = { favorited: true, action: "favorited" };
+const UNFAVORITED: FavoriteToggle = { favorited: false, action: "unfavorited" };
+
+/**
+ * Toggle a favorite; null when the target does not exist.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
+ * const r = await toggleFavorite(kv, { userId, targetType: "message", targetId: "msg-1" });
+ * if (r.ok) r.favorite.action; // "favorited"
+ * ```
+ */
+export async function toggleFavorite(
+  kv: Deno.Kv,
+  input: { userId: string; targetType: TargetType; targetId: string },
+  now = Date.now(),
+): Promise<ToggleFavoriteResult> {
+  const { userId, targetType, targetId } = input;
+  const target = await findTarget(kv, targetType, targetId);
+  if (!target) return { ok: false, reason: "not_found" };
+  const key = keys.favorite(userId, targetType, targetId);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const cur = await kv.get<FavoriteRecord>(key);
+    const op = kv.atomic().check(cur);
+    if (cur.value === null) {
+      const record: FavoriteRecord = {
+        userId,
+        targetType,
+        targetId,
+        questionId: target.questionId,
+        createdAt: now,
+        updatedAt: now,
+      };
+      op.set(key, record).set(
+        keys.userFavorite(userId, invertTime(now), targetType, targetId),
+        {
+          targetType,
+          targetId,
+          questionId: target.questionId,
+          createdAt: now,
+        } satisfies UserFavoriteEntry,
+      );
+      addToCounter(op, keys.favoriteCount(targetType, targetId), 1);
+      addToCounter(op, keys.userStat(target.authorId, "favorites_received"), 1);
+    } else {
+      op.delete(key).delete(
+        keys.userFavorite(userId, invertTime(cur.value.createdAt), targetType, targetId),
+      );
+      addToCounter(op, keys.favoriteCount(targetType, targetId), -1);
+      addToCounter(op, keys.userStat(target.authorId, "favorites_received"), -1);
+    }
+    const wanted = cur.value === null ? FAVORITED : UNFAVORITED;
+    const res = await withLockRetry(() => op.commit());
+    if (res.ok) return { ok: true, favorite: wanted };
+    // Lost a race: if the record is now in the state this call wanted, that is success
+    // (a duplicate favorite is not an error); otherwise toggle from the new state.
+    const now2 = await kv.get<FavoriteRecord>(key);
+    if ((now2.value !== null) === wanted.favorited) return { ok: true, favorite: wanted };
+    await new Promise((r) => setTimeout(r, Math.random() * 2 * attempt));
+  }
+  throw new Error("Favorite toggle kept losing its check");
+}
+
+/**
+ * Which of `ids` the user has favorited.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const userId: string;
+ * await favoriteStatuses(kv, userId, "question", ["q1", "q2"]); // { q1: true, q2: false }
+ * ```
+ */
+export async function favoriteStatuses(
+  kv: Deno.Kv,
+  userId: string,
+  targetType: TargetType,
+  ids: string[],
+): Promise<Record<string, boolean>> {
+  const out: Record<string, boolean> = {};
+  const chunks: string[][] = [];
+  for (let i = 0; i < ids.length; i += 10) chunks.push(ids.slice(i, i + 10));
+  await Promise.all(chunks.map(async (chunk) => {
+    const entries = await kv.getMany(chunk.map((id) => keys.favorite(userId, targetType, id)));
+    entries.forEach((e, i) => out[chunk[i]] = e.value !== null);
+  }));
+  return out;
+}

@@ -1,0 +1,318 @@
+/**
+ * Messages: answers and replies in a question's thread. A message is written with its
+ * thread index, its author's activity index, the question's message count and the
+ * author's `answers` statistic, in one atomic op.
+ *
+ * @module
+ */
+import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
+import { recordEarnedBadges } from "../profile/stats.ts";
+import { invalidateReads } from "./read_cache.ts";
+import { isLookupId, keys } from "../kv/keys.ts";
+import { type Author, type QuestionRecord, type QuestionView } from "./questions/model.ts";
+import { getQuestionView } from "./questions/read.ts";
+import { listVoters } from "./votes.ts";
+import { authorOf } from "../profile/profiles.ts";
+
+/** A message as stored (votes live under their own keys). */
+export interface MessageRecord {
+  id: string;
+  questionId: string;
+  author: Author;
+  /** `user` for messages written by a person or by their agent (SPEC.md). */
+  authorType: "user" | "agent";
+  createdBy: "user" | "agent";
+  content: string;
+  replyTo?: string;
+  createdAt: number;
+  /** Set on answers the user's AI avatar wrote on its own (lib/avatar); the UI badges them. */
+  via?: "ai-avatar";
+  /** Set when the offline stand-in model wrote the content (local mode); the UI labels it. */
+  standIn?: true;
+}
+
+/** A full message (SPEC.md "Message"). */
+export interface MessageView extends MessageRecord {
+  upvotes: number;
+  downvotes: number;
+  likedBy: string[];
+  dislikedBy: string[];
+}
+
+let lastMs = 0;
+let sameMs = 0;
+
+/**
+ * An id suffix that sorts in creation order within one process, even for messages created
+ * in the same millisecond (the thread index orders by time, then id): fixed-width time,
+ * a per-millisecond counter, then randomness.
+ *
+ * @example
+ * ```ts
+ * orderedSuffix(Date.now()); // "lq2x3k1a00007f3k"
+ * ```
+ */
+export function orderedSuffix(now: number): string {
+  sameMs = now === lastMs ? sameMs + 1 : 0;
+  lastMs = now;
+  const rand = crypto.getRandomValues(new Uint8Array(4));
+  let r = "";
+  for (const b of rand) r += (b % 36).toString(36);
+  return now.toString(36).padStart(9, "0") + sameMs.toString(36).padStart(4, "0") + r;
+}
+
+/** Fields of a new message. */
+export interface NewMessage {
+  questionId: string;
+  author: Author;
+  content: string;
+  replyTo?: string;
+  createdBy: "user" | "agent";
+  authorType?: "user" | "agent";
+  via?: "ai-avatar";
+  /** True when the offline stand-in model wrote the content. */
+  standIn?: boolean;
+}
+
+/** Options of {@link buildMessage} / {@link addMessage}. */
+export interface MessageOptions {
+  now?: number;
+  /** `msg-` by default; `msg-agent-reply-` for agent replies, `msg-agent-ask-` … */
+  idPrefix?: string;
+}
+
+/**
+ * The record of a new message (not yet written).
+ *
+ * @example
+ * ```ts
+ * import type { Author } from "@/lib/community/questions/model.ts";
+ * declare const author: Author;
+ * declare const questionId: string;
+ * const m = buildMessage({ questionId, author, content: "Hi", createdBy: "user" });
+ * ```
+ */
+export function buildMessage(input: NewMessage, opts: MessageOptions = {}): MessageRecord {
+  const now = opts.now ?? Date.now();
+  const m: MessageRecord = {
+    id: `${opts.idPrefix ?? "msg-"}${orderedSuffix(now)}`,
+    questionId: input.questionId,
+    author: input.author,
+    authorType: input.authorType ?? "user",
+    createdBy: input.createdBy,
+    content: input.content.trim(),
+    createdAt: now,
+  };
+  if (input.replyTo) m.replyTo = input.replyTo;
+  if (input.via) m.via = input.via;
+  if (input.standIn) m.standIn = true;
+  return m;
+}
+
+/**
+ * Add a message and its index rows and counters to `op` (used by {@link addMessage}, and by
+ * question creation that carries an initial message).
+ */
+export function writeMessage(op: Deno.AtomicOperation, m: MessageRecord): Deno.AtomicOperation {
+  op.set(keys.message(m.id), m)
+    .set(keys.questionMessage(m.questionId, m.createdAt, m.id), m.id)
+    .set(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id), {
+      id: m.id,
+      questionId: m.questionId,
+    });
+  addToCounter(op, keys.messageCount(m.questionId), 1);
+  addToCounter(op, keys.userStat(m.author.id, "answers"), 1);
+  return op;
+}
+
+/** Why a message could not be added. */
+export type AddMessageResult =
+  | { ok: true; message: MessageRecord }
+  | { ok: false; reason: "question_not_found" | "reply_not_found" };
+
+/**
+ * Add a message to a question. `replyTo` must name a message of the same question.
+ * With `updateQuestion`, the question record is rewritten in the same op under a check
+ * (e.g. to count discussion rounds); without it, nothing on the question is checked, so
+ * answers on a busy question never conflict.
+ *
+ * @example
+ * ```ts
+ * import type { Author } from "@/lib/community/questions/model.ts";
+ * declare const author: Author;
+ * declare const kv: Deno.Kv;
+ * declare const questionId: string;
+ * const r = await addMessage(kv, { questionId, author, content: "…", createdBy: "user" });
+ * if (r.ok) console.log(r.message.id);
+ * ```
+ */
+export async function addMessage(
+  kv: Deno.Kv,
+  input: NewMessage,
+  opts: MessageOptions & { updateQuestion?: (q: QuestionRecord) => QuestionRecord } = {},
+): Promise<AddMessageResult> {
+  if (!isLookupId(input.questionId)) {
+    return { ok: false, reason: "question_not_found" };
+  }
+  const message = buildMessage(input, opts);
+  const result = await updateAtomically<AddMessageResult>(async () => {
+    const [q, parent] = await kv.getMany<[QuestionRecord, MessageRecord]>([
+      keys.question(input.questionId),
+      keys.message(input.replyTo && input.replyTo.length <= 200 ? input.replyTo : "\u0000none"),
+    ]);
+    if (!q.value) return { op: null, result: { ok: false, reason: "question_not_found" } };
+    if (input.replyTo && parent.value?.questionId !== input.questionId) {
+      return { op: null, result: { ok: false, reason: "reply_not_found" } };
+    }
+    const op = kv.atomic();
+    if (opts.updateQuestion) {
+      op.check(q).set(keys.question(q.value.id), opts.updateQuestion(q.value));
+    }
+    writeMessage(op, message);
+    return { op, result: { ok: true, message } };
+  });
+  if (result.ok) {
+    invalidateReads(kv); // message counts in the feed
+    await recordEarnedBadges(kv, message.author.id, message.createdAt); // Prolific
+  }
+  return result;
+}
+
+/** A message as a user (or their agent) posts it: the author is looked up from `userId`. */
+export type PostedMessage = Omit<NewMessage, "author"> & { userId: string };
+
+/** A posted message, or why not: the expected failures of {@link addMessage}, or no author. */
+export type PostMessageResult = AddMessageResult | { ok: false; reason: "no_author" };
+
+/**
+ * Post a message as a user or their agent: the author snapshot is taken from the user's
+ * profile (`no_author` when there is none), then the message is added as by
+ * {@link addMessage}.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const r = await postMessage(kv, {
+ *   userId: "u1",
+ *   questionId: "q-abc",
+ *   content: "Use KV.",
+ *   createdBy: "user",
+ * });
+ * if (!r.ok) console.log(r.reason); // "no_author" | "question_not_found" | "reply_not_found"
+ * ```
+ */
+export async function postMessage(
+  kv: Deno.Kv,
+  { userId, ...input }: PostedMessage,
+  opts: MessageOptions & { updateQuestion?: (q: QuestionRecord) => QuestionRecord } = {},
+): Promise<PostMessageResult> {
+  const author = await authorOf(kv, userId);
+  if (!author) return { ok: false, reason: "no_author" };
+  return await addMessage(kv, { ...input, author }, opts);
+}
+
+/** The stored message, or null. */
+export async function getMessage(kv: Deno.Kv, id: string): Promise<MessageRecord | null> {
+  if (!isLookupId(id)) return null;
+  return (await kv.get<MessageRecord>(keys.message(id))).value;
+}
+
+/**
+ * A question's messages in thread order (oldest first).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const questionId: string;
+ * const messages = await listThread(kv, questionId);
+ * ```
+ */
+export async function listThread(kv: Deno.Kv, questionId: string): Promise<MessageRecord[]> {
+  if (!isLookupId(questionId)) return [];
+  const ids: string[] = [];
+  for await (const e of kv.list<string>({ prefix: keys.questionMessagesPrefix(questionId) })) {
+    ids.push(e.value);
+  }
+  const out: MessageRecord[] = [];
+  for (let i = 0; i < ids.length; i += 10) {
+    const got = await kv.getMany<MessageRecord[]>(ids.slice(i, i + 10).map(keys.message));
+    for (const e of got) if (e.value) out.push(e.value);
+  }
+  return out;
+}
+
+/**
+ * The newest `n` messages of a thread, oldest first — what a prompt about the ongoing
+ * discussion needs, without reading a long thread whole.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const questionId: string;
+ * const recent = await listThreadTail(kv, questionId, 8);
+ * ```
+ */
+export async function listThreadTail(
+  kv: Deno.Kv,
+  questionId: string,
+  n: number,
+): Promise<MessageRecord[]> {
+  const ids: string[] = [];
+  const iter = kv.list<string>({ prefix: keys.questionMessagesPrefix(questionId) }, {
+    reverse: true,
+    limit: n,
+  });
+  for await (const e of iter) ids.push(e.value);
+  ids.reverse();
+  const out: MessageRecord[] = [];
+  for (let i = 0; i < ids.length; i += 10) {
+    const got = await kv.getMany<MessageRecord[]>(ids.slice(i, i + 10).map(keys.message));
+    for (const e of got) if (e.value) out.push(e.value);
+  }
+  return out;
+}
+
+/**
+ * Messages with their vote counts and voter lists.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const questionId: string;
+ * const views = await messageViews(kv, await listThread(kv, questionId));
+ * ```
+ */
+export async function messageViews(kv: Deno.Kv, messages: MessageRecord[]): Promise<MessageView[]> {
+  return await Promise.all(messages.map(async (m) => {
+    const [counts, voters] = await Promise.all([
+      kv.getMany([keys.voteCount("message", m.id, "up"), keys.voteCount("message", m.id, "down")]),
+      listVoters(kv, "message", m.id),
+    ]);
+    const [up, down] = counts.map((e) => counterValue(e.value));
+    return { ...m, upvotes: up, downvotes: down, ...voters };
+  }));
+}
+
+/** A question with its thread, as `GET /api/questions/:id` serves it. */
+export type QuestionWithMessages = QuestionView & { messages: MessageView[] };
+
+/**
+ * The full question with every message of its thread (votes and voters included).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const q = await getQuestionWithMessages(kv, "q-abc");
+ * ```
+ */
+export async function getQuestionWithMessages(
+  kv: Deno.Kv,
+  questionId: string,
+): Promise<QuestionWithMessages | null> {
+  const [view, thread] = await Promise.all([
+    getQuestionView(kv, questionId),
+    listThread(kv, questionId),
+  ]);
+  if (!view) return null;
+  return { ...view, messages: await messageViews(kv, thread) };
+}

@@ -1,0 +1,76 @@
+/**
+ * A short-lived read-through cache for hot public reads (the home feed), kept per KV
+ * store. Concurrent misses share one load, and writes made through this process drop
+ * the cache at once, so a person sees their own question, answer or vote on the next
+ * load; writes by other instances show within the TTL. Nothing here is needed by
+ * another instance (DESIGN.md §5): losing it only costs a KV read.
+ *
+ * @module
+ */
+
+interface Entry {
+  expires: number;
+  value: Promise<unknown>;
+}
+
+/** Most entries kept per store (queries are user-controlled, so the map is bounded). */
+export const MAX_ENTRIES = 200;
+
+const stores = new WeakMap<Deno.Kv, Map<string, Entry>>();
+
+/**
+ * The value cached under `key`, loading it with `load` when missing or older than
+ * `ttlMs`. A failed load is not cached.
+ *
+ * @example
+ * ```ts
+ * import { type FeedQuery, findQuestions } from "@/lib/community/questions/feed.ts";
+ * declare const kv: Deno.Kv;
+ * declare const query: FeedQuery;
+ * const now = Date.now();
+ * const feed = await cachedRead(
+ *   kv,
+ *   `feed:${JSON.stringify(query)}`,
+ *   1000,
+ *   () => findQuestions(kv, query, now),
+ * );
+ * ```
+ */
+export function cachedRead<T>(
+  kv: Deno.Kv,
+  key: string,
+  ttlMs: number,
+  load: () => Promise<T>,
+): Promise<T> {
+  let entries = stores.get(kv);
+  if (!entries) stores.set(kv, entries = new Map());
+  const now = performance.now();
+  const hit = entries.get(key);
+  if (hit && hit.expires > now) return hit.value as Promise<T>;
+  if (entries.size >= MAX_ENTRIES) {
+    for (const [k, e] of entries) if (e.expires <= now) entries.delete(k);
+    if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  }
+  const value = load();
+  const entry = { expires: now + ttlMs, value };
+  entries.set(key, entry);
+  value.catch(() => {
+    if (entries.get(key) === entry) entries.delete(key);
+  });
+  return value;
+}
+
+/**
+ * Drop every cached read of a store; called by the writes that change what they show.
+ *
+ * @example
+ * ```ts
+ * import { commit } from "@/lib/kv/atomic.ts";
+ * declare const kv: Deno.Kv;
+ * await commit(kv, (op) => op.set(["questions", "q-1"], { title: "Why KV?" }));
+ * invalidateReads(kv);
+ * ```
+ */
+export function invalidateReads(kv: Deno.Kv): void {
+  stores.get(kv)?.clear();
+}

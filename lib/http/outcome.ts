@@ -1,0 +1,49 @@
+/**
+ * Expected failures of domain functions (`{ok: false, reason}`) mapped to HTTP errors in one
+ * place: a route passes the outcome and a reason → status/message table, and gets the
+ * success back or an {@link HttpError} thrown.
+ *
+ * @module
+ */
+import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
+import { HttpError } from "./errors.ts";
+
+/** An expected failure of a domain function. */
+export interface Failure<R extends string> {
+  ok: false;
+  reason: R;
+}
+
+/** How each reason answers: its status and message. */
+export type ReasonTable<R extends string> = { readonly [K in R]: readonly [number, string] };
+
+/**
+ * The success of `outcome`, or throw the {@link HttpError} its reason maps to.
+ *
+ * @example
+ * ```ts
+ * declare const outcome: { ok: true; id: string } | { ok: false; reason: "gone" };
+ * const { id } = orThrow(outcome, { gone: [404, "Question not found"] });
+ * ```
+ */
+export function orThrow<T extends { ok: true }, R extends string>(
+  outcome: T | Failure<R>,
+  table: ReasonTable<R>,
+): T {
+  if (outcome.ok) return outcome;
+  const [status, message] = table[outcome.reason];
+  throw new HttpError(status, message);
+}
+
+/** Writes by a signed-in person (questions, messages). */
+export const WRITE_FAILURES = {
+  no_author: [401, "Unauthorized"],
+  question_not_found: [404, "Question not found"],
+  reply_not_found: [400, "replyTo must be a message of this question"],
+} as const;
+
+/** The same writes through an agent key: an owner without a profile is an invalid key. */
+export const AGENT_WRITE_FAILURES = {
+  ...WRITE_FAILURES,
+  no_author: [401, INVALID_KEY_ERROR],
+} as const;

@@ -1,0 +1,97 @@
+/** Markdown → HTML: GFM renders, and no XSS payload survives. */
+import assert from "node:assert/strict";
+import { excerpt, isSafeHref, renderMarkdown } from "@/lib/markdown.ts";
+
+const PAYLOADS = [
+  "<script>alert(1)</script>",
+  "<img src=x onerror=alert(1)>",
+  '<a href="javascript:alert(1)">x</a>',
+  "<iframe src=https://evil.example></iframe>",
+  "<svg onload=alert(1)>",
+  '<div style="background:url(javascript:alert(1))">x</div>',
+  "[click](javascript:alert(1))",
+  "[click](JaVaScRiPt:alert(1))",
+  "[click](  javascript:alert(1))",
+  "[click](java&#x09;script:alert(1))",
+  "[click](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+  "[click](vbscript:msgbox(1))",
+  "[click](file:///etc/passwd)",
+  '[click](https://ok.example "title\\" onmouseover=\\"alert(1)")',
+  "![x](javascript:alert(1))",
+  '![x](https://ok.example/a.png "x\\" onerror=\\"alert(1)")',
+  "<https://ok.example/?a=<script>>",
+  "[ref]\n\n[ref]: javascript:alert(1)",
+  "`<script>`",
+  "```html\n<script>alert(1)</script>\n```",
+  "<!-- <script>alert(1)</script> -->",
+  "<style>body{display:none}</style>",
+  '<form action="https://evil.example"><input name=x></form>',
+  '<math><mi xlink:href="javascript:alert(1)">x</mi></math>',
+  "&lt;script&gt;alert(1)&lt;/script&gt;",
+  "[x](https://ok.example)<script>alert(1)</script>",
+];
+
+Deno.test("renderMarkdown() renders CommonMark and GFM", () => {
+  const html = renderMarkdown(
+    "# Title\n\n**bold** _em_ ~~gone~~ `code`\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n\nhttps://deno.com",
+  );
+  assert.match(html, /<h1>Title<\/h1>/);
+  assert.match(html, /<strong>bold<\/strong> <em>em<\/em> <del>gone<\/del> <code>code<\/code>/);
+  assert.match(html, /<table>/);
+  assert.match(html, /<input type="checkbox" disabled="" checked="" \/>/);
+  assert.match(
+    html,
+    /<a href="https:\/\/deno.com" rel="nofollow ugc noopener">https:\/\/deno.com<\/a>/,
+  );
+});
+
+Deno.test("renderMarkdown() yields no live tag, handler or dangerous URL for any XSS payload", () => {
+  for (const payload of PAYLOADS) {
+    const html = renderMarkdown(payload);
+    assert.doesNotMatch(
+      html,
+      /<(script|iframe|svg|style|form|input(?! type="checkbox")|math|div|object|embed)\b/i,
+      payload,
+    );
+    // Event handlers inside real tags (escaped author text like `&lt;img onerror=` is inert).
+    // Attribute values never hold a raw quote, so names are what precedes `="…"`.
+    for (const tag of html.matchAll(/<[a-z][^>]*>/gi)) {
+      const names = [...tag[0].matchAll(/\s([^\s="/>]+)(?:="[^"]*")?/g)].map((m) => m[1]);
+      assert.ok(names.every((n) => !/^on/i.test(n)), `${payload} → ${html}`);
+    }
+    assert.doesNotMatch(html, /(href|src)="\s*(javascript|vbscript|data|file):/i, payload);
+    for (const m of html.matchAll(/<a\b[^>]*>/g)) {
+      assert.match(m[0], /rel="nofollow ugc noopener"/, payload);
+    }
+  }
+});
+
+Deno.test("isSafeHref() keeps only http(s), mailto and relative targets", () => {
+  assert.ok(isSafeHref("https://a.example/x?y=1&amp;z=2"));
+  assert.ok(isSafeHref("http://a.example"));
+  assert.ok(isSafeHref("mailto:ada@example.com"));
+  assert.ok(isSafeHref("/questions/q-1"));
+  assert.ok(isSafeHref("#fn-1"));
+  assert.ok(!isSafeHref("irc://x"));
+  assert.ok(!isSafeHref("javascript:alert(1)"));
+  assert.ok(!isSafeHref(""));
+  const html = renderMarkdown("[a](irc://chat) [b](mailto:x@y.z) [c](/rel)");
+  assert.match(html, /<a rel="nofollow ugc noopener">a<\/a>/);
+  assert.match(html, /<a href="mailto:x@y.z" rel="nofollow ugc noopener">b<\/a>/);
+  assert.match(html, /<a href="\/rel" rel="nofollow ugc noopener">c<\/a>/);
+});
+
+Deno.test("renderMarkdown() prefixes footnote ids so several texts share a page", () => {
+  const html = renderMarkdown("a[^1]\n\n[^1]: note", "msg-1-");
+  assert.match(html, /id="msg-1-fn-1"/);
+});
+
+Deno.test("excerpt() is plain text, shortened with an ellipsis", () => {
+  assert.equal(excerpt("# Hi\n\nSome **bold** [link](https://x.y)"), "Hi Some bold link");
+  assert.equal(excerpt("word ".repeat(100), 20).length, 20);
+});
+
+Deno.test("excerpt() keeps hyphens and underscores inside words", () => {
+  assert.equal(excerpt("Use per-voter keys in snake_case"), "Use per-voter keys in snake_case");
+  assert.equal(excerpt("- one\n- _two_\n\n---\n> quoted `code`"), "one two quoted code");
+});

@@ -1,0 +1,257 @@
+/**
+ * Profile activity: a user's questions, answers, debates, votes and favorites, newest
+ * first, one page at a time, read from the per-user indexes the writes keep — and the
+ * privacy rule that decides which of them another person may see.
+ *
+ * @module
+ */
+import { counterValue, getAll, InvalidCursorError, listNewestFirst } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
+import type { MessageRecord } from "../community/messages.ts";
+import type { QuestionRecord } from "../community/questions/model.ts";
+import { summarize } from "../community/questions/read.ts";
+import type { Settings } from "../schemas/profile.ts";
+import type { TargetType } from "../community/targets.ts";
+import type { UserVoteEntry } from "../community/votes.ts";
+import type { UserFavoriteEntry } from "../community/favorites.ts";
+import { pageDebateSummaries } from "../debates/store.ts";
+import { excerpt } from "../markdown.ts";
+
+/** The five kinds of SPEC.md "Profile activity items". */
+export const ACTIVITY_TYPES = ["questions", "answers", "debates", "likes", "favorites"] as const;
+export type ActivityType = typeof ACTIVITY_TYPES[number];
+
+/** Items per page by default, and at most. */
+export const ACTIVITY_PAGE = 20;
+export const ACTIVITY_PAGE_MAX = 50;
+
+/** What a like or favorite embeds of its target: enough to show and link it. */
+export interface TargetContent {
+  type: TargetType;
+  id: string;
+  questionId: string;
+  /** The question's title (for a message, its question's). */
+  title: string;
+  /** The question's description or the message's text, shortened to 200 characters. */
+  excerpt: string;
+  url: string;
+  author: { id: string; name: string; avatar: string | null };
+  createdAt: number;
+}
+
+/** One page of activity. */
+export interface ActivityPage<T = unknown> {
+  activities: T[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/**
+ * Whether `type` of a user's activity is visible to someone else under `settings`.
+ * Questions and answers are always public; the debate archive, vote history and the
+ * favorites feed follow their settings.
+ *
+ * @example
+ * ```ts
+ * import type { Settings } from "@/lib/profile/settings.ts";
+ * declare const settings: Settings;
+ * activityVisibleToOthers("likes", settings); // settings.voteHistory === "public"
+ * ```
+ */
+export function activityVisibleToOthers(type: ActivityType, settings: Settings): boolean {
+  switch (type) {
+    case "questions":
+    case "answers":
+      return true;
+    case "debates":
+      return settings.debateArchive === "public";
+    case "likes":
+      return settings.voteHistory === "public";
+    case "favorites":
+      return settings.activityVisibility === "public";
+  }
+}
+
+/** Resolve like/favorite targets to their embedded content (null when deleted). */
+async function targetContents(
+  kv: Deno.Kv,
+  items: { targetType: TargetType; targetId: string }[],
+): Promise<(TargetContent | null)[]> {
+  const records = await getAll<QuestionRecord | MessageRecord>(
+    kv,
+    items.map((i) =>
+      i.targetType === "question" ? keys.question(i.targetId) : keys.message(i.targetId)
+    ),
+  );
+  // Messages need their question's title.
+  const questionIds = records.map((r, i) =>
+    items[i].targetType === "message" && r.value ? (r.value as MessageRecord).questionId : null
+  );
+  const parents = await getAll<QuestionRecord>(
+    kv,
+    questionIds.map((id) => keys.question(id ?? "\u0000none")),
+  );
+  return records.map((r, i) => {
+    if (!r.value) return null;
+    if (items[i].targetType === "question") {
+      const q = r.value as QuestionRecord;
+      return {
+        type: "question",
+        id: q.id,
+        questionId: q.id,
+        title: q.title,
+        excerpt: excerpt(q.description),
+        url: `/questions/${encodeURIComponent(q.id)}`,
+        author: q.author,
+        createdAt: q.createdAt,
+      };
+    }
+    const m = r.value as MessageRecord;
+    return {
+      type: "message",
+      id: m.id,
+      questionId: m.questionId,
+      title: parents[i].value?.title ?? "(question removed)",
+      excerpt: excerpt(m.content),
+      url: `/questions/${encodeURIComponent(m.questionId)}#${encodeURIComponent(m.id)}`,
+      author: m.author,
+      createdAt: m.createdAt,
+    };
+  });
+}
+
+/**
+ * One page of a user's activity of one kind, newest first, in SPEC.md's item shapes.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const now: number;
+ * declare const userId: string;
+ * const page = await listActivity(kv, userId, "answers", { limit: 20, now: Date.now() });
+ * if (page.hasMore) await listActivity(kv, userId, "answers", { cursor: page.nextCursor!, now });
+ * ```
+ */
+export async function listActivity(
+  kv: Deno.Kv,
+  userId: string,
+  type: ActivityType,
+  opts: { limit?: number; cursor?: string; now: number },
+): Promise<ActivityPage> {
+  const limit = Math.min(ACTIVITY_PAGE_MAX, Math.max(1, opts.limit ?? ACTIVITY_PAGE));
+  const page = <T>(prefix: Deno.KvKey) =>
+    listNewestFirst<T>(kv, prefix, { limit, cursor: opts.cursor });
+  const done = <T>(activities: T[], cursor?: string): ActivityPage<T> => ({
+    activities,
+    hasMore: cursor !== undefined,
+    nextCursor: cursor ?? null,
+  });
+
+  switch (type) {
+    case "questions": {
+      const { values, cursor } = await page<string>(keys.questionsByAuthorPrefix(userId));
+      const records = (await getAll<QuestionRecord>(kv, values.map(keys.question)))
+        .flatMap((e) => e.value ? [e.value] : []);
+      const summaries = await summarize(kv, records, { downvotes: false });
+      return done(
+        summaries.map((s) => ({
+          id: s.id,
+          title: s.title,
+          description: s.description,
+          tags: s.tags,
+          createdAt: s.createdAt,
+          upvotes: s.upvotes,
+          messageCount: s.messageCount,
+        })),
+        cursor,
+      );
+    }
+    case "answers": {
+      const { values, cursor } = await page<{ id: string; questionId: string }>(
+        keys.messagesByAuthorPrefix(userId),
+      );
+      const [messages, questions, ups] = await Promise.all([
+        getAll<MessageRecord>(kv, values.map((v) => keys.message(v.id))),
+        getAll<QuestionRecord>(kv, values.map((v) => keys.question(v.questionId))),
+        getAll(kv, values.map((v) => keys.voteCount("message", v.id, "up"))),
+      ]);
+      const items = messages.flatMap((m, i) =>
+        m.value
+          ? [{
+            id: m.value.id,
+            content: m.value.content,
+            questionId: m.value.questionId,
+            questionTitle: questions[i].value?.title ?? "(question removed)",
+            createdAt: m.value.createdAt,
+            upvotes: counterValue(ups[i].value),
+          }]
+          : []
+      );
+      return done(items, cursor);
+    }
+    case "debates": {
+      const { items, cursor } = await pageDebateSummaries(kv, userId, opts.now, {
+        limit,
+        cursor: opts.cursor,
+      });
+      return done(items, cursor);
+    }
+    case "likes": {
+      const { values, cursor } = await page<UserVoteEntry>(keys.userVotesPrefix(userId));
+      const targets = await targetContents(kv, values);
+      return done(
+        values.map((v, i) => ({
+          targetId: v.targetId,
+          targetType: v.targetType,
+          voteType: v.voteType,
+          createdAt: v.createdAt,
+          target: targets[i],
+        })),
+        cursor,
+      );
+    }
+    case "favorites": {
+      const { values, cursor } = await page<UserFavoriteEntry>(keys.userFavoritesPrefix(userId));
+      const targets = await targetContents(kv, values);
+      return done(
+        values.map((v, i) => ({
+          targetId: v.targetId,
+          targetType: v.targetType,
+          createdAt: v.createdAt,
+          target: targets[i],
+        })),
+        cursor,
+      );
+    }
+  }
+}
+
+/**
+ * {@link listActivity} for pages: a cursor that is no longer valid (edited by hand, or
+ * from another tab's list) shows the newest page instead of failing.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const now: number;
+ * declare const url: URL;
+ * declare const userId: string;
+ * const page = await listActivityForPage(kv, userId, "questions", url.searchParams.get("cursor"), now);
+ * ```
+ */
+export async function listActivityForPage(
+  kv: Deno.Kv,
+  userId: string,
+  type: ActivityType,
+  cursor: string | null,
+  now: number,
+): Promise<ActivityPage & { fromCursor: boolean }> {
+  if (cursor) {
+    try {
+      return { ...await listActivity(kv, userId, type, { cursor, now }), fromCursor: true };
+    } catch (err) {
+      if (!(err instanceof InvalidCursorError)) throw err;
+    }
+  }
+  return { ...await listActivity(kv, userId, type, { now }), fromCursor: false };
+}
