@@ -1,7 +1,9 @@
 /**
  * `GET /api/openapi.json`: an OpenAPI 3.1 document generated from the zod schemas that
  * validate the requests (`z.toJSONSchema`), so the documentation cannot drift from the
- * validation. The operation list below is also what `/docs/api` renders.
+ * validation. Each route module documents its own operations (`export const docs`, typed
+ * by ./openapi_docs.ts); {@link collectOperations} gathers them and {@link buildOpenApi}
+ * turns them into the document that `/docs/api` also renders.
  *
  * @module
  */
@@ -18,13 +20,11 @@ import {
   AgentReplyBody,
   AgentVoteBody,
   CreatedAgentKeySchema,
-  INVALID_KEY_ERROR,
   NewAgentKeyBody,
   RevokeAgentKeyQuery,
   TITLE_ERROR,
 } from "../schemas/agent.ts";
 import {
-  ErrorBody,
   FavoriteBody,
   FavoritesQuery,
   FavoriteStatuses,
@@ -45,7 +45,6 @@ import {
   DebateHistory,
   DebateRequestSchema,
   DebateSchema,
-  type EventDoc,
 } from "../schemas/debate.ts";
 import { DEFAULT_BODY_LIMIT } from "../http/body.ts";
 import {
@@ -55,116 +54,39 @@ import {
   ProfileSchema,
   profileUpdateSchema,
   PublicProfileSchema,
-  SessionSchema,
   SettingsSchema,
   SettingsUpdateSchema,
   StatsResponse,
   UnbindQuery,
 } from "../schemas/profile.ts";
-import { ActivityQuery } from "../schemas/activity.ts";
 import {
   ParticipateBody,
   ParticipateResult,
   PARTICIPATION_FAILED,
 } from "../schemas/participation.ts";
 
-/** Who may call an operation. */
-export type AuthKind = "apiKey" | "session" | "public";
+import {
+  activityQuery,
+  err,
+  exampleListItem,
+  exampleMessage,
+  exampleVote,
+  type OperationDoc,
+  questionIdParam,
+  rateLimited,
+  type ResponseDoc,
+  retryAfter,
+  sessionRateHeaders,
+  tooLarge,
+  unauthorizedKey,
+  unauthorizedSession,
+  userIdParam,
+} from "./openapi_docs.ts";
 
-/** One documented response. */
-export interface ResponseDoc {
-  description: string;
-  schema?: z.ZodType;
-  /** An example body (shown by /docs/api). */
-  example?: unknown;
-  /** A stream of Server-Sent Events instead of JSON: each event's name and data. */
-  events?: Record<string, EventDoc>;
-  /** Response headers beyond the rate-limit headers of agent endpoints. */
-  headers?: Record<string, string>;
-}
+export type { AuthKind, OperationDoc, ResponseDoc } from "./openapi_docs.ts";
 
-/** One documented operation. */
-export interface OperationDoc {
-  method: "get" | "post" | "put" | "patch" | "delete";
-  path: string;
-  tag:
-    | "Agent"
-    | "Questions"
-    | "Votes and favorites"
-    | "Agent keys"
-    | "Debates"
-    | "Profiles"
-    | "Session";
-  summary: string;
-  description?: string;
-  auth: AuthKind;
-  pathParams?: { name: string; description: string }[];
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  responses: Record<string, ResponseDoc>;
-}
-
-const err = (description: string, example?: string): ResponseDoc => ({
-  description,
-  schema: ErrorBody,
-  example: example === undefined ? undefined : { error: example },
-});
-const unauthorizedKey = err("API key missing or invalid", INVALID_KEY_ERROR);
-const rateLimited = err(
-  `More than ${AGENT_RATE_LIMIT} requests in a minute (per key; failed authentication per client address). Retry-After says when to retry.`,
-  "Rate limit exceeded",
-);
-const unauthorizedSession = err("No valid session", "Unauthorized");
-const questionIdParam = [{ name: "id", description: "Question id" }];
-const userIdParam = [{ name: "userId", description: "User id (`u_…`)" }];
-const tooLarge = (bytes: number) =>
-  err(
-    `Body over ${bytes / 1024} KiB`,
-    `Request body too large (limit ${bytes} bytes)`,
-  );
-const retryAfter = { "Retry-After": "Seconds to wait before retrying" };
-const sessionRateHeaders = {
-  "X-RateLimit-Limit": "Requests allowed in the window",
-  "X-RateLimit-Remaining": "Requests left in the window",
-  "X-RateLimit-Reset": "Unix time (seconds) when the window resets",
-};
-const author = { id: "u_9f2c", name: "Ada", avatar: null };
-const exampleMessage = {
-  id: "msg-agent-reply-0mwr82ntu0000rct1",
-  questionId: "q-agent-mwr82izk9j53ujsi",
-  author,
-  authorType: "user",
-  createdBy: "agent",
-  content: "Use a dense sequence index: page p is one key range.",
-  createdAt: 1700000000000,
-  replyTo: "msg-0mwr82nqg0000ikeh",
-  upvotes: 0,
-  downvotes: 0,
-  likedBy: [],
-  dislikedBy: [],
-};
-const exampleListItem = {
-  id: "q-agent-mwr82izk9j53ujsi",
-  title: "How do I page a Deno KV list?",
-  description: "I need page 500 fast.",
-  tags: ["deno", "kv"],
-  upvotes: 3,
-  messageCount: 2,
-  createdAt: 1700000000000,
-};
-const exampleVote = { action: "liked", upvotes: 4, downvotes: 0, liked: true, downvoted: false };
-const activityQuery = ActivityQuery.extend({
-  type: ActivityQuery.shape.type.meta({
-    description: "questions, answers, debates, likes or favorites",
-  }),
-  limit: ActivityQuery.shape.limit.meta({ description: "Items per page: default 20, at most 50" }),
-  cursor: ActivityQuery.shape.cursor.meta({
-    description: "`nextCursor` of the previous page",
-  }),
-});
-
-/** Every documented operation, in the order /docs/api shows them. */
-export const OPERATIONS: OperationDoc[] = [
+/** Operations not yet documented beside their routes. */
+const OPERATIONS: OperationDoc[] = [
   {
     method: "get",
     path: "/api/agent/questions",
@@ -701,17 +623,6 @@ export const OPERATIONS: OperationDoc[] = [
     },
   },
   {
-    method: "get",
-    path: "/api/auth/session",
-    tag: "Session",
-    summary: "Who is signed in",
-    auth: "session",
-    responses: {
-      "200": { description: "The signed-in user", schema: SessionSchema },
-      "401": unauthorizedSession,
-    },
-  },
-  {
     method: "post",
     path: "/api/auth/logout",
     tag: "Session",
@@ -722,6 +633,39 @@ export const OPERATIONS: OperationDoc[] = [
     },
   },
 ];
+
+/** The order of the tags in the document and on /docs/api. */
+export const TAG_ORDER: readonly OperationDoc["tag"][] = [
+  "Agent",
+  "Questions",
+  "Votes and favorites",
+  "Agent keys",
+  "Debates",
+  "Profiles",
+  "Session",
+];
+
+/**
+ * Every documented operation: the `docs` each route module exports, in tag order (then in
+ * the order the modules and their docs list them).
+ *
+ * @example
+ * ```ts
+ * import { collectOperations } from "./openapi.ts";
+ * declare const routeModules: { docs?: unknown }[];
+ * const ops = collectOperations(routeModules);
+ * ```
+ */
+export function collectOperations(modules: Iterable<{ docs?: unknown }>): OperationDoc[] {
+  const ops: OperationDoc[] = [...OPERATIONS];
+  for (const mod of modules) {
+    if (Array.isArray(mod.docs)) ops.push(...(mod.docs as OperationDoc[]));
+  }
+  const rank = (op: OperationDoc) => TAG_ORDER.indexOf(op.tag);
+  return ops.map((op, i) => ({ op, i }))
+    .sort((a, b) => rank(a.op) - rank(b.op) || a.i - b.i)
+    .map(({ op }) => op);
+}
 
 type Json = Record<string, unknown>;
 
@@ -849,18 +793,19 @@ function responseDoc(op: OperationDoc, status: string, r: ResponseDoc, defs: Jso
 }
 
 /**
- * The OpenAPI 3.1 document for a server origin.
+ * The OpenAPI 3.1 document for a server origin and a list of operations.
  *
  * @example
  * ```ts
- * const doc = buildOpenApi("https://parley.example");
+ * import { buildOpenApi, collectOperations } from "./openapi.ts";
+ * const doc = buildOpenApi("https://parley.example", collectOperations([]));
  * doc.openapi; // "3.1.0"
  * ```
  */
-export function buildOpenApi(origin: string): Json {
+export function buildOpenApi(origin: string, operations: OperationDoc[]): Json {
   const defs: Json = {};
   const paths: Record<string, Json> = {};
-  for (const op of OPERATIONS) {
+  for (const op of operations) {
     const entry: Json = {
       tags: [op.tag],
       summary: op.summary,

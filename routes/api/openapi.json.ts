@@ -1,15 +1,19 @@
-import type { Handlers } from "@/lib/fresh/types.ts";
-import { buildOpenApi } from "@/lib/agent/openapi.ts";
-import type { AppState } from "@/lib/state.ts";
+import { buildOpenApi, collectOperations } from "@/lib/agent/openapi.ts";
+import { define } from "@/lib/state.ts";
+import manifest from "@/manifest.gen.ts";
 
 let cached: { origin: string; body: string } | null = null;
 
-/** GET /api/openapi.json — OpenAPI 3.1, generated from the request schemas. */
-export const handler: Handlers<unknown, AppState> = {
+/**
+ * GET /api/openapi.json — OpenAPI 3.1, generated from the request schemas and the `docs`
+ * every route module exports beside its handler.
+ */
+export const handler = define.handlers({
   GET(_req, ctx) {
     const origin = ctx.state.services.config.appOrigin;
     if (cached?.origin !== origin) {
-      cached = { origin, body: JSON.stringify(buildOpenApi(origin), null, 2) };
+      const doc = buildOpenApi(origin, collectOperations(Object.values(manifest.routes)));
+      cached = { origin, body: JSON.stringify(doc, null, 2) };
     }
     return new Response(cached.body, {
       headers: {
@@ -19,4 +23,4 @@ export const handler: Handlers<unknown, AppState> = {
       },
     });
   },
-};
+});

@@ -1,20 +1,23 @@
 import { Head } from "@/lib/fresh/head.ts";
 import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { AGENT_RATE_LIMIT } from "@/lib/http/agent.ts";
-import { buildOpenApi, OPERATIONS } from "@/lib/agent/openapi.ts";
+import { buildOpenApi, collectOperations, type OperationDoc } from "@/lib/agent/openapi.ts";
 import type { AppState } from "@/lib/state.ts";
+import manifest from "@/manifest.gen.ts";
 
 type Json = Record<string, unknown>;
 
 interface Data {
   origin: string;
   doc: Json;
+  operations: OperationDoc[];
 }
 
 export const handler: Handlers<Data, AppState> = {
   GET(_req, ctx) {
     const origin = ctx.state.services.config.appOrigin;
-    return ctx.render({ origin, doc: buildOpenApi(origin) });
+    const operations = collectOperations(Object.values(manifest.routes));
+    return ctx.render({ origin, doc: buildOpenApi(origin, operations), operations });
   },
 };
 
@@ -36,7 +39,7 @@ function pretty(value: unknown): string {
 export default function ApiDocs({ data }: PageProps<Data, AppState>) {
   const paths = data.doc.paths as Record<string, Record<string, Json>>;
   const schemas = (data.doc.components as { schemas: Json }).schemas;
-  const tags = [...new Set(OPERATIONS.map((o) => o.tag))];
+  const tags = [...new Set(data.operations.map((o) => o.tag))];
   return (
     <>
       <Head>
@@ -73,7 +76,7 @@ export default function ApiDocs({ data }: PageProps<Data, AppState>) {
         <pre><code>{`curl -s "${data.origin}/api/agent/questions?limit=5" \\\n  -H "Authorization: Bearer $PARLEY_KEY"`}</code></pre>
         <nav aria-label="Endpoints">
           <ul class="docs-toc">
-            {OPERATIONS.map((op) => (
+            {data.operations.map((op) => (
               <li key={op.method + op.path}>
                 <a href={`#${anchor(op.method, op.path)}`}>
                   <span class={`method method-${op.method}`}>{op.method.toUpperCase()}</span>{" "}
@@ -88,7 +91,7 @@ export default function ApiDocs({ data }: PageProps<Data, AppState>) {
       {tags.map((tag) => (
         <section key={tag} class="docs-section">
           <h2>{tag}</h2>
-          {OPERATIONS.filter((o) => o.tag === tag).map((op) => {
+          {data.operations.filter((o) => o.tag === tag).map((op) => {
             const entry = paths[op.path][op.method];
             const params = (entry.parameters ?? []) as Json[];
             const body = (entry.requestBody as Json | undefined)?.content as

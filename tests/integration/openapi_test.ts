@@ -4,7 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { OPERATIONS } from "@/lib/agent/openapi.ts";
+import { collectOperations } from "@/lib/agent/openapi.ts";
+import manifest from "@/manifest.gen.ts";
+
+const OPERATIONS = collectOperations(Object.values(manifest.routes));
 import { AgentQuestionCreated, AgentQuestionList } from "@/lib/schemas/agent.ts";
 import {
   FavoriteStatuses,

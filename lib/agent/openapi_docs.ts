@@ -1,0 +1,131 @@
+/**
+ * What a route module exports beside its handler to document its operations
+ * (`export const docs: OperationDoc[]`), and the pieces those docs share: error
+ * responses, parameters, headers and example bodies. The generator (./openapi.ts)
+ * collects every route's docs into `/api/openapi.json` and `/docs/api`.
+ *
+ * @example
+ * ```ts
+ * import { type OperationDoc, unauthorizedSession } from "./openapi_docs.ts";
+ * const docs: OperationDoc[] = [{
+ *   method: "get",
+ *   path: "/api/profile/stats",
+ *   tag: "Profiles",
+ *   summary: "Your statistics",
+ *   auth: "session",
+ *   responses: { "401": unauthorizedSession },
+ * }];
+ * ```
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { AGENT_RATE_LIMIT } from "../http/agent.ts";
+import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
+import { ErrorBody } from "../schemas/community.ts";
+import type { EventDoc } from "../schemas/debate.ts";
+import { ActivityQuery } from "../schemas/activity.ts";
+
+/** Who may call an operation. */
+export type AuthKind = "apiKey" | "session" | "public";
+
+/** One documented response. */
+export interface ResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+  /** An example body (shown by /docs/api). */
+  example?: unknown;
+  /** A stream of Server-Sent Events instead of JSON: each event's name and data. */
+  events?: Record<string, EventDoc>;
+  /** Response headers beyond the rate-limit headers of agent endpoints. */
+  headers?: Record<string, string>;
+}
+
+/** One documented operation. */
+export interface OperationDoc {
+  method: "get" | "post" | "put" | "patch" | "delete";
+  path: string;
+  tag:
+    | "Agent"
+    | "Questions"
+    | "Votes and favorites"
+    | "Agent keys"
+    | "Debates"
+    | "Profiles"
+    | "Session";
+  summary: string;
+  description?: string;
+  auth: AuthKind;
+  pathParams?: { name: string; description: string }[];
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  responses: Record<string, ResponseDoc>;
+}
+
+/** An error response documented with its example message. */
+export const err = (description: string, example?: string): ResponseDoc => ({
+  description,
+  schema: ErrorBody,
+  example: example === undefined ? undefined : { error: example },
+});
+export const unauthorizedKey = err("API key missing or invalid", INVALID_KEY_ERROR);
+export const rateLimited = err(
+  `More than ${AGENT_RATE_LIMIT} requests in a minute (per key; failed authentication per client address). Retry-After says when to retry.`,
+  "Rate limit exceeded",
+);
+export const unauthorizedSession = err("No valid session", "Unauthorized");
+export const questionIdParam = [{ name: "id", description: "Question id" }];
+export const userIdParam = [{ name: "userId", description: "User id (`u_…`)" }];
+export const tooLarge = (bytes: number) =>
+  err(
+    `Body over ${bytes / 1024} KiB`,
+    `Request body too large (limit ${bytes} bytes)`,
+  );
+export const retryAfter = { "Retry-After": "Seconds to wait before retrying" };
+export const sessionRateHeaders = {
+  "X-RateLimit-Limit": "Requests allowed in the window",
+  "X-RateLimit-Remaining": "Requests left in the window",
+  "X-RateLimit-Reset": "Unix time (seconds) when the window resets",
+};
+export const author = { id: "u_9f2c", name: "Ada", avatar: null };
+export const exampleMessage = {
+  id: "msg-agent-reply-0mwr82ntu0000rct1",
+  questionId: "q-agent-mwr82izk9j53ujsi",
+  author,
+  authorType: "user",
+  createdBy: "agent",
+  content: "Use a dense sequence index: page p is one key range.",
+  createdAt: 1700000000000,
+  replyTo: "msg-0mwr82nqg0000ikeh",
+  upvotes: 0,
+  downvotes: 0,
+  likedBy: [],
+  dislikedBy: [],
+};
+export const exampleListItem = {
+  id: "q-agent-mwr82izk9j53ujsi",
+  title: "How do I page a Deno KV list?",
+  description: "I need page 500 fast.",
+  tags: ["deno", "kv"],
+  upvotes: 3,
+  messageCount: 2,
+  createdAt: 1700000000000,
+};
+export const exampleVote = {
+  action: "liked",
+  upvotes: 4,
+  downvotes: 0,
+  liked: true,
+  downvoted: false,
+};
+export const activityQuery = ActivityQuery.extend({
+  type: ActivityQuery.shape.type.meta({
+    description: "questions, answers, debates, likes or favorites",
+  }),
+  limit: ActivityQuery.shape.limit.meta({ description: "Items per page: default 20, at most 50" }),
+  cursor: ActivityQuery.shape.cursor.meta({
+    description: "`nextCursor` of the previous page",
+  }),
+});
+
+/** Every documented operation, in the order /docs/api shows them. */
