@@ -1,8 +1,8 @@
 import { Head } from "@/lib/fresh/head.ts";
-import type { PageProps } from "@/lib/fresh/types.ts";
+import { define } from "@/lib/state.ts";
 
 /** Not-found page. */
-export default function NotFound({ url }: PageProps) {
+export default define.page(function NotFound({ url }) {
   return (
     <>
       <Head>
@@ -20,4 +20,4 @@ export default function NotFound({ url }: PageProps) {
       </div>
     </>
   );
-}
+});

@@ -1,7 +1,8 @@
 import { Head } from "@/lib/fresh/head.ts";
+import { define } from "@/lib/state.ts";
 
 /** Error page: no details of the failure reach the client. */
-export default function ServerError() {
+export default define.page(function ServerError() {
   return (
     <>
       <Head>
@@ -16,4 +17,4 @@ export default function ServerError() {
       </div>
     </>
   );
-}
+});

@@ -1,15 +1,14 @@
 import { getCookies, setCookie } from "@/lib/http/cookies.ts";
-import { jsonError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/http/errors.ts";
 import { isSameOrigin, isWriteMethod } from "@/lib/http/origin.ts";
 import { SESSION_TTL_MS, sessionCookieName, userForSession } from "@/lib/auth/sessions.ts";
-import type { FreshContext } from "@/lib/fresh/types.ts";
-import { type AppState, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
+import { define, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
 
 /**
  * Root middleware: put the session user on `ctx.state`, refuse cross-site writes that
  * ride on the session cookie, and renew the cookie while the session slides.
  */
-export async function handler(req: Request, ctx: FreshContext<AppState>): Promise<Response> {
+export const handler = define.middleware(async (req, ctx) => {
   const { kv, config, now } = ctx.state.services;
   const cookieName = sessionCookieName(config.appOrigin);
   const cookies = getCookies(req);
@@ -17,7 +16,7 @@ export async function handler(req: Request, ctx: FreshContext<AppState>): Promis
   ctx.state.theme = parseTheme(cookies[THEME_COOKIE]);
   const bearer = req.headers.get("authorization")?.startsWith("Bearer ") ?? false;
   if (token && !bearer && isWriteMethod(req.method) && !isSameOrigin(req, config.appOrigin)) {
-    return jsonError(403, "Cross-site request refused");
+    throw new HttpError(403, "Cross-site request refused");
   }
   // A request that authenticates with a bearer key is not a browser session: its cookie
   // is ignored, so the cross-site exemption above can never lend a session to a write.
@@ -33,4 +32,4 @@ export async function handler(req: Request, ctx: FreshContext<AppState>): Promis
     return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   }
   return res;
-}
+});

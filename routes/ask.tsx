@@ -1,12 +1,11 @@
 import { SignInPrompt } from "@/components/SignInPrompt.tsx";
 import { Head } from "@/lib/fresh/head.ts";
-import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
 import { authorOf } from "@/lib/profile/profiles.ts";
 import { createQuestion } from "@/lib/community/questions/write.ts";
 import { DESCRIPTION_MAX, TAG_MAX_LENGTH, TAGS_KEPT, TITLE_MAX, TITLE_MIN } from "@/lib/shared.ts";
 import { NewQuestionBody } from "@/lib/schemas/community.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 interface Data {
   values: { title: string; description: string; tags: string };
@@ -19,7 +18,7 @@ const EMPTY: Data = { values: { title: "", description: "", tags: "" }, errors: 
  * /ask: a plain form (works without JavaScript). POST validates with the API's schema,
  * re-renders with messages next to the fields, or redirects to the new question.
  */
-export const handler: Handlers<Data, AppState> = {
+export const handler = define.handlers<Data>({
   GET(_req, ctx) {
     return ctx.render(EMPTY);
   },
@@ -66,14 +65,14 @@ export const handler: Handlers<Data, AppState> = {
       headers: { location: `/questions/${encodeURIComponent(q.id)}?asked=1` },
     });
   },
-};
+});
 
 function invalid(error: string | undefined) {
   return error ? "true" : undefined;
 }
 
 /** The ask page. */
-export default function Ask({ data, state, url }: PageProps<Data, AppState>) {
+export default define.page<typeof handler>(function Ask({ data, state, url }) {
   const { values, errors } = data;
   const count = Object.keys(errors).length;
   // After a refused submit, the caret goes to the first field to fix (nothing typed is lost).
@@ -160,4 +159,4 @@ export default function Ask({ data, state, url }: PageProps<Data, AppState>) {
         )}
     </>
   );
-}
+});

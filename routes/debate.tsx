@@ -2,9 +2,9 @@ import type { HistoryItemView } from "@/components/DebateView.tsx";
 import DebateLive from "@/islands/DebateLive.tsx";
 import { getAgentMemory, listDebateSummaries } from "@/lib/debates/store.ts";
 import { Head } from "@/lib/fresh/head.ts";
-import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { getProfile } from "@/lib/profile/profiles.ts";
-import type { AppState } from "@/lib/state.ts";
+import { TOPIC_MAX_CHARS } from "@/lib/shared.ts";
+import { define } from "@/lib/state.ts";
 
 interface Data {
   signedIn: boolean;
@@ -16,11 +16,11 @@ interface Data {
   history: HistoryItemView[];
 }
 
-export const handler: Handlers<Data, AppState> = {
-  async GET(req, ctx) {
+export const handler = define.handlers<Data>({
+  async GET(_req, ctx) {
     const { kv, llm, now } = ctx.state.services;
     const user = ctx.state.user;
-    const topic = (new URL(req.url).searchParams.get("topic") ?? "").slice(0, 300);
+    const topic = (ctx.url.searchParams.get("topic") ?? "").slice(0, TOPIC_MAX_CHARS);
     const standIn = llm?.standIn ?? false;
     if (!user) {
       return ctx.render({
@@ -52,10 +52,10 @@ export const handler: Handlers<Data, AppState> = {
       history: summaries.map((s) => ({ ...s, createdAt: new Date(s.createdAt).toISOString() })),
     });
   },
-};
+});
 
 /** /debate: start a live debate between your agent and an AI opponent; your history. */
-export default function DebatePage({ data }: PageProps<Data, AppState>) {
+export default define.page<typeof handler>(function DebatePage({ data }) {
   return (
     <>
       <Head>
@@ -85,4 +85,4 @@ export default function DebatePage({ data }: PageProps<Data, AppState>) {
       />
     </>
   );
-}
+});

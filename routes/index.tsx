@@ -5,17 +5,17 @@ import { TagList } from "@/components/TagList.tsx";
 import AgentParticipate from "@/islands/AgentParticipate.tsx";
 import NewQuestionsNotice from "@/islands/NewQuestionsNotice.tsx";
 import { Head } from "@/lib/fresh/head.ts";
-import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
-import { SEARCH_QUERY_MAX } from "@/lib/shared.ts";
+import { SEARCH_QUERY_MAX, TAG_MAX_LENGTH } from "@/lib/shared.ts";
 import { excerpt } from "@/lib/markdown.ts";
 import { countQuestions } from "@/lib/community/questions/read.ts";
 import { type FeedPage, findQuestions } from "@/lib/community/questions/feed.ts";
 import { QuestionsQuery } from "@/lib/schemas/community.ts";
+import { queryObject } from "@/lib/schemas/parse.ts";
 import { cachedRead } from "@/lib/community/read_cache.ts";
+import { define } from "@/lib/state.ts";
 
 /** How long a home-feed read is reused (ms). */
 const FEED_CACHE_MS = 1000;
-import type { AppState } from "@/lib/state.ts";
 
 interface Data {
   feed: FeedPage;
@@ -28,16 +28,16 @@ interface Data {
   pollMs: number;
 }
 
-export const handler: Handlers<Data, AppState> = {
-  async GET(req, ctx) {
+export const handler = define.handlers<Data>({
+  async GET(_req, ctx) {
     const { kv, now, feedCacheMs = FEED_CACHE_MS } = ctx.state.services;
-    const params = Object.fromEntries(ctx.url.searchParams);
+    const params = queryObject(ctx.url);
     // A hand-edited bad parameter falls back to its default rather than an error page.
     const parsed = QuestionsQuery.safeParse(params);
     const query = parsed.success ? parsed.data : QuestionsQuery.parse({
       sort: params.sort === "hot" ? "hot" : "new",
-      q: params.q?.slice(0, 200),
-      tag: params.tag?.slice(0, 40),
+      q: params.q?.slice(0, SEARCH_QUERY_MAX),
+      tag: params.tag?.slice(0, TAG_MAX_LENGTH),
     });
     // The feed is the busiest page: a one-second cache per query turns a crowd of readers
     // into one set of KV reads; this process's own writes drop it at once.
@@ -48,7 +48,7 @@ export const handler: Handlers<Data, AppState> = {
       () => Promise.all([findQuestions(kv, query, now()), countQuestions(kv)]),
     );
     // `?poll=` lets browser tests shorten the notice's poll interval (bounded).
-    const poll = Number(new URL(req.url).searchParams.get("poll"));
+    const poll = Number(ctx.url.searchParams.get("poll"));
     const pollMs = Number.isFinite(poll) && poll >= 200 && poll <= 60000 ? poll : 15000;
     return ctx.render({
       feed,
@@ -60,7 +60,7 @@ export const handler: Handlers<Data, AppState> = {
       pollMs,
     });
   },
-};
+});
 
 /** A feed URL keeping the current filters, with some of them changed. */
 function feedHref(
@@ -86,7 +86,7 @@ function heading(d: Data): string {
 }
 
 /** Home: the question feed — new and hot tabs, search, tag filter, pages, empty states. */
-export default function Home({ data, url, state }: PageProps<Data, AppState>) {
+export default define.page<typeof handler>(function Home({ data, url, state }) {
   const { feed } = data;
   const filtered = Boolean(data.q || data.tag);
   const pages = feed.total === null ? null : Math.max(1, Math.ceil(feed.total / feed.limit));
@@ -231,7 +231,7 @@ export default function Home({ data, url, state }: PageProps<Data, AppState>) {
       )}
     </>
   );
-}
+});
 
 function EmptyFeed({ data }: { data: Data }) {
   if (data.total === 0) {

@@ -2,24 +2,23 @@ import { ProviderButtons } from "@/components/ProviderButtons.tsx";
 import { SignInErrorBanner } from "@/components/SignInErrorBanner.tsx";
 import { availableProviders, type ProviderId } from "@/lib/auth/providers.ts";
 import { Head } from "@/lib/fresh/head.ts";
-import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { safeReturnTo } from "@/lib/http/return_to.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 interface Data {
   providers: ProviderId[];
   returnTo: string;
 }
 
-export const handler: Handlers<Data, AppState> = {
-  GET(req, ctx) {
-    const returnTo = safeReturnTo(new URL(req.url).searchParams.get("returnTo"));
+export const handler = define.handlers<Data>({
+  GET(_req, ctx) {
+    const returnTo = safeReturnTo(ctx.url.searchParams.get("returnTo"));
     return ctx.render({ providers: availableProviders(ctx.state.services.config), returnTo });
   },
-};
+});
 
 /** /signin: one button per available provider (all three, local, in local mode). */
-export default function SignIn({ data, state, url }: PageProps<Data, AppState>) {
+export default define.page<typeof handler>(function SignIn({ data, state, url }) {
   const local = state.services.config.localMode;
   return (
     <>
@@ -58,4 +57,4 @@ export default function SignIn({ data, state, url }: PageProps<Data, AppState>) 
       </section>
     </>
   );
-}
+});

@@ -8,8 +8,7 @@ import { RelativeTime } from "@/components/RelativeTime.tsx";
 import { readableDebate } from "@/lib/debates/access.ts";
 import type { Debate } from "@/lib/debates/store.ts";
 import { Head } from "@/lib/fresh/head.ts";
-import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 interface Data {
   debate: Debate;
@@ -17,7 +16,7 @@ interface Data {
   now: number;
 }
 
-export const handler: Handlers<Data, AppState> = {
+export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     const { kv, now } = ctx.state.services;
     const viewer = ctx.state.user?.id ?? null;
@@ -25,10 +24,10 @@ export const handler: Handlers<Data, AppState> = {
     if (!debate) return ctx.renderNotFound();
     return ctx.render({ debate, isOwner: viewer === debate.userId, now: now() });
   },
-};
+});
 
 /** /debates/:id: a saved debate, re-read — transcript and the judge's report. */
-export default function SavedDebatePage({ data }: PageProps<Data, AppState>) {
+export default define.page<typeof handler>(function SavedDebatePage({ data }) {
   const { debate, isOwner, now } = data;
   const user = { name: debate.userProfile.name, avatar: debate.userProfile.avatar };
   const opponent = {
@@ -82,4 +81,4 @@ export default function SavedDebatePage({ data }: PageProps<Data, AppState>) {
       )}
     </>
   );
-}
+});

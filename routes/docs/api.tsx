@@ -1,9 +1,8 @@
 import { Head } from "@/lib/fresh/head.ts";
-import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { AGENT_RATE_LIMIT } from "@/lib/http/agent.ts";
 import { buildOpenApi, collectOperations, type OperationDoc } from "@/lib/agent/openapi.ts";
-import type { AppState } from "@/lib/state.ts";
 import manifest from "@/manifest.gen.ts";
+import { define } from "@/lib/state.ts";
 
 type Json = Record<string, unknown>;
 
@@ -13,13 +12,13 @@ interface Data {
   operations: OperationDoc[];
 }
 
-export const handler: Handlers<Data, AppState> = {
+export const handler = define.handlers<Data>({
   GET(_req, ctx) {
     const origin = ctx.state.services.config.appOrigin;
     const operations = collectOperations(Object.values(manifest.routes));
     return ctx.render({ origin, doc: buildOpenApi(origin, operations), operations });
   },
-};
+});
 
 const AUTH_LABEL = {
   apiKey: "API key",
@@ -36,7 +35,7 @@ function pretty(value: unknown): string {
 }
 
 /** /docs/api: the API reference, rendered from the same operations as /api/openapi.json. */
-export default function ApiDocs({ data }: PageProps<Data, AppState>) {
+export default define.page<typeof handler>(function ApiDocs({ data }) {
   const paths = data.doc.paths as Record<string, Record<string, Json>>;
   const schemas = (data.doc.components as { schemas: Json }).schemas;
   const tags = [...new Set(data.operations.map((o) => o.tag))];
@@ -233,4 +232,4 @@ export default function ApiDocs({ data }: PageProps<Data, AppState>) {
       </section>
     </>
   );
-}
+});

@@ -3,14 +3,13 @@ import AgentKeysPanel from "@/islands/AgentKeysPanel.tsx";
 import { type AgentKeyInfo, listAgentKeys } from "@/lib/agent/keys.ts";
 import { MAX_AGENT_KEYS } from "@/lib/shared.ts";
 import { Head } from "@/lib/fresh/head.ts";
-import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 interface Data {
   keys: AgentKeyInfo[];
 }
 
-export const handler: Handlers<Data, AppState> = {
+export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     const user = ctx.state.user;
     const keys = user ? await listAgentKeys(ctx.state.services.kv, user.id) : [];
@@ -18,10 +17,10 @@ export const handler: Handlers<Data, AppState> = {
     res.headers.set("cache-control", "no-store");
     return res;
   },
-};
+});
 
 /** /profile/agent-keys: create, list and revoke the API keys your agents use. */
-export default function AgentKeysPage({ data, state, url }: PageProps<Data, AppState>) {
+export default define.page<typeof handler>(function AgentKeysPage({ data, state, url }) {
   return (
     <>
       <Head>
@@ -42,4 +41,4 @@ export default function AgentKeysPage({ data, state, url }: PageProps<Data, AppS
         : <SignInPrompt url={url} action="manage your agent API keys" />}
     </>
   );
-}
+});

@@ -19,10 +19,9 @@ import { statsAndBadges } from "@/lib/profile/public_profile.ts";
 import type { BadgeStatus, Statistics } from "@/lib/profile/stats.ts";
 import { availableProviders, type ProviderId } from "@/lib/auth/providers.ts";
 import { Head } from "@/lib/fresh/head.ts";
-import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { type IdentitySummary, identitySummary, listIdentities } from "@/lib/auth/identities.ts";
 import { getProfile, type Profile } from "@/lib/profile/profiles.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 interface Data {
   profile: Profile;
@@ -42,8 +41,8 @@ const ALL_VISIBLE = Object.fromEntries(ACTIVITY_TYPES.map((t) => [t, true])) as 
   boolean
 >;
 
-export const handler: Handlers<Data, AppState> = {
-  async GET(req, ctx) {
+export const handler = define.handlers<Data>({
+  async GET(_req, ctx) {
     const user = ctx.state.user;
     const { kv, config, now } = ctx.state.services;
     const profile = user ? await getProfile(kv, user.id) : null;
@@ -53,7 +52,7 @@ export const handler: Handlers<Data, AppState> = {
         headers: { location: "/signin?returnTo=%2Fprofile" },
       });
     }
-    const params = new URL(req.url).searchParams;
+    const params = ctx.url.searchParams;
     const asked = params.get("tab") as ActivityType | null;
     const tab = asked && ACTIVITY_TYPES.includes(asked) ? asked : "questions";
     const t = now();
@@ -79,13 +78,13 @@ export const handler: Handlers<Data, AppState> = {
     res.headers.set("cache-control", "no-store");
     return res;
   },
-};
+});
 
 /**
  * /profile: the signed-in user's own page. Each section is its own component under
  * components/profile/, so features add sections without touching the others.
  */
-export default function ProfilePage({ data, url }: PageProps<Data, AppState>) {
+export default define.page<typeof handler>(function ProfilePage({ data, url }) {
   return (
     <>
       <Head>
@@ -112,4 +111,4 @@ export default function ProfilePage({ data, url }: PageProps<Data, AppState>) {
       </div>
     </>
   );
-}
+});

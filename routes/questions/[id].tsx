@@ -7,7 +7,6 @@ import AgentParticipate from "@/islands/AgentParticipate.tsx";
 import MessageForm from "@/islands/MessageForm.tsx";
 import { favoriteStatuses } from "@/lib/community/favorites.ts";
 import { Head } from "@/lib/fresh/head.ts";
-import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { excerpt } from "@/lib/markdown.ts";
 import { CONTENT_MAX } from "@/lib/shared.ts";
 import {
@@ -15,8 +14,8 @@ import {
   type MessageView,
   type QuestionWithMessages,
 } from "@/lib/community/messages.ts";
-import type { AppState } from "@/lib/state.ts";
 import { userVotesOn, type VoteType } from "@/lib/community/votes.ts";
+import { define } from "@/lib/state.ts";
 
 interface Data {
   question: QuestionWithMessages;
@@ -29,7 +28,7 @@ interface Data {
 /** Deepest visual nesting of replies; deeper replies line up at this depth. */
 const MAX_DEPTH = 4;
 
-export const handler: Handlers<Data, AppState> = {
+export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     const { kv, now } = ctx.state.services;
     const question = await getQuestionWithMessages(kv, ctx.params.id);
@@ -50,7 +49,7 @@ export const handler: Handlers<Data, AppState> = {
     }
     return ctx.render({ question, votes, favorites, now: now() });
   },
-};
+});
 
 /** Replies grouped under the message they answer; top-level answers first. */
 function threadOf(messages: MessageView[]) {
@@ -78,7 +77,7 @@ function answersHeading(answers: number, replies: number): string {
 }
 
 /** A question with its threaded answers, vote and favorite buttons, and answer forms. */
-export default function QuestionPage({ data, state, url }: PageProps<Data, AppState>) {
+export default define.page<typeof handler>(function QuestionPage({ data, state, url }) {
   const { question: q, now } = data;
   const signedIn = Boolean(state.user);
   const signIn = signedIn ? null : signInHref(url);
@@ -202,4 +201,4 @@ export default function QuestionPage({ data, state, url }: PageProps<Data, AppSt
       </section>
     </>
   );
-}
+});

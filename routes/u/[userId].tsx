@@ -7,9 +7,8 @@ import {
   listActivityForPage,
 } from "@/lib/profile/activity.ts";
 import { Head } from "@/lib/fresh/head.ts";
-import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { getPublicProfile, type PublicProfile } from "@/lib/profile/public_profile.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 interface Data {
   profile: PublicProfile;
@@ -20,8 +19,8 @@ interface Data {
   now: number;
 }
 
-export const handler: Handlers<Data, AppState> = {
-  async GET(req, ctx) {
+export const handler = define.handlers<Data>({
+  async GET(_req, ctx) {
     const { kv, now } = ctx.state.services;
     const t = now();
     const profile = await getPublicProfile(kv, ctx.params.userId, t);
@@ -34,7 +33,7 @@ export const handler: Handlers<Data, AppState> = {
       likes: isOwner || profile.visibleActivity.likes,
       favorites: isOwner || profile.visibleActivity.favorites,
     };
-    const params = new URL(req.url).searchParams;
+    const params = ctx.url.searchParams;
     const asked = params.get("tab") as ActivityType | null;
     const tab = asked && ACTIVITY_TYPES.includes(asked) ? asked : "questions";
     const cursor = params.get("cursor") ?? undefined;
@@ -43,10 +42,10 @@ export const handler: Handlers<Data, AppState> = {
       : null;
     return ctx.render({ profile, tab, page, visible, isOwner, now: t });
   },
-};
+});
 
 /** /u/:userId — a person's public profile. */
-export default function PublicProfilePage({ data }: PageProps<Data, AppState>) {
+export default define.page<typeof handler>(function PublicProfilePage({ data }) {
   const p = data.profile;
   const base = `/u/${encodeURIComponent(p.userId)}`;
   return (
@@ -91,4 +90,4 @@ export default function PublicProfilePage({ data }: PageProps<Data, AppState>) {
       </div>
     </>
   );
-}
+});

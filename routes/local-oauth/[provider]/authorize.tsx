@@ -10,9 +10,8 @@ import { LOCAL_NAME_MAX } from "@/lib/shared.ts";
 import { type AuthorizeRequest, parseAuthorizeRequest } from "@/lib/auth/local/protocol.ts";
 import { isProviderId, PROVIDER_INFO, type ProviderId } from "@/lib/auth/providers.ts";
 import { Head } from "@/lib/fresh/head.ts";
-import type { Handlers, PageProps } from "@/lib/fresh/types.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 interface Data {
   provider: ProviderId;
@@ -36,12 +35,12 @@ function backToApp(req: AuthorizeRequest, params: Record<string, string>): Respo
  * The local provider's authorize page: choose a local account (or type a name) and
  * return to the app with a code, or cancel (`error=access_denied`).
  */
-export const handler: Handlers<Data, AppState> = {
-  async GET(req, ctx) {
+export const handler = define.handlers<Data>({
+  async GET(_req, ctx) {
     const provider = ctx.params.provider;
     if (!isProviderId(provider)) return ctx.renderNotFound();
     const { config, kv } = ctx.state.services;
-    const parsed = parseAuthorizeRequest(config, provider, new URL(req.url).searchParams);
+    const parsed = parseAuthorizeRequest(config, provider, ctx.url.searchParams);
     const accounts = await listLocalAccounts(kv, provider);
     if (!parsed.ok) {
       return ctx.render({ provider, request: null, error: parsed.message, accounts: [] }, {
@@ -89,7 +88,7 @@ export const handler: Handlers<Data, AppState> = {
     });
     return backToApp(parsed, { code });
   },
-};
+});
 
 function Hidden({ request }: { request: AuthorizeRequest }) {
   return (
@@ -104,7 +103,7 @@ function Hidden({ request }: { request: AuthorizeRequest }) {
 }
 
 /** The account chooser of a local identity provider. */
-export default function LocalAuthorize({ data, state }: PageProps<Data, AppState>) {
+export default define.page<typeof handler>(function LocalAuthorize({ data, state }) {
   const label = PROVIDER_INFO[data.provider].label;
   const origin = state.services.config.appOrigin;
   const action = `/local-oauth/${data.provider}/authorize`;
@@ -176,4 +175,4 @@ export default function LocalAuthorize({ data, state }: PageProps<Data, AppState
       </section>
     </>
   );
-}
+});
