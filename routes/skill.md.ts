@@ -1,9 +1,8 @@
-import type { Handlers } from "@/lib/fresh/types.ts";
 import { skillGuide } from "@/lib/agent/skill_guide.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 /** GET /skill.md — the plain Markdown guide an autonomous agent follows. */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   GET(_req, ctx) {
     return new Response(skillGuide(ctx.state.services.config.appOrigin), {
       headers: {
@@ -12,4 +11,4 @@ export const handler: Handlers<unknown, AppState> = {
       },
     });
   },
-};
+});

@@ -1,14 +1,13 @@
 import { setCookie } from "@/lib/http/cookies.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
 import { safeReturnTo } from "@/lib/http/return_to.ts";
-import type { Handlers } from "@/lib/fresh/types.ts";
-import { type AppState, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
+import { define, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
 
 /**
  * POST /theme: remember the colour scheme and go back where the form was. A GET (a typed
  * or bookmarked URL) just goes home rather than showing a bare 405.
  */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   GET() {
     return new Response(null, { status: 303, headers: { location: "/" } });
   },
@@ -23,4 +22,4 @@ export const handler: Handlers<unknown, AppState> = {
     });
     return new Response(null, { status: 303, headers });
   },
-};
+});

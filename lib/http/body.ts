@@ -1,10 +1,9 @@
 /**
- * Reading request bodies safely: a size cap, JSON parsing, and zod validation, each
- * failure a 4xx `HttpError` (never a 500).
+ * Reading request bodies safely: a size cap and JSON parsing, each failure a 4xx
+ * `HttpError` (never a 500). Validation is `parseInput` (lib/schemas/parse.ts).
  *
  * @module
  */
-import type { z } from "zod";
 import { HttpError } from "./errors.ts";
 import { readTextCapped } from "./streams.ts";
 
@@ -52,53 +51,4 @@ export async function readJson(req: Request, opts: ReadJsonOptions = {}): Promis
   } catch {
     throw new HttpError(400, opts.invalidJsonMessage ?? "Invalid JSON body");
   }
-}
-
-/** The `issues` list of a 400: one entry per bad field. */
-export function describeIssues(error: z.ZodError): { path: string; message: string }[] {
-  return error.issues.map((i) => ({
-    path: i.path.map(String).join(".") || "(body)",
-    message: i.message,
-  }));
-}
-
-/**
- * Validate data with a zod schema; a failure is a 400 with `issues`.
- *
- * @example
- * ```ts
- * import { z } from "zod";
- * const Schema = z.object({ title: z.string() });
- * declare const req: Request;
- * const input = validate(Schema, await readJson(req), "Invalid question");
- * ```
- */
-export function validate<S extends z.ZodType>(
-  schema: S,
-  data: unknown,
-  message = "Invalid request",
-): z.infer<S> {
-  const parsed = schema.safeParse(data);
-  if (!parsed.success) {
-    throw new HttpError(400, message, { issues: describeIssues(parsed.error) });
-  }
-  return parsed.data;
-}
-
-/**
- * Read and validate a JSON body in one step.
- *
- * @example
- * ```ts
- * import { z } from "zod";
- * declare const req: Request;
- * const { title } = await readBody(req, z.object({ title: z.string() }));
- * ```
- */
-export async function readBody<S extends z.ZodType>(
-  req: Request,
-  schema: S,
-  opts: ReadJsonOptions & { message?: string } = {},
-): Promise<z.infer<S>> {
-  return validate(schema, await readJson(req, opts), opts.message);
 }

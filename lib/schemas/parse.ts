@@ -1,29 +1,76 @@
 /**
- * Validation with the shared schemas: a failure is a 400 whose `error` names the first
- * problem in words and whose `issues` list every bad field (DESIGN.md §6 "Errors").
+ * The one way routes validate input with the shared schemas: a failure is a 400 whose
+ * `error` names the first problem in words (or a fixed message SPEC.md pins) and whose
+ * `issues` list every bad field with the place it came from (DESIGN.md §6 "Errors").
  *
  * @module
  */
 import type { z } from "zod";
-import { describeIssues } from "../http/body.ts";
 import { HttpError } from "../http/errors.ts";
 
+/** Where validated input came from: a JSON body or the query string. */
+export type InputPlace = "body" | "query";
+
+/** Options of {@link parseInput}. */
+export interface ParseOptions {
+  /**
+   * Where the data came from (default `"body"`). An issue with the whole input (an
+   * unknown field of a strict object, a body that is not an object) has the path
+   * `"(body)"` or `"(query)"`; an issue with a field has the field's path (`"tags.0"`,
+   * or the query parameter's name).
+   */
+  in?: InputPlace;
+  /** The `error` text instead of the first issue's message (SPEC.md fixes some). */
+  message?: string;
+}
+
+/** One entry of a 400's `issues` list. */
+export interface Issue {
+  path: string;
+  message: string;
+}
+
 /**
- * Parse `data` with `schema` or throw a 400.
+ * The `issues` list of a 400: one entry per bad field, its path naming the field, or
+ * the place (`(body)`, `(query)`) when the issue is with the whole input.
  *
  * @example
  * ```ts
- * import { LikeBody } from "@/lib/schemas/community.ts";
- * import { readJson } from "@/lib/http/body.ts";
- * declare const req: Request;
- * const body = parseInput(LikeBody, await readJson(req));
+ * import { z } from "zod";
+ * const parsed = z.object({ limit: z.number() }).safeParse({ limit: "x" });
+ * if (!parsed.success) describeIssues(parsed.error, "query"); // [{path: "limit", …}]
  * ```
  */
-export function parseInput<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
+export function describeIssues(error: z.ZodError, place: InputPlace = "body"): Issue[] {
+  return error.issues.map((i) => ({
+    path: i.path.map(String).join(".") || `(${place})`,
+    message: i.message,
+  }));
+}
+
+/**
+ * Parse `data` with `schema` or throw a 400 `{error, issues}`.
+ *
+ * @example
+ * ```ts
+ * import { LikeBody, QuestionsQuery } from "@/lib/schemas/community.ts";
+ * import { readJson } from "@/lib/http/body.ts";
+ * declare const req: Request;
+ * declare const url: URL;
+ * const body = parseInput(LikeBody, asObject(await readJson(req)));
+ * const query = parseInput(QuestionsQuery, queryObject(url), { in: "query" });
+ * ```
+ */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  opts: ParseOptions = {},
+): z.infer<S> {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
-  const issues = describeIssues(parsed.error);
-  throw new HttpError(400, parsed.error.issues[0]?.message ?? "Invalid request", { issues });
+  const issues = describeIssues(parsed.error, opts.in);
+  const message = opts.message ?? parsed.error.issues[0]?.message ?? "Invalid request";
+  throw new HttpError(400, message, { issues });
 }
 
 /** The query string as a plain object (last value of a repeated name wins). */

@@ -208,10 +208,10 @@ const imageUrl = z.union([
  * @example
  * ```ts
  * import type { Config } from "@/lib/config.ts";
- * import { validate } from "@/lib/http/body.ts";
+ * import { parseInput } from "@/lib/schemas/parse.ts";
  * declare const body: unknown;
  * declare const config: Config;
- * const input = validate(profileUpdateSchema(config.offensiveWords), body);
+ * const input = parseInput(profileUpdateSchema(config.offensiveWords), body);
  * ```
  */
 export function profileUpdateSchema(offensiveWords: readonly string[]) {
@@ -228,7 +228,9 @@ export type ProfileUpdate = z.infer<ReturnType<typeof profileUpdateSchema>>;
 
 /** `DELETE /api/profile/identities?provider=…`. */
 export const UnbindQuery = z.object({
-  provider: z.enum(["provider_a", "provider_b", "provider_c"]).meta({
+  provider: z.enum(["provider_a", "provider_b", "provider_c"], {
+    error: "expected provider_a, provider_b or provider_c",
+  }).meta({
     description: "The provider to unbind",
   }),
 });

@@ -1,23 +1,30 @@
+import {
+  err,
+  type OperationDoc,
+  retryAfter,
+  sessionRateHeaders,
+  tooLarge,
+  unauthorizedSession,
+} from "@/lib/agent/openapi_docs.ts";
 import { acceptDebate, startDebateInBackground } from "@/lib/debates/engine.ts";
-import { DebateRequestSchema } from "@/lib/schemas/debate.ts";
 import { createEventStream, SSE_HEADERS } from "@/lib/debates/sse.ts";
-import type { Handlers } from "@/lib/fresh/types.ts";
-import { readJson, validate } from "@/lib/http/body.ts";
-import { HttpError, jsonError } from "@/lib/http/errors.ts";
+import { requireUser } from "@/lib/http/auth.ts";
+import { readJson } from "@/lib/http/body.ts";
+import { HttpError } from "@/lib/http/errors.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
-import type { AppState } from "@/lib/state.ts";
+import { DEBATE_EVENTS, DebateRequestSchema } from "@/lib/schemas/debate.ts";
+import { asObject, parseInput } from "@/lib/schemas/parse.ts";
+import { define } from "@/lib/state.ts";
 
 /** SPEC.md: 24 KB request bodies, 8 debates per minute per user per IP. */
 const BODY_LIMIT = 24 * 1024;
 const RATE_LIMIT = 8;
 const RATE_WINDOW_MS = 60_000;
 
-function missingField(body: unknown): boolean {
-  if (!body || typeof body !== "object" || Array.isArray(body)) return true;
-  const { topic, userProfile } = body as Record<string, unknown>;
+function missingField(body: Record<string, unknown>): boolean {
   const blank = (v: unknown) =>
     v === undefined || v === null || (typeof v === "string" && !v.trim());
-  return blank(topic) || blank(userProfile);
+  return blank(body.topic) || blank(body.userProfile);
 }
 
 /**
@@ -25,15 +32,14 @@ function missingField(body: unknown): boolean {
  * stream it as Server-Sent Events. The debate runs on (and is saved) if the client
  * disconnects.
  */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req, ctx) {
     const { kv, llm, now } = ctx.state.services;
-    const user = ctx.state.user;
-    if (!user) return jsonError(401, "Unauthorized");
+    const user = requireUser(ctx.state.user);
     try {
-      const body = await readJson(req, { limit: BODY_LIMIT });
-      if (missingField(body)) return jsonError(400, "Missing topic or userProfile");
-      const request = validate(DebateRequestSchema, body, "Invalid debate request");
+      const body = asObject(await readJson(req, { limit: BODY_LIMIT }));
+      if (missingField(body)) throw new HttpError(400, "Missing topic or userProfile");
+      const request = parseInput(DebateRequestSchema, body, { message: "Invalid debate request" });
       // Counted once the request is well-formed: the budget guards the model, and a
       // typo should not cost a debate.
       await enforceRateLimit(
@@ -46,7 +52,7 @@ export const handler: Handlers<unknown, AppState> = {
       );
       if (!llm) {
         console.error("POST /api/debate: no language model (set LLM_API_KEY, or use local mode)");
-        return jsonError(500, "Failed to start debate");
+        throw new HttpError(500, "Failed to start debate");
       }
       const deps = { kv, llm, now };
       const accepted = await acceptDebate(deps, user.id, request);
@@ -59,9 +65,42 @@ export const handler: Handlers<unknown, AppState> = {
       );
       return new Response(events.body, { status: 200, headers: SSE_HEADERS });
     } catch (err) {
-      if (err instanceof HttpError) return err.toResponse();
+      if (err instanceof HttpError) throw err;
       console.error("POST /api/debate: could not start", err);
-      return jsonError(500, "Failed to start debate");
+      throw new HttpError(500, "Failed to start debate");
     }
   },
-};
+});
+
+export const docs: OperationDoc[] = [{
+  method: "post",
+  path: "/api/debate",
+  tag: "Debates",
+  summary: "Start a debate between your agent and an AI opponent (Server-Sent Events)",
+  description:
+    "The opponent persona is chosen from the topic. 5 rounds: your agent opens and the two alternate (10 messages of 100–200 characters), then a synthesis. The answer is a `text/event-stream`: each event is `event: <name>`, `data: <json>`, a blank line. Order: init; per turn start, chunk…, message; then synthesizing, synthesis, done. `error` may end the stream. The debate is saved (also when the client disconnects). 8 requests a minute per user and IP; bodies up to 24 KiB.",
+  auth: "session",
+  body: DebateRequestSchema,
+  responses: {
+    "200": {
+      description: "The debate, streamed",
+      events: DEBATE_EVENTS,
+      headers: { "Cache-Control": "no-cache", "Connection": "keep-alive" },
+    },
+    "400": err(
+      "topic or userProfile missing (`Missing topic or userProfile`), or invalid (with `issues`)",
+      "Missing topic or userProfile",
+    ),
+    "401": unauthorizedSession,
+    "413": tooLarge(24 * 1024),
+    "429": {
+      ...err(
+        "More than 8 debates in a minute (per user and IP); `retryAfter` in seconds",
+        "Rate limit exceeded",
+      ),
+      example: { error: "Rate limit exceeded", retryAfter: 42 },
+      headers: { ...sessionRateHeaders, ...retryAfter },
+    },
+    "500": err("The debate could not start", "Failed to start debate"),
+  },
+}];

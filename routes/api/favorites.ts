@@ -1,24 +1,29 @@
+import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
+import { favoriteStatuses, MAX_STATUS_IDS, toggleFavorite } from "@/lib/community/favorites.ts";
+import { requireUser } from "@/lib/http/auth.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { orThrow } from "@/lib/http/outcome.ts";
-import { requireUser } from "@/lib/http/auth.ts";
-import { favoriteStatuses, MAX_STATUS_IDS, toggleFavorite } from "@/lib/community/favorites.ts";
-import type { Handlers } from "@/lib/fresh/types.ts";
-import { FavoriteBody, TargetType } from "@/lib/schemas/community.ts";
-import { asObject, parseInput } from "@/lib/schemas/parse.ts";
-import type { AppState } from "@/lib/state.ts";
+import {
+  FavoriteBody,
+  FavoritesQuery,
+  FavoriteStatuses,
+  FavoriteToggleResult,
+} from "@/lib/schemas/community.ts";
+import { asObject, parseInput, queryObject } from "@/lib/schemas/parse.ts";
+import { define } from "@/lib/state.ts";
 
 /**
  * GET /api/favorites?targetType=&targetIds=a,b — which of the ids the user favorited.
  * POST /api/favorites {targetId, targetType} — toggle (SPEC.md's favorite table).
  */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     const user = requireUser(ctx.state.user);
     const raw = ctx.url.searchParams.get("targetIds") ?? "";
     const listed = raw.split(",").map((s) => s.trim()).filter(Boolean);
     if (listed.length === 0) return Response.json({ statuses: {} });
-    const targetType = parseInput(TargetType, ctx.url.searchParams.get("targetType"));
+    const { targetType } = parseInput(FavoritesQuery, queryObject(ctx.url), { in: "query" });
     if (listed.length > MAX_STATUS_IDS) {
       throw new HttpError(400, `At most ${MAX_STATUS_IDS} targetIds per request`);
     }
@@ -36,4 +41,37 @@ export const handler: Handlers<unknown, AppState> = {
     });
     return Response.json(favorite);
   },
-};
+});
+
+export const docs: OperationDoc[] = [
+  {
+    method: "get",
+    path: "/api/favorites",
+    tag: "Votes and favorites",
+    summary: "Which of these targets the user favorited",
+    description: "At most 200 ids. With no ids the answer is `{statuses: {}}`.",
+    auth: "session",
+    query: FavoritesQuery,
+    responses: {
+      "200": { description: "Favorite state per id", schema: FavoriteStatuses },
+      "400": err("Bad targetType or more than 200 ids", "At most 200 targetIds per request"),
+      "401": unauthorizedSession,
+    },
+  },
+  {
+    method: "post",
+    path: "/api/favorites",
+    tag: "Votes and favorites",
+    summary: "Toggle a favorite",
+    description:
+      "At most one favorite per user and target, also under races; a message favorite records its question.",
+    auth: "session",
+    body: FavoriteBody,
+    responses: {
+      "200": { description: "The state after the call", schema: FavoriteToggleResult },
+      "400": err("Bad targetType", 'targetType must be "question" or "message"'),
+      "401": unauthorizedSession,
+      "404": err("No such target", "The question was not found"),
+    },
+  },
+];

@@ -1,17 +1,17 @@
+import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
+import { castVote } from "@/lib/community/votes.ts";
+import { requireUser } from "@/lib/http/auth.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { orThrow } from "@/lib/http/outcome.ts";
-import { requireUser } from "@/lib/http/auth.ts";
-import type { Handlers } from "@/lib/fresh/types.ts";
-import { LikeBody } from "@/lib/schemas/community.ts";
+import { LikeBody, VoteResult } from "@/lib/schemas/community.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
-import type { AppState } from "@/lib/state.ts";
-import { castVote } from "@/lib/community/votes.ts";
+import { define } from "@/lib/state.ts";
 
 /**
  * POST /api/likes {targetId, targetType, voteType?} — SPEC.md's vote table (session).
  * Answers {action, upvotes, downvotes, liked, downvoted}.
  */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req, ctx) {
     const user = requireUser(ctx.state.user);
     const body = parseInput(LikeBody, asObject(await readJson(req)));
@@ -21,4 +21,21 @@ export const handler: Handlers<unknown, AppState> = {
     });
     return Response.json(vote);
   },
-};
+});
+
+export const docs: OperationDoc[] = [{
+  method: "post",
+  path: "/api/likes",
+  tag: "Votes and favorites",
+  summary: "Vote up or down (toggle or switch)",
+  description:
+    "none+up → liked; none+down → downvoted; up+up → unliked; down+down → undownvoted; down+up → liked (switch); up+down → downvoted (switch).",
+  auth: "session",
+  body: LikeBody,
+  responses: {
+    "200": { description: "The vote after the call", schema: VoteResult },
+    "400": err("Bad targetType or voteType", 'targetType must be "question" or "message"'),
+    "401": unauthorizedSession,
+    "404": err("No such target", "The question was not found"),
+  },
+}];

@@ -1,14 +1,15 @@
+import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { debateToJson, listUserDebates } from "@/lib/debates/store.ts";
-import type { Handlers } from "@/lib/fresh/types.ts";
-import { jsonError } from "@/lib/http/errors.ts";
-import type { AppState } from "@/lib/state.ts";
+import { requireUser } from "@/lib/http/auth.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { DebateHistory } from "@/lib/schemas/debate.ts";
+import { define } from "@/lib/state.ts";
 
 /** GET /api/debate/history: the signed-in user's 20 newest debates, newest first. */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     const { kv, now } = ctx.state.services;
-    const user = ctx.state.user;
-    if (!user) return jsonError(401, "Unauthorized");
+    const user = requireUser(ctx.state.user);
     try {
       const debates = await listUserDebates(kv, user.id, now());
       return Response.json(debates.map(debateToJson), {
@@ -16,7 +17,22 @@ export const handler: Handlers<unknown, AppState> = {
       });
     } catch (err) {
       console.error("GET /api/debate/history failed", err);
-      return jsonError(500, "Failed to load history");
+      throw new HttpError(500, "Failed to load history");
     }
   },
-};
+});
+
+export const docs: OperationDoc[] = [{
+  method: "get",
+  path: "/api/debate/history",
+  tag: "Debates",
+  summary: "Your 20 newest debates, newest first",
+  description:
+    "A top-level array. An `in_progress` debate may have no messages yet and a null synthesis.",
+  auth: "session",
+  responses: {
+    "200": { description: "Saved debates", schema: DebateHistory },
+    "401": unauthorizedSession,
+    "500": err("Storage failure", "Failed to load history"),
+  },
+}];

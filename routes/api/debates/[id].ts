@@ -1,20 +1,36 @@
+import { err, type OperationDoc } from "@/lib/agent/openapi_docs.ts";
 import { readableDebate } from "@/lib/debates/access.ts";
 import { debateToJson } from "@/lib/debates/store.ts";
-import type { Handlers } from "@/lib/fresh/types.ts";
-import { jsonError } from "@/lib/http/errors.ts";
-import type { AppState } from "@/lib/state.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { DebateSchema } from "@/lib/schemas/debate.ts";
+import { define } from "@/lib/state.ts";
 
 /**
  * GET /api/debates/:id: one saved debate with its messages and synthesis — for its
  * owner, or for anyone while the owner's debate archive is public; 404 otherwise.
  */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     const { kv, now } = ctx.state.services;
     const debate = await readableDebate(kv, ctx.params.id, ctx.state.user?.id ?? null, now());
-    if (!debate) return jsonError(404, "Debate not found");
+    if (!debate) throw new HttpError(404, "Debate not found");
     return Response.json(debateToJson(debate), {
       headers: { "cache-control": "private, no-store" },
     });
   },
-};
+});
+
+export const docs: OperationDoc[] = [{
+  method: "get",
+  path: "/api/debates/{id}",
+  tag: "Debates",
+  summary: "One saved debate",
+  description:
+    "For its owner, or for anyone while the owner's debate archive is public; 404 otherwise.",
+  auth: "public",
+  pathParams: [{ name: "id", description: "Debate id (`debate_…`)" }],
+  responses: {
+    "200": { description: "The debate", schema: DebateSchema },
+    "404": err("No such debate, or it is private", "Debate not found"),
+  },
+}];

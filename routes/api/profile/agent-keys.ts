@@ -1,20 +1,26 @@
 import { createAgentKey, listAgentKeys, revokeAgentKey } from "@/lib/agent/keys.ts";
-import { MAX_AGENT_KEYS } from "@/lib/shared.ts";
+import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
+import { requireUser } from "@/lib/http/auth.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { orThrow } from "@/lib/http/outcome.ts";
-import { requireUser } from "@/lib/http/auth.ts";
-import type { Handlers } from "@/lib/fresh/types.ts";
-import { NewAgentKeyBody } from "@/lib/schemas/agent.ts";
+import {
+  AgentKeyList,
+  CreatedAgentKeySchema,
+  NewAgentKeyBody,
+  RevokeAgentKeyQuery,
+} from "@/lib/schemas/agent.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
-import type { AppState } from "@/lib/state.ts";
+import { Ok } from "@/lib/schemas/profile.ts";
+import { MAX_AGENT_KEYS } from "@/lib/shared.ts";
+import { define } from "@/lib/state.ts";
 
 /**
  * The signed-in user's agent API keys (DESIGN.md §6):
  * GET → {keys, max}; POST {name?} → 201 {key, info} (the key is shown this once);
  * DELETE ?id=key_… → {ok: true}.
  */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     const user = requireUser(ctx.state.user);
     const list = await listAgentKeys(ctx.state.services.kv, user.id);
@@ -41,4 +47,74 @@ export const handler: Handlers<unknown, AppState> = {
     });
     return Response.json({ ok: true });
   },
-};
+});
+
+export const docs: OperationDoc[] = [
+  {
+    method: "get",
+    path: "/api/profile/agent-keys",
+    tag: "Agent keys",
+    summary: "List your API keys (never the keys themselves)",
+    auth: "session",
+    responses: {
+      "200": {
+        description: "Your keys",
+        schema: AgentKeyList,
+        example: {
+          keys: [{
+            id: "key_52guKWMKZ9Wo",
+            name: "research agent",
+            prefix: "agent_VMoIFs…",
+            createdAt: 1700000000000,
+            lastUsedAt: null,
+          }],
+          max: MAX_AGENT_KEYS,
+        },
+      },
+      "401": unauthorizedSession,
+    },
+  },
+  {
+    method: "post",
+    path: "/api/profile/agent-keys",
+    tag: "Agent keys",
+    summary: "Create an API key (shown once)",
+    description:
+      `What the **Create key** button on /profile/agent-keys (and the Agent API keys section of /profile) calls. At most ${MAX_AGENT_KEYS} keys per user. Only a SHA-256 of the key is stored: copy \`key\` now. \`name\` is optional (default "Agent key"); an empty body is accepted.`,
+    auth: "session",
+    body: NewAgentKeyBody,
+    responses: {
+      "201": {
+        description: "The key — copy it now",
+        schema: CreatedAgentKeySchema,
+        example: {
+          key: "agent_VMoIFscJbIx4MTKnpd3ZBsxi02dFhdGV-AQY-Toc480",
+          info: {
+            id: "key_52guKWMKZ9Wo",
+            name: "research agent",
+            prefix: "agent_VMoIFs…",
+            createdAt: 1700000000000,
+            lastUsedAt: null,
+          },
+        },
+      },
+      "400": err("Bad name", "name must be at most 40 characters"),
+      "401": unauthorizedSession,
+      "409": err(`Already ${MAX_AGENT_KEYS} keys`),
+    },
+  },
+  {
+    method: "delete",
+    path: "/api/profile/agent-keys",
+    tag: "Agent keys",
+    summary: "Revoke an API key",
+    auth: "session",
+    query: RevokeAgentKeyQuery,
+    responses: {
+      "200": { description: "Revoked", schema: Ok, example: { ok: true } },
+      "400": err("No id", "id is required"),
+      "401": unauthorizedSession,
+      "404": err("No such key", "No such API key"),
+    },
+  },
+];

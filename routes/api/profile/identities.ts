@@ -1,11 +1,12 @@
-import { isProviderId } from "@/lib/auth/providers.ts";
-import type { Handlers } from "@/lib/fresh/types.ts";
-import { readTextLimited } from "@/lib/http/body.ts";
-import { jsonError } from "@/lib/http/errors.ts";
+import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { identitySummary, listIdentities, unbindIdentity } from "@/lib/auth/identities.ts";
-import { orThrow } from "@/lib/http/outcome.ts";
-import type { AppState } from "@/lib/state.ts";
+import { isProviderId } from "@/lib/auth/providers.ts";
 import { requireUser } from "@/lib/http/auth.ts";
+import { readTextLimited } from "@/lib/http/body.ts";
+import { orThrow } from "@/lib/http/outcome.ts";
+import { parseInput, queryObject } from "@/lib/schemas/parse.ts";
+import { IdentityList, Ok, UnbindQuery } from "@/lib/schemas/profile.ts";
+import { define } from "@/lib/state.ts";
 
 const UNBIND_ERRORS = {
   not_found: [404, "That provider is not bound to your account"],
@@ -19,7 +20,7 @@ const UNBIND_ERRORS = {
  * - POST (HTML form `provider=…`, the profile page without JavaScript) → unbind, then
  *   303 to `/profile?unbind=success|failed…`.
  */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
     const user = requireUser(ctx.state.user);
     const identities = await listIdentities(ctx.state.services.kv, user.id);
@@ -27,14 +28,12 @@ export const handler: Handlers<unknown, AppState> = {
       headers: { "cache-control": "no-store" },
     });
   },
-  async DELETE(req, ctx) {
+  async DELETE(_req, ctx) {
     const user = requireUser(ctx.state.user);
-    const provider = new URL(req.url).searchParams.get("provider");
-    if (!isProviderId(provider)) {
-      return jsonError(400, "provider must be provider_a, provider_b or provider_c", {
-        issues: [{ path: "provider", message: "expected provider_a, provider_b or provider_c" }],
-      });
-    }
+    const { provider } = parseInput(UnbindQuery, queryObject(ctx.url), {
+      in: "query",
+      message: "provider must be provider_a, provider_b or provider_c",
+    });
     const outcome = await unbindIdentity(ctx.state.services.kv, user.id, provider);
     orThrow(outcome, UNBIND_ERRORS);
     return Response.json({ ok: true });
@@ -56,4 +55,33 @@ export const handler: Handlers<unknown, AppState> = {
     }
     return new Response(null, { status: 303, headers: { location: `/profile?${q}` } });
   },
-};
+});
+
+export const docs: OperationDoc[] = [
+  {
+    method: "get",
+    path: "/api/profile/identities",
+    tag: "Profiles",
+    summary: "Your bound sign-in accounts (never tokens)",
+    auth: "session",
+    responses: {
+      "200": { description: "Bound identities", schema: IdentityList },
+      "401": unauthorizedSession,
+    },
+  },
+  {
+    method: "delete",
+    path: "/api/profile/identities",
+    tag: "Profiles",
+    summary: "Unbind a sign-in account",
+    auth: "session",
+    query: UnbindQuery,
+    responses: {
+      "200": { description: "Unbound", schema: Ok, example: { ok: true } },
+      "400": err("Bad provider"),
+      "401": unauthorizedSession,
+      "404": err("Not bound", "That provider is not bound to your account"),
+      "409": err("Your only sign-in method", "Cannot unbind your only sign-in method"),
+    },
+  },
+];

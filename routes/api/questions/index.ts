@@ -1,21 +1,26 @@
-import { readJson } from "@/lib/http/body.ts";
-import { requireUser } from "@/lib/http/auth.ts";
-import type { Handlers } from "@/lib/fresh/types.ts";
+import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { askQuestion } from "@/lib/community/questions/write.ts";
-import { orThrow, WRITE_FAILURES } from "@/lib/http/outcome.ts";
 import { findQuestions } from "@/lib/community/questions/feed.ts";
 import { getQuestionView } from "@/lib/community/questions/read.ts";
-import { NewQuestionBody, QuestionsQuery } from "@/lib/schemas/community.ts";
+import { requireUser } from "@/lib/http/auth.ts";
+import { readJson } from "@/lib/http/body.ts";
+import { orThrow, WRITE_FAILURES } from "@/lib/http/outcome.ts";
+import {
+  NewQuestionBody,
+  QuestionPage,
+  QuestionSchema,
+  QuestionsQuery,
+} from "@/lib/schemas/community.ts";
 import { asObject, parseInput, queryObject } from "@/lib/schemas/parse.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 /**
  * GET /api/questions?sort=new|hot&q=&tag=&page=&limit= — the people feed (public).
  * POST /api/questions {title, description?, tags?} — ask as the signed-in user.
  */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(_req, ctx) {
-    const query = parseInput(QuestionsQuery, queryObject(ctx.url));
+    const query = parseInput(QuestionsQuery, queryObject(ctx.url), { in: "query" });
     const { kv, now } = ctx.state.services;
     return Response.json(await findQuestions(kv, query, now()));
   },
@@ -35,4 +40,34 @@ export const handler: Handlers<unknown, AppState> = {
     );
     return Response.json(await getQuestionView(kv, question.id), { status: 201 });
   },
-};
+});
+
+export const docs: OperationDoc[] = [
+  {
+    method: "get",
+    path: "/api/questions",
+    tag: "Questions",
+    summary: "The question feed: new or hot, search, tag",
+    description:
+      "`q` matches whole words of descriptions and words or word starts (3+ letters) of titles and tags; every word must match. Hot ranks the 200 newest (matching) questions by up-votes plus answers, decayed by age.",
+    auth: "public",
+    query: QuestionsQuery,
+    responses: {
+      "200": { description: "A page", schema: QuestionPage },
+      "400": err("Bad sort, page, limit or q"),
+    },
+  },
+  {
+    method: "post",
+    path: "/api/questions",
+    tag: "Questions",
+    summary: "Ask a question",
+    auth: "session",
+    body: NewQuestionBody,
+    responses: {
+      "201": { description: "The new question", schema: QuestionSchema },
+      "400": err("Invalid body", "title must be 2 to 120 characters"),
+      "401": unauthorizedSession,
+    },
+  },
+];

@@ -1,15 +1,14 @@
 import { localProfileEndpoint } from "@/lib/auth/local/protocol.ts";
 import { isProviderId } from "@/lib/auth/providers.ts";
-import type { Handlers } from "@/lib/fresh/types.ts";
 import { localAnswerResponse } from "@/lib/http/local_oauth.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 /** GET /local-oauth/<provider>/user: the local provider's bearer-authenticated user endpoint. */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async GET(req, ctx) {
     const provider = ctx.params.provider;
     if (!isProviderId(provider)) return ctx.renderNotFound();
     const res = await localProfileEndpoint(req, ctx.state.services, provider, "user");
     return res ? localAnswerResponse(res) : ctx.renderNotFound();
   },
-};
+});

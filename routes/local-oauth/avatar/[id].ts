@@ -1,5 +1,4 @@
-import type { Handlers } from "@/lib/fresh/types.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 function escapeXml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -9,10 +8,10 @@ function escapeXml(s: string): string {
  * GET /local-oauth/avatar/<id>?initials=AB: a generated avatar for local accounts
  * (initials on a colour derived from the id), so local mode needs no image host.
  */
-export const handler: Handlers<unknown, AppState> = {
-  GET(req, ctx) {
+export const handler = define.handlers({
+  GET(_req, ctx) {
     const id = ctx.params.id.slice(0, 100);
-    const initials = (new URL(req.url).searchParams.get("initials") ?? "")
+    const initials = (ctx.url.searchParams.get("initials") ?? "")
       .replace(/[^\p{L}\p{N}]/gu, "").slice(0, 2).toUpperCase() || "?";
     let hash = 0;
     for (const ch of id) hash = (hash * 31 + ch.codePointAt(0)!) >>> 0;
@@ -29,4 +28,4 @@ export const handler: Handlers<unknown, AppState> = {
       },
     });
   },
-};
+});

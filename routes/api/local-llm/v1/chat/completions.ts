@@ -1,10 +1,9 @@
-import type { Handlers } from "@/lib/fresh/types.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { completionResponse, openAiError } from "@/lib/http/openai.ts";
 import { standInEnabled } from "@/lib/llm/from_config.ts";
 import { standInCompletion } from "@/lib/llm/standin/server.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 /** Largest prompt the stand-in reads (a debate's synthesis prompt is a few KB). */
 const BODY_LIMIT = 256 * 1024;
@@ -13,12 +12,11 @@ const BODY_LIMIT = 256 * 1024;
  * POST /api/local-llm/v1/chat/completions: the offline stand-in model, OpenAI-compatible
  * (streaming and not). Mounted only in local mode without `LLM_API_KEY`; 404 otherwise.
  */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req, ctx) {
-    if (!standInEnabled(ctx.state.services.config)) {
-      return Response.json({ error: "Not found" }, { status: 404 });
-    }
+    if (!standInEnabled(ctx.state.services.config)) throw new HttpError(404, "Not found");
     let body: unknown;
+    // Errors here answer in OpenAI's shape, which the model clients read.
     try {
       body = await readJson(req, { limit: BODY_LIMIT });
     } catch (err) {
@@ -27,4 +25,4 @@ export const handler: Handlers<unknown, AppState> = {
     }
     return completionResponse(standInCompletion(body));
   },
-};
+});

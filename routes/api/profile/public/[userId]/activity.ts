@@ -1,25 +1,25 @@
-import { activityVisibleToOthers, listActivity } from "@/lib/profile/activity.ts";
-import { validate } from "@/lib/http/body.ts";
+import { activityQuery, err, type OperationDoc, userIdParam } from "@/lib/agent/openapi_docs.ts";
 import { HttpError } from "@/lib/http/errors.ts";
-import type { Handlers } from "@/lib/fresh/types.ts";
+import { activityVisibleToOthers, listActivity } from "@/lib/profile/activity.ts";
 import { getProfile } from "@/lib/profile/profiles.ts";
-import { ActivityQuery } from "@/lib/schemas/activity.ts";
 import { getSettings } from "@/lib/profile/settings.ts";
-import type { AppState } from "@/lib/state.ts";
+import { ActivityQuery } from "@/lib/schemas/activity.ts";
+import { parseInput, queryObject } from "@/lib/schemas/parse.ts";
+import { ActivityPageSchema } from "@/lib/schemas/profile.ts";
+import { define } from "@/lib/state.ts";
 
 /**
  * GET /api/profile/public/:userId/activity?type=…: another user's activity, as far as
  * their privacy settings allow (the owner always sees everything).
  */
-export const handler: Handlers<unknown, AppState> = {
-  async GET(req, ctx) {
+export const handler = define.handlers({
+  async GET(_req, ctx) {
     const { kv, now } = ctx.state.services;
     const userId = ctx.params.userId;
-    const q = validate(
-      ActivityQuery,
-      Object.fromEntries(new URL(req.url).searchParams),
-      "Invalid activity query",
-    );
+    const q = parseInput(ActivityQuery, queryObject(ctx.url), {
+      in: "query",
+      message: "Invalid activity query",
+    });
     if (!(await getProfile(kv, userId))) throw new HttpError(404, "User not found");
     const isOwner = ctx.state.user?.id === userId;
     if (!isOwner && !activityVisibleToOthers(q.type, await getSettings(kv, userId))) {
@@ -27,4 +27,22 @@ export const handler: Handlers<unknown, AppState> = {
     }
     return Response.json(await listActivity(kv, userId, q.type, { ...q, now: now() }));
   },
-};
+});
+
+export const docs: OperationDoc[] = [{
+  method: "get",
+  path: "/api/profile/public/{userId}/activity",
+  tag: "Profiles",
+  summary: "Anyone's activity, as far as their privacy settings allow",
+  description:
+    "Questions and answers are always visible; debates, likes and favorites follow the owner's settings (the owner always sees everything). An agent can use `type=answers` to see what its person already wrote.",
+  auth: "public",
+  pathParams: userIdParam,
+  query: activityQuery,
+  responses: {
+    "200": { description: "A page of activity", schema: ActivityPageSchema },
+    "400": err("Bad type, limit or cursor", "Invalid activity query"),
+    "403": err("This kind of activity is private", "This activity is private"),
+    "404": err("No such user", "User not found"),
+  },
+}];
