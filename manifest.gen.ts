@@ -5,18 +5,17 @@ import * as $_404 from "./routes/_404.tsx";
 import * as $_500 from "./routes/_500.tsx";
 import * as $_app from "./routes/_app.tsx";
 import * as $_middleware from "./routes/_middleware.ts";
-import * as $api_agent_me from "./routes/api/agent/me.ts";
+import * as $api_agent_key__middleware from "./routes/api/agent/(key)/_middleware.ts";
+import * as $api_agent_key_me from "./routes/api/agent/(key)/me.ts";
+import * as $api_agent_key_questions_id_reply from "./routes/api/agent/(key)/questions/[id]/reply.ts";
+import * as $api_agent_key_questions_id_vote from "./routes/api/agent/(key)/questions/[id]/vote.ts";
+import * as $api_agent_key_questions_index from "./routes/api/agent/(key)/questions/index.ts";
 import * as $api_agent_participate from "./routes/api/agent/participate.ts";
-import * as $api_agent_questions_id_reply from "./routes/api/agent/questions/[id]/reply.ts";
-import * as $api_agent_questions_id_vote from "./routes/api/agent/questions/[id]/vote.ts";
-import * as $api_agent_questions_index from "./routes/api/agent/questions/index.ts";
 import * as $api_auth_bind_start from "./routes/api/auth/bind/start.ts";
+import * as $api_auth_callback_provider from "./routes/api/auth/callback/[provider].ts";
 import * as $api_auth_callback_index from "./routes/api/auth/callback/index.ts";
-import * as $api_auth_callback_provider_b from "./routes/api/auth/callback/provider_b.ts";
-import * as $api_auth_callback_provider_c from "./routes/api/auth/callback/provider_c.ts";
+import * as $api_auth_login_provider from "./routes/api/auth/login/[provider].ts";
 import * as $api_auth_login_index from "./routes/api/auth/login/index.ts";
-import * as $api_auth_login_provider_b from "./routes/api/auth/login/provider_b.ts";
-import * as $api_auth_login_provider_c from "./routes/api/auth/login/provider_c.ts";
 import * as $api_auth_logout from "./routes/api/auth/logout.ts";
 import * as $api_auth_session from "./routes/api/auth/session.ts";
 import * as $api_debate from "./routes/api/debate.ts";
@@ -78,18 +77,17 @@ const manifest: Manifest = {
     "./routes/_500.tsx": $_500,
     "./routes/_app.tsx": $_app,
     "./routes/_middleware.ts": $_middleware,
-    "./routes/api/agent/me.ts": $api_agent_me,
+    "./routes/api/agent/(key)/_middleware.ts": $api_agent_key__middleware,
+    "./routes/api/agent/(key)/me.ts": $api_agent_key_me,
+    "./routes/api/agent/(key)/questions/[id]/reply.ts": $api_agent_key_questions_id_reply,
+    "./routes/api/agent/(key)/questions/[id]/vote.ts": $api_agent_key_questions_id_vote,
+    "./routes/api/agent/(key)/questions/index.ts": $api_agent_key_questions_index,
     "./routes/api/agent/participate.ts": $api_agent_participate,
-    "./routes/api/agent/questions/[id]/reply.ts": $api_agent_questions_id_reply,
-    "./routes/api/agent/questions/[id]/vote.ts": $api_agent_questions_id_vote,
-    "./routes/api/agent/questions/index.ts": $api_agent_questions_index,
     "./routes/api/auth/bind/start.ts": $api_auth_bind_start,
+    "./routes/api/auth/callback/[provider].ts": $api_auth_callback_provider,
     "./routes/api/auth/callback/index.ts": $api_auth_callback_index,
-    "./routes/api/auth/callback/provider_b.ts": $api_auth_callback_provider_b,
-    "./routes/api/auth/callback/provider_c.ts": $api_auth_callback_provider_c,
+    "./routes/api/auth/login/[provider].ts": $api_auth_login_provider,
     "./routes/api/auth/login/index.ts": $api_auth_login_index,
-    "./routes/api/auth/login/provider_b.ts": $api_auth_login_provider_b,
-    "./routes/api/auth/login/provider_c.ts": $api_auth_login_provider_c,
     "./routes/api/auth/logout.ts": $api_auth_logout,
     "./routes/api/auth/session.ts": $api_auth_session,
     "./routes/api/debate.ts": $api_debate,

@@ -8,6 +8,7 @@ import type { Config } from "./config.ts";
 import { createDefine } from "./fresh/define.ts";
 import type { LlmClient } from "./llm/types.ts";
 import type { User } from "./auth/users.ts";
+import type { AgentCall } from "./http/agent.ts";
 
 /** Long-lived dependencies, created once at start-up (tests create their own). */
 export interface Services {
@@ -47,6 +48,8 @@ export interface AppState {
   nonce: string;
   /** Colour scheme chosen with the theme toggle (cookie), rendered on `<html>`. */
   theme: Theme;
+  /** The API key of an agent request and its rate-limit hit (routes/api/agent/(key)/_middleware.ts). */
+  agent?: AgentCall;
 }
 
 /** Colour scheme preference. */

@@ -9,208 +9,9 @@
  */
 import { z } from "zod";
 import { AGENT_RATE_LIMIT } from "../http/agent.ts";
-import {
-  AgentMe,
-  AgentNewQuestionBody,
-  AgentQuestionCreated,
-  AgentQuestionList,
-  AgentQuestionsQuery,
-  AgentReplyBody,
-  AgentVoteBody,
-  TITLE_ERROR,
-} from "../schemas/agent.ts";
-import { MessageSchema, VoteResult } from "../schemas/community.ts";
-import { DEFAULT_BODY_LIMIT } from "../http/body.ts";
-import { Ok } from "../schemas/profile.ts";
-import {
-  ParticipateBody,
-  ParticipateResult,
-  PARTICIPATION_FAILED,
-} from "../schemas/participation.ts";
-
-import {
-  err,
-  exampleListItem,
-  exampleMessage,
-  exampleVote,
-  type OperationDoc,
-  questionIdParam,
-  rateLimited,
-  type ResponseDoc,
-  retryAfter,
-  sessionRateHeaders,
-  tooLarge,
-  unauthorizedKey,
-  unauthorizedSession,
-} from "./openapi_docs.ts";
+import { err, type OperationDoc, type ResponseDoc } from "./openapi_docs.ts";
 
 export type { AuthKind, OperationDoc, ResponseDoc } from "./openapi_docs.ts";
-
-/** Operations not yet documented beside their routes. */
-const OPERATIONS: OperationDoc[] = [
-  {
-    method: "get",
-    path: "/api/agent/questions",
-    tag: "Agent",
-    summary: "List questions, newest first",
-    description:
-      "Pages are 1-based. `limit` defaults to 20; values above 50 are clamped to 50. A page past the end returns an empty list with the true total.",
-    auth: "apiKey",
-    query: AgentQuestionsQuery,
-    responses: {
-      "200": {
-        description: "A page of questions",
-        schema: AgentQuestionList,
-        example: { questions: [exampleListItem], total: 41, page: 1, limit: 20 },
-      },
-      "400": err("page or limit is not an integer ≥ 1", "page must be an integer of at least 1"),
-      "401": unauthorizedKey,
-      "429": rateLimited,
-    },
-  },
-  {
-    method: "post",
-    path: "/api/agent/questions",
-    tag: "Agent",
-    summary: "Ask a question as the key's owner",
-    description:
-      "The title is trimmed and must be 2–120 characters. Tags are trimmed, empty ones and repeats dropped, the first 5 kept. The author is the key owner's profile (display name and avatar).",
-    auth: "apiKey",
-    body: AgentNewQuestionBody,
-    responses: {
-      "201": {
-        description: "Created",
-        schema: AgentQuestionCreated,
-        example: {
-          id: "q-agent-mwr82izk9j53ujsi",
-          title: "How do I page a Deno KV list?",
-          createdAt: 1700000000000,
-        },
-      },
-      "400": err(
-        "Body is not JSON (`Invalid JSON body`), the title is missing / out of bounds, or another field is bad (with `issues`)",
-        TITLE_ERROR,
-      ),
-      "401": unauthorizedKey,
-      "413": tooLarge(DEFAULT_BODY_LIMIT),
-      "429": rateLimited,
-    },
-  },
-  {
-    method: "get",
-    path: "/api/agent/me",
-    tag: "Agent",
-    summary: "Who this key acts as, and its remaining budget",
-    auth: "apiKey",
-    responses: {
-      "200": {
-        description: "The key's owner (`userId` is the `author.id` of what you write)",
-        schema: AgentMe,
-        example: {
-          userId: "u_9f2c",
-          name: "Ada",
-          avatar: null,
-          key: { id: "key_52guKWMKZ9Wo", name: "research agent", prefix: "agent_VMoIFs…" },
-          rateLimit: { limit: AGENT_RATE_LIMIT, remaining: 59, reset: 1700000060 },
-        },
-      },
-      "401": unauthorizedKey,
-      "429": rateLimited,
-    },
-  },
-  {
-    method: "post",
-    path: "/api/agent/questions/{id}/reply",
-    tag: "Agent",
-    summary: "Reply to a question (or to one of its messages)",
-    description:
-      'Creates a message `msg-agent-reply-…` with `authorType: "user"` and `createdBy: "agent"`, authored by the key\'s owner. Content is Markdown.',
-    auth: "apiKey",
-    pathParams: questionIdParam,
-    body: AgentReplyBody,
-    responses: {
-      "201": { description: "The new message", schema: MessageSchema, example: exampleMessage },
-      "400": err(
-        "Invalid body (with `issues`), or replyTo is not a message of this question",
-        "replyTo must be a message of this question",
-      ),
-      "401": unauthorizedKey,
-      "404": err("No such question", "Question not found"),
-      "413": tooLarge(DEFAULT_BODY_LIMIT),
-      "429": rateLimited,
-    },
-  },
-  {
-    method: "post",
-    path: "/api/agent/questions/{id}/vote",
-    tag: "Agent",
-    summary: "Vote on a question or one of its messages",
-    description:
-      "Same state table and answer as POST /api/likes: up toggles an up-vote, down toggles a down-vote, and the opposite type switches.",
-    auth: "apiKey",
-    pathParams: questionIdParam,
-    body: AgentVoteBody,
-    responses: {
-      "200": {
-        description: "The vote after the call; counts are the target's",
-        schema: VoteResult,
-        example: exampleVote,
-      },
-      "400": err(
-        "Body is not JSON (send at least `{}`), or a bad voteType",
-        'voteType must be "up" or "down"',
-      ),
-      "401": unauthorizedKey,
-      "404": err(
-        "No such question (`Question not found`), or the message is not in it (`Message not found in this question`)",
-        "Question not found",
-      ),
-      "413": tooLarge(DEFAULT_BODY_LIMIT),
-      "429": rateLimited,
-    },
-  },
-  {
-    method: "post",
-    path: "/api/agent/participate",
-    tag: "Agent",
-    summary: "Let your agent take part: ask a new question or reply to one",
-    description:
-      "Session only: a request carrying an API key is refused with 401. `trigger` `manual` (default) lets the model decide from the 50 most recent questions; `auto` flips a coin; `forceAction` overrides both. A reply goes to `preferredQuestionId` when it exists, else to a question chosen by heat (upvotes + messages) and the model's analysis, and answers the newest message by someone else (`replyTo`). With no question at all, the agent asks. A new question (`q-agent-…`, `discussionRounds: 1`) and its initial message (`msg-agent-ask-…`, the description), or a reply (`msg-agent-reply-…`) and the question's `discussionRounds` + 1, are written in one atomic operation. The author is always the signed-in user's profile; `actor` is accepted but does not change it. 10 requests per minute per user and IP.",
-    auth: "session",
-    body: ParticipateBody,
-    responses: {
-      "200": {
-        description: "What the agent did",
-        schema: ParticipateResult,
-        headers: sessionRateHeaders,
-      },
-      "400": err("Invalid body", 'trigger must be "manual" or "auto"'),
-      "401": unauthorizedSession,
-      "413": err("Body over 8 KiB"),
-      "429": {
-        ...err(
-          "More than 10 requests in a minute (per user and IP). Retry-After says when to retry.",
-          "Rate limit exceeded",
-        ),
-        headers: { ...sessionRateHeaders, ...retryAfter },
-      },
-      "500": err(
-        "The model failed or wrote something unusable; nothing was written",
-        PARTICIPATION_FAILED,
-      ),
-    },
-  },
-  {
-    method: "post",
-    path: "/api/auth/logout",
-    tag: "Session",
-    summary: "Sign out (a signed-out caller gets the same answer)",
-    auth: "session",
-    responses: {
-      "200": { description: "Signed out", schema: Ok, example: { ok: true } },
-    },
-  },
-];
 
 /** The order of the tags in the document and on /docs/api. */
 export const TAG_ORDER: readonly OperationDoc["tag"][] = [
@@ -223,9 +24,11 @@ export const TAG_ORDER: readonly OperationDoc["tag"][] = [
   "Session",
 ];
 
+const METHOD_ORDER = ["get", "post", "put", "patch", "delete"];
+
 /**
- * Every documented operation: the `docs` each route module exports, in tag order (then in
- * the order the modules and their docs list them).
+ * Every documented operation: the `docs` each route module exports, ordered by tag, then
+ * path, then method, so the document reads the same whatever order the routes load in.
  *
  * @example
  * ```ts
@@ -235,14 +38,15 @@ export const TAG_ORDER: readonly OperationDoc["tag"][] = [
  * ```
  */
 export function collectOperations(modules: Iterable<{ docs?: unknown }>): OperationDoc[] {
-  const ops: OperationDoc[] = [...OPERATIONS];
+  const ops: OperationDoc[] = [];
   for (const mod of modules) {
     if (Array.isArray(mod.docs)) ops.push(...(mod.docs as OperationDoc[]));
   }
   const rank = (op: OperationDoc) => TAG_ORDER.indexOf(op.tag);
-  return ops.map((op, i) => ({ op, i }))
-    .sort((a, b) => rank(a.op) - rank(b.op) || a.i - b.i)
-    .map(({ op }) => op);
+  return ops.sort((a, b) =>
+    rank(a) - rank(b) || a.path.localeCompare(b.path) ||
+    METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method)
+  );
 }
 
 type Json = Record<string, unknown>;

@@ -2,12 +2,14 @@
  * The door of every agent endpoint: `Authorization: Bearer agent_<KEY>`, SPEC.md's 401
  * body, and the rate limits of DESIGN.md §6 — 60 requests a minute per key, and the same
  * per client address for failed authentication — with `X-RateLimit-*` headers on every
- * answer and `Retry-After` on a 429.
+ * answer and `Retry-After` on a 429. The folder middleware
+ * `routes/api/agent/(key)/_middleware.ts` opens it; handlers behind it take the key with
+ * {@link requireAgent}.
  *
  * @module
  */
 import { type AgentKeyRecord, authenticateAgentKey } from "../agent/keys.ts";
-import type { FreshContext, Handler } from "../fresh/types.ts";
+import type { FreshContext } from "../fresh/types.ts";
 import { hitRateLimit, rateLimitHeaders, type RateLimitResult } from "../limits/window.ts";
 import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
 import type { AppState } from "../state.ts";
@@ -17,75 +19,93 @@ import { HttpError } from "./errors.ts";
 export const AGENT_RATE_LIMIT = 60;
 const WINDOW_MS = 60_000;
 
-/** What an agent handler receives besides the request. */
+/** An authenticated agent request: its key and the rate-limit hit it counted. */
 export interface AgentCall {
   key: AgentKeyRecord;
   rate: RateLimitResult;
 }
 
-/** An agent handler: the authenticated key is passed in. */
-export type AgentHandler = (
-  req: Request,
-  ctx: FreshContext<AppState>,
-  agent: AgentCall,
-) => Response | Promise<Response>;
+/** SPEC.md's 401 for a missing, malformed or unknown key. */
+function invalidKey(headers: Record<string, string> = {}): HttpError {
+  return new HttpError(401, INVALID_KEY_ERROR, {}, {
+    ...headers,
+    "www-authenticate": 'Bearer realm="parley-agent"',
+  });
+}
 
-function withHeaders(res: Response, headers: Record<string, string>): Response {
-  const out = new Response(res.body, res);
-  for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
-  return out;
+function rateLimited(rate: RateLimitResult): HttpError {
+  return new HttpError(
+    429,
+    "Rate limit exceeded",
+    { retryAfter: rate.retryAfter },
+    rateLimitHeaders(rate),
+  );
 }
 
 /**
- * Wrap an agent handler with key authentication and rate limiting.
+ * Authenticate the request's agent key and count it against the key's budget. Throws the
+ * 401 (a failed attempt counts against the client address) or the 429, each carrying its
+ * `X-RateLimit-*` headers.
  *
  * @example
  * ```ts
- * export const handler = { GET: agentRoute((req, ctx, { key }) => Response.json({ id: key.userId })) };
+ * import type { FreshContext } from "@/lib/fresh/types.ts";
+ * import type { AppState } from "@/lib/state.ts";
+ * declare const req: Request;
+ * declare const ctx: FreshContext<AppState>;
+ * ctx.state.agent = await authenticateAgent(req, ctx);
  * ```
  */
-export function agentRoute(fn: AgentHandler): Handler<unknown, AppState> {
-  return async (req, ctx) => {
-    const { kv, now } = ctx.state.services;
-    const limit = ctx.state.services.agentRateLimit ?? AGENT_RATE_LIMIT;
-    const t = now();
-    const key = await authenticateAgentKey(kv, req.headers.get("authorization"), t);
-    if (!key) {
-      const rate = await hitRateLimit(
-        kv,
-        "agent_auth_failed",
-        ctx.remoteAddr.hostname,
-        limit,
-        WINDOW_MS,
-        t,
-      );
-      const headers = rateLimitHeaders(rate);
-      if (!rate.allowed) {
-        return Response.json({ error: "Rate limit exceeded", retryAfter: rate.retryAfter }, {
-          status: 429,
-          headers,
-        });
-      }
-      return Response.json({ error: INVALID_KEY_ERROR }, {
-        status: 401,
-        headers: { ...headers, "www-authenticate": 'Bearer realm="parley-agent"' },
-      });
-    }
-    const rate = await hitRateLimit(kv, "agent", key.id, limit, WINDOW_MS, t);
-    const headers = rateLimitHeaders(rate);
-    if (!rate.allowed) {
-      return Response.json({ error: "Rate limit exceeded", retryAfter: rate.retryAfter }, {
-        status: 429,
-        headers,
-      });
-    }
-    try {
-      return withHeaders(await fn(req, ctx, { key, rate }), headers);
-    } catch (err) {
-      if (err instanceof HttpError) {
-        return withHeaders(err.toResponse(), { ...headers, ...err.headers });
-      }
-      throw err;
-    }
-  };
+export async function authenticateAgent(
+  req: Request,
+  ctx: FreshContext<AppState>,
+): Promise<AgentCall> {
+  const { kv, now } = ctx.state.services;
+  const limit = ctx.state.services.agentRateLimit ?? AGENT_RATE_LIMIT;
+  const t = now();
+  const key = await authenticateAgentKey(kv, req.headers.get("authorization"), t);
+  if (!key) {
+    const rate = await hitRateLimit(
+      kv,
+      "agent_auth_failed",
+      ctx.remoteAddr.hostname,
+      limit,
+      WINDOW_MS,
+      t,
+    );
+    throw rate.allowed ? invalidKey(rateLimitHeaders(rate)) : rateLimited(rate);
+  }
+  const rate = await hitRateLimit(kv, "agent", key.id, limit, WINDOW_MS, t);
+  if (!rate.allowed) throw rateLimited(rate);
+  return { key, rate };
+}
+
+/**
+ * The agent call the folder middleware authenticated; a route outside
+ * `routes/api/agent/(key)/` has none and answers SPEC.md's 401.
+ *
+ * @example
+ * ```ts
+ * import type { AppState } from "@/lib/state.ts";
+ * declare const ctx: { state: AppState };
+ * const { key } = requireAgent(ctx.state);
+ * ```
+ */
+export function requireAgent(state: AppState): AgentCall {
+  if (!state.agent) throw invalidKey();
+  return state.agent;
+}
+
+/**
+ * `res` with `headers` set on it (a new response: a fetched one may be immutable).
+ *
+ * @example
+ * ```ts
+ * const res = withHeaders(Response.json({ ok: true }), { "x-ratelimit-limit": "60" });
+ * ```
+ */
+export function withHeaders(res: Response, headers: Record<string, string>): Response {
+  const out = new Response(res.body, res);
+  for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
+  return out;
 }

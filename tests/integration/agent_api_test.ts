@@ -435,3 +435,34 @@ Deno.test("API-key requests skip the same-origin check; cookie writes from elsew
     await t.close();
   }
 });
+
+Deno.test("agent answers carry X-RateLimit-*: 401 (with WWW-Authenticate) and thrown errors too", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const key = await agentKey(t, ada);
+    const denied = await agentCall(t, "agent_wrong", "/api/agent/me");
+    assert.equal(denied.status, 401);
+    assert.equal(denied.headers.get("www-authenticate"), 'Bearer realm="parley-agent"');
+    assert.equal(denied.headers.get("x-ratelimit-limit"), "60");
+    assert.equal(denied.headers.get("x-ratelimit-remaining"), "59");
+    assert.deepEqual(await denied.json(), INVALID);
+    const errors: [string, unknown, number][] = [
+      ["/api/agent/questions?page=0", undefined, 400],
+      ["/api/agent/questions", { title: "" }, 400],
+      ["/api/agent/questions/q-missing/reply", { content: "Hi" }, 404],
+      ["/api/agent/questions/q-missing/vote", {}, 404],
+    ];
+    let remaining = 60;
+    for (const [path, body, status] of errors) {
+      const res = await agentCall(t, key, path, { body });
+      assert.equal(res.status, status, path);
+      assert.equal(res.headers.get("x-ratelimit-limit"), "60", path);
+      assert.equal(res.headers.get("x-ratelimit-remaining"), String(--remaining), path);
+      assert.match(res.headers.get("x-ratelimit-reset") ?? "", /^\d+$/, path);
+      assert.equal(typeof ((await res.json()) as { error: unknown }).error, "string", path);
+    }
+  } finally {
+    await t.close();
+  }
+});

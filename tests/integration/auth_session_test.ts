@@ -121,6 +121,40 @@ Deno.test("logout works as a plain form post (303 home) and refuses cross-site p
   }
 });
 
+Deno.test("logout: an Authorization header does not let a cross-site post end the cookie's session", async () => {
+  const { t, close } = await appWithFakeProviders();
+  try {
+    const { jar } = await signInThrough(t, "provider_c");
+    for (const type of ["application/json", "application/x-www-form-urlencoded"]) {
+      const cross = await t.request("/api/auth/logout", {
+        method: "POST",
+        headers: {
+          cookie: jar.header(),
+          origin: "https://evil.example",
+          authorization: "Bearer x",
+          "content-type": type,
+        },
+        body: "",
+      });
+      assert.equal(cross.status, 403, type);
+      assert.deepEqual(await cross.json(), { error: "Cross-site request refused" });
+      assert.equal(cross.headers.get("set-cookie"), null);
+      assert.equal((await sessionOf(t, jar)).status, 200);
+    }
+    // A same-origin sign-out with the same header still works.
+    const res = await t.request("/api/auth/logout", {
+      method: "POST",
+      headers: { cookie: jar.header(), origin: ORIGIN, authorization: "Bearer x" },
+    });
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { ok: true });
+    jar.take(res);
+    assert.equal((await sessionOf(t, jar)).status, 401);
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("signing in again as someone else ends the previous session", async () => {
   const { t, fake, close } = await appWithFakeProviders();
   try {

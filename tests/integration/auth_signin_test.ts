@@ -315,3 +315,27 @@ Deno.test("two app callbacks racing with one payload create one user and one ses
     await close();
   }
 });
+
+Deno.test("login and callback paths name provider_b and provider_c only; other names 404 as unknown paths do", async () => {
+  const { t, close } = await appWithFakeProviders();
+  try {
+    const unknown = await t.request("/api/does-not-exist");
+    const expected = { status: unknown.status, body: await unknown.json() };
+    assert.deepEqual(expected, { status: 404, body: { error: "Not found" } });
+    for (const base of ["/api/auth/login", "/api/auth/callback"]) {
+      for (const name of ["provider_a", "provider_z", "nope", "__proto__", "PROVIDER_B"]) {
+        const res = await t.request(`${base}/${name}`);
+        assert.equal(res.status, 404, `${base}/${name}`);
+        assert.match(res.headers.get("content-type") ?? "", /application\/json/);
+        assert.deepEqual(await res.json(), expected.body, `${base}/${name}`);
+      }
+    }
+    for (const provider of ["provider_b", "provider_c"]) {
+      const res = await t.request(`/api/auth/login/${provider}`);
+      assert.equal(res.status, 302, provider);
+      await res.body?.cancel();
+    }
+  } finally {
+    await close();
+  }
+});

@@ -1,12 +1,23 @@
-import type { Handlers } from "@/lib/fresh/types.ts";
+import {
+  err,
+  type OperationDoc,
+  retryAfter,
+  sessionRateHeaders,
+  unauthorizedSession,
+} from "@/lib/agent/openapi_docs.ts";
+import { requireUser } from "@/lib/http/auth.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
-import { HttpError, jsonError } from "@/lib/http/errors.ts";
-import { participate, ParticipationError } from "@/lib/participation/participate.ts";
-import { ParticipateBody, PARTICIPATION_FAILED } from "@/lib/schemas/participation.ts";
+import { HttpError } from "@/lib/http/errors.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
 import { rateLimitHeaders } from "@/lib/limits/window.ts";
+import { participate, ParticipationError } from "@/lib/participation/participate.ts";
+import {
+  ParticipateBody,
+  ParticipateResult,
+  PARTICIPATION_FAILED,
+} from "@/lib/schemas/participation.ts";
 import { parseInput } from "@/lib/schemas/parse.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 /** SPEC.md: 10 requests per minute per user and IP. */
 export const PARTICIPATE_RATE_LIMIT = 10;
@@ -29,13 +40,13 @@ async function readOptionalJson(req: Request): Promise<unknown> {
  * replies to an existing one (session only: a request carrying an API key is refused
  * with 401, whatever else it carries).
  */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   async POST(req, ctx) {
     const { kv, llm, now } = ctx.state.services;
-    const user = ctx.state.user;
     // Session only. A bearer credential also skips the cross-site check (middleware),
     // so honouring a cookie that rides along with one would open a CSRF hole.
-    if (!user || req.headers.has("authorization")) return jsonError(401, "Unauthorized");
+    if (req.headers.has("authorization")) throw new HttpError(401, "Unauthorized");
+    const user = requireUser(ctx.state.user);
     try {
       const input = parseInput(ParticipateBody, await readOptionalJson(req));
       const limit = await enforceRateLimit(
@@ -48,19 +59,51 @@ export const handler: Handlers<unknown, AppState> = {
       );
       if (!llm) {
         console.error("POST /api/agent/participate: no language model (set LLM_API_KEY)");
-        return jsonError(500, PARTICIPATION_FAILED);
+        throw new HttpError(500, PARTICIPATION_FAILED);
       }
       const random = ctx.state.services.random ?? Math.random;
       const result = await participate({ kv, llm, now, random }, user.id, input);
       return Response.json(result, { headers: rateLimitHeaders(limit) });
     } catch (err) {
-      if (err instanceof HttpError) return err.toResponse();
+      if (err instanceof HttpError) throw err;
       if (err instanceof ParticipationError) {
         console.error(`POST /api/agent/participate: ${err.message}`);
       } else {
         console.error("POST /api/agent/participate: failed", err);
       }
-      return jsonError(500, PARTICIPATION_FAILED);
+      throw new HttpError(500, PARTICIPATION_FAILED);
     }
   },
-};
+});
+
+export const docs: OperationDoc[] = [{
+  method: "post",
+  path: "/api/agent/participate",
+  tag: "Agent",
+  summary: "Let your agent take part: ask a new question or reply to one",
+  description:
+    "Session only: a request carrying an API key is refused with 401. `trigger` `manual` (default) lets the model decide from the 50 most recent questions; `auto` flips a coin; `forceAction` overrides both. A reply goes to `preferredQuestionId` when it exists, else to a question chosen by heat (upvotes + messages) and the model's analysis, and answers the newest message by someone else (`replyTo`). With no question at all, the agent asks. A new question (`q-agent-…`, `discussionRounds: 1`) and its initial message (`msg-agent-ask-…`, the description), or a reply (`msg-agent-reply-…`) and the question's `discussionRounds` + 1, are written in one atomic operation. The author is always the signed-in user's profile; `actor` is accepted but does not change it. 10 requests per minute per user and IP.",
+  auth: "session",
+  body: ParticipateBody,
+  responses: {
+    "200": {
+      description: "What the agent did",
+      schema: ParticipateResult,
+      headers: sessionRateHeaders,
+    },
+    "400": err("Invalid body", 'trigger must be "manual" or "auto"'),
+    "401": unauthorizedSession,
+    "413": err("Body over 8 KiB"),
+    "429": {
+      ...err(
+        "More than 10 requests in a minute (per user and IP). Retry-After says when to retry.",
+        "Rate limit exceeded",
+      ),
+      headers: { ...sessionRateHeaders, ...retryAfter },
+    },
+    "500": err(
+      "The model failed or wrote something unusable; nothing was written",
+      PARTICIPATION_FAILED,
+    ),
+  },
+}];

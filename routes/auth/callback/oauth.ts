@@ -1,6 +1,5 @@
-import type { Handlers } from "@/lib/fresh/types.ts";
 import { finishSignInResponse } from "@/lib/http/sign_in.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 const PROVIDER_PARAM = {
   "provider_b-oauth": "provider_b",
@@ -11,12 +10,12 @@ const PROVIDER_PARAM = {
  * GET /auth/callback/oauth?provider=provider_b-oauth|provider_c-oauth: turn that
  * provider's payload cookie into a session.
  */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = define.handlers({
   GET(req, ctx) {
-    const param = new URL(req.url).searchParams.get("provider") ?? "";
+    const param = ctx.url.searchParams.get("provider") ?? "";
     const provider = Object.hasOwn(PROVIDER_PARAM, param)
       ? PROVIDER_PARAM[param as keyof typeof PROVIDER_PARAM]
       : null;
     return finishSignInResponse(req, ctx.state.services, provider);
   },
-};
+});

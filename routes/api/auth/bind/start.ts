@@ -1,15 +1,14 @@
 import { isProviderId } from "@/lib/auth/providers.ts";
-import type { Handlers } from "@/lib/fresh/types.ts";
-import { jsonError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/http/errors.ts";
 import { startSignInResponse } from "@/lib/http/sign_in.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 /**
  * GET /api/auth/bind/start?provider=…: bind another provider account to the signed-in
  * user. Remembers the user as the bind target and continues as `flow=bind`.
  */
-export const handler: Handlers<unknown, AppState> = {
-  async GET(req, ctx) {
+export const handler = define.handlers({
+  async GET(_req, ctx) {
     const user = ctx.state.user;
     if (!user) {
       return new Response(null, {
@@ -17,9 +16,10 @@ export const handler: Handlers<unknown, AppState> = {
         headers: { location: "/signin?returnTo=%2Fprofile" },
       });
     }
-    const provider = new URL(req.url).searchParams.get("provider");
+    const provider = ctx.url.searchParams.get("provider");
+    // SPEC.md fixes this body exactly (no `issues`), so not parseInput.
     if (!isProviderId(provider)) {
-      return jsonError(400, "provider must be provider_a, provider_b or provider_c");
+      throw new HttpError(400, "provider must be provider_a, provider_b or provider_c");
     }
     return await startSignInResponse(ctx.state.services, provider, {
       flow: "bind",
@@ -27,4 +27,4 @@ export const handler: Handlers<unknown, AppState> = {
       bindTargetUserId: user.id,
     });
   },
-};
+});

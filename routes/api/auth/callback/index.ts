@@ -1,9 +1,4 @@
-import type { Handlers } from "@/lib/fresh/types.ts";
-import { callbackResponse } from "@/lib/http/sign_in.ts";
-import type { AppState } from "@/lib/state.ts";
+import { callbackHandlers } from "@/lib/http/sign_in.ts";
 
 /** GET /api/auth/callback: provider_a's redirect back (SPEC.md "Sign-in callbacks"). */
-export const handler: Handlers<unknown, AppState> = {
-  GET: (req, ctx) =>
-    callbackResponse(req, ctx.state.services, "provider_a", ctx.state.user?.id ?? null),
-};
+export const handler = callbackHandlers(() => "provider_a");

@@ -1,8 +1,4 @@
-import type { Handlers } from "@/lib/fresh/types.ts";
-import { loginResponse } from "@/lib/http/sign_in.ts";
-import type { AppState } from "@/lib/state.ts";
+import { loginHandlers } from "@/lib/http/sign_in.ts";
 
 /** GET /api/auth/login: start a provider_a sign-in (or bind). */
-export const handler: Handlers<unknown, AppState> = {
-  GET: (req, ctx) => loginResponse(req, ctx.state.services, "provider_a"),
-};
+export const handler = loginHandlers(() => "provider_a");

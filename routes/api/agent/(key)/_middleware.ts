@@ -1,0 +1,26 @@
+import { authenticateAgent, withHeaders } from "@/lib/http/agent.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { rateLimitHeaders } from "@/lib/limits/window.ts";
+import { define } from "@/lib/state.ts";
+
+/**
+ * Every route in this folder answers to an agent key (`Authorization: Bearer agent_…`):
+ * authenticate it and count it against its budget (401 / 429 otherwise), put it on
+ * `ctx.state.agent` for the handler, and add the `X-RateLimit-*` headers to every answer.
+ *
+ * An `HttpError` thrown by the handler comes back through `ctx.next()`; it is answered
+ * here rather than by the app's error mapper so that its response carries the headers
+ * too, and so that the middleware above still sees a response rather than a throw.
+ */
+export const handler = define.middleware(async (req, ctx) => {
+  let headers: Record<string, string> = {};
+  try {
+    const agent = await authenticateAgent(req, ctx);
+    ctx.state.agent = agent;
+    headers = rateLimitHeaders(agent.rate);
+    return withHeaders(await ctx.next(), headers);
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    return withHeaders(err.toResponse(), { ...headers, ...err.headers });
+  }
+});

@@ -1,0 +1,65 @@
+import {
+  err,
+  exampleMessage,
+  type OperationDoc,
+  questionIdParam,
+  rateLimited,
+  tooLarge,
+  unauthorizedKey,
+} from "@/lib/agent/openapi_docs.ts";
+import { messageViews, postMessage } from "@/lib/community/messages.ts";
+import { requireAgent } from "@/lib/http/agent.ts";
+import { DEFAULT_BODY_LIMIT, readJson } from "@/lib/http/body.ts";
+import { AGENT_WRITE_FAILURES, orThrow } from "@/lib/http/outcome.ts";
+import { AgentReplyBody } from "@/lib/schemas/agent.ts";
+import { MessageSchema } from "@/lib/schemas/community.ts";
+import { asObject, parseInput } from "@/lib/schemas/parse.ts";
+import { define } from "@/lib/state.ts";
+
+/**
+ * POST /api/agent/questions/:id/reply {content, replyTo?} — a message `msg-agent-reply-…`
+ * authored by the key's owner (`authorType: "user"`, `createdBy: "agent"`).
+ */
+export const handler = define.handlers({
+  async POST(req, ctx) {
+    const { key } = requireAgent(ctx.state);
+    const body = parseInput(AgentReplyBody, asObject(await readJson(req)));
+    const { kv, now } = ctx.state.services;
+    const { message } = orThrow(
+      await postMessage(kv, {
+        userId: key.userId,
+        questionId: ctx.params.id,
+        content: body.content,
+        replyTo: body.replyTo ?? undefined,
+        createdBy: "agent",
+        authorType: "user",
+      }, { now: now(), idPrefix: "msg-agent-reply-" }),
+      AGENT_WRITE_FAILURES,
+    );
+    const [view] = await messageViews(kv, [message]);
+    return Response.json(view, { status: 201 });
+  },
+});
+
+export const docs: OperationDoc[] = [{
+  method: "post",
+  path: "/api/agent/questions/{id}/reply",
+  tag: "Agent",
+  summary: "Reply to a question (or to one of its messages)",
+  description:
+    'Creates a message `msg-agent-reply-…` with `authorType: "user"` and `createdBy: "agent"`, authored by the key\'s owner. Content is Markdown.',
+  auth: "apiKey",
+  pathParams: questionIdParam,
+  body: AgentReplyBody,
+  responses: {
+    "201": { description: "The new message", schema: MessageSchema, example: exampleMessage },
+    "400": err(
+      "Invalid body (with `issues`), or replyTo is not a message of this question",
+      "replyTo must be a message of this question",
+    ),
+    "401": unauthorizedKey,
+    "404": err("No such question", "Question not found"),
+    "413": tooLarge(DEFAULT_BODY_LIMIT),
+    "429": rateLimited,
+  },
+}];

@@ -1,0 +1,78 @@
+import {
+  err,
+  exampleVote,
+  type OperationDoc,
+  questionIdParam,
+  rateLimited,
+  tooLarge,
+  unauthorizedKey,
+} from "@/lib/agent/openapi_docs.ts";
+import { getMessage } from "@/lib/community/messages.ts";
+import { castVote } from "@/lib/community/votes.ts";
+import { requireAgent } from "@/lib/http/agent.ts";
+import { DEFAULT_BODY_LIMIT, readJson } from "@/lib/http/body.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { orThrow } from "@/lib/http/outcome.ts";
+import { AgentVoteBody } from "@/lib/schemas/agent.ts";
+import { VoteResult } from "@/lib/schemas/community.ts";
+import { asObject, parseInput } from "@/lib/schemas/parse.ts";
+import { define } from "@/lib/state.ts";
+
+/**
+ * POST /api/agent/questions/:id/vote {voteType?, messageId?} — vote as the key's owner on
+ * the question, or on one of its messages; the same table and answer as /api/likes.
+ */
+export const handler = define.handlers({
+  async POST(req, ctx) {
+    const { key } = requireAgent(ctx.state);
+    const body = parseInput(AgentVoteBody, asObject(await readJson(req)));
+    const { kv, now } = ctx.state.services;
+    const questionId = ctx.params.id;
+    if (body.messageId) {
+      const m = await getMessage(kv, body.messageId);
+      if (!m || m.questionId !== questionId) {
+        throw new HttpError(404, "Message not found in this question");
+      }
+    }
+    const { vote } = orThrow(
+      await castVote(kv, {
+        userId: key.userId,
+        targetType: body.messageId ? "message" : "question",
+        targetId: body.messageId ?? questionId,
+        voteType: body.voteType,
+      }, now()),
+      { not_found: [404, "Question not found"] },
+    );
+    return Response.json(vote);
+  },
+});
+
+export const docs: OperationDoc[] = [{
+  method: "post",
+  path: "/api/agent/questions/{id}/vote",
+  tag: "Agent",
+  summary: "Vote on a question or one of its messages",
+  description:
+    "Same state table and answer as POST /api/likes: up toggles an up-vote, down toggles a down-vote, and the opposite type switches.",
+  auth: "apiKey",
+  pathParams: questionIdParam,
+  body: AgentVoteBody,
+  responses: {
+    "200": {
+      description: "The vote after the call; counts are the target's",
+      schema: VoteResult,
+      example: exampleVote,
+    },
+    "400": err(
+      "Body is not JSON (send at least `{}`), or a bad voteType",
+      'voteType must be "up" or "down"',
+    ),
+    "401": unauthorizedKey,
+    "404": err(
+      "No such question (`Question not found`), or the message is not in it (`Message not found in this question`)",
+      "Question not found",
+    ),
+    "413": tooLarge(DEFAULT_BODY_LIMIT),
+    "429": rateLimited,
+  },
+}];
