@@ -32,20 +32,3 @@ export class HttpError extends Error {
     });
   }
 }
-
-/**
- * A JSON error response `{error, ...extra}`.
- *
- * @example
- * ```ts
- * const res = jsonError(401, "Unauthorized");
- * ```
- */
-export function jsonError(
-  status: number,
-  error: string,
-  extra: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
-): Response {
-  return new HttpError(status, error, extra, headers).toResponse();
-}
