@@ -4,6 +4,8 @@
  *
  * @module
  */
+import type { z } from "zod";
+import { asObject, parseInput } from "../schemas/parse.ts";
 import { HttpError } from "./errors.ts";
 import { readTextCapped } from "./streams.ts";
 
@@ -51,4 +53,25 @@ export async function readJson(req: Request, opts: ReadJsonOptions = {}): Promis
   } catch {
     throw new HttpError(400, opts.invalidJsonMessage ?? "Invalid JSON body");
   }
+}
+
+/**
+ * Read a JSON body and validate it with `schema` in one step: 400 for bad JSON or a bad
+ * field (see `parseInput`), 413 over the size limit. A body that is not an object counts
+ * as an empty one, so the schema names the missing fields.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * declare const req: Request;
+ * const body = await parseBody(req, z.object({ content: z.string() }));
+ * ```
+ */
+export async function parseBody<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  opts: ReadJsonOptions & { message?: string } = {},
+): Promise<z.infer<S>> {
+  const data = asObject(await readJson(req, opts));
+  return parseInput(schema, data, { in: "body", message: opts.message });
 }

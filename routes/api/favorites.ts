@@ -1,7 +1,7 @@
 import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { favoriteStatuses, MAX_STATUS_IDS, toggleFavorite } from "@/lib/community/favorites.ts";
 import { requireUser } from "@/lib/http/auth.ts";
-import { readJson } from "@/lib/http/body.ts";
+import { parseBody } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { orThrow } from "@/lib/http/outcome.ts";
 import {
@@ -10,7 +10,7 @@ import {
   FavoriteStatuses,
   FavoriteToggleResult,
 } from "@/lib/schemas/community.ts";
-import { asObject, parseInput, queryObject } from "@/lib/schemas/parse.ts";
+import { parseInput, queryObject } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
 
 /**
@@ -34,7 +34,7 @@ export const handler = define.handlers({
   },
   async POST(req, ctx) {
     const user = requireUser(ctx.state.user);
-    const body = parseInput(FavoriteBody, asObject(await readJson(req)));
+    const body = await parseBody(req, FavoriteBody);
     const { kv, now } = ctx.state.services;
     const { favorite } = orThrow(await toggleFavorite(kv, { ...body, userId: user.id }, now()), {
       not_found: [404, `The ${body.targetType} was not found`],

@@ -1,10 +1,9 @@
 import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { castVote } from "@/lib/community/votes.ts";
 import { requireUser } from "@/lib/http/auth.ts";
-import { readJson } from "@/lib/http/body.ts";
+import { parseBody } from "@/lib/http/body.ts";
 import { orThrow } from "@/lib/http/outcome.ts";
 import { LikeBody, VoteResult } from "@/lib/schemas/community.ts";
-import { asObject, parseInput } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
 
 /**
@@ -14,7 +13,7 @@ import { define } from "@/lib/state.ts";
 export const handler = define.handlers({
   async POST(req, ctx) {
     const user = requireUser(ctx.state.user);
-    const body = parseInput(LikeBody, asObject(await readJson(req)));
+    const body = await parseBody(req, LikeBody);
     const { kv, now } = ctx.state.services;
     const { vote } = orThrow(await castVote(kv, { ...body, userId: user.id }, now()), {
       not_found: [404, `The ${body.targetType} was not found`],

@@ -3,7 +3,7 @@ import { askQuestion } from "@/lib/community/questions/write.ts";
 import { findQuestions } from "@/lib/community/questions/feed.ts";
 import { getQuestionView } from "@/lib/community/questions/read.ts";
 import { requireUser } from "@/lib/http/auth.ts";
-import { readJson } from "@/lib/http/body.ts";
+import { parseBody } from "@/lib/http/body.ts";
 import { orThrow, WRITE_FAILURES } from "@/lib/http/outcome.ts";
 import {
   NewQuestionBody,
@@ -11,7 +11,7 @@ import {
   QuestionSchema,
   QuestionsQuery,
 } from "@/lib/schemas/community.ts";
-import { asObject, parseInput, queryObject } from "@/lib/schemas/parse.ts";
+import { parseInput, queryObject } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
 
 /**
@@ -26,7 +26,7 @@ export const handler = define.handlers({
   },
   async POST(req, ctx) {
     const user = requireUser(ctx.state.user);
-    const body = parseInput(NewQuestionBody, asObject(await readJson(req)));
+    const body = await parseBody(req, NewQuestionBody);
     const { kv, now } = ctx.state.services;
     const { question } = orThrow(
       await askQuestion(kv, {

@@ -6,17 +6,16 @@ import {
 } from "@/lib/agent/openapi_docs.ts";
 import { messageViews, postMessage } from "@/lib/community/messages.ts";
 import { requireUser } from "@/lib/http/auth.ts";
-import { readJson } from "@/lib/http/body.ts";
+import { parseBody } from "@/lib/http/body.ts";
 import { orThrow, WRITE_FAILURES } from "@/lib/http/outcome.ts";
 import { MessageSchema, NewMessageBody } from "@/lib/schemas/community.ts";
-import { asObject, parseInput } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
 
 /** POST /api/questions/:id/messages {content, replyTo?} — answer or reply (session). */
 export const handler = define.handlers({
   async POST(req, ctx) {
     const user = requireUser(ctx.state.user);
-    const body = parseInput(NewMessageBody, asObject(await readJson(req)));
+    const body = await parseBody(req, NewMessageBody);
     const { kv, now } = ctx.state.services;
     const { message } = orThrow(
       await postMessage(kv, {

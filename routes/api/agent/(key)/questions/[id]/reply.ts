@@ -9,11 +9,10 @@ import {
 } from "@/lib/agent/openapi_docs.ts";
 import { messageViews, postMessage } from "@/lib/community/messages.ts";
 import { requireAgent } from "@/lib/http/agent.ts";
-import { DEFAULT_BODY_LIMIT, readJson } from "@/lib/http/body.ts";
+import { DEFAULT_BODY_LIMIT, parseBody } from "@/lib/http/body.ts";
 import { AGENT_WRITE_FAILURES, orThrow } from "@/lib/http/outcome.ts";
 import { AgentReplyBody } from "@/lib/schemas/agent.ts";
 import { MessageSchema } from "@/lib/schemas/community.ts";
-import { asObject, parseInput } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
 
 /**
@@ -23,7 +22,7 @@ import { define } from "@/lib/state.ts";
 export const handler = define.handlers({
   async POST(req, ctx) {
     const { key } = requireAgent(ctx.state);
-    const body = parseInput(AgentReplyBody, asObject(await readJson(req)));
+    const body = await parseBody(req, AgentReplyBody);
     const { kv, now } = ctx.state.services;
     const { message } = orThrow(
       await postMessage(kv, {

@@ -10,12 +10,11 @@ import {
 import { getMessage } from "@/lib/community/messages.ts";
 import { castVote } from "@/lib/community/votes.ts";
 import { requireAgent } from "@/lib/http/agent.ts";
-import { DEFAULT_BODY_LIMIT, readJson } from "@/lib/http/body.ts";
+import { DEFAULT_BODY_LIMIT, parseBody } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { orThrow } from "@/lib/http/outcome.ts";
 import { AgentVoteBody } from "@/lib/schemas/agent.ts";
 import { VoteResult } from "@/lib/schemas/community.ts";
-import { asObject, parseInput } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
 
 /**
@@ -25,7 +24,7 @@ import { define } from "@/lib/state.ts";
 export const handler = define.handlers({
   async POST(req, ctx) {
     const { key } = requireAgent(ctx.state);
-    const body = parseInput(AgentVoteBody, asObject(await readJson(req)));
+    const body = await parseBody(req, AgentVoteBody);
     const { kv, now } = ctx.state.services;
     const questionId = ctx.params.id;
     if (body.messageId) {
