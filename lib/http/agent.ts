@@ -9,10 +9,9 @@
  * @module
  */
 import { type AgentKeyRecord, authenticateAgentKey } from "../agent/keys.ts";
-import type { FreshContext } from "../fresh/types.ts";
 import { hitRateLimit, rateLimitHeaders, type RateLimitResult } from "../limits/window.ts";
 import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
-import type { AppState } from "../state.ts";
+import type { AppState, Services } from "../state.ts";
 import { HttpError } from "./errors.ts";
 
 /** Agent requests allowed per key per minute (DESIGN.md §6). */
@@ -49,26 +48,26 @@ function rateLimited(rate: RateLimitResult): HttpError {
  *
  * @example
  * ```ts
- * import type { FreshContext } from "@/lib/fresh/types.ts";
- * import type { AppState } from "@/lib/state.ts";
+ * import type { Services } from "@/lib/state.ts";
  * declare const req: Request;
- * declare const ctx: FreshContext<AppState>;
- * ctx.state.agent = await authenticateAgent(req, ctx);
+ * declare const services: Services;
+ * const agent = await authenticateAgent(services, req.headers.get("authorization"), "127.0.0.1");
  * ```
  */
 export async function authenticateAgent(
-  req: Request,
-  ctx: FreshContext<AppState>,
+  services: Services,
+  authorization: string | null,
+  clientAddress: string,
 ): Promise<AgentCall> {
-  const { kv, now } = ctx.state.services;
-  const limit = ctx.state.services.agentRateLimit ?? AGENT_RATE_LIMIT;
+  const { kv, now } = services;
+  const limit = services.agentRateLimit ?? AGENT_RATE_LIMIT;
   const t = now();
-  const key = await authenticateAgentKey(kv, req.headers.get("authorization"), t);
+  const key = await authenticateAgentKey(kv, authorization, t);
   if (!key) {
     const rate = await hitRateLimit(
       kv,
       "agent_auth_failed",
-      ctx.remoteAddr.hostname,
+      clientAddress,
       limit,
       WINDOW_MS,
       t,

@@ -9,37 +9,57 @@ import { finishSignIn } from "../auth/app_callback.ts";
 import { handleCallback, startSignIn } from "../auth/flow.ts";
 import { PROVIDER_INFO } from "../auth/providers.ts";
 import type { ProviderId } from "../config.ts";
-import type { FreshContext } from "../fresh/types.ts";
-import { type AppState, define, type Services } from "../state.ts";
+import type { Services } from "../state.ts";
 import { getCookies } from "./cookies.ts";
 import { HttpError } from "./errors.ts";
 import { redirectResponse } from "./redirect.ts";
 import { safeReturnTo } from "./return_to.ts";
-
-/** The provider a sign-in route serves, or null for a path that names none (404). */
-export type ProviderOf = (ctx: FreshContext<AppState>) => ProviderId | null;
 
 /** The providers whose login and callback paths end in their name (SPEC.md). */
 const NAMED_IN_PATH = ["provider_b", "provider_c"] as const satisfies readonly ProviderId[];
 
 /**
  * The provider named by a `[provider]` route segment: `provider_b` or `provider_c` (the
- * SPEC.md paths); anything else, `provider_a` included, names no route.
+ * SPEC.md paths); anything else, `provider_a` included, names no route (null).
  *
  * @example
  * ```ts
- * import type { FreshContext } from "@/lib/fresh/types.ts";
- * import type { AppState } from "@/lib/state.ts";
- * declare const ctx: FreshContext<AppState>;
- * providerFromPath(ctx); // "provider_b" on /api/auth/login/provider_b
+ * providerNamedInPath("provider_b"); // "provider_b"
+ * providerNamedInPath("provider_a"); // null: its paths have no name segment
  * ```
  */
-export const providerFromPath: ProviderOf = (ctx) => {
-  const name = ctx.params.provider;
+export function providerNamedInPath(name: string | undefined): ProviderId | null {
   return NAMED_IN_PATH.find((p) => p === name) ?? null;
-};
+}
 
-/** A started sign-in as a response: the redirect, or 404 when the provider is unavailable. */
+/**
+ * The sign-in options of `GET /api/auth/login[/provider]?flow=login|bind&returnTo=/path`
+ * (an off-site `returnTo` becomes `/`).
+ *
+ * @example
+ * ```ts
+ * loginOptions(new URL("http://x/api/auth/login?returnTo=/ask")); // {flow: "login", returnTo: "/ask"}
+ * ```
+ */
+export function loginOptions(url: URL): { flow: "login" | "bind"; returnTo: string } {
+  const q = url.searchParams;
+  return {
+    flow: q.get("flow") === "bind" ? "bind" : "login",
+    returnTo: safeReturnTo(q.get("returnTo")),
+  };
+}
+
+/**
+ * A started sign-in answered: the redirect to the provider, or 404 when the provider is
+ * not configured.
+ *
+ * @example
+ * ```ts
+ * import type { Services } from "@/lib/state.ts";
+ * declare const services: Services;
+ * const res = await startSignInResponse(services, "provider_a", { flow: "login", returnTo: "/" });
+ * ```
+ */
 export async function startSignInResponse(
   services: Services,
   provider: ProviderId,
@@ -53,52 +73,30 @@ export async function startSignInResponse(
 }
 
 /**
- * The handlers of `GET /api/auth/login[/provider]?flow=login|bind&returnTo=/path`: start
- * a sign-in (or bind) with the provider `providerOf` names; a path naming none is the
- * plain not-found answer of an unknown path.
+ * `GET /api/auth/callback[/provider]` answered: the provider's redirect back becomes a
+ * redirect to the app callback page (or to an error), with the flow's cookies.
  *
  * @example
  * ```ts
- * export const handler = loginHandlers(() => "provider_a");
+ * import type { Services } from "@/lib/state.ts";
+ * declare const req: Request;
+ * declare const services: Services;
+ * const res = await callbackResponse(req, services, "provider_b", new URL(req.url), null);
  * ```
  */
-export function loginHandlers(providerOf: ProviderOf) {
-  return define.handlers({
-    GET(_req, ctx) {
-      const provider = providerOf(ctx);
-      if (!provider) return ctx.renderNotFound();
-      const q = ctx.url.searchParams;
-      return startSignInResponse(ctx.state.services, provider, {
-        flow: q.get("flow") === "bind" ? "bind" : "login",
-        returnTo: safeReturnTo(q.get("returnTo")),
-      });
-    },
+export async function callbackResponse(
+  req: Request,
+  services: Services,
+  provider: ProviderId,
+  url: URL,
+  sessionUserId: string | null,
+): Promise<Response> {
+  const outcome = await handleCallback(services, provider, {
+    params: url.searchParams,
+    cookies: getCookies(req),
+    sessionUserId,
   });
-}
-
-/**
- * The handlers of `GET /api/auth/callback[/provider]`: the provider's redirect back, for
- * the provider `providerOf` names; a path naming none is the plain not-found answer.
- *
- * @example
- * ```ts
- * import { providerFromPath } from "./sign_in.ts";
- * export const handler = callbackHandlers(providerFromPath);
- * ```
- */
-export function callbackHandlers(providerOf: ProviderOf) {
-  return define.handlers({
-    async GET(req, ctx) {
-      const provider = providerOf(ctx);
-      if (!provider) return ctx.renderNotFound();
-      const outcome = await handleCallback(ctx.state.services, provider, {
-        params: ctx.url.searchParams,
-        cookies: getCookies(req),
-        sessionUserId: ctx.state.user?.id ?? null,
-      });
-      return redirectResponse(outcome);
-    },
-  });
+  return redirectResponse(outcome);
 }
 
 /** The app callback pages: the payload cookie becomes a session. */

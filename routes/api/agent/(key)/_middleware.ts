@@ -15,7 +15,11 @@ import { define } from "@/lib/state.ts";
 export const handler = define.middleware(async (req, ctx) => {
   let headers: Record<string, string> = {};
   try {
-    const agent = await authenticateAgent(req, ctx);
+    const agent = await authenticateAgent(
+      ctx.state.services,
+      req.headers.get("authorization"),
+      ctx.remoteAddr.hostname,
+    );
     ctx.state.agent = agent;
     headers = rateLimitHeaders(agent.rate);
     return withHeaders(await ctx.next(), headers);

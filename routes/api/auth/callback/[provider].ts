@@ -1,8 +1,15 @@
-import { callbackHandlers, providerFromPath } from "@/lib/http/sign_in.ts";
+import { callbackResponse, providerNamedInPath } from "@/lib/http/sign_in.ts";
+import { define } from "@/lib/state.ts";
 
 /**
  * GET /api/auth/callback/provider_b and /api/auth/callback/provider_c: that provider's
  * redirect back (SPEC.md "Sign-in callbacks"). Any other name answers as an unknown path
  * does (404).
  */
-export const handler = callbackHandlers(providerFromPath);
+export const handler = define.handlers({
+  GET(req, ctx) {
+    const provider = providerNamedInPath(ctx.params.provider);
+    if (!provider) return ctx.renderNotFound();
+    return callbackResponse(req, ctx.state.services, provider, ctx.url, ctx.state.user?.id ?? null);
+  },
+});

@@ -1,4 +1,8 @@
-import { callbackHandlers } from "@/lib/http/sign_in.ts";
+import { callbackResponse } from "@/lib/http/sign_in.ts";
+import { define } from "@/lib/state.ts";
 
 /** GET /api/auth/callback: provider_a's redirect back (SPEC.md "Sign-in callbacks"). */
-export const handler = callbackHandlers(() => "provider_a");
+export const handler = define.handlers({
+  GET: (req, ctx) =>
+    callbackResponse(req, ctx.state.services, "provider_a", ctx.url, ctx.state.user?.id ?? null),
+});

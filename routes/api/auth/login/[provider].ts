@@ -1,7 +1,14 @@
-import { loginHandlers, providerFromPath } from "@/lib/http/sign_in.ts";
+import { loginOptions, providerNamedInPath, startSignInResponse } from "@/lib/http/sign_in.ts";
+import { define } from "@/lib/state.ts";
 
 /**
  * GET /api/auth/login/provider_b and /api/auth/login/provider_c: start that provider's
  * sign-in (or bind). Any other name answers as an unknown path does (404).
  */
-export const handler = loginHandlers(providerFromPath);
+export const handler = define.handlers({
+  GET(_req, ctx) {
+    const provider = providerNamedInPath(ctx.params.provider);
+    if (!provider) return ctx.renderNotFound();
+    return startSignInResponse(ctx.state.services, provider, loginOptions(ctx.url));
+  },
+});

@@ -1,4 +1,7 @@
-import { loginHandlers } from "@/lib/http/sign_in.ts";
+import { loginOptions, startSignInResponse } from "@/lib/http/sign_in.ts";
+import { define } from "@/lib/state.ts";
 
-/** GET /api/auth/login: start a provider_a sign-in (or bind). */
-export const handler = loginHandlers(() => "provider_a");
+/** GET /api/auth/login?flow=login|bind&returnTo=/path: start a provider_a sign-in (or bind). */
+export const handler = define.handlers({
+  GET: (_req, ctx) => startSignInResponse(ctx.state.services, "provider_a", loginOptions(ctx.url)),
+});
