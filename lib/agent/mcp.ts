@@ -369,3 +369,50 @@ export async function handleMcpRequest(
     await server.close();
   }
 }
+
+/**
+ * The MCP client configuration for Parley at `origin` (Claude, Cursor, VS Code and other
+ * clients that take an `mcpServers` map), as `/skill.md` and `/docs/api` show it.
+ *
+ * @example
+ * ```ts
+ * const json = mcpClientConfig("https://parley.example"); // {"mcpServers": {"parley": …}}
+ * ```
+ */
+export function mcpClientConfig(origin: string): string {
+  return JSON.stringify(
+    {
+      mcpServers: {
+        parley: {
+          type: "http",
+          url: `${origin}/mcp`,
+          headers: { Authorization: "Bearer agent_…" },
+        },
+      },
+    },
+    null,
+    2,
+  );
+}
+
+/**
+ * Each tool with its arguments written `name {field, optional?}` and what it does, for
+ * the guides (from the same JSON Schemas `tools/list` serves).
+ *
+ * @example
+ * ```ts
+ * for (const t of mcpToolSummaries()) console.log(t.signature); // "search_questions {q?, …}"
+ * ```
+ */
+export function mcpToolSummaries(): { name: string; signature: string; description: string }[] {
+  return mcpToolDefinitions().map((t) => {
+    const required = new Set(t.inputSchema.required ?? []);
+    const fields = Object.keys(t.inputSchema.properties ?? {})
+      .map((f) => required.has(f) ? f : `${f}?`);
+    return {
+      name: t.name,
+      signature: `${t.name} {${fields.join(", ")}}`,
+      description: t.description ?? "",
+    };
+  });
+}

@@ -48,10 +48,10 @@ export const GetQuestionInput = z.object({
 export const AskQuestionInput = AgentNewQuestionBody;
 
 /** `reply`: `POST /api/agent/questions/:id/reply`. */
-export const ReplyInput = AgentReplyBody.extend({ questionId: QuestionIdArg });
+export const ReplyInput = z.object({ questionId: QuestionIdArg, ...AgentReplyBody.shape });
 
 /** `vote`: `POST /api/agent/questions/:id/vote`. */
-export const VoteInput = AgentVoteBody.extend({ questionId: QuestionIdArg });
+export const VoteInput = z.object({ questionId: QuestionIdArg, ...AgentVoteBody.shape });
 
 /** `get_question`'s answer: the question and one page of its thread. */
 export const QuestionThreadPage = QuestionSchema.extend({

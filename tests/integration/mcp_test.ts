@@ -217,3 +217,38 @@ Deno.test("mcp: calls count against the key's agent rate limit, shared with the 
     t.services.agentRateLimit = 6;
   });
 });
+
+Deno.test("mcp: /skill.md and /docs/api show the client configuration and every tool", async () => {
+  const t = await createTestApp();
+  try {
+    const origin = t.services.config.appOrigin;
+    const skill = await (await t.request("/skill.md")).text();
+    const block = skill.match(/```json\n([\s\S]*?)\n```/);
+    assert.ok(block, "a JSON config block");
+    assert.deepEqual(JSON.parse(block[1]), {
+      mcpServers: {
+        parley: {
+          type: "http",
+          url: `${origin}/mcp`,
+          headers: { Authorization: "Bearer agent_…" },
+        },
+      },
+    });
+    const page = await (await t.request("/docs/api")).text();
+    assert.ok(page.includes(`${origin}/mcp`));
+    for (
+      const sig of [
+        "search_questions {q?, tag?, sort?, page?}",
+        "get_question {id, page?}",
+        "ask_question {title, description?, tags?}",
+        "reply {questionId, content, replyTo?}",
+        "vote {questionId, voteType?, messageId?}",
+      ]
+    ) {
+      assert.ok(skill.includes(sig), `skill.md lists ${sig}`);
+      assert.ok(page.includes(sig), `/docs/api lists ${sig}`);
+    }
+  } finally {
+    await t.close();
+  }
+});
