@@ -45,14 +45,16 @@ Deno.test("openapi: defaulted request fields are not required, in query paramete
         const obj = resolve(schema);
         const required = (obj.required ?? []) as string[];
         for (const [name, prop] of Object.entries((obj.properties ?? {}) as Record<string, Json>)) {
-          if ("default" in prop) {
+          // openapi-typescript types a property with a `default` as always present.
+          assert.ok(!("default" in prop), `${method} ${path} body.${name} has a default`);
+          if (String(prop.description ?? "").includes("Default:")) {
             assert.ok(!required.includes(name), `${method} ${path} body.${name}`);
             checked++;
           }
         }
       }
     }
-    assert.ok(checked >= 5, `checked ${checked} defaulted fields`);
+    assert.ok(checked >= 3, `checked ${checked} defaulted fields`);
     // The ones generated clients tripped on.
     const likes = resolve(
       doc.paths["/api/likes"].post.requestBody.content["application/json"].schema,
