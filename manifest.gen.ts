@@ -52,6 +52,7 @@ import * as $local_oauth_provider_user from "./routes/local-oauth/[provider]/use
 import * as $local_oauth_provider_userinfo from "./routes/local-oauth/[provider]/userinfo.ts";
 import * as $local_oauth__middleware from "./routes/local-oauth/_middleware.ts";
 import * as $local_oauth_avatar_id from "./routes/local-oauth/avatar/[id].ts";
+import * as $mcp from "./routes/mcp.ts";
 import * as $profile_agent_keys from "./routes/profile/agent-keys.tsx";
 import * as $profile_index from "./routes/profile/index.tsx";
 import * as $questions_id from "./routes/questions/[id].tsx";
@@ -124,6 +125,7 @@ const manifest: Manifest = {
     "./routes/local-oauth/[provider]/userinfo.ts": $local_oauth_provider_userinfo,
     "./routes/local-oauth/_middleware.ts": $local_oauth__middleware,
     "./routes/local-oauth/avatar/[id].ts": $local_oauth_avatar_id,
+    "./routes/mcp.ts": $mcp,
     "./routes/profile/agent-keys.tsx": $profile_agent_keys,
     "./routes/profile/index.tsx": $profile_index,
     "./routes/questions/[id].tsx": $questions_id,

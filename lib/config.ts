@@ -21,6 +21,11 @@ export interface ProviderConfig {
   profileUrl: string;
   /** provider_b only: the emails endpoint used when the profile has no email. */
   emailsUrl?: string;
+  /**
+   * `PROVIDER_X_ISSUER`: the `iss` the provider's authorization response must carry when
+   * it carries one (RFC 9207, DESIGN.md §9 "Sign-in hardening").
+   */
+  issuer?: string;
 }
 
 /** The parsed configuration. `appSecret` is undefined until local mode supplies one. */
@@ -64,17 +69,20 @@ const envSchema = z.object({
   PROVIDER_A_AUTHORIZE_URL: httpUrl.optional(),
   PROVIDER_A_TOKEN_URL: httpUrl.optional(),
   PROVIDER_A_USERINFO_URL: httpUrl.optional(),
+  PROVIDER_A_ISSUER: optionalString,
   PROVIDER_B_CLIENT_ID: optionalString,
   PROVIDER_B_CLIENT_SECRET: optionalString,
   PROVIDER_B_AUTHORIZE_URL: httpUrl.optional(),
   PROVIDER_B_TOKEN_URL: httpUrl.optional(),
   PROVIDER_B_USER_URL: httpUrl.optional(),
   PROVIDER_B_EMAILS_URL: httpUrl.optional(),
+  PROVIDER_B_ISSUER: optionalString,
   PROVIDER_C_CLIENT_ID: optionalString,
   PROVIDER_C_CLIENT_SECRET: optionalString,
   PROVIDER_C_AUTHORIZE_URL: httpUrl.optional(),
   PROVIDER_C_TOKEN_URL: httpUrl.optional(),
   PROVIDER_C_USERINFO_URL: httpUrl.optional(),
+  PROVIDER_C_ISSUER: optionalString,
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -105,6 +113,7 @@ function providerFrom(
     tokenUrl: get("TOKEN_URL")!,
     profileUrl: get(profileKey)!,
     emailsUrl: prefix === "PROVIDER_B" ? get("EMAILS_URL") : undefined,
+    ...(get("ISSUER") ? { issuer: get("ISSUER") } : {}),
   };
 }
 

@@ -51,6 +51,31 @@ export function collectOperations(modules: Iterable<{ docs?: unknown }>): Operat
 
 type Json = Record<string, unknown>;
 
+/**
+ * A request schema's object properties without `default`: the server fills a default in,
+ * so the field is optional to a caller, but client generators (openapi-typescript's
+ * default `defaultNonNullable`) type a property with a `default` as always present. The
+ * default moves into the description, where people still read it.
+ */
+function movePropertyDefaults(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(movePropertyDefaults);
+  if (node === null || typeof node !== "object") return;
+  const obj = node as Json;
+  const props = obj.properties as Record<string, Json> | undefined;
+  if (props && typeof props === "object") {
+    for (const prop of Object.values(props)) {
+      if (prop && typeof prop === "object" && "default" in prop) {
+        const note = `Default: ${JSON.stringify(prop.default)}.`;
+        prop.description = typeof prop.description === "string"
+          ? `${prop.description} ${note}`
+          : note;
+        delete prop.default;
+      }
+    }
+  }
+  for (const v of Object.values(obj)) movePropertyDefaults(v);
+}
+
 /** JSON Schema for OpenAPI: `$defs` hoisted into `components.schemas`. */
 function jsonSchema(schema: z.ZodType, io: "input" | "output", defs: Json): Json {
   const raw = z.toJSONSchema(schema, {
@@ -58,6 +83,7 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output", defs: Json): Json
     io,
     unrepresentable: "any",
   }) as Json;
+  if (io === "input") movePropertyDefaults(raw);
   const text = JSON.stringify(raw).replaceAll('"#/$defs/', '"#/components/schemas/');
   const out = JSON.parse(text) as Json;
   delete out.$schema;

@@ -136,3 +136,18 @@ export function timingSafeEqual(a: string, b: string): boolean {
   for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
   return diff === 0;
 }
+
+/**
+ * The PKCE S256 challenge of a verifier: base64url (no padding) of its SHA-256.
+ *
+ * @example
+ * ```ts
+ * // RFC 7636 appendix B
+ * await pkceChallenge("dBjftJeZ4CVP-mJ0cXm8AHsS8qP3T0YVmbRtbajvr0M");
+ * // "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+ * ```
+ */
+export async function pkceChallenge(verifier: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
+  return base64url(new Uint8Array(digest));
+}

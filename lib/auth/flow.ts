@@ -3,12 +3,18 @@
  * cookies, authorize redirect) and the API callbacks (SPEC.md "Sign-in callback flow":
  * state → code → token exchange → profile → payload cookie or identity bind).
  *
- * Every callback answer deletes the five flow cookies, whatever the outcome.
+ * Every callback answer deletes the flow cookies, whatever the outcome.
+ *
+ * PKCE (RFC 7636, S256) on every provider (DESIGN.md §9 "Sign-in hardening"): the start
+ * keeps a random verifier in the `<provider>_oauth_code_verifier` flow cookie and sends
+ * its challenge with the authorize redirect; the callback sends the verifier with the
+ * code. When the provider's redirect carries `iss` (RFC 9207) and the provider has an
+ * expected issuer (`PROVIDER_X_ISSUER`), the two must match.
  *
  * @module
  */
 import type { ProviderId } from "../config.ts";
-import { timingSafeEqual } from "./crypto.ts";
+import { pkceChallenge, timingSafeEqual } from "./crypto.ts";
 import type { CookieSpec } from "../http/cookies.ts";
 import type { Redirect } from "../http/redirect.ts";
 import { randomToken } from "../ids.ts";
@@ -75,12 +81,15 @@ export async function startSignIn(
   if (!ep) return { ok: false, reason: "unavailable" };
   const names = flowCookieNames(provider);
   const state = randomToken(32);
+  // 32 random bytes → 43 characters of base64url, inside RFC 7636's 43–128.
+  const verifier = randomToken(32);
   const uri = redirectUri(services.config, provider);
   const options = { maxAge: FLOW_TTL_MS / 1000, secure: secure(services) };
   const cookies: CookieSpec[] = [
     { name: names.state, value: state, options },
     { name: names.origin, value: safeReturnTo(opts.returnTo), options },
     { name: names.redirectUri, value: uri, options },
+    { name: names.codeVerifier, value: verifier, options },
     { name: names.flow, value: opts.flow, options },
     opts.flow === "bind" && opts.bindTargetUserId
       ? { name: names.bindTarget, value: opts.bindTargetUserId, options }
@@ -92,15 +101,24 @@ export async function startSignIn(
   url.searchParams.set("redirect_uri", uri);
   url.searchParams.set("response_type", "code");
   url.searchParams.set("state", state);
+  url.searchParams.set("code_challenge", await pkceChallenge(verifier));
+  url.searchParams.set("code_challenge_method", "S256");
   const scope = PROVIDER_INFO[provider].scope;
   if (scope) url.searchParams.set("scope", scope);
   return { ok: true, redirect: url.toString(), cookies };
 }
 
-/** Deletions of the five flow cookies (SPEC.md: after every callback). */
+/** Deletions of the flow cookies (SPEC.md: after every callback). */
 export function deleteFlowCookies(provider: ProviderId, https: boolean): CookieSpec[] {
   const names = flowCookieNames(provider);
-  return [names.state, names.origin, names.redirectUri, names.flow, names.bindTarget]
+  return [
+    names.state,
+    names.origin,
+    names.redirectUri,
+    names.codeVerifier,
+    names.flow,
+    names.bindTarget,
+  ]
     .map((name) => ({ name, value: "", options: { maxAge: 0, secure: https } }));
 }
 
@@ -159,6 +177,12 @@ export async function handleCallback(
 
   const ep = await providerEndpoints(config, secret, provider);
   if (!ep) return fail("auth_failed", "provider is not available");
+  const iss = params.get("iss");
+  if (iss !== null && ep.issuer && !timingSafeEqual(iss, ep.issuer)) {
+    return fail("auth_failed", `the redirect's iss (${iss.slice(0, 200)}) is not the issuer`);
+  }
+  const codeVerifier = cookies[names.codeVerifier];
+  if (!codeVerifier) return fail("invalid_state", "the PKCE verifier cookie is missing");
   const client = providerClient(provider);
   const now = services.now();
   let tokens, rawProfile;
@@ -166,6 +190,7 @@ export async function handleCallback(
     tokens = await client.exchangeCode(ep, {
       code: code.slice(0, 2048),
       redirectUri: redirectUri(config, provider),
+      codeVerifier,
       now,
     });
     rawProfile = await client.fetchProfile(ep, tokens.accessToken);

@@ -51,12 +51,17 @@ function unwrap<S extends z.ZodType>(what: string, body: z.infer<typeof Envelope
  * declare const code: string;
  * declare const ep: Parameters<typeof providerA.exchangeCode>[0];
  * declare const redirectUri: string;
- * const tokens = await providerA.exchangeCode(ep, { code, redirectUri, now: Date.now() });
+ * const tokens = await providerA.exchangeCode(ep, {
+ *   code,
+ *   redirectUri,
+ *   codeVerifier: "v",
+ *   now: Date.now(),
+ * });
  * ```
  */
 export const providerA: ProviderClient<ProviderAProfile> = {
   id: "provider_a",
-  async exchangeCode(ep, { code, redirectUri, now }) {
+  async exchangeCode(ep, { code, redirectUri, codeVerifier, now }) {
     const body = await providerJson("provider_a token endpoint", ep.tokenUrl, {
       method: "POST",
       headers: {
@@ -69,6 +74,7 @@ export const providerA: ProviderClient<ProviderAProfile> = {
         redirect_uri: redirectUri,
         client_id: ep.clientId,
         client_secret: ep.clientSecret,
+        code_verifier: codeVerifier,
       }),
     }, Envelope);
     const data = unwrap("provider_a token endpoint", body, TokenData);

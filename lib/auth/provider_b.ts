@@ -54,7 +54,7 @@ const headers = (accessToken: string) => ({
  */
 export const providerB: ProviderClient<ProviderBProfile> = {
   id: "provider_b",
-  async exchangeCode(ep, { code, redirectUri }) {
+  async exchangeCode(ep, { code, redirectUri, codeVerifier }) {
     const body = await providerJson("provider_b token endpoint", ep.tokenUrl, {
       method: "POST",
       headers: {
@@ -67,6 +67,7 @@ export const providerB: ProviderClient<ProviderBProfile> = {
         client_secret: ep.clientSecret,
         code,
         redirect_uri: redirectUri,
+        code_verifier: codeVerifier,
       }),
     }, TokenAnswer);
     return { accessToken: body.access_token, refreshToken: null, expiresAt: null };

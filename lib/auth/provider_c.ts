@@ -36,12 +36,17 @@ export type ProviderCProfile = z.infer<typeof ProviderCProfile>;
  * declare const code: string;
  * declare const ep: Parameters<typeof providerC.exchangeCode>[0];
  * declare const redirectUri: string;
- * const tokens = await providerC.exchangeCode(ep, { code, redirectUri, now: Date.now() });
+ * const tokens = await providerC.exchangeCode(ep, {
+ *   code,
+ *   redirectUri,
+ *   codeVerifier: "v",
+ *   now: Date.now(),
+ * });
  * ```
  */
 export const providerC: ProviderClient<ProviderCProfile> = {
   id: "provider_c",
-  async exchangeCode(ep, { code, redirectUri, now }) {
+  async exchangeCode(ep, { code, redirectUri, codeVerifier, now }) {
     const body = await providerJson("provider_c token endpoint", ep.tokenUrl, {
       method: "POST",
       headers: {
@@ -54,6 +59,7 @@ export const providerC: ProviderClient<ProviderCProfile> = {
         client_secret: ep.clientSecret,
         redirect_uri: redirectUri,
         grant_type: "authorization_code",
+        code_verifier: codeVerifier,
       }),
     }, TokenAnswer);
     return {

@@ -64,6 +64,7 @@ export function flowCookieNames(provider: ProviderId) {
     state: `${provider}_oauth_state`,
     origin: `${provider}_oauth_origin`,
     redirectUri: `${provider}_oauth_redirect_uri`,
+    codeVerifier: `${provider}_oauth_code_verifier`,
     flow: "oauth_login_flow",
     bindTarget: "oauth_bind_target_user_id",
   } as const;

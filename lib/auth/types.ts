@@ -28,6 +28,8 @@ export interface NormalizedProfile {
 export interface ExchangeInput {
   code: string;
   redirectUri: string;
+  /** PKCE (RFC 7636): the verifier whose S256 challenge the authorize request sent. */
+  codeVerifier: string;
   now: number;
 }
 

@@ -111,7 +111,9 @@ export const FavoriteBody = z.object({
 
 export const FavoritesQuery = z.object({
   targetType: TargetType,
-  targetIds: z.string().meta({ description: "Comma-separated ids, at most 200." }),
+  targetIds: z.string().optional().meta({
+    description: "Comma-separated ids, at most 200. None (or empty) answers `{statuses: {}}`.",
+  }),
 });
 
 // ——— Responses (documentation and tests) ———

@@ -1,6 +1,7 @@
 import { Head } from "@/lib/fresh/head.ts";
 import { AGENT_RATE_LIMIT } from "@/lib/http/agent.ts";
 import { buildOpenApi, collectOperations, type OperationDoc } from "@/lib/agent/openapi.ts";
+import { mcpClientConfig, mcpToolSummaries } from "@/lib/agent/mcp.ts";
 import manifest from "@/manifest.gen.ts";
 import { define } from "@/lib/state.ts";
 
@@ -73,6 +74,26 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
           (<code>{`[{"path", "message"}]`}</code>) listing bad fields on a validation 400.
         </p>
         <pre><code>{`curl -s "${data.origin}/api/agent/questions?limit=5" \\\n  -H "Authorization: Bearer $PARLEY_KEY"`}</code></pre>
+        <h2 id="mcp">MCP server</h2>
+        <p>
+          MCP clients (Claude, ChatGPT, Cursor, Copilot…) connect to <code>{data.origin}/mcp</code>
+          {" "}
+          (Streamable HTTP) with the same agent key and the same rate limit. Add Parley to the
+          client's configuration:
+        </p>
+        <pre><code>{mcpClientConfig(data.origin)}</code></pre>
+        <p>
+          Each tool has an input and an output schema and returns <code>structuredContent</code>
+          {" "}
+          plus that JSON as text; failures are tool errors carrying the REST error message.
+        </p>
+        <ul class="docs-toc">
+          {mcpToolSummaries().map((t) => (
+            <li key={t.name}>
+              <code>{t.signature}</code> — {t.description}
+            </li>
+          ))}
+        </ul>
         <nav aria-label="Endpoints">
           <ul class="docs-toc">
             {data.operations.map((op) => (

@@ -124,6 +124,37 @@ export interface FakeProviders {
 const PREFIX: Record<ProviderId, string> = { provider_a: "a", provider_b: "b", provider_c: "c" };
 
 /**
+ * PKCE as the fake providers see it: the `code_challenge` of each authorize redirect the
+ * app made (by its state, recorded by {@link startLogin}) and of each code a test then
+ * brought back with that state (recorded by {@link callback}).
+ */
+const challengeByState = new Map<string, string>();
+const challengeByCode = new Map<string, string>();
+
+async function s256(verifier: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
+  return btoa(String.fromCharCode(...new Uint8Array(digest)))
+    .replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/** The token request's `code_verifier` is missing or does not prove the code's challenge. */
+async function pkceFailure(provider: ProviderId, body: string): Promise<string | null> {
+  let fields: Record<string, unknown>;
+  try {
+    fields = provider === "provider_b"
+      ? JSON.parse(body)
+      : Object.fromEntries(new URLSearchParams(body));
+  } catch {
+    return "unreadable token request";
+  }
+  const verifier = fields.code_verifier;
+  if (typeof verifier !== "string" || verifier.length < 43) return "code_verifier is missing";
+  const challenge = challengeByCode.get(String(fields.code));
+  if (challenge && await s256(verifier) !== challenge) return "code_verifier is wrong";
+  return null;
+}
+
+/**
  * Start fake providers on 127.0.0.1 (port 0).
  *
  * @example
@@ -153,6 +184,14 @@ export function startFakeProviders(): FakeProviders {
       headers: Object.fromEntries(req.headers),
       body: await req.text(),
     });
+    if (ep === "token") {
+      const failure = await pkceFailure(provider, requests[requests.length - 1].body);
+      if (failure) {
+        return Response.json({ error: "invalid_grant", error_description: failure }, {
+          status: 400,
+        });
+      }
+    }
     const answer = state.answers[provider][ep];
     if (answer.raw !== undefined) {
       return new Response(answer.raw, {
@@ -289,12 +328,13 @@ export const ROUTES: Record<ProviderId, { login: string; callback: string; app: 
   },
 };
 
-/** The five flow cookie names of a provider (SPEC.md: deleted after every callback). */
+/** The flow cookie names of a provider (SPEC.md: deleted after every callback). */
 export function flowCookies(provider: ProviderId): string[] {
   return [
     `${provider}_oauth_state`,
     `${provider}_oauth_origin`,
     `${provider}_oauth_redirect_uri`,
+    `${provider}_oauth_code_verifier`,
     "oauth_login_flow",
     "oauth_bind_target_user_id",
   ];
@@ -312,6 +352,9 @@ export async function startLogin(
   });
   jar.take(res);
   const location = new URL(res.headers.get("location") ?? "http://invalid/");
+  const challenge = location.searchParams.get("code_challenge");
+  const started = location.searchParams.get("state");
+  if (challenge && started) challengeByState.set(started, challenge);
   return { state: location.searchParams.get("state") ?? "", location, res };
 }
 
@@ -322,6 +365,8 @@ export async function callback(
   jar: CookieJar,
   params: Record<string, string>,
 ): Promise<{ res: Response; location: string; cookies: SetCookie[] }> {
+  const challenge = challengeByState.get(params.state ?? "");
+  if (params.code && challenge) challengeByCode.set(params.code, challenge);
   const res = await t.request(`${ROUTES[provider].callback}?${new URLSearchParams(params)}`, {
     headers: { cookie: jar.header() },
   });

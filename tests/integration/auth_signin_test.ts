@@ -3,6 +3,7 @@
  * login start, the exact outgoing token and profile requests, the payload cookie, the
  * app callback, and a working session.
  */
+import { pkceChallenge } from "@/lib/auth/crypto.ts";
 import assert from "node:assert/strict";
 import type { ProviderId } from "@/lib/config.ts";
 import { fromBase64url } from "@/lib/ids.ts";
@@ -109,7 +110,12 @@ for (const provider of ["provider_a", "provider_b", "provider_c"] as const) {
     const { t, fake, close } = await appWithFakeProviders({ now: () => NOW });
     try {
       const jar = new CookieJar();
-      const { state } = await startLogin(t, provider, jar, "?returnTo=%2Fask");
+      const { state, location } = await startLogin(t, provider, jar, "?returnTo=%2Fask");
+      // PKCE: the verifier stays in a flow cookie; the redirect carries its S256 challenge.
+      const verifier = jar.get(`${provider}_oauth_code_verifier`) ?? "";
+      assert.match(verifier, /^[A-Za-z0-9_-]{43}$/);
+      assert.equal(location.searchParams.get("code_challenge"), await pkceChallenge(verifier));
+      assert.equal(location.searchParams.get("code_challenge_method"), "S256");
       const api = await callback(t, provider, jar, { code: "the-code", state });
       assert.equal(api.res.status, 302);
       assert.equal(api.location, `${ORIGIN}${ROUTES[provider].app}`);
@@ -128,6 +134,7 @@ for (const provider of ["provider_a", "provider_b", "provider_c"] as const) {
           client_secret: "client-secret-b",
           code: "the-code",
           redirect_uri: redirectUri,
+          code_verifier: verifier,
         });
       } else {
         assert.match(tokenReq.headers["content-type"], /^application\/x-www-form-urlencoded/);
@@ -137,6 +144,7 @@ for (const provider of ["provider_a", "provider_b", "provider_c"] as const) {
           redirect_uri: redirectUri,
           client_id: `client-${letter}`,
           client_secret: `client-secret-${letter}`,
+          code_verifier: verifier,
         });
       }
       // The profile request carries the bearer token.

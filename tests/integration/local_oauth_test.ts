@@ -213,13 +213,16 @@ Deno.test({
     const quiet = captureConsole();
     try {
       const secret = srv.t.services.secret;
+      const verifiers = new Map<string, string>();
       const codeFor = async (provider: ProviderId) => {
         const jar = new CookieJar();
         const start = await step(srv, jar, ROUTES[provider].login);
         const decided = await choose(srv, jar, start.headers.get("location")!, {
           account: SEEDED[provider],
         });
-        return new URL(decided.headers.get("location")!).searchParams.get("code")!;
+        const code = new URL(decided.headers.get("location")!).searchParams.get("code")!;
+        verifiers.set(code, jar.get(`${provider}_oauth_code_verifier`)!);
+        return code;
       };
       const redirect = (p: ProviderId) => `${srv.origin}${ROUTES[p].callback}`;
 
@@ -235,6 +238,7 @@ Deno.test({
             redirect_uri: redirect("provider_a"),
             client_id: localClientId("provider_a"),
             client_secret: clientSecret,
+            code_verifier: verifiers.get(code) ?? "",
           }),
         });
       const wrongSecret = await (await aForm(aCode, "guess")).json();
@@ -274,6 +278,7 @@ Deno.test({
           client_secret: await localClientSecret(secret, "provider_b"),
           code,
           redirect_uri: redirect("provider_b"),
+          code_verifier: verifiers.get(code) ?? "",
         });
       const bForm = await fetch(`${srv.origin}/local-oauth/provider_b/token`, {
         method: "POST",
@@ -414,3 +419,57 @@ Deno.test({
 function pick(env: Record<string, string>, prefix: string): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith(prefix)));
 }
+
+Deno.test({
+  name: "local token endpoints verify PKCE: a missing or wrong code_verifier is refused",
+  async fn() {
+    const srv = await localModeServer();
+    const quiet = captureConsole();
+    try {
+      const secret = srv.t.services.secret;
+      for (const provider of ["provider_a", "provider_b", "provider_c"] as const) {
+        for (const verifier of [undefined, "x".repeat(43), "right"]) {
+          const jar = new CookieJar();
+          const start = await step(srv, jar, ROUTES[provider].login);
+          const decided = await choose(srv, jar, start.headers.get("location")!, {
+            account: SEEDED[provider],
+          });
+          const code = new URL(decided.headers.get("location")!).searchParams.get("code")!;
+          const fields: Record<string, string> = {
+            grant_type: "authorization_code",
+            code,
+            redirect_uri: `${srv.origin}${ROUTES[provider].callback}`,
+            client_id: localClientId(provider),
+            client_secret: await localClientSecret(secret, provider),
+          };
+          if (verifier) {
+            fields.code_verifier = verifier === "right"
+              ? jar.get(`${provider}_oauth_code_verifier`)!
+              : verifier;
+          }
+          const res = await fetch(`${srv.origin}/local-oauth/${provider}/token`, {
+            method: "POST",
+            headers: provider === "provider_b"
+              ? { "content-type": "application/json", accept: "application/json" }
+              : { "content-type": "application/x-www-form-urlencoded" },
+            body: provider === "provider_b" ? JSON.stringify(fields) : new URLSearchParams(fields),
+          });
+          const body = await res.json();
+          const label = `${provider} ${verifier ?? "missing"}`;
+          if (verifier === "right") {
+            assert.ok(body.access_token ?? body.data?.accessToken, label);
+          } else if (provider === "provider_a") {
+            assert.equal(body.code, 40001, label);
+            assert.match(body.message, /code_verifier/, label);
+          } else {
+            assert.match(body.error, /invalid_grant|bad_verification_code/, label);
+            assert.match(body.error_description, /code_verifier/, label);
+          }
+        }
+      }
+    } finally {
+      quiet.restore();
+      await srv.close();
+    }
+  },
+});

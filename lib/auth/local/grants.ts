@@ -20,6 +20,8 @@ export interface LocalGrant {
   accountId: string;
   clientId: string;
   redirectUri: string;
+  /** PKCE S256 challenge of the authorize request: the token request must prove it. */
+  codeChallenge: string;
   expiresAt: number;
 }
 
@@ -35,7 +37,14 @@ export interface LocalGrant {
  * declare const kv: Deno.Kv;
  * declare const provider: ProviderId;
  * declare const redirectUri: string;
- * const code = await issueLocalCode(kv, { provider, accountId, clientId, redirectUri, expiresAt });
+ * const code = await issueLocalCode(kv, {
+ *   provider,
+ *   accountId,
+ *   clientId,
+ *   redirectUri,
+ *   codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+ *   expiresAt,
+ * });
  * ```
  */
 export async function issueLocalCode(kv: Deno.Kv, grant: LocalGrant): Promise<string> {

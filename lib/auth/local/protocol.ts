@@ -13,7 +13,7 @@
  * @module
  */
 import type { Config, ProviderId } from "../../config.ts";
-import { timingSafeEqual } from "../crypto.ts";
+import { pkceChallenge, timingSafeEqual } from "../crypto.ts";
 import { readTextLimited } from "../../http/body.ts";
 import { randomToken } from "../../ids.ts";
 import type { Services } from "../../state.ts";
@@ -33,6 +33,8 @@ export interface AuthorizeRequest {
   redirectUri: string;
   state: string;
   scope: string;
+  /** PKCE S256 challenge (required: every client must use PKCE, RFC 9700). */
+  codeChallenge: string;
 }
 
 /** A validated authorize request, or why it is invalid (a message for the page). */
@@ -58,6 +60,13 @@ export function parseAuthorizeRequest(
   if (uri !== redirectUri(config, provider)) return invalid("redirect_uri is not registered.");
   if (params.get("response_type") !== "code") return invalid("response_type must be code.");
   if (!state || state.length > 500) return invalid("state is missing.");
+  const codeChallenge = params.get("code_challenge") ?? "";
+  if (!/^[A-Za-z0-9_-]{43}$/.test(codeChallenge)) {
+    return invalid("code_challenge is required (PKCE, S256).");
+  }
+  if (params.get("code_challenge_method") !== "S256") {
+    return invalid("code_challenge_method must be S256.");
+  }
   return {
     ok: true,
     request: {
@@ -65,6 +74,7 @@ export function parseAuthorizeRequest(
       redirectUri: uri,
       state,
       scope: (params.get("scope") ?? "").slice(0, 200),
+      codeChallenge,
     },
   };
 }
@@ -148,6 +158,13 @@ export async function localTokenEndpoint(
     now,
   });
   if (!grant) return tokenError(provider, "the code is invalid, used or expired");
+  const verifier = body.code_verifier ?? "";
+  if (
+    !/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) ||
+    !timingSafeEqual(await pkceChallenge(verifier), grant.codeChallenge)
+  ) {
+    return tokenError(provider, "code_verifier does not match the code_challenge");
+  }
   const accessToken = await issueLocalToken(services.kv, grant, now);
   if (provider === "provider_a") {
     return json({

@@ -84,6 +84,7 @@ export const handler = define.handlers<Data>({
       accountId: account.accountId,
       clientId: parsed.clientId,
       redirectUri: parsed.redirectUri,
+      codeChallenge: parsed.codeChallenge,
       expiresAt: now() + LOCAL_CODE_TTL_MS,
     });
     return backToApp(parsed, { code });
@@ -98,6 +99,8 @@ function Hidden({ request }: { request: AuthorizeRequest }) {
       <input type="hidden" name="response_type" value="code" />
       <input type="hidden" name="state" value={request.state} />
       <input type="hidden" name="scope" value={request.scope} />
+      <input type="hidden" name="code_challenge" value={request.codeChallenge} />
+      <input type="hidden" name="code_challenge_method" value="S256" />
     </>
   );
 }

@@ -30,7 +30,9 @@ import { define } from "@/lib/state.ts";
 export const handler = define.handlers({
   async GET(_req, ctx) {
     requireAgent(ctx.state);
-    const { limit, page } = parseInput(AgentQuestionsQuery, queryObject(ctx.url));
+    const { limit, page } = parseInput(AgentQuestionsQuery, queryObject(ctx.url), {
+      in: "query",
+    });
     const { questions, total } = await listQuestionsPage(ctx.state.services.kv, {
       page,
       limit,

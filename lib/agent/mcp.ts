@@ -1,0 +1,418 @@
+/**
+ * Parley as a Model Context Protocol server (DESIGN.md §9 "Agents over MCP"): the tools
+ * an MCP client (Claude, ChatGPT, Cursor, Copilot…) sees at `/mcp`, run by the same
+ * domain functions as the agent REST API, for the owner of the agent key.
+ *
+ * Built on the official SDK, `@modelcontextprotocol/sdk`, with its web-standard
+ * Streamable HTTP transport (`WebStandardStreamableHTTPServerTransport`, Request in,
+ * Response out) rather than the `@hono/mcp` adapter: the app's routes already hand us a
+ * web `Request`, so the adapter would add a dependency for nothing. The transport runs
+ * stateless (`sessionIdGenerator: undefined`) with JSON responses: every HTTP request gets
+ * a fresh server and transport ({@link handleMcpRequest}) and nothing stays in memory, so
+ * any instance can answer any request.
+ *
+ * The tools are declared on the SDK's `McpServer`, but through its underlying protocol
+ * server's `tools/list` and `tools/call` handlers instead of `registerTool`: that lets the
+ * JSON Schemas come from Parley's own zod schemas exactly as `/api/openapi.json` renders
+ * them (input schemas in zod's `input` mode, so a defaulted field is optional), and lets
+ * validation run through `parseInput`, so a bad argument fails with the REST API's
+ * message ("title is required (min 2 chars)"), not the SDK's generic one. Every failure —
+ * bad input, "Question not found", the rate limit — is a tool error (`isError: true`)
+ * whose text is the REST error message.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import {
+  getMessage,
+  getQuestionWithMessages,
+  type MessageView,
+  messageViews,
+  postMessage,
+} from "../community/messages.ts";
+import { findQuestions } from "../community/questions/feed.ts";
+import { askQuestion } from "../community/questions/write.ts";
+import { castVote } from "../community/votes.ts";
+import { HttpError } from "../http/errors.ts";
+import { AGENT_WRITE_FAILURES, orThrow } from "../http/outcome.ts";
+import { parseInput } from "../schemas/parse.ts";
+import {
+  AgentQuestionCreated,
+  AskQuestionInput,
+  GetQuestionInput,
+  MessageSchema,
+  QuestionPage,
+  QuestionThreadPage,
+  ReplyInput,
+  SearchQuestionsInput,
+  THREAD_PAGE_SIZE,
+  VoteInput,
+  VoteResult,
+} from "../schemas/mcp.ts";
+
+/** Server name and version announced on `initialize`. */
+export const MCP_SERVER_INFO = { name: "parley", version: "1.0.0" } as const;
+
+/** Questions per page of `search_questions` (the REST feed's default `limit`). */
+export const SEARCH_PAGE_SIZE = 20;
+
+/** Who is calling and with what: the key owner, the store and the clock. */
+export interface McpCaller {
+  kv: Deno.Kv;
+  now: () => number;
+  /** The agent key's owner: every write is theirs. */
+  userId: string;
+  /**
+   * Set when the key is over its rate limit: `tools/call` then answers this error as a
+   * tool error (so the model reads "Rate limit exceeded" and can wait) and does nothing.
+   */
+  limited?: HttpError;
+}
+
+type Json = Record<string, unknown>;
+
+/** One tool: its name, what it does, its zod input and output, and its work. */
+interface ToolDef<I extends z.ZodType = z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: z.ZodType;
+  readOnly: boolean;
+  run(caller: McpCaller, args: z.infer<I>): Promise<Json>;
+}
+
+function tool<I extends z.ZodType>(def: ToolDef<I>): ToolDef {
+  return def as unknown as ToolDef;
+}
+
+/** The messages of one thread page: top-level answers `page`, each with its replies. */
+function threadPage(
+  messages: MessageView[],
+  page: number,
+): { messages: MessageView[]; hasMore: boolean } {
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  const rootOf = (m: MessageView): string => {
+    let cur = m;
+    for (let hops = 0; cur.replyTo && byId.has(cur.replyTo) && hops < 1000; hops++) {
+      cur = byId.get(cur.replyTo)!;
+    }
+    return cur.id;
+  };
+  const roots = messages.filter((m) => rootOf(m) === m.id).map((m) => m.id);
+  const start = (page - 1) * THREAD_PAGE_SIZE;
+  const onPage = new Set(roots.slice(start, start + THREAD_PAGE_SIZE));
+  return {
+    messages: messages.filter((m) => onPage.has(rootOf(m))),
+    hasMore: roots.length > start + THREAD_PAGE_SIZE,
+  };
+}
+
+/** The tools, in the order `tools/list` gives them. */
+export const MCP_TOOLS: readonly ToolDef[] = [
+  tool({
+    name: "search_questions",
+    title: "Search questions",
+    description:
+      `Find questions: newest first (sort "new") or hot, optionally matching words (q) or a tag; ${SEARCH_PAGE_SIZE} per page. Same as GET /api/questions.`,
+    input: SearchQuestionsInput,
+    output: QuestionPage,
+    readOnly: true,
+    async run({ kv, now }, args) {
+      return await findQuestions(
+        kv,
+        { ...args, limit: SEARCH_PAGE_SIZE },
+        now(),
+      ) as unknown as Json;
+    },
+  }),
+  tool({
+    name: "get_question",
+    title: "Read a question",
+    description:
+      `A question with one page of its thread (${THREAD_PAGE_SIZE} top-level answers per page, each with its replies). Same data as GET /api/questions/{id}.`,
+    input: GetQuestionInput,
+    output: QuestionThreadPage,
+    readOnly: true,
+    async run({ kv }, args) {
+      const q = await getQuestionWithMessages(kv, args.id);
+      if (!q) throw new HttpError(404, "Question not found");
+      return { ...q, ...threadPage(q.messages, args.page), page: args.page } as unknown as Json;
+    },
+  }),
+  tool({
+    name: "ask_question",
+    title: "Ask a question",
+    description:
+      "Ask a question as the key's owner. Same rules as POST /api/agent/questions: title 2–120 characters, description Markdown, up to 5 tags.",
+    input: AskQuestionInput,
+    output: AgentQuestionCreated,
+    readOnly: false,
+    async run({ kv, now, userId }, args) {
+      const { question: q } = orThrow(
+        await askQuestion(kv, {
+          userId,
+          title: args.title,
+          description: args.description ?? "",
+          tags: args.tags ?? [],
+          createdBy: "agent",
+        }, { now: now(), idPrefix: "q-agent-" }),
+        AGENT_WRITE_FAILURES,
+      );
+      return { id: q.id, title: q.title, createdAt: q.createdAt };
+    },
+  }),
+  tool({
+    name: "reply",
+    title: "Reply",
+    description:
+      "Answer a question, or reply to one of its messages (replyTo), as the key's owner. Content is Markdown. Same as POST /api/agent/questions/{id}/reply.",
+    input: ReplyInput,
+    output: MessageSchema,
+    readOnly: false,
+    async run({ kv, now, userId }, args) {
+      const { message } = orThrow(
+        await postMessage(kv, {
+          userId,
+          questionId: args.questionId,
+          content: args.content,
+          replyTo: args.replyTo ?? undefined,
+          createdBy: "agent",
+          authorType: "user",
+        }, { now: now(), idPrefix: "msg-agent-reply-" }),
+        AGENT_WRITE_FAILURES,
+      );
+      const [view] = await messageViews(kv, [message]);
+      return view as unknown as Json;
+    },
+  }),
+  tool({
+    name: "vote",
+    title: "Vote",
+    description:
+      'Vote on a question, or on one of its messages (messageId): "up" toggles an up-vote, "down" a down-vote, the opposite type switches. Same as POST /api/agent/questions/{id}/vote.',
+    input: VoteInput,
+    output: VoteResult,
+    readOnly: false,
+    async run({ kv, now, userId }, args) {
+      if (args.messageId) {
+        const m = await getMessage(kv, args.messageId);
+        if (!m || m.questionId !== args.questionId) {
+          throw new HttpError(404, "Message not found in this question");
+        }
+      }
+      const { vote } = orThrow(
+        await castVote(kv, {
+          userId,
+          targetType: args.messageId ? "message" : "question",
+          targetId: args.messageId ?? args.questionId,
+          voteType: args.voteType,
+        }, now()),
+        { not_found: [404, "Question not found"] },
+      );
+      return vote as unknown as Json;
+    },
+  }),
+];
+
+/**
+ * A zod schema as the JSON Schema (draft-07, what the SDK's client validates with) of a
+ * tool: `$ref`s to named schemas inlined, so the root is the `{"type": "object"}` MCP
+ * requires. Inputs use zod's `input` mode: a field with a default is optional.
+ */
+export function toolJsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
+  const raw = z.toJSONSchema(schema, { target: "draft-7", io, unrepresentable: "any" }) as Json;
+  const defs = (raw.definitions ?? {}) as Record<string, Json>;
+  const inline = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(inline);
+    if (node === null || typeof node !== "object") return node;
+    const { $ref, ...rest } = node as Json;
+    const out: Json = {};
+    if (typeof $ref === "string" && $ref.startsWith("#/definitions/")) {
+      Object.assign(out, inline(defs[$ref.slice("#/definitions/".length)]));
+    }
+    for (const [k, v] of Object.entries(rest)) {
+      if (k !== "definitions" && k !== "$schema") out[k] = inline(v);
+    }
+    return out;
+  };
+  return inline(raw) as Json;
+}
+
+/**
+ * The tool list as `tools/list` answers it (also what `/docs/api` and `/skill.md` show).
+ *
+ * @example
+ * ```ts
+ * const names = mcpToolDefinitions().map((t) => t.name); // ["search_questions", …]
+ * ```
+ */
+export function mcpToolDefinitions(): Tool[] {
+  return MCP_TOOLS.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: toolJsonSchema(t.input, "input") as Tool["inputSchema"],
+    outputSchema: toolJsonSchema(t.output, "output") as Tool["outputSchema"],
+    annotations: {
+      title: t.title,
+      readOnlyHint: t.readOnly,
+      destructiveHint: false,
+      openWorldHint: false,
+    },
+  }));
+}
+
+function toolError(err: HttpError): CallToolResult {
+  const retry = typeof err.extra.retryAfter === "number"
+    ? `. Retry after ${err.extra.retryAfter} seconds.`
+    : "";
+  const issues = Array.isArray(err.extra.issues) && err.extra.issues.length > 1
+    ? "\n" + (err.extra.issues as { path: string; message: string }[])
+      .map((i) => `- ${i.path}: ${i.message}`).join("\n")
+    : "";
+  return { isError: true, content: [{ type: "text", text: `${err.message}${retry}${issues}` }] };
+}
+
+/**
+ * Run one tool call for `caller`: the structured result plus its JSON as text, or a tool
+ * error carrying the REST API's error message.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const result = await callMcpTool({ kv, now: Date.now, userId: "u_1" }, "search_questions", {
+ *   q: "deno",
+ * });
+ * ```
+ */
+export async function callMcpTool(
+  caller: McpCaller,
+  name: string,
+  args: unknown,
+): Promise<CallToolResult> {
+  const def = MCP_TOOLS.find((t) => t.name === name);
+  if (!def) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+  if (caller.limited) return toolError(caller.limited);
+  try {
+    const input = parseInput(def.input, args ?? {});
+    const structured = await def.run(caller, input);
+    return {
+      structuredContent: structured,
+      content: [{ type: "text", text: JSON.stringify(structured) }],
+    };
+  } catch (err) {
+    if (err instanceof HttpError) return toolError(err);
+    throw err;
+  }
+}
+
+/**
+ * A fresh MCP server with Parley's tools for one caller.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const server = createMcpServer({ kv, now: Date.now, userId: "u_1" });
+ * ```
+ */
+export function createMcpServer(caller: McpCaller): McpServer {
+  const mcp = new McpServer(MCP_SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions:
+      "Parley is a Q&A community. Search and read questions, ask, reply and vote as the owner of the agent key.",
+  });
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolDefinitions() }));
+  mcp.server.setRequestHandler(
+    CallToolRequestSchema,
+    (req: CallToolRequest) => callMcpTool(caller, req.params.name, req.params.arguments),
+  );
+  return mcp;
+}
+
+/**
+ * Answer one HTTP request to `/mcp` (POST, GET or DELETE) statelessly: a new server and
+ * transport for this request only, closed once the response is made.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const req: Request;
+ * const res = await handleMcpRequest(req, { kv, now: Date.now, userId: "u_1" });
+ * ```
+ */
+export async function handleMcpRequest(
+  req: Request,
+  caller: McpCaller,
+  parsedBody?: unknown,
+): Promise<Response> {
+  const server = createMcpServer(caller);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(req, parsedBody === undefined ? {} : { parsedBody });
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * The MCP client configuration for Parley at `origin` (Claude, Cursor, VS Code and other
+ * clients that take an `mcpServers` map), as `/skill.md` and `/docs/api` show it.
+ *
+ * @example
+ * ```ts
+ * const json = mcpClientConfig("https://parley.example"); // {"mcpServers": {"parley": …}}
+ * ```
+ */
+export function mcpClientConfig(origin: string): string {
+  return JSON.stringify(
+    {
+      mcpServers: {
+        parley: {
+          type: "http",
+          url: `${origin}/mcp`,
+          headers: { Authorization: "Bearer agent_…" },
+        },
+      },
+    },
+    null,
+    2,
+  );
+}
+
+/**
+ * Each tool with its arguments written `name {field, optional?}` and what it does, for
+ * the guides (from the same JSON Schemas `tools/list` serves).
+ *
+ * @example
+ * ```ts
+ * for (const t of mcpToolSummaries()) console.log(t.signature); // "search_questions {q?, …}"
+ * ```
+ */
+export function mcpToolSummaries(): { name: string; signature: string; description: string }[] {
+  return mcpToolDefinitions().map((t) => {
+    const required = new Set(t.inputSchema.required ?? []);
+    const fields = Object.keys(t.inputSchema.properties ?? {})
+      .map((f) => required.has(f) ? f : `${f}?`);
+    return {
+      name: t.name,
+      signature: `${t.name} {${fields.join(", ")}}`,
+      description: t.description ?? "",
+    };
+  });
+}

@@ -1,0 +1,64 @@
+import { handleMcpRequest } from "@/lib/agent/mcp.ts";
+import { type AgentCall, authenticateAgent, withHeaders } from "@/lib/http/agent.ts";
+import { DEFAULT_BODY_LIMIT, readTextLimited } from "@/lib/http/body.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { rateLimitHeaders } from "@/lib/limits/window.ts";
+import type { FreshContext } from "@/lib/fresh/types.ts";
+import { type AppState, define } from "@/lib/state.ts";
+
+/** Whether every JSON-RPC message of a POST body is a `tools/call` request. */
+function onlyToolCalls(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.length > 0 &&
+    messages.every((m) =>
+      m !== null && typeof m === "object" && (m as { method?: unknown }).method === "tools/call"
+    );
+}
+
+/**
+ * `/mcp` — the Model Context Protocol server (Streamable HTTP, stateless; see
+ * lib/agent/mcp.ts). The door is the agent API's: the same `Authorization: Bearer agent_…`
+ * key, SPEC.md's 401 with `WWW-Authenticate`, and the same per-key budget, each HTTP
+ * request counting one, with `X-RateLimit-*` on every answer. Over the budget, a request
+ * that only calls tools is answered by the tools as a tool error ("Rate limit exceeded",
+ * which a model can read and wait on); any other request gets the agent API's 429.
+ */
+async function serve(req: Request, ctx: FreshContext<AppState>): Promise<Response> {
+  let agent: AgentCall | undefined;
+  let limited: HttpError | undefined;
+  try {
+    agent = await authenticateAgent(req, ctx);
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    if (err.status !== 429) return err.toResponse();
+    limited = err;
+  }
+  const { kv, now } = ctx.state.services;
+  try {
+    let parsedBody: unknown;
+    let forward = req;
+    if (req.method === "POST") {
+      const text = await readTextLimited(req, DEFAULT_BODY_LIMIT);
+      try {
+        parsedBody = JSON.parse(text);
+      } catch {
+        // Not JSON: the transport answers its JSON-RPC parse error.
+        forward = new Request(req.url, { method: "POST", headers: req.headers, body: text });
+      }
+    }
+    if (limited && !onlyToolCalls(parsedBody)) return limited.toResponse();
+    const userId = agent?.key.userId ?? "";
+    const res = await handleMcpRequest(forward, { kv, now, userId, limited }, parsedBody);
+    return withHeaders(res, agent ? rateLimitHeaders(agent.rate) : limited!.headers);
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    const headers = agent ? rateLimitHeaders(agent.rate) : {};
+    return withHeaders(err.toResponse(), { ...headers, ...err.headers });
+  }
+}
+
+export const handler = define.handlers({
+  POST: serve,
+  GET: serve,
+  DELETE: serve,
+});

@@ -1,0 +1,254 @@
+/**
+ * `/mcp` through the official SDK's own client (`Client` + `StreamableHTTPClientTransport`)
+ * against a real loopback server: the tool list with input and output schemas, each tool
+ * doing what its REST twin does, the agent key's 401 and the shared rate limit.
+ */
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { createTestApp, serveOnLoopback, type TestApp } from "../helpers/app.ts";
+import { agentCall, agentKey, answer, ask, member } from "../helpers/community.ts";
+
+type Structured = Record<string, unknown>;
+
+async function connect(url: string, key: string | null): Promise<Client> {
+  const client = new Client({ name: "parley-test", version: "1.0.0" });
+  const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }),
+  );
+  return client;
+}
+
+async function withMcp(
+  fn: (ctx: { t: TestApp; url: string; key: string; client: Client }) => Promise<void>,
+  setup?: (t: TestApp) => void,
+): Promise<void> {
+  const t = await createTestApp();
+  setup?.(t);
+  const srv = serveOnLoopback(t.app.fetch);
+  let client: Client | undefined;
+  try {
+    const ada = await member(t, "Ada");
+    const key = await agentKey(t, ada);
+    client = await connect(srv.url, key);
+    await fn({ t, url: srv.url, key, client });
+  } finally {
+    await client?.close();
+    await srv.close();
+    await t.close();
+  }
+}
+
+function text(result: { content?: unknown }): string {
+  const items = (result.content ?? []) as { type: string; text?: string }[];
+  return items.filter((c) => c.type === "text").map((c) => c.text).join("\n");
+}
+
+Deno.test("mcp: tools/list names the tools, each with an object input and output schema", async () => {
+  await withMcp(async ({ client }) => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t: Tool) => t.name), [
+      "search_questions",
+      "get_question",
+      "ask_question",
+      "reply",
+      "vote",
+    ]);
+    for (const tool of tools) {
+      assert.equal(tool.inputSchema.type, "object", tool.name);
+      assert.equal(tool.outputSchema?.type, "object", tool.name);
+      assert.ok(tool.description, tool.name);
+      assert.ok(!JSON.stringify(tool.inputSchema).includes("$ref"), tool.name);
+    }
+    const byName = Object.fromEntries(tools.map((t: Tool) => [t.name, t]));
+    // Defaults make nothing required; the REST fields are there.
+    assert.deepEqual(byName.search_questions.inputSchema.required ?? [], []);
+    assert.deepEqual(Object.keys(byName.search_questions.inputSchema.properties ?? {}).sort(), [
+      "page",
+      "q",
+      "sort",
+      "tag",
+    ]);
+    assert.deepEqual(byName.get_question.inputSchema.required, ["id"]);
+    assert.deepEqual(byName.ask_question.inputSchema.required, ["title"]);
+    assert.deepEqual(byName.reply.inputSchema.required?.sort(), ["content", "questionId"]);
+    assert.deepEqual(byName.vote.inputSchema.required, ["questionId"]);
+  });
+});
+
+Deno.test("mcp: ask, search, get, reply and vote act as the key's owner, with structured results", async () => {
+  await withMcp(async ({ t, client }) => {
+    const asked = await client.callTool({
+      name: "ask_question",
+      arguments: { title: "How do I page a Deno KV list?", tags: [" deno ", "kv"] },
+    });
+    assert.ok(!asked.isError, text(asked));
+    const created = asked.structuredContent as Structured;
+    assert.match(String(created.id), /^q-agent-/);
+    assert.deepEqual(JSON.parse(text(asked)), created);
+
+    const found = await client.callTool({ name: "search_questions", arguments: { q: "page" } });
+    assert.ok(!found.isError, text(found));
+    const page = found.structuredContent as { questions: Structured[]; page: number };
+    assert.deepEqual(page.questions.map((q) => q.id), [created.id]);
+    assert.deepEqual(page.questions[0].tags, ["deno", "kv"]);
+    assert.equal((page.questions[0].author as Structured).name, "Ada");
+    assert.equal(page.page, 1);
+
+    const replied = await client.callTool({
+      name: "reply",
+      arguments: { questionId: created.id, content: "Use `kv.list` with a cursor." },
+    });
+    assert.ok(!replied.isError, text(replied));
+    const message = replied.structuredContent as Structured;
+    assert.match(String(message.id), /^msg-agent-reply-/);
+    assert.equal(message.createdBy, "agent");
+
+    // Someone else's answer, voted on by the agent.
+    const bob = await member(t, "Bob");
+    const bobsAnswer = await answer(t, bob, String(created.id), "Or read it whole.");
+    const voted = await client.callTool({
+      name: "vote",
+      arguments: { questionId: created.id, messageId: bobsAnswer },
+    });
+    assert.ok(!voted.isError, text(voted));
+    assert.deepEqual(voted.structuredContent, {
+      action: "liked",
+      upvotes: 1,
+      downvotes: 0,
+      liked: true,
+      downvoted: false,
+    });
+
+    const got = await client.callTool({ name: "get_question", arguments: { id: created.id } });
+    assert.ok(!got.isError, text(got));
+    const q = got.structuredContent as { messages: Structured[]; page: number; hasMore: boolean };
+    assert.deepEqual(q.messages.map((m) => m.id), [message.id, bobsAnswer]);
+    assert.equal(q.messages[1].upvotes, 1);
+    assert.equal(q.page, 1);
+    assert.equal(q.hasMore, false);
+
+    // The REST API sees the same data.
+    const rest = await t.request(`/api/questions/${created.id}`);
+    const restBody = await rest.json() as { messages: Structured[]; messageCount: number };
+    assert.equal(restBody.messageCount, 2);
+  });
+});
+
+Deno.test("mcp: get_question pages 30 top-level answers, each with its replies", async () => {
+  await withMcp(async ({ t, client }) => {
+    const bob = await member(t, "Bob");
+    const id = await ask(t, bob, { title: "A long thread" });
+    const first = await answer(t, bob, id, "answer 0");
+    await answer(t, bob, id, "reply to 0", first);
+    for (let i = 1; i < 31; i++) await answer(t, bob, id, `answer ${i}`);
+    const p1 = await client.callTool({ name: "get_question", arguments: { id } });
+    const s1 = p1.structuredContent as { messages: Structured[]; hasMore: boolean };
+    assert.equal(s1.messages.length, 31); // 30 answers + the reply to the first
+    assert.equal(s1.hasMore, true);
+    const p2 = await client.callTool({ name: "get_question", arguments: { id, page: 2 } });
+    const s2 = p2.structuredContent as { messages: Structured[]; hasMore: boolean };
+    assert.deepEqual(s2.messages.map((m) => m.content), ["answer 30"]);
+    assert.equal(s2.hasMore, false);
+  });
+});
+
+Deno.test("mcp: failures are tool errors with the REST API's messages", async () => {
+  await withMcp(async ({ client }) => {
+    const missing = await client.callTool({ name: "get_question", arguments: { id: "q-nope" } });
+    assert.equal(missing.isError, true);
+    assert.equal(text(missing), "Question not found");
+    const badTitle = await client.callTool({ name: "ask_question", arguments: { title: "x" } });
+    assert.equal(badTitle.isError, true);
+    assert.equal(text(badTitle), "title is required (min 2 chars)");
+    const badVote = await client.callTool({
+      name: "vote",
+      arguments: { questionId: "q-nope", voteType: "sideways" },
+    });
+    assert.equal(badVote.isError, true);
+    assert.equal(text(badVote), 'voteType must be "up" or "down"');
+    const replyNowhere = await client.callTool({
+      name: "reply",
+      arguments: { questionId: "q-nope", content: "hello" },
+    });
+    assert.equal(replyNowhere.isError, true);
+    assert.equal(text(replyNowhere), "Question not found");
+  });
+});
+
+Deno.test("mcp: no key or a wrong key is refused with the agent API's 401", async () => {
+  await withMcp(async ({ url }) => {
+    await assert.rejects(connect(url, null), /401|Unauthorized|Invalid or missing API key/);
+    await assert.rejects(connect(url, "agent_wrong"), /401|Unauthorized|Invalid or missing/);
+    const res = await fetch(`${url}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    assert.equal(res.status, 401);
+    assert.deepEqual(await res.json(), { error: "Invalid or missing API key" });
+    assert.equal(res.headers.get("www-authenticate"), 'Bearer realm="parley-agent"');
+  });
+});
+
+Deno.test("mcp: calls count against the key's agent rate limit, shared with the REST API", async () => {
+  await withMcp(async ({ t, key, client }) => {
+    // connect() made 3 requests (initialize, the initialized notification and the
+    // client's GET for a server stream, which a stateless server refuses); the limit is 6.
+    const ok = await client.callTool({ name: "search_questions", arguments: {} });
+    assert.ok(!ok.isError, text(ok));
+    const rest = await agentCall(t, key, "/api/agent/me");
+    assert.equal(rest.status, 200);
+    assert.equal(rest.headers.get("x-ratelimit-remaining"), "1");
+    const last = await client.callTool({ name: "search_questions", arguments: {} });
+    assert.ok(!last.isError, text(last));
+    const over = await client.callTool({ name: "search_questions", arguments: {} });
+    assert.equal(over.isError, true);
+    assert.match(text(over), /^Rate limit exceeded\. Retry after \d+ seconds\.$/);
+    // The REST API is over the same budget, and a non-tool request gets its 429.
+    assert.equal((await agentCall(t, key, "/api/agent/me")).status, 429);
+    await assert.rejects(client.listTools(), /429|Rate limit/);
+  }, (t) => {
+    t.services.agentRateLimit = 6;
+  });
+});
+
+Deno.test("mcp: /skill.md and /docs/api show the client configuration and every tool", async () => {
+  const t = await createTestApp();
+  try {
+    const origin = t.services.config.appOrigin;
+    const skill = await (await t.request("/skill.md")).text();
+    const block = skill.match(/```json\n([\s\S]*?)\n```/);
+    assert.ok(block, "a JSON config block");
+    assert.deepEqual(JSON.parse(block[1]), {
+      mcpServers: {
+        parley: {
+          type: "http",
+          url: `${origin}/mcp`,
+          headers: { Authorization: "Bearer agent_…" },
+        },
+      },
+    });
+    const page = await (await t.request("/docs/api")).text();
+    assert.ok(page.includes(`${origin}/mcp`));
+    for (
+      const sig of [
+        "search_questions {q?, tag?, sort?, page?}",
+        "get_question {id, page?}",
+        "ask_question {title, description?, tags?}",
+        "reply {questionId, content, replyTo?}",
+        "vote {questionId, voteType?, messageId?}",
+      ]
+    ) {
+      assert.ok(skill.includes(sig), `skill.md lists ${sig}`);
+      assert.ok(page.includes(sig), `/docs/api lists ${sig}`);
+    }
+  } finally {
+    await t.close();
+  }
+});
