@@ -27,7 +27,11 @@ async function serve(req: Request, ctx: FreshContext<AppState>): Promise<Respons
   let agent: AgentCall | undefined;
   let limited: HttpError | undefined;
   try {
-    agent = await authenticateAgent(req, ctx);
+    agent = await authenticateAgent(
+      ctx.state.services,
+      req.headers.get("authorization"),
+      ctx.remoteAddr.hostname,
+    );
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
     if (err.status !== 429) return err.toResponse();
