@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { addToCounter, invertTime } from "../kv/atomic.ts";
+import { addToCounter, ContentionError, invertTime } from "../kv/atomic.ts";
+import { type PostingLimits, type RateLimited, spendPostingBudget } from "../limits/posting.ts";
 import { keys } from "../kv/keys.ts";
 import { withLockRetry } from "../kv/retry.ts";
 import { findTarget, type TargetType } from "./targets.ts";
@@ -41,7 +42,8 @@ export const MAX_STATUS_IDS = 200;
 /** A toggled favorite, or `not_found` when the target does not exist. */
 export type ToggleFavoriteResult =
   | { ok: true; favorite: FavoriteToggle }
-  | { ok: false; reason: "not_found" };
+  | { ok: false; reason: "not_found" }
+  | RateLimited;
 
 const FAVORITED: FavoriteToggle = { favorited: true, action: "favorited" };
 const UNFAVORITED: FavoriteToggle = { favorited: false, action: "unfavorited" };
@@ -61,10 +63,14 @@ export async function toggleFavorite(
   kv: Deno.Kv,
   input: { userId: string; targetType: TargetType; targetId: string },
   now = Date.now(),
+  { limits }: { limits?: PostingLimits } = {},
 ): Promise<ToggleFavoriteResult> {
   const { userId, targetType, targetId } = input;
   const target = await findTarget(kv, targetType, targetId);
   if (!target) return { ok: false, reason: "not_found" };
+  // One budget with votes (`votes`); absent limits = unlimited.
+  const budget = await spendPostingBudget(kv, limits, "votes", userId, now);
+  if (!budget.ok) return budget;
   const key = keys.favorite(userId, targetType, targetId);
   for (let attempt = 0; attempt < 50; attempt++) {
     const cur = await kv.get<FavoriteRecord>(key);
@@ -105,7 +111,7 @@ export async function toggleFavorite(
     if ((now2.value !== null) === wanted.favorited) return { ok: true, favorite: wanted };
     await new Promise((r) => setTimeout(r, Math.random() * 2 * attempt));
   }
-  throw new Error("Favorite toggle kept losing its check");
+  throw new ContentionError(50);
 }
 
 /**

@@ -5,7 +5,9 @@
  *
  * @module
  */
+import { afterCommit } from "../kv/after_commit.ts";
 import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
+import { type PostingLimits, type RateLimited, spendPostingBudget } from "../limits/posting.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
 import { invalidateReads } from "./read_cache.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
@@ -128,7 +130,18 @@ export function writeMessage(op: Deno.AtomicOperation, m: MessageRecord): Deno.A
 /** Why a message could not be added. */
 export type AddMessageResult =
   | { ok: true; message: MessageRecord }
-  | { ok: false; reason: "question_not_found" | "reply_not_found" };
+  | { ok: false; reason: "question_not_found" | "reply_not_found" }
+  | RateLimited;
+
+/** Options of {@link addMessage} and {@link postMessage}. */
+export interface AddMessageOptions extends MessageOptions {
+  /** Rewrite the question record in the same op, under a check (e.g. discussion rounds). */
+  updateQuestion?: (q: QuestionRecord) => QuestionRecord;
+  /** The author's posting limits (`config.limits`); absent = unlimited. */
+  limits?: PostingLimits;
+  /** Extra mutations committed in the same atomic op (e.g. an idempotency record). */
+  extra?: (op: Deno.AtomicOperation, message: MessageRecord) => void;
+}
 
 /**
  * Add a message to a question. `replyTo` must name a message of the same question.
@@ -149,12 +162,20 @@ export type AddMessageResult =
 export async function addMessage(
   kv: Deno.Kv,
   input: NewMessage,
-  opts: MessageOptions & { updateQuestion?: (q: QuestionRecord) => QuestionRecord } = {},
+  opts: AddMessageOptions = {},
 ): Promise<AddMessageResult> {
   if (!isLookupId(input.questionId)) {
     return { ok: false, reason: "question_not_found" };
   }
   const message = buildMessage(input, opts);
+  const budget = await spendPostingBudget(
+    kv,
+    opts.limits,
+    "messages",
+    input.author.id,
+    message.createdAt,
+  );
+  if (!budget.ok) return budget;
   const result = await updateAtomically<AddMessageResult>(async () => {
     const [q, parent] = await kv.getMany<[QuestionRecord, MessageRecord]>([
       keys.question(input.questionId),
@@ -169,11 +190,15 @@ export async function addMessage(
       op.check(q).set(keys.question(q.value.id), opts.updateQuestion(q.value));
     }
     writeMessage(op, message);
+    opts.extra?.(op, message);
     return { op, result: { ok: true, message } };
   });
   if (result.ok) {
-    invalidateReads(kv); // message counts in the feed
-    await recordEarnedBadges(kv, message.author.id, message.createdAt); // Prolific
+    // After the commit: nothing here may fail the request (the message exists).
+    await afterCommit("message caches and badges", async () => {
+      invalidateReads(kv); // message counts in the feed
+      await recordEarnedBadges(kv, message.author.id, message.createdAt); // Prolific
+    });
   }
   return result;
 }
@@ -204,7 +229,7 @@ export type PostMessageResult = AddMessageResult | { ok: false; reason: "no_auth
 export async function postMessage(
   kv: Deno.Kv,
   { userId, ...input }: PostedMessage,
-  opts: MessageOptions & { updateQuestion?: (q: QuestionRecord) => QuestionRecord } = {},
+  opts: AddMessageOptions = {},
 ): Promise<PostMessageResult> {
   const author = await authorOf(kv, userId);
   if (!author) return { ok: false, reason: "no_author" };
@@ -291,6 +316,21 @@ export async function messageViews(kv: Deno.Kv, messages: MessageRecord[]): Prom
     const [up, down] = counts.map((e) => counterValue(e.value));
     return { ...m, upvotes: up, downvotes: down, ...voters };
   }));
+}
+
+/**
+ * One message's view (votes and voters included), or null — what a create answers, the
+ * same whether the create just ran or an idempotent repeat rebuilds it from the id.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const view = await getMessageView(kv, "msg-1");
+ * ```
+ */
+export async function getMessageView(kv: Deno.Kv, id: string): Promise<MessageView | null> {
+  const m = await getMessage(kv, id);
+  return m ? (await messageViews(kv, [m]))[0] : null;
 }
 
 /** A question with its thread, as `GET /api/questions/:id` serves it. */

@@ -8,7 +8,9 @@
  *
  * @module
  */
+import { afterCommit } from "../kv/after_commit.ts";
 import { addToCounter, commit, invertTime, readCounters, updateAtomically } from "../kv/atomic.ts";
+import { type PostingLimits, type RateLimited, spendPostingBudget } from "../limits/posting.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
 import { invalidateReads } from "./read_cache.ts";
 import { keys } from "../kv/keys.ts";
@@ -43,7 +45,10 @@ export interface VoteResult {
 }
 
 /** A cast vote, or `not_found` when the target does not exist. */
-export type CastVoteResult = { ok: true; vote: VoteResult } | { ok: false; reason: "not_found" };
+export type CastVoteResult =
+  | { ok: true; vote: VoteResult }
+  | { ok: false; reason: "not_found" }
+  | RateLimited;
 
 /** Input of {@link castVote}. */
 export interface VoteInput {
@@ -69,10 +74,14 @@ export async function castVote(
   kv: Deno.Kv,
   input: VoteInput,
   now = Date.now(),
+  { limits }: { limits?: PostingLimits } = {},
 ): Promise<CastVoteResult> {
   const { userId, targetType, targetId, voteType } = input;
   const target = await findTarget(kv, targetType, targetId);
   if (!target) return { ok: false, reason: "not_found" };
+  // Votes and favorites share one budget (`votes`); absent limits = unlimited.
+  const budget = await spendPostingBudget(kv, limits, "votes", userId, now);
+  if (!budget.ok) return budget;
   const voteKey = keys.vote(targetType, targetId, userId);
   const { action, next } = await updateAtomically(async () => {
     const cur = await kv.get<VoteRecord>(voteKey);
@@ -107,15 +116,18 @@ export async function castVote(
     keys.voteCount(targetType, targetId, "down"),
     bestKey,
   ]);
-  if (action === "liked" && upvotes > best) {
-    // The best count a user's question/answer reached, for badges. `max` never conflicts;
-    // every liker that sees a new peak after its own vote writes it, so the peak is kept,
-    // and on a busy item most likes find the peak already recorded and write nothing.
-    await commit(kv, (op) => op.max(bestKey, BigInt(upvotes)));
-  }
-  // A like can earn the author a badge (Helpful Answer, Popular Question, Crowd Favorite).
-  invalidateReads(kv); // vote counts in the feed
-  if (action === "liked") await recordEarnedBadges(kv, target.authorId, now);
+  // After the commit: nothing here may fail the request (the vote stands).
+  await afterCommit("vote peak, caches and badges", async () => {
+    if (action === "liked" && upvotes > best) {
+      // The best count a user's question/answer reached, for badges. `max` never conflicts;
+      // every liker that sees a new peak after its own vote writes it, so the peak is kept,
+      // and on a busy item most likes find the peak already recorded and write nothing.
+      await commit(kv, (op) => op.max(bestKey, BigInt(upvotes)));
+    }
+    invalidateReads(kv); // vote counts in the feed
+    // A like can earn the author a badge (Helpful Answer, Popular Question, Crowd Favorite).
+    if (action === "liked") await recordEarnedBadges(kv, target.authorId, now);
+  });
   return {
     ok: true,
     vote: { action, upvotes, downvotes, liked: next === "up", downvoted: next === "down" },

@@ -11,7 +11,7 @@
  * | `["questions", id]` | `QuestionRecord` | with `["questions_by_time", inv, id]`, `["counters", "questions"]` |
  * | `["questions_by_time", invertTime(createdAt), id]` | id | newest-first feed |
  * | `["counters", name]` | `Deno.KvU64` | `sum` only (never conflicts) |
- * | `["ratelimit", bucket, key, window]` | number (hits) | `expireIn` two windows |
+ * | `["ratelimit_log", bucket, key]` | `HitLog` `{times}` (accepted hit times in the window, oldest first) | the sliding-window log (lib/limits/window.ts): checked + set per accepted hit; `expireIn` window + 1 min |
  * | `["profiles", userId]` | `ProfileRecord` | customizations; absent until the first edit |
  * | `["settings", userId]` | `Settings` | privacy and AI avatar; absent means defaults |
  * | `["avatar_roster", userId]` | true | users with the AI avatar on; written with settings |
@@ -62,6 +62,15 @@
  * | `["avatar_job"]` | `AvatarJobState` `{owner, leaseUntil, lastTickAt, cursor}` | the lease: taken with a check on this key, so one instance runs a tick at a time and ticks are ≥30 s apart |
  * | `["avatar_answered", userId, questionId]` | `{messageId, answeredAt}` | checked absent and set in the same op as the avatar's answer: never two answers per user and question |
  * | `["avatar_answer_log", userId]` | `{times: number[]}` (the ≤10 newest answer times) | checked and rewritten with each avatar answer: the sliding hourly cap |
+ *
+ * Hardening (issue 10):
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["idempotency", caller, key]` | `IdempotencyRecord` `{state, resourceId?, response?, expiresAt}` | claimed `pending` (check absent, 60 s lease); set `created` in the same atomic op as the created question/message; `done` with the response snapshot after; `expireIn` 24 h + `expiresAt` (lib/community/idempotency.ts) |
+ * | `["question_answers", questionId, createdAt, id]` | message id | top-level answers in time order: a thread page is one bounded list of this index |
+ * | `["message_replies", parentId, createdAt, id]` | message id | replies to one message in time order, bounded per page |
+ * | `["debate_leases", debateId]` | `{userId, until}` | one per running debate, renewed by its runner; counted for `MAX_CONCURRENT_DEBATES`; `expireIn` so a crashed process's slot frees itself |
  *
  * Later features add their rows here, next to their builders.
  *
@@ -254,10 +263,6 @@ export const keys = {
     questionId,
   ],
   avatarAnswerLog: (userId: string): Deno.KvKey => ["avatar_answer_log", userId],
-  rateLimit: (bucket: string, key: string, window: number): Deno.KvKey => [
-    "ratelimit",
-    bucket,
-    key,
-    window,
-  ],
+  idempotency: (caller: string, key: string): Deno.KvKey => ["idempotency", caller, key],
+  rateLimitLog: (bucket: string, key: string): Deno.KvKey => ["ratelimit_log", bucket, key],
 } as const;

@@ -5,6 +5,8 @@ import { participate, ParticipationError } from "@/lib/participation/participate
 import { ParticipateBody, PARTICIPATION_FAILED } from "@/lib/schemas/participation.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
 import { rateLimitHeaders } from "@/lib/limits/window.ts";
+import { PostingLimitError } from "@/lib/limits/posting.ts";
+import { rateLimitedError } from "@/lib/http/outcome.ts";
 import { parseInput } from "@/lib/schemas/parse.ts";
 import type { AppState } from "@/lib/state.ts";
 
@@ -31,7 +33,7 @@ async function readOptionalJson(req: Request): Promise<unknown> {
  */
 export const handler: Handlers<unknown, AppState> = {
   async POST(req, ctx) {
-    const { kv, llm, now } = ctx.state.services;
+    const { kv, llm, now, config } = ctx.state.services;
     const user = ctx.state.user;
     // Session only. A bearer credential also skips the cross-site check (middleware),
     // so honouring a cookie that rides along with one would open a CSRF hole.
@@ -51,10 +53,15 @@ export const handler: Handlers<unknown, AppState> = {
         return jsonError(500, PARTICIPATION_FAILED);
       }
       const random = ctx.state.services.random ?? Math.random;
-      const result = await participate({ kv, llm, now, random }, user.id, input);
+      const result = await participate(
+        { kv, llm, now, random, limits: config.limits },
+        user.id,
+        input,
+      );
       return Response.json(result, { headers: rateLimitHeaders(limit) });
     } catch (err) {
       if (err instanceof HttpError) return err.toResponse();
+      if (err instanceof PostingLimitError) return rateLimitedError(err.outcome).toResponse();
       if (err instanceof ParticipationError) {
         console.error(`POST /api/agent/participate: ${err.message}`);
       } else {

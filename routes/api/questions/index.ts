@@ -3,6 +3,7 @@ import { requireUser } from "@/lib/http/auth.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { askQuestion } from "@/lib/community/questions/write.ts";
 import { orThrow, WRITE_FAILURES } from "@/lib/http/outcome.ts";
+import { idempotentCreate } from "@/lib/http/idempotency.ts";
 import { findQuestions } from "@/lib/community/questions/feed.ts";
 import { getQuestionView } from "@/lib/community/questions/read.ts";
 import { NewQuestionBody, QuestionsQuery } from "@/lib/schemas/community.ts";
@@ -22,17 +23,26 @@ export const handler: Handlers<unknown, AppState> = {
   async POST(req, ctx) {
     const user = requireUser(ctx.state.user);
     const body = parseInput(NewQuestionBody, asObject(await readJson(req)));
-    const { kv, now } = ctx.state.services;
-    const { question } = orThrow(
-      await askQuestion(kv, {
-        userId: user.id,
-        title: body.title,
-        description: body.description ?? "",
-        tags: body.tags ?? [],
-        createdBy: "user",
-      }, { now: now(), idPrefix: "q-" }),
-      WRITE_FAILURES,
-    );
-    return Response.json(await getQuestionView(kv, question.id), { status: 201 });
+    const { kv, now, config } = ctx.state.services;
+    const view = async (id: string) =>
+      Response.json(await getQuestionView(kv, id), { status: 201 });
+    return await idempotentCreate(req, kv, `user:${user.id}`, now(), async (attach) => {
+      const { question } = orThrow(
+        await askQuestion(kv, {
+          userId: user.id,
+          title: body.title,
+          description: body.description ?? "",
+          tags: body.tags ?? [],
+          createdBy: "user",
+        }, {
+          now: now(),
+          idPrefix: "q-",
+          limits: config.limits,
+          extra: attach && ((op, q) => attach(op, q.id)),
+        }),
+        WRITE_FAILURES,
+      );
+      return { resourceId: question.id, response: await view(question.id) };
+    }, view);
   },
 };

@@ -3,6 +3,8 @@ import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { Handlers } from "@/lib/fresh/types.ts";
 import { askQuestion } from "@/lib/community/questions/write.ts";
+import { getQuestion } from "@/lib/community/questions/read.ts";
+import { idempotentCreate } from "@/lib/http/idempotency.ts";
 import { AGENT_WRITE_FAILURES, orThrow } from "@/lib/http/outcome.ts";
 import { listQuestionsPage } from "@/lib/community/questions/feed.ts";
 import { toListItem } from "@/lib/community/questions/model.ts";
@@ -32,17 +34,26 @@ export const handler: Handlers<unknown, AppState> = {
       throw new HttpError(400, TITLE_ERROR);
     }
     const body = parseInput(AgentNewQuestionBody, data);
-    const { kv, now } = ctx.state.services;
-    const { question: q } = orThrow(
-      await askQuestion(kv, {
-        userId: key.userId,
-        title: body.title,
-        description: body.description ?? "",
-        tags: body.tags ?? [],
-        createdBy: "agent",
-      }, { now: now(), idPrefix: "q-agent-" }),
-      AGENT_WRITE_FAILURES,
-    );
-    return Response.json({ id: q.id, title: q.title, createdAt: q.createdAt }, { status: 201 });
+    const { kv, now, config } = ctx.state.services;
+    const created = (q: { id: string; title: string; createdAt: number } | null) =>
+      Response.json(q && { id: q.id, title: q.title, createdAt: q.createdAt }, { status: 201 });
+    return await idempotentCreate(req, kv, `agent:${key.id}`, now(), async (attach) => {
+      const { question: q } = orThrow(
+        await askQuestion(kv, {
+          userId: key.userId,
+          title: body.title,
+          description: body.description ?? "",
+          tags: body.tags ?? [],
+          createdBy: "agent",
+        }, {
+          now: now(),
+          idPrefix: "q-agent-",
+          limits: config.limits,
+          extra: attach && ((op, q) => attach(op, q.id)),
+        }),
+        AGENT_WRITE_FAILURES,
+      );
+      return { resourceId: q.id, response: created(q) };
+    }, async (id) => created(await getQuestion(kv, id)));
   }),
 };

@@ -16,7 +16,7 @@ import { castVote } from "@/lib/community/votes.ts";
 export const handler: Handlers<unknown, AppState> = {
   POST: agentRoute(async (req, ctx, { key }) => {
     const body = parseInput(AgentVoteBody, asObject(await readJson(req)));
-    const { kv, now } = ctx.state.services;
+    const { kv, now, config } = ctx.state.services;
     const questionId = ctx.params.id;
     if (body.messageId) {
       const m = await getMessage(kv, body.messageId);
@@ -25,12 +25,17 @@ export const handler: Handlers<unknown, AppState> = {
       }
     }
     const { vote } = orThrow(
-      await castVote(kv, {
-        userId: key.userId,
-        targetType: body.messageId ? "message" : "question",
-        targetId: body.messageId ?? questionId,
-        voteType: body.voteType,
-      }, now()),
+      await castVote(
+        kv,
+        {
+          userId: key.userId,
+          targetType: body.messageId ? "message" : "question",
+          targetId: body.messageId ?? questionId,
+          voteType: body.voteType,
+        },
+        now(),
+        { limits: config.limits },
+      ),
       { not_found: [404, "Question not found"] },
     );
     return Response.json(vote);
