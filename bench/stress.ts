@@ -9,7 +9,8 @@
  * checked out as a git worktree under /tmp, built, and stressed identically over its own
  * KV file first; both are printed side by side. Loopback only; bounded in count and time.
  *
- * Environment: STRESS_SECONDS (default 12), STRESS_WRITERS (default 90), STRESS_BASE
+ * Environment: STRESS_SECONDS (default 12), STRESS_WRITERS (default 90),
+ * STRESS_IDEMPOTENCY (`off` sends no Idempotency-Key; default on, every POST has one), STRESS_BASE
  * (a commit; `none` skips the baseline), STRESS_BASE_DIR (default /tmp/parley-base).
  *
  * Run alone: `BENCH_ONLY=stress deno task bench`, or `deno run -A bench/stress.ts`.
@@ -111,6 +112,7 @@ function pct(sorted: number[], p: number): number {
 export async function stressOnce(root: string, label: string): Promise<StressResult> {
   const seconds = Number(Deno.env.get("STRESS_SECONDS") ?? 12);
   const writers = Number(Deno.env.get("STRESS_WRITERS") ?? 90);
+  const useKeys = Deno.env.get("STRESS_IDEMPOTENCY") !== "off";
   const dir = await Deno.makeTempDir({ prefix: "parley-stress-" });
   const kvPath = `${dir}/stress.kv`;
   const procs: Deno.ChildProcess[] = [];
@@ -130,9 +132,9 @@ export async function stressOnce(root: string, label: string): Promise<StressRes
           KV_PATH: kvPath,
           LOCAL_MODE: "on",
           // Raised so the stress measures contention, not the posting limits.
-          LIMIT_QUESTIONS_PER_HOUR: "100000",
-          LIMIT_MESSAGES_PER_HOUR: "100000",
-          LIMIT_VOTES_PER_HOUR: "100000",
+          LIMIT_QUESTIONS_PER_HOUR: "5000",
+          LIMIT_MESSAGES_PER_HOUR: "5000",
+          LIMIT_VOTES_PER_HOUR: "5000",
         },
         stdout: "null",
         stderr: "piped",
@@ -209,7 +211,7 @@ export async function stressOnce(root: string, label: string): Promise<StressRes
         try {
           res = await fetch(`${origin}${url}`, {
             method: "POST",
-            headers: { ...headers, "idempotency-key": `stress-${w}-${n}` },
+            headers: useKeys ? { ...headers, "idempotency-key": `stress-${w}-${n}` } : headers,
             body: JSON.stringify(body),
           });
         } catch {

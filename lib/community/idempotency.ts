@@ -164,3 +164,47 @@ export async function releaseIdempotencyKey(
   if (cur.value?.state !== "pending") return;
   await commit(kv, (op) => op.check(cur).delete(k));
 }
+
+/** What {@link createOnce} did. */
+export type CreateOnceResult<R> =
+  | { state: "created"; result: R }
+  | { state: "replayed"; resourceId: string }
+  | { state: "in_progress" };
+
+/**
+ * Run a create once per (caller, key) — for callers that answer by the resource id (a form
+ * that redirects to it) rather than by a stored response. `create` gets the op hook to
+ * pass to the domain write; a failed create (`ok: false`) releases the key.
+ *
+ * @example
+ * ```ts
+ * import { askQuestion } from "@/lib/community/questions/write.ts";
+ * declare const kv: Deno.Kv;
+ * const r = await createOnce(kv, "user:u1", "k1", Date.now(), (attach) =>
+ *   askQuestion(kv, { userId: "u1", title: "Why KV?", createdBy: "user" }, {
+ *     extra: (op, q) => attach(op, q.id),
+ *   }));
+ * ```
+ */
+export async function createOnce<R extends { ok: boolean }>(
+  kv: Deno.Kv,
+  caller: string,
+  key: string,
+  now: number,
+  create: (attach: IdempotencyClaim["attach"]) => Promise<R>,
+): Promise<CreateOnceResult<R>> {
+  const found = await claimIdempotencyKey(kv, caller, key, now);
+  if (found.state === "in_progress") return { state: "in_progress" };
+  if (found.state === "created") return { state: "replayed", resourceId: found.resourceId };
+  if (found.state === "done") {
+    return { state: "in_progress" }; // forms never store snapshots; not reached
+  }
+  try {
+    const result = await create(found.claim.attach);
+    if (!result.ok) await releaseIdempotencyKey(kv, caller, key);
+    return { state: "created", result };
+  } catch (err) {
+    await releaseIdempotencyKey(kv, caller, key).catch(() => {});
+    throw err;
+  }
+}
