@@ -102,7 +102,22 @@ export interface OperationDoc {
   query?: z.ZodObject;
   body?: z.ZodType;
   responses: Record<string, ResponseDoc>;
+  /**
+   * A create that honours `Idempotency-Key`: the generator adds the optional header
+   * parameter and the 409 of an overlapping repeat.
+   */
+  idempotent?: boolean;
 }
+
+/** The `Idempotency-Key` header parameter of {@link OperationDoc.idempotent} operations. */
+export const IDEMPOTENCY_KEY_PARAM = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Optional, 1–255 visible ASCII characters (a UUID per submission is ideal). A repeat with the same key by the same caller (user or API key) within 24 hours answers the first response again (same status and body, plus `Idempotent-Replayed: true`) and creates nothing; a repeat while the first is still running answers 409. Any other key is 400.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
+};
 
 const err = (description: string, example?: string): ResponseDoc => ({
   description,
@@ -190,6 +205,7 @@ export const OPERATIONS: OperationDoc[] = [
     path: "/api/agent/questions",
     tag: "Agent",
     summary: "Ask a question as the key's owner",
+    idempotent: true,
     description:
       "The title is trimmed and must be 2–120 characters. Tags are trimmed, empty ones and repeats dropped, the first 5 kept. The author is the key owner's profile (display name and avatar).",
     auth: "apiKey",
@@ -240,6 +256,7 @@ export const OPERATIONS: OperationDoc[] = [
     path: "/api/agent/questions/{id}/reply",
     tag: "Agent",
     summary: "Reply to a question (or to one of its messages)",
+    idempotent: true,
     description:
       'Creates a message `msg-agent-reply-…` with `authorType: "user"` and `createdBy: "agent"`, authored by the key\'s owner. Content is Markdown.',
     auth: "apiKey",
@@ -337,6 +354,7 @@ export const OPERATIONS: OperationDoc[] = [
     tag: "Questions",
     summary: "Ask a question",
     auth: "session",
+    idempotent: true,
     body: NewQuestionBody,
     responses: {
       "201": { description: "The new question", schema: QuestionSchema },
@@ -361,6 +379,7 @@ export const OPERATIONS: OperationDoc[] = [
     path: "/api/questions/{id}/messages",
     tag: "Questions",
     summary: "Answer a question, or reply to one of its messages",
+    idempotent: true,
     auth: "session",
     pathParams: questionIdParam,
     body: NewMessageBody,
@@ -755,6 +774,7 @@ function parameters(op: OperationDoc, defs: Json): Json[] {
     description: p.description,
     schema: { type: "string" },
   }));
+  if (op.idempotent) out.push(IDEMPOTENCY_KEY_PARAM);
   for (const [name, field] of Object.entries(op.query?.shape ?? {})) {
     const f = field as z.ZodType;
     const schema = jsonSchema(f, "input", defs);
@@ -772,9 +792,28 @@ function parameters(op: OperationDoc, defs: Json): Json[] {
 
 /** Documented responses plus the 403 every cookie-authenticated write can answer. */
 function withCommonResponses(op: OperationDoc): Record<string, ResponseDoc> {
-  if (op.auth !== "session" || op.method === "get" || op.responses["403"]) return op.responses;
+  const common: Record<string, ResponseDoc> = {};
+  if (op.idempotent && !op.responses["409"]) {
+    common["409"] = err(
+      "A repeat with this Idempotency-Key arrived while the first was still running",
+      "A request with this Idempotency-Key is still in progress",
+    );
+  }
+  if (!op.responses["429"] && op.idempotent) {
+    common["429"] = err(
+      "Over the user's posting limit (questions 10/h, messages 60/h by default); Retry-After says when to retry",
+      "Too many questions: you can ask 10 per hour. Try again in 12 minutes.",
+    );
+  }
+  if (op.auth !== "session" || op.method === "get" || op.responses["403"]) {
+    if (Object.keys(common).length === 0) return op.responses;
+    return Object.fromEntries(
+      Object.entries({ ...op.responses, ...common }).sort(([a], [b]) => a.localeCompare(b)),
+    );
+  }
   const sorted = Object.entries({
     ...op.responses,
+    ...common,
     "403": err(
       "The session cookie came with an Origin of another site (cross-site write)",
       "Cross-site request refused",
