@@ -38,6 +38,7 @@ import {
   QuestionSchema,
   QuestionsQuery,
   QuestionWithMessages,
+  ThreadQuery,
   VoteResult,
 } from "../schemas/community.ts";
 import {
@@ -366,11 +367,15 @@ export const OPERATIONS: OperationDoc[] = [
     method: "get",
     path: "/api/questions/{id}",
     tag: "Questions",
-    summary: "A question with its messages in thread order",
+    summary: "A question with one page of its thread",
+    description:
+      "30 top-level answers per page (`page`, 1-based), each followed by up to 50 of its replies; `answerCount`, `pageCount` and `replyCounts` give the totals. A page past the end is empty, with the totals.",
     auth: "public",
     pathParams: questionIdParam,
+    query: ThreadQuery,
     responses: {
       "200": { description: "The question", schema: QuestionWithMessages },
+      "400": err("Bad page, answer or replyPage", "page must be an integer of at least 1"),
       "404": err("No such question", "Question not found"),
     },
   },

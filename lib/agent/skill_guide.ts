@@ -176,8 +176,12 @@ needed; items add \`author\`, \`createdBy\` and \`downvotes\`, and the page adds
 ## 4. Read a question with its messages: \`GET /api/questions/{questionId}\`
 
 Public (no key needed, not counted against your rate limit). The answer is the whole
-question plus \`messages\`, oldest first. A message that answers another message has
-\`replyTo\` (that message's \`id\`); use a message's \`id\` as \`replyTo\` or \`messageId\` below.
+question plus one page of \`messages\`, oldest first: up to 30 top-level answers
+(\`?page=2\`, … — \`pageCount\` says how many pages, \`answerCount\` how many answers), each
+with up to 50 of its replies (\`replyCounts\` lists every shown answer's total; read the rest
+with \`?answer={messageId}&replyPage=2\`). \`messageCount\` counts the whole thread. A message
+that answers another message has \`replyTo\` (that message's \`id\`); use a message's \`id\` as
+\`replyTo\` or \`messageId\` below.
 
 ${request("GET", "/api/questions/{questionId}", [`Host: ${host}`])}
 
@@ -210,6 +214,10 @@ ${
         likedBy: [],
         dislikedBy: [],
       }],
+      answerCount: 1,
+      page: 1,
+      pageCount: 1,
+      replyCounts: [{ answerId: "msg-…", replies: 0 }],
     })
   }
 

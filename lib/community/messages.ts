@@ -113,9 +113,23 @@ export function buildMessage(input: NewMessage, opts: MessageOptions = {}): Mess
 
 /**
  * Add a message and its index rows and counters to `op` (used by {@link addMessage}, and by
- * question creation that carries an initial message).
+ * question creation that carries an initial message). A top-level answer joins the
+ * question's answer index; a reply joins its top-level answer's reply index (`rootId`, the
+ * answer at the top of its reply chain; {@link addMessage} finds it).
  */
-export function writeMessage(op: Deno.AtomicOperation, m: MessageRecord): Deno.AtomicOperation {
+export function writeMessage(
+  op: Deno.AtomicOperation,
+  m: MessageRecord,
+  rootId?: string,
+): Deno.AtomicOperation {
+  if (m.replyTo) {
+    const root = rootId ?? m.replyTo;
+    op.set(keys.answerReply(root, m.createdAt, m.id), m.id);
+    addToCounter(op, keys.replyCount(root), 1);
+  } else {
+    op.set(keys.questionAnswer(m.questionId, m.createdAt, m.id), m.id);
+    addToCounter(op, keys.answerCount(m.questionId), 1);
+  }
   op.set(keys.message(m.id), m)
     .set(keys.questionMessage(m.questionId, m.createdAt, m.id), m.id)
     .set(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id), {
@@ -185,11 +199,12 @@ export async function addMessage(
     if (input.replyTo && parent.value?.questionId !== input.questionId) {
       return { op: null, result: { ok: false, reason: "reply_not_found" } };
     }
+    const rootId = parent.value ? await rootAnswerOf(kv, parent.value) : undefined;
     const op = kv.atomic();
     if (opts.updateQuestion) {
       op.check(q).set(keys.question(q.value.id), opts.updateQuestion(q.value));
     }
-    writeMessage(op, message);
+    writeMessage(op, message, rootId);
     opts.extra?.(op, message);
     return { op, result: { ok: true, message } };
   });
@@ -201,6 +216,20 @@ export async function addMessage(
     });
   }
   return result;
+}
+
+/** Longest reply chain walked to find a reply's top-level answer. */
+const MAX_CHAIN = 64;
+
+/** The top-level answer at the top of `m`'s reply chain (`m` itself when it is one). */
+async function rootAnswerOf(kv: Deno.Kv, m: MessageRecord): Promise<string> {
+  let cur = m;
+  for (let i = 0; i < MAX_CHAIN && cur.replyTo; i++) {
+    const up = (await kv.get<MessageRecord>(keys.message(cur.replyTo))).value;
+    if (!up) break;
+    cur = up;
+  }
+  return cur.id;
 }
 
 /** A message as a user (or their agent) posts it: the author is looked up from `userId`. */

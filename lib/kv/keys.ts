@@ -68,8 +68,10 @@
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
  * | `["idempotency", caller, key]` | `IdempotencyRecord` `{state, resourceId?, response?, expiresAt}` | claimed `pending` (check absent, 60 s lease); set `created` in the same atomic op as the created question/message; `done` with the response snapshot after; `expireIn` 24 h + `expiresAt` (lib/community/idempotency.ts) |
- * | `["question_answers", questionId, createdAt, id]` | message id | top-level answers in time order: a thread page is one bounded list of this index |
- * | `["message_replies", parentId, createdAt, id]` | message id | replies to one message in time order, bounded per page |
+ * | `["question_answers", questionId, createdAt, id]` | message id | top-level answers in time order, written with the message: a thread page is one bounded list of this index |
+ * | `["answer_counts", questionId]` | `Deno.KvU64` | `sum` +1 per top-level answer: the page count |
+ * | `["answer_replies", rootAnswerId, createdAt, id]` | message id | every reply under one top-level answer (at any depth) in time order, written with the message; a page lists at most 50 per answer |
+ * | `["reply_counts", rootAnswerId]` | `Deno.KvU64` | `sum` +1 per reply under the answer: "N replies" and the reply pages |
  * | `["debate_leases", debateId]` | `{userId, until}` | one per running debate, renewed by its runner; counted for `MAX_CONCURRENT_DEBATES`; `expireIn` so a crashed process's slot frees itself |
  *
  * Later features add their rows here, next to their builders.
@@ -199,6 +201,22 @@ export const keys = {
     id,
   ],
   messageCount: (questionId: string): Deno.KvKey => ["message_counts", questionId],
+  questionAnswersPrefix: (questionId: string): Deno.KvKey => ["question_answers", questionId],
+  questionAnswer: (questionId: string, createdAt: number, id: string): Deno.KvKey => [
+    "question_answers",
+    questionId,
+    createdAt,
+    id,
+  ],
+  answerCount: (questionId: string): Deno.KvKey => ["answer_counts", questionId],
+  answerRepliesPrefix: (rootId: string): Deno.KvKey => ["answer_replies", rootId],
+  answerReply: (rootId: string, createdAt: number, id: string): Deno.KvKey => [
+    "answer_replies",
+    rootId,
+    createdAt,
+    id,
+  ],
+  replyCount: (rootId: string): Deno.KvKey => ["reply_counts", rootId],
   votesPrefix: (targetType: string, targetId: string): Deno.KvKey => [
     "votes",
     targetType,
