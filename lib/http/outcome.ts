@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { limitMessage, type RateLimited } from "../limits/posting.ts";
+import { limitMessage, type RateLimited, waitInWords } from "../limits/posting.ts";
 import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
 import { HttpError } from "./errors.ts";
 
@@ -52,6 +52,40 @@ export function orThrow<T extends { ok: true }, R extends string>(
   if (outcome.reason === "rate_limited") throw rateLimitedError(outcome as RateLimited);
   const [status, message] = table[outcome.reason as Exclude<R, "rate_limited">];
   throw new HttpError(status, message);
+}
+
+/**
+ * A debate that cannot start: 503 when every slot is taken (all instances), 429 when the
+ * user's daily quota is spent; both with `Retry-After` and `retryAfter`.
+ *
+ * @example
+ * ```ts
+ * const err = debateCapacityError({ ok: false, reason: "busy", retryAfter: 5, max: 50 });
+ * err.status; // 503
+ * ```
+ */
+export function debateCapacityError(
+  r:
+    | { ok: false; reason: "busy"; retryAfter: number; max: number }
+    | { ok: false; reason: "daily_quota"; retryAfter: number; limit: number },
+): HttpError {
+  const headers = { "retry-after": String(r.retryAfter) };
+  if (r.reason === "busy") {
+    return new HttpError(
+      503,
+      `Parley is busy: ${r.max} debates are running. Try again in ${waitInWords(r.retryAfter)}.`,
+      { retryAfter: r.retryAfter },
+      headers,
+    );
+  }
+  return new HttpError(
+    429,
+    `Too many debates: you can start ${r.limit} per day. Try again in ${
+      waitInWords(r.retryAfter)
+    }.`,
+    { retryAfter: r.retryAfter },
+    headers,
+  );
 }
 
 /** Writes by a signed-in person (questions, messages). */

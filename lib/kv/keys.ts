@@ -72,7 +72,7 @@
  * | `["answer_counts", questionId]` | `Deno.KvU64` | `sum` +1 per top-level answer: the page count |
  * | `["answer_replies", rootAnswerId, createdAt, id]` | message id | every reply under one top-level answer (at any depth) in time order, written with the message; a page lists at most 50 per answer |
  * | `["reply_counts", rootAnswerId]` | `Deno.KvU64` | `sum` +1 per reply under the answer: "N replies" and the reply pages |
- * | `["debate_leases", debateId]` | `{userId, until}` | one per running debate, renewed by its runner; counted for `MAX_CONCURRENT_DEBATES`; `expireIn` so a crashed process's slot frees itself |
+ * | `["debate_leases"]` | `{leases: {slotId: until}}` (≤ `MAX_CONCURRENT_DEBATES` live entries) | checked + set when a debate starts and ends; each running debate renews its lease every 20 s, an unrenewed one lapses after 90 s, so a crashed process's slot frees itself (lib/debates/capacity.ts) |
  *
  * Later features add their rows here, next to their builders.
  *
@@ -281,6 +281,7 @@ export const keys = {
     questionId,
   ],
   avatarAnswerLog: (userId: string): Deno.KvKey => ["avatar_answer_log", userId],
+  debateLeases: (): Deno.KvKey => ["debate_leases"],
   idempotency: (caller: string, key: string): Deno.KvKey => ["idempotency", caller, key],
   rateLimitLog: (bucket: string, key: string): Deno.KvKey => ["ratelimit_log", bucket, key],
 } as const;

@@ -5,6 +5,8 @@ import type { Handlers } from "@/lib/fresh/types.ts";
 import { readJson, validate } from "@/lib/http/body.ts";
 import { HttpError, jsonError } from "@/lib/http/errors.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
+import { acquireDebateSlot } from "@/lib/debates/capacity.ts";
+import { debateCapacityError } from "@/lib/http/outcome.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /** SPEC.md: 24 KB request bodies, 8 debates per minute per user per IP. */
@@ -48,14 +50,32 @@ export const handler: Handlers<unknown, AppState> = {
         console.error("POST /api/debate: no language model (set LLM_API_KEY, or use local mode)");
         return jsonError(500, "Failed to start debate");
       }
+      const { config } = ctx.state.services;
+      const capacity = await acquireDebateSlot(kv, {
+        userId: user.id,
+        max: config.maxConcurrentDebates,
+        perUserPerDay: config.debatesPerUserPerDay,
+        now,
+      });
+      if (!capacity.ok) throw debateCapacityError(capacity);
+      const { slot } = capacity;
       const deps = { kv, llm, now };
-      const accepted = await acceptDebate(deps, user.id, request);
+      let accepted;
+      try {
+        accepted = await acceptDebate(deps, user.id, request);
+      } catch (err) {
+        await slot.release();
+        throw err;
+      }
       const events = createEventStream();
       startDebateInBackground(
         deps,
         accepted,
         (event) => events.send(event.type, event.data),
-        () => events.close(),
+        () => {
+          events.close();
+          slot.release().catch((err) => console.error("Debate slot release failed", err));
+        },
       );
       return new Response(events.body, { status: 200, headers: SSE_HEADERS });
     } catch (err) {
