@@ -6,7 +6,8 @@
  * @module
  */
 import { addToCounter, ContentionError, invertTime } from "../kv/atomic.ts";
-import { type PostingLimits, type RateLimited, spendPostingBudget } from "../limits/posting.ts";
+import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
+import type { HitLog } from "../limits/window.ts";
 import { keys } from "../kv/keys.ts";
 import { withLockRetry } from "../kv/retry.ts";
 import { findTarget, type TargetType } from "./targets.ts";
@@ -68,13 +69,17 @@ export async function toggleFavorite(
   const { userId, targetType, targetId } = input;
   const target = await findTarget(kv, targetType, targetId);
   if (!target) return { ok: false, reason: "not_found" };
-  // One budget with votes (`votes`); absent limits = unlimited.
-  const budget = await spendPostingBudget(kv, limits, "votes", userId, now);
-  if (!budget.ok) return budget;
+  // One budget with votes (`votes`), spent in the toggle's own atomic op.
+  const budget = budgetOf(limits, "votes", userId);
   const key = keys.favorite(userId, targetType, targetId);
   for (let attempt = 0; attempt < 50; attempt++) {
-    const cur = await kv.get<FavoriteRecord>(key);
+    const [cur, log] = await kv.getMany<[FavoriteRecord, HitLog]>([
+      key,
+      budget?.key ?? keys.rateLimitLog("none", "none"),
+    ]);
     const op = kv.atomic().check(cur);
+    const refused = budget && spendInOp(op, log, budget, now);
+    if (refused) return refused;
     if (cur.value === null) {
       const record: FavoriteRecord = {
         userId,

@@ -7,7 +7,8 @@
  */
 import { afterCommit } from "../kv/after_commit.ts";
 import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
-import { type PostingLimits, type RateLimited, spendPostingBudget } from "../limits/posting.ts";
+import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
+import type { HitLog } from "../limits/window.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
 import { invalidateReads } from "./read_cache.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
@@ -182,18 +183,13 @@ export async function addMessage(
     return { ok: false, reason: "question_not_found" };
   }
   const message = buildMessage(input, opts);
-  const budget = await spendPostingBudget(
-    kv,
-    opts.limits,
-    "messages",
-    input.author.id,
-    message.createdAt,
-  );
-  if (!budget.ok) return budget;
+  // The author's `messages` budget is spent in the message's own atomic op.
+  const budget = budgetOf(opts.limits, "messages", input.author.id);
   const result = await updateAtomically<AddMessageResult>(async () => {
-    const [q, parent] = await kv.getMany<[QuestionRecord, MessageRecord]>([
+    const [q, parent, log] = await kv.getMany<[QuestionRecord, MessageRecord, HitLog]>([
       keys.question(input.questionId),
       keys.message(input.replyTo && input.replyTo.length <= 200 ? input.replyTo : "\u0000none"),
+      budget?.key ?? keys.rateLimitLog("none", "none"),
     ]);
     if (!q.value) return { op: null, result: { ok: false, reason: "question_not_found" } };
     if (input.replyTo && parent.value?.questionId !== input.questionId) {
@@ -201,6 +197,8 @@ export async function addMessage(
     }
     const rootId = parent.value ? await rootAnswerOf(kv, parent.value) : undefined;
     const op = kv.atomic();
+    const refused = budget && spendInOp(op, log, budget, message.createdAt);
+    if (refused) return { op: null, result: refused };
     if (opts.updateQuestion) {
       op.check(q).set(keys.question(q.value.id), opts.updateQuestion(q.value));
     }

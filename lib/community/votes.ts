@@ -10,7 +10,8 @@
  */
 import { afterCommit } from "../kv/after_commit.ts";
 import { addToCounter, commit, invertTime, readCounters, updateAtomically } from "../kv/atomic.ts";
-import { type PostingLimits, type RateLimited, spendPostingBudget } from "../limits/posting.ts";
+import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
+import type { HitLog } from "../limits/window.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
 import { invalidateReads } from "./read_cache.ts";
 import { keys } from "../kv/keys.ts";
@@ -79,15 +80,19 @@ export async function castVote(
   const { userId, targetType, targetId, voteType } = input;
   const target = await findTarget(kv, targetType, targetId);
   if (!target) return { ok: false, reason: "not_found" };
-  // Votes and favorites share one budget (`votes`); absent limits = unlimited.
-  const budget = await spendPostingBudget(kv, limits, "votes", userId, now);
-  if (!budget.ok) return budget;
+  // Votes and favorites share one budget (`votes`), spent in the vote's own atomic op.
+  const budget = budgetOf(limits, "votes", userId);
   const voteKey = keys.vote(targetType, targetId, userId);
-  const { action, next } = await updateAtomically(async () => {
-    const cur = await kv.get<VoteRecord>(voteKey);
+  const outcome = await updateAtomically<ReturnType<typeof nextVote> | RateLimited>(async () => {
+    const [cur, log] = await kv.getMany<[VoteRecord, HitLog]>([
+      voteKey,
+      budget?.key ?? keys.rateLimitLog("none", "none"),
+    ]);
     const prev = cur.value?.voteType ?? null;
     const step = nextVote(prev, voteType);
     const op = kv.atomic().check(cur);
+    const refused = budget && spendInOp(op, log, budget, now);
+    if (refused) return { op: null, result: refused };
     const oldIndex = cur.value
       ? keys.userVote(userId, invertTime(cur.value.createdAt), targetType, targetId)
       : null;
@@ -109,6 +114,8 @@ export async function castVote(
     }
     return { op, result: step };
   });
+  if ("reason" in outcome) return outcome;
+  const { action, next } = outcome;
   const bestStat = targetType === "question" ? "best_question_upvotes" : "best_answer_upvotes";
   const bestKey = keys.userStat(target.authorId, bestStat);
   const [upvotes, downvotes, best] = await readCounters(kv, [

@@ -6,13 +6,17 @@
  * participation and the AI avatar (the domain write functions take the limits and spend
  * before writing).
  *
- * A hit is spent before the write it guards; a write that then fails (a missing question)
- * still spent it — a bounded cost that keeps the check one small read-and-set.
+ * Messages, votes and favorites spend inside the write's own atomic op ({@link budgetOf} +
+ * {@link spendInOp}): one commit for both, and a write that fails spends nothing. Questions
+ * (and agent participation, the AI avatar) spend just before the write
+ * ({@link spendPostingBudget}), because question creates are group-committed and KV allows
+ * only 10 checks per op; a question write that then fails has spent one of 10 an hour.
  *
  * @module
  */
 import type { PostingLimits } from "../config.ts";
-import { hitRateLimit } from "./window.ts";
+import { keys } from "../kv/keys.ts";
+import { addHit, type HitLog, hitRateLimit, MAX_LOGGED_HITS } from "./window.ts";
 
 export type { PostingLimits } from "../config.ts";
 
@@ -66,6 +70,66 @@ export interface RateLimited {
   kind: LimitKind;
   limit: number;
   retryAfter: number;
+}
+
+/** One user's budget of one kind, to spend inside a write's own atomic op. */
+export interface Budget {
+  kind: LimitKind;
+  limit: number;
+  windowMs: number;
+  /** The log key to read with the write's other reads. */
+  key: Deno.KvKey;
+}
+
+/**
+ * The budget of `kind` for `userId`, or null when unlimited. Writers read `key` with their
+ * other reads, then call {@link spendInOp} while building their op: the hit and the write
+ * commit together (one commit, not two), and a write that fails spends nothing.
+ *
+ * @example
+ * ```ts
+ * const b = budgetOf(DEFAULT_LIMITS, "messages", "u1"); // { kind, limit: 60, windowMs, key }
+ * ```
+ */
+export function budgetOf(
+  limits: PostingLimits | undefined,
+  kind: LimitKind,
+  userId: string,
+): Budget | null {
+  const spec = LIMIT_KINDS[kind];
+  const limit = limits?.[spec.field] ?? 0;
+  if (limit <= 0 || limit > MAX_LOGGED_HITS) return null;
+  return { kind, limit, windowMs: spec.windowMs, key: keys.rateLimitLog(`post_${kind}`, userId) };
+}
+
+/**
+ * Spend from `budget` inside `op` (a check of the log read and its new value), or return
+ * the refusal (the op is left alone).
+ *
+ * @example
+ * ```ts
+ * import type { HitLog } from "@/lib/limits/window.ts";
+ * declare const kv: Deno.Kv;
+ * const b = budgetOf(DEFAULT_LIMITS, "votes", "u1")!;
+ * const op = kv.atomic();
+ * const refused = spendInOp(op, await kv.get<HitLog>(b.key), b, Date.now());
+ * ```
+ */
+export function spendInOp(
+  op: Deno.AtomicOperation,
+  entry: Deno.KvEntryMaybe<HitLog>,
+  budget: Budget,
+  now: number,
+): RateLimited | null {
+  const r = addHit(op, entry, budget.limit, budget.windowMs, now);
+  if (r.allowed) return null;
+  return {
+    ok: false,
+    reason: "rate_limited",
+    kind: budget.kind,
+    limit: budget.limit,
+    retryAfter: r.retryAfter,
+  };
 }
 
 /** Thrown by writers that report a limit by exception (agent participation). */

@@ -70,41 +70,63 @@ export async function hitRateLimit(
   const k = keys.rateLimitLog(bucket, key);
   return await updateAtomically<RateLimitResult>(async () => {
     const cur = await kv.get<HitLog>(k);
-    // Times from the future (a clock set back) count as now, so they still expire.
-    const times = (cur.value?.times ?? [])
-      .map((t) => Math.min(t, now))
-      .filter((t) => t > now - windowMs);
-    if (times.length >= limit) {
-      // The slot frees when the hit `limit` places back leaves the window.
-      const freesAt = times[times.length - limit] + windowMs;
-      return {
-        op: null,
-        result: {
-          allowed: false,
-          limit,
-          remaining: 0,
-          resetAt: freesAt,
-          retryAfter: Math.max(1, Math.ceil((freesAt - now) / 1000)),
-        },
-      };
-    }
-    times.push(now);
-    const op = kv.atomic().check(cur).set(k, { times } satisfies HitLog, {
-      // The log is useless once its newest hit left the window; expireIn is lazy, and
-      // readers drop old times anyway.
-      expireIn: windowMs + 60_000,
-    });
-    return {
-      op,
-      result: {
-        allowed: true,
-        limit,
-        remaining: limit - times.length,
-        resetAt: times[0] + windowMs,
-        retryAfter: 0,
-      },
-    };
+    const op = kv.atomic();
+    const result = addHit(op, cur, limit, windowMs, now);
+    return { op: result.allowed ? op : null, result };
   });
+}
+
+/**
+ * The same decision as {@link hitRateLimit} for a log entry the caller already read, inside
+ * the caller's own atomic op: when allowed, the op gets a `check` of the entry and the new
+ * log (so the hit and the write it guards commit together, in one commit); when refused,
+ * the op is left alone. A lost check makes the caller's read–check–write loop run again.
+ *
+ * @example
+ * ```ts
+ * import { keys } from "@/lib/kv/keys.ts";
+ * declare const kv: Deno.Kv;
+ * const entry = await kv.get<HitLog>(keys.rateLimitLog("post_messages", "u1"));
+ * const op = kv.atomic();
+ * const r = addHit(op, entry, 60, 3_600_000, Date.now());
+ * if (r.allowed) await op.commit();
+ * ```
+ */
+export function addHit(
+  op: Deno.AtomicOperation,
+  entry: Deno.KvEntryMaybe<HitLog>,
+  limit: number,
+  windowMs: number,
+  now: number,
+): RateLimitResult {
+  // Times from the future (a clock set back) count as now, so they still expire.
+  const times = (entry.value?.times ?? [])
+    .map((t) => Math.min(t, now))
+    .filter((t) => t > now - windowMs);
+  if (times.length >= limit) {
+    // The slot frees when the hit `limit` places back leaves the window.
+    const freesAt = times[times.length - limit] + windowMs;
+    return {
+      allowed: false,
+      limit,
+      remaining: 0,
+      resetAt: freesAt,
+      retryAfter: Math.max(1, Math.ceil((freesAt - now) / 1000)),
+    };
+  }
+  times.push(now);
+  op.check(entry).set(entry.key, { times } satisfies HitLog, {
+    // The log is useless once its newest hit left the window; expireIn is lazy, and
+    // readers drop old times anyway.
+    expireIn: windowMs + 60_000,
+  });
+  return {
+    allowed: true,
+    limit,
+    remaining: limit - times.length,
+    resetAt: times[0] + windowMs,
+    retryAfter: 0,
+  };
 }
 
 /**

@@ -68,6 +68,12 @@ Deno.test("messages: the 61st answer or reply in an hour is 429; the agent reply
     const bob = await member(t, "Bob");
     const key = await agentKey(t, bob);
     const q = await ask(t, ada, { title: "A question to answer" });
+    // A write that fails spends nothing (the hit commits with the message).
+    for (let i = 0; i < 3; i++) {
+      const missing = await postAs(t, bob, "/api/questions/q-missing/messages", { content: "x" });
+      assert.equal(missing.status, 404);
+      await missing.body?.cancel();
+    }
     for (let i = 0; i < 59; i++) {
       await answer(t, bob, q, `Answer ${i}`);
       clock.t += 1000;
