@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
-import { sendJson } from "@/lib/client/api.ts";
+import { newIdempotencyKey, sendJson } from "@/lib/client/api.ts";
 
 interface Props {
   questionId: string;
@@ -21,6 +21,9 @@ export default function MessageForm(props: Props) {
   const [content, setContent] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // One Idempotency-Key per submission: made when the form is shown, reused when the same
+  // text is sent again (a double click, a retry after a network error), new once edited.
+  const [submissionKey, setSubmissionKey] = useState(newIdempotencyKey);
   const fieldId = `content-${props.replyTo ?? "answer"}`;
   const field = useRef<HTMLTextAreaElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
@@ -50,6 +53,7 @@ export default function MessageForm(props: Props) {
       "POST",
       `/api/questions/${encodeURIComponent(props.questionId)}/messages`,
       { content, replyTo: props.replyTo },
+      { "idempotency-key": submissionKey },
     );
     if (r.ok) {
       const id = encodeURIComponent(r.data.id);
@@ -89,8 +93,10 @@ export default function MessageForm(props: Props) {
           maxLength={props.maxLength}
           aria-invalid={error ? "true" : undefined}
           aria-describedby={`${fieldId}-hint${error ? ` ${fieldId}-error` : ""}`}
-          onInput={(e) =>
-            setContent((e.target as HTMLTextAreaElement).value)}
+          onInput={(e) => {
+            setContent((e.target as HTMLTextAreaElement).value);
+            setSubmissionKey(newIdempotencyKey());
+          }}
         />
         <p class="hint" id={`${fieldId}-hint`}>Markdown works: **bold**, `code`, lists, links.</p>
         {error && <p class="field-error" id={`${fieldId}-error`} role="alert">{error}</p>}

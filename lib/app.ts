@@ -10,7 +10,8 @@ import type { BuildInfo } from "./fresh/assets.ts";
 import { createFreshHandler } from "./fresh/server.ts";
 import type { Manifest } from "./fresh/types.ts";
 import { HttpError } from "./http/errors.ts";
-import { InvalidCursorError } from "./kv/atomic.ts";
+import { ContentionError, InvalidCursorError } from "./kv/atomic.ts";
+import { isLockError } from "./kv/retry.ts";
 import { formatRequestLine, logSink } from "./http/log.ts";
 import { serveBuildAsset } from "./http/static.ts";
 import { keys } from "./kv/keys.ts";
@@ -24,6 +25,18 @@ export interface AppOptions {
   buildDir: string;
   /** Log one line per request (default true). */
   logRequests?: boolean;
+}
+
+/**
+ * KV contention that outlasted its retry budget (a hot key, a long-held SQLite lock) is
+ * transient: a retryable 503 with `Retry-After`, never a 500. Null for other errors.
+ */
+export function busyError(err: unknown): HttpError | null {
+  if (!(err instanceof ContentionError) && !isLockError(err)) return null;
+  console.error("KV contention outlasted the retry budget:", (err as Error).message);
+  return new HttpError(503, "The service is busy, please retry shortly", { retryAfter: 1 }, {
+    "retry-after": "1",
+  });
 }
 
 /** True for machine-facing paths that answer errors as JSON. */
@@ -54,10 +67,11 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     plainErrors: isApiPath,
     onError: (err, req, ctx) => {
       if (err instanceof InvalidCursorError) err = new HttpError(400, "Invalid cursor");
+      err = busyError(err) ?? err;
       if (!(err instanceof HttpError)) return null;
       if (isApiPath(new URL(req.url))) return err.toResponse();
       if (err.status === 404) return ctx.renderNotFound();
-      return err.status < 500 ? err.toResponse() : null;
+      return err.status < 500 || err.status === 503 ? err.toResponse() : null;
     },
   });
 
@@ -133,6 +147,7 @@ export function createApp(services: Services, opts: AppOptions): Hono {
   });
 
   app.onError((err, c) => {
+    err = busyError(err) ?? err;
     if (err instanceof HttpError) return err.toResponse();
     console.error("Unhandled error", c.req.path, err);
     return c.json({ error: "Internal server error" }, 500);

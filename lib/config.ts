@@ -40,7 +40,30 @@ export interface Config {
   localMode: boolean;
   /** Words refused in display names (comma-separated `OFFENSIVE_WORDS`). */
   offensiveWords: string[];
+  /** Per-user posting limits (`LIMIT_*`; 0 turns one off), shared by all instances. */
+  limits: PostingLimits;
+  /** Debates running at once across all instances (`MAX_CONCURRENT_DEBATES`). */
+  maxConcurrentDebates: number;
+  /** Debates one user may start per day (`DEBATES_PER_USER_PER_DAY`; 0 turns it off). */
+  debatesPerUserPerDay: number;
 }
+
+/**
+ * Per-user posting limits: questions, messages and votes+favorites (one shared budget) per
+ * hour, flags per day. `0` turns a limit off.
+ */
+export interface PostingLimits {
+  questionsPerHour: number;
+  messagesPerHour: number;
+  votesPerHour: number;
+  flagsPerDay: number;
+}
+
+/**
+ * Largest value a `LIMIT_*` variable takes: the sliding-window log keeps one timestamp per
+ * accepted hit in one KV value (64 KiB), so a window holds at most this many.
+ */
+export const MAX_LIMIT = 5000;
 
 /** Thrown for a bad environment; `message` names the variable. */
 export class ConfigError extends Error {
@@ -52,6 +75,11 @@ export class ConfigError extends Error {
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 const optionalString = z.string().trim().min(1).optional();
+/** A per-window count: a whole number from 0 (off) to {@link MAX_LIMIT}. */
+const limitVar = (fallback: number) =>
+  z.coerce.number({ error: "must be a number" }).int({ error: "must be a whole number" })
+    .min(0, { error: "must be 0 (off) or more" })
+    .max(MAX_LIMIT, { error: `must be at most ${MAX_LIMIT}` }).default(fallback);
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: "must be a number" }).int().min(0).max(65535).default(8000),
@@ -64,6 +92,14 @@ const envSchema = z.object({
   LLM_MODEL: z.string().min(1).default("gpt-4o-mini"),
   LOCAL_MODE: z.enum(["on", "off", "auto"], { error: "must be on, off or auto" }).default("auto"),
   OFFENSIVE_WORDS: z.string().optional(),
+  LIMIT_QUESTIONS_PER_HOUR: limitVar(10),
+  LIMIT_MESSAGES_PER_HOUR: limitVar(60),
+  LIMIT_VOTES_PER_HOUR: limitVar(600),
+  LIMIT_FLAGS_PER_DAY: limitVar(20),
+  MAX_CONCURRENT_DEBATES: z.coerce.number({ error: "must be a number" }).int().min(1, {
+    error: "must be at least 1",
+  }).max(100_000).default(50),
+  DEBATES_PER_USER_PER_DAY: limitVar(50),
   PROVIDER_A_CLIENT_ID: optionalString,
   PROVIDER_A_CLIENT_SECRET: optionalString,
   PROVIDER_A_AUTHORIZE_URL: httpUrl.optional(),
@@ -171,6 +207,14 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     providers,
     localMode,
     offensiveWords: [...DEFAULT_OFFENSIVE_WORDS, ...extraWords],
+    limits: {
+      questionsPerHour: env.LIMIT_QUESTIONS_PER_HOUR,
+      messagesPerHour: env.LIMIT_MESSAGES_PER_HOUR,
+      votesPerHour: env.LIMIT_VOTES_PER_HOUR,
+      flagsPerDay: env.LIMIT_FLAGS_PER_DAY,
+    },
+    maxConcurrentDebates: env.MAX_CONCURRENT_DEBATES,
+    debatesPerUserPerDay: env.DEBATES_PER_USER_PER_DAY,
   };
 }
 

@@ -1,8 +1,9 @@
 import { SignInPrompt } from "@/components/SignInPrompt.tsx";
 import { Head } from "@/lib/fresh/head.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
-import { authorOf } from "@/lib/profile/profiles.ts";
-import { createQuestion } from "@/lib/community/questions/write.ts";
+import { askQuestion } from "@/lib/community/questions/write.ts";
+import { submitQuestionForm } from "@/lib/community/ask_form.ts";
+import { isIdempotencyKey } from "@/lib/community/idempotency.ts";
 import { DESCRIPTION_MAX, TAG_MAX_LENGTH, TAGS_KEPT, TITLE_MAX, TITLE_MIN } from "@/lib/shared.ts";
 import { NewQuestionBody } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
@@ -10,9 +11,15 @@ import { define } from "@/lib/state.ts";
 interface Data {
   values: { title: string; description: string; tags: string };
   errors: Partial<Record<"title" | "description" | "tags" | "form", string>>;
+  /** The submission's idempotency key: new when the form is shown, kept on a re-render. */
+  idempotencyKey: string;
 }
 
-const EMPTY: Data = { values: { title: "", description: "", tags: "" }, errors: {} };
+const empty = (): Data => ({
+  values: { title: "", description: "", tags: "" },
+  errors: {},
+  idempotencyKey: crypto.randomUUID(),
+});
 
 /**
  * /ask: a plain form (works without JavaScript). POST validates with the API's schema,
@@ -20,7 +27,7 @@ const EMPTY: Data = { values: { title: "", description: "", tags: "" }, errors: 
  */
 export const handler = define.handlers<Data>({
   GET(_req, ctx) {
-    return ctx.render(EMPTY);
+    return ctx.render(empty());
   },
   async POST(req, ctx) {
     const user = ctx.state.user;
@@ -33,6 +40,9 @@ export const handler = define.handlers<Data>({
       description: form.get("description") ?? "",
       tags: form.get("tags") ?? "",
     };
+    // The same key on a double submit or a retried POST: one question, never two.
+    const sent = form.get("idempotencyKey") ?? "";
+    const idempotencyKey = isIdempotencyKey(sent) ? sent : crypto.randomUUID();
     const parsed = NewQuestionBody.safeParse({
       title: values.title,
       description: values.description,
@@ -44,25 +54,38 @@ export const handler = define.handlers<Data>({
         const field = issue.path[0] as keyof Data["errors"];
         if (field && !errors[field]) errors[field] = issue.message;
       }
-      return ctx.render({ values, errors }, { status: 400 });
+      return ctx.render({ values, errors, idempotencyKey }, { status: 400 });
     }
-    const { kv, now } = ctx.state.services;
-    const author = await authorOf(kv, user.id);
-    if (!author) {
-      return ctx.render({ values, errors: { form: "Your account was not found." } }, {
-        status: 400,
-      });
+    const { kv, now, config } = ctx.state.services;
+    const r = await submitQuestionForm(
+      kv,
+      `user:${user.id}`,
+      idempotencyKey,
+      now(),
+      (extra) =>
+        askQuestion(kv, {
+          userId: user.id,
+          title: parsed.data.title,
+          description: parsed.data.description ?? "",
+          tags: parsed.data.tags ?? [],
+          createdBy: "user",
+        }, { now: now(), idPrefix: "q-", limits: config.limits, extra }),
+    );
+    if (!r.ok) {
+      const form = r.reason === "rate_limited"
+        ? r.message
+        : r.reason === "in_progress"
+        ? "This question is still being posted — wait a moment, then reload."
+        : "Your account was not found.";
+      const status = r.reason === "rate_limited" ? 429 : r.reason === "in_progress" ? 409 : 400;
+      const headers = r.reason === "rate_limited"
+        ? { "retry-after": String(r.retryAfter) }
+        : undefined;
+      return ctx.render({ values, errors: { form }, idempotencyKey }, { status, headers });
     }
-    const q = await createQuestion(kv, {
-      title: parsed.data.title,
-      description: parsed.data.description ?? "",
-      tags: parsed.data.tags ?? [],
-      author,
-      createdBy: "user",
-    }, { now: now(), idPrefix: "q-" });
     return new Response(null, {
       status: 303,
-      headers: { location: `/questions/${encodeURIComponent(q.id)}?asked=1` },
+      headers: { location: `/questions/${encodeURIComponent(r.questionId)}?asked=1` },
     });
   },
 });
@@ -89,10 +112,15 @@ export default define.page<typeof handler>(function Ask({ data, state, url }) {
         ? <SignInPrompt url={url} action="ask a question" />
         : (
           <form method="post" action="/ask" class="stack card ask-form" noValidate>
+            <input type="hidden" name="idempotencyKey" value={data.idempotencyKey} />
             {count > 0 && (
               <div class="alert alert-error" role="alert" data-testid="form-errors">
-                {count === 1 ? "One field needs attention." : `${count} fields need attention.`}
-                {errors.form && <>{errors.form}</>}
+                {errors.form && count === 1
+                  ? errors.form
+                  : count === 1
+                  ? "One field needs attention."
+                  : `${count} fields need attention.`}
+                {errors.form && count > 1 && <>{errors.form}</>}
               </div>
             )}
             <div>

@@ -52,7 +52,13 @@ async function serve(req: Request, ctx: FreshContext<AppState>): Promise<Respons
     }
     if (limited && !onlyToolCalls(parsedBody)) return limited.toResponse();
     const userId = agent?.key.userId ?? "";
-    const res = await handleMcpRequest(forward, { kv, now, userId, limited }, parsedBody);
+    const res = await handleMcpRequest(forward, {
+      kv,
+      now,
+      userId,
+      limited,
+      limits: ctx.state.services.config.limits,
+    }, parsedBody);
     return withHeaders(res, agent ? rateLimitHeaders(agent.rate) : limited!.headers);
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;

@@ -34,15 +34,11 @@ import {
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import {
-  getMessage,
-  getQuestionWithMessages,
-  type MessageView,
-  messageViews,
-  postMessage,
-} from "../community/messages.ts";
+import { getMessage, messageViews, postMessage } from "../community/messages.ts";
 import { findQuestions } from "../community/questions/feed.ts";
 import { askQuestion } from "../community/questions/write.ts";
+import { getQuestionThreadPage } from "../community/thread.ts";
+import type { PostingLimits } from "../limits/posting.ts";
 import { castVote } from "../community/votes.ts";
 import { HttpError } from "../http/errors.ts";
 import { AGENT_WRITE_FAILURES, orThrow } from "../http/outcome.ts";
@@ -73,6 +69,8 @@ export interface McpCaller {
   now: () => number;
   /** The agent key's owner: every write is theirs. */
   userId: string;
+  /** The per-user posting limits the REST API applies (none when absent, as in examples). */
+  limits?: PostingLimits;
   /**
    * Set when the key is over its rate limit: `tools/call` then answers this error as a
    * tool error (so the model reads "Rate limit exceeded" and can wait) and does nothing.
@@ -95,28 +93,6 @@ interface ToolDef<I extends z.ZodType = z.ZodType> {
 
 function tool<I extends z.ZodType>(def: ToolDef<I>): ToolDef {
   return def as unknown as ToolDef;
-}
-
-/** The messages of one thread page: top-level answers `page`, each with its replies. */
-function threadPage(
-  messages: MessageView[],
-  page: number,
-): { messages: MessageView[]; hasMore: boolean } {
-  const byId = new Map(messages.map((m) => [m.id, m]));
-  const rootOf = (m: MessageView): string => {
-    let cur = m;
-    for (let hops = 0; cur.replyTo && byId.has(cur.replyTo) && hops < 1000; hops++) {
-      cur = byId.get(cur.replyTo)!;
-    }
-    return cur.id;
-  };
-  const roots = messages.filter((m) => rootOf(m) === m.id).map((m) => m.id);
-  const start = (page - 1) * THREAD_PAGE_SIZE;
-  const onPage = new Set(roots.slice(start, start + THREAD_PAGE_SIZE));
-  return {
-    messages: messages.filter((m) => onPage.has(rootOf(m))),
-    hasMore: roots.length > start + THREAD_PAGE_SIZE,
-  };
 }
 
 /** The tools, in the order `tools/list` gives them. */
@@ -146,9 +122,9 @@ export const MCP_TOOLS: readonly ToolDef[] = [
     output: QuestionThreadPage,
     readOnly: true,
     async run({ kv }, args) {
-      const q = await getQuestionWithMessages(kv, args.id);
+      const q = await getQuestionThreadPage(kv, args.id, { page: args.page });
       if (!q) throw new HttpError(404, "Question not found");
-      return { ...q, ...threadPage(q.messages, args.page), page: args.page } as unknown as Json;
+      return q as unknown as Json;
     },
   }),
   tool({
@@ -159,7 +135,7 @@ export const MCP_TOOLS: readonly ToolDef[] = [
     input: AskQuestionInput,
     output: AgentQuestionCreated,
     readOnly: false,
-    async run({ kv, now, userId }, args) {
+    async run({ kv, now, userId, limits }, args) {
       const { question: q } = orThrow(
         await askQuestion(kv, {
           userId,
@@ -167,7 +143,7 @@ export const MCP_TOOLS: readonly ToolDef[] = [
           description: args.description ?? "",
           tags: args.tags ?? [],
           createdBy: "agent",
-        }, { now: now(), idPrefix: "q-agent-" }),
+        }, { now: now(), idPrefix: "q-agent-", limits }),
         AGENT_WRITE_FAILURES,
       );
       return { id: q.id, title: q.title, createdAt: q.createdAt };
@@ -181,7 +157,7 @@ export const MCP_TOOLS: readonly ToolDef[] = [
     input: ReplyInput,
     output: MessageSchema,
     readOnly: false,
-    async run({ kv, now, userId }, args) {
+    async run({ kv, now, userId, limits }, args) {
       const { message } = orThrow(
         await postMessage(kv, {
           userId,
@@ -190,7 +166,7 @@ export const MCP_TOOLS: readonly ToolDef[] = [
           replyTo: args.replyTo ?? undefined,
           createdBy: "agent",
           authorType: "user",
-        }, { now: now(), idPrefix: "msg-agent-reply-" }),
+        }, { now: now(), idPrefix: "msg-agent-reply-", limits }),
         AGENT_WRITE_FAILURES,
       );
       const [view] = await messageViews(kv, [message]);
@@ -205,7 +181,7 @@ export const MCP_TOOLS: readonly ToolDef[] = [
     input: VoteInput,
     output: VoteResult,
     readOnly: false,
-    async run({ kv, now, userId }, args) {
+    async run({ kv, now, userId, limits }, args) {
       if (args.messageId) {
         const m = await getMessage(kv, args.messageId);
         if (!m || m.questionId !== args.questionId) {
@@ -213,12 +189,17 @@ export const MCP_TOOLS: readonly ToolDef[] = [
         }
       }
       const { vote } = orThrow(
-        await castVote(kv, {
-          userId,
-          targetType: args.messageId ? "message" : "question",
-          targetId: args.messageId ?? args.questionId,
-          voteType: args.voteType,
-        }, now()),
+        await castVote(
+          kv,
+          {
+            userId,
+            targetType: args.messageId ? "message" : "question",
+            targetId: args.messageId ?? args.questionId,
+            voteType: args.voteType,
+          },
+          now(),
+          { limits },
+        ),
         { not_found: [404, "Question not found"] },
       );
       return vote as unknown as Json;

@@ -51,6 +51,16 @@ export function collectOperations(modules: Iterable<{ docs?: unknown }>): Operat
 
 type Json = Record<string, unknown>;
 
+/** The `Idempotency-Key` header parameter of {@link OperationDoc.idempotent} operations. */
+export const IDEMPOTENCY_KEY_PARAM = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Optional, 1–255 visible ASCII characters (a UUID per submission is ideal). A repeat with the same key by the same caller (user or API key) within 24 hours answers the first response again (same status and body, plus `Idempotent-Replayed: true`) and creates nothing; a repeat while the first is still running answers 409. Any other key is 400.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
+};
+
 /**
  * A request schema's object properties without `default`: the server fills a default in,
  * so the field is optional to a caller, but client generators (openapi-typescript's
@@ -107,6 +117,7 @@ function parameters(op: OperationDoc, defs: Json): Json[] {
     description: p.description,
     schema: { type: "string" },
   }));
+  if (op.idempotent) out.push(IDEMPOTENCY_KEY_PARAM);
   for (const [name, field] of Object.entries(op.query?.shape ?? {})) {
     const f = field as z.ZodType;
     const schema = jsonSchema(f, "input", defs);
@@ -124,9 +135,28 @@ function parameters(op: OperationDoc, defs: Json): Json[] {
 
 /** Documented responses plus the 403 every cookie-authenticated write can answer. */
 function withCommonResponses(op: OperationDoc): Record<string, ResponseDoc> {
-  if (op.auth !== "session" || op.method === "get" || op.responses["403"]) return op.responses;
+  const common: Record<string, ResponseDoc> = {};
+  if (op.idempotent && !op.responses["409"]) {
+    common["409"] = err(
+      "A repeat with this Idempotency-Key arrived while the first was still running",
+      "A request with this Idempotency-Key is still in progress",
+    );
+  }
+  if (!op.responses["429"] && op.idempotent) {
+    common["429"] = err(
+      "Over the user's posting limit (questions 10/h, messages 60/h by default); Retry-After says when to retry",
+      "Too many questions: you can ask 10 per hour. Try again in 12 minutes.",
+    );
+  }
+  if (op.auth !== "session" || op.method === "get" || op.responses["403"]) {
+    if (Object.keys(common).length === 0) return op.responses;
+    return Object.fromEntries(
+      Object.entries({ ...op.responses, ...common }).sort(([a], [b]) => a.localeCompare(b)),
+    );
+  }
   const sorted = Object.entries({
     ...op.responses,
+    ...common,
     "403": err(
       "The session cookie came with an Origin of another site (cross-site write)",
       "Cross-site request refused",

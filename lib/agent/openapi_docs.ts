@@ -60,6 +60,11 @@ export interface OperationDoc {
   query?: z.ZodObject;
   body?: z.ZodType;
   responses: Record<string, ResponseDoc>;
+  /**
+   * A create that honours `Idempotency-Key`: the generator adds the optional header
+   * parameter and the 409 of an overlapping repeat.
+   */
+  idempotent?: boolean;
 }
 
 /** An error response documented with its example message. */

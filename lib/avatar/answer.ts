@@ -20,6 +20,8 @@ import { discussionLines, TRANSCRIPT_MESSAGES } from "../participation/prompts.t
 import { oneLine, tidyReply } from "../participation/text.ts";
 import type { Author, QuestionSnapshot } from "../community/questions/model.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
+import { afterCommit } from "../kv/after_commit.ts";
+import { type PostingLimits, spendPostingBudget } from "../limits/posting.ts";
 import { invalidateReads } from "../community/read_cache.ts";
 
 /** SPEC.md "AI avatar settings": answers per hour per user, at most. */
@@ -97,7 +99,10 @@ export function avatarPrompt(
 /** The outcome of one attempt. */
 export type AvatarAnswerResult =
   | { ok: true; message: MessageRecord }
-  | { ok: false; reason: "already_answered" | "hourly_cap" | "lost_race" | "empty" };
+  | {
+    ok: false;
+    reason: "already_answered" | "hourly_cap" | "lost_race" | "empty" | "rate_limited";
+  };
 
 /** Options of {@link answerAsAvatar}. */
 export interface AvatarAnswerDeps {
@@ -105,6 +110,8 @@ export interface AvatarAnswerDeps {
   llm: LlmClient;
   /** Cancels the model call (the job is stopping). */
   signal?: AbortSignal;
+  /** The owner's posting limits: an avatar answer spends from their `messages` budget. */
+  limits?: PostingLimits;
 }
 
 /**
@@ -137,6 +144,9 @@ export async function answerAsAvatar(
   if (marker.value) return { ok: false, reason: "already_answered" };
   const recent = withinHour(log.value, now);
   if (recent.length >= AVATAR_HOURLY_CAP) return { ok: false, reason: "hourly_cap" };
+  // The owner's own posting limit covers their avatar too: over it, the avatar skips.
+  const budget = await spendPostingBudget(kv, deps.limits, "messages", userId, now);
+  if (!budget.ok) return { ok: false, reason: "rate_limited" };
 
   const thread = await listThreadTail(kv, q.id, TRANSCRIPT_MESSAGES);
   const text = await llm.chat(avatarPrompt(owner, q, thread), {
@@ -166,8 +176,10 @@ export async function answerAsAvatar(
   });
   // Another instance answered this question, or another of this user's questions, first.
   if (!res.ok) return { ok: false, reason: "lost_race" };
-  invalidateReads(kv);
-  // Badges follow the counters, as after any answer (lib/community/messages.ts `addMessage`).
-  await recordEarnedBadges(kv, userId, now);
+  await afterCommit("avatar answer caches and badges", async () => {
+    invalidateReads(kv);
+    // Badges follow the counters, as after any answer (lib/community/messages.ts `addMessage`).
+    await recordEarnedBadges(kv, userId, now);
+  });
   return { ok: true, message };
 }

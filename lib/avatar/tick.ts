@@ -149,7 +149,12 @@ export async function runAvatarTick(
       for await (const q of openQuestions(kv, userId, questions, now)) {
         let r: AvatarAnswerResult;
         try {
-          r = await answerAsAvatar({ kv, llm, signal: opts.signal }, owner, q, now);
+          r = await answerAsAvatar(
+            { kv, llm, signal: opts.signal, limits: services.config.limits },
+            owner,
+            q,
+            now,
+          );
         } catch (err) {
           if (!(err instanceof LlmError)) throw err;
           // The model failed: nothing was written; this user is tried again next tick.
@@ -164,7 +169,9 @@ export async function runAvatarTick(
         }
         outcome = r.reason;
         // Capped, or another instance is answering for this user: next tick.
-        if (r.reason === "hourly_cap" || r.reason === "lost_race") break;
+        if (r.reason === "hourly_cap" || r.reason === "lost_race" || r.reason === "rate_limited") {
+          break;
+        }
       }
       if (done === 0) skip(outcome);
     }

@@ -26,6 +26,7 @@ export async function sendJson<T>(
   method: "POST" | "DELETE" | "GET",
   path: string,
   body?: unknown,
+  extraHeaders: Record<string, string> = {},
 ): Promise<ApiResult<T>> {
   let res: Response;
   try {
@@ -33,8 +34,8 @@ export async function sendJson<T>(
       method,
       credentials: "same-origin",
       headers: body === undefined
-        ? { accept: "application/json" }
-        : { accept: "application/json", "content-type": "application/json" },
+        ? { accept: "application/json", ...extraHeaders }
+        : { accept: "application/json", "content-type": "application/json", ...extraHeaders },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -54,9 +55,31 @@ export async function sendJson<T>(
 export function describeFailure(status: number, data: unknown): string {
   const error = (data as { error?: unknown } | null)?.error;
   if (status === 401) return "Your session has ended — please sign in again.";
-  if (status === 429) return "Too many requests — wait a moment and try again.";
+  // A posting limit says which and when to retry: show that sentence.
+  if (status === 429) {
+    return typeof error === "string" && error.startsWith("Too many")
+      ? error
+      : "Too many requests — wait a moment and try again.";
+  }
   if (typeof error === "string" && error) return error;
   return status >= 500
     ? "Something went wrong on our side — please try again."
     : `Request failed (${status}).`;
+}
+
+/**
+ * A fresh `Idempotency-Key` for one submission: `crypto.randomUUID()`, or random hex where
+ * the page is not a secure context (plain http off localhost has no `randomUUID`).
+ *
+ * @example
+ * ```ts
+ * const key = newIdempotencyKey(); // "3f0c9a1e-…"
+ * ```
+ */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  return Array.from(
+    crypto.getRandomValues(new Uint8Array(16)),
+    (b) => b.toString(16).padStart(2, "0"),
+  ).join("");
 }

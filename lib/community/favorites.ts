@@ -5,7 +5,9 @@
  *
  * @module
  */
-import { addToCounter, invertTime } from "../kv/atomic.ts";
+import { addToCounter, ContentionError, invertTime } from "../kv/atomic.ts";
+import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
+import type { HitLog } from "../limits/window.ts";
 import { keys } from "../kv/keys.ts";
 import { withLockRetry } from "../kv/retry.ts";
 import { findTarget, type TargetType } from "./targets.ts";
@@ -41,7 +43,8 @@ export const MAX_STATUS_IDS = 200;
 /** A toggled favorite, or `not_found` when the target does not exist. */
 export type ToggleFavoriteResult =
   | { ok: true; favorite: FavoriteToggle }
-  | { ok: false; reason: "not_found" };
+  | { ok: false; reason: "not_found" }
+  | RateLimited;
 
 const FAVORITED: FavoriteToggle = { favorited: true, action: "favorited" };
 const UNFAVORITED: FavoriteToggle = { favorited: false, action: "unfavorited" };
@@ -61,14 +64,22 @@ export async function toggleFavorite(
   kv: Deno.Kv,
   input: { userId: string; targetType: TargetType; targetId: string },
   now = Date.now(),
+  { limits }: { limits?: PostingLimits } = {},
 ): Promise<ToggleFavoriteResult> {
   const { userId, targetType, targetId } = input;
   const target = await findTarget(kv, targetType, targetId);
   if (!target) return { ok: false, reason: "not_found" };
+  // One budget with votes (`votes`), spent in the toggle's own atomic op.
+  const budget = budgetOf(limits, "votes", userId);
   const key = keys.favorite(userId, targetType, targetId);
   for (let attempt = 0; attempt < 50; attempt++) {
-    const cur = await kv.get<FavoriteRecord>(key);
+    const [cur, log] = await kv.getMany<[FavoriteRecord, HitLog]>([
+      key,
+      budget?.key ?? keys.rateLimitLog("none", "none"),
+    ]);
     const op = kv.atomic().check(cur);
+    const refused = budget && spendInOp(op, log, budget, now);
+    if (refused) return refused;
     if (cur.value === null) {
       const record: FavoriteRecord = {
         userId,
@@ -105,7 +116,7 @@ export async function toggleFavorite(
     if ((now2.value !== null) === wanted.favorited) return { ok: true, favorite: wanted };
     await new Promise((r) => setTimeout(r, Math.random() * 2 * attempt));
   }
-  throw new Error("Favorite toggle kept losing its check");
+  throw new ContentionError(50);
 }
 
 /**

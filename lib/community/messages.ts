@@ -5,7 +5,10 @@
  *
  * @module
  */
+import { afterCommit } from "../kv/after_commit.ts";
 import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
+import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
+import type { HitLog } from "../limits/window.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
 import { invalidateReads } from "./read_cache.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
@@ -111,9 +114,23 @@ export function buildMessage(input: NewMessage, opts: MessageOptions = {}): Mess
 
 /**
  * Add a message and its index rows and counters to `op` (used by {@link addMessage}, and by
- * question creation that carries an initial message).
+ * question creation that carries an initial message). A top-level answer joins the
+ * question's answer index; a reply joins its top-level answer's reply index (`rootId`, the
+ * answer at the top of its reply chain; {@link addMessage} finds it).
  */
-export function writeMessage(op: Deno.AtomicOperation, m: MessageRecord): Deno.AtomicOperation {
+export function writeMessage(
+  op: Deno.AtomicOperation,
+  m: MessageRecord,
+  rootId?: string,
+): Deno.AtomicOperation {
+  if (m.replyTo) {
+    const root = rootId ?? m.replyTo;
+    op.set(keys.answerReply(root, m.createdAt, m.id), m.id);
+    addToCounter(op, keys.replyCount(root), 1);
+  } else {
+    op.set(keys.questionAnswer(m.questionId, m.createdAt, m.id), m.id);
+    addToCounter(op, keys.answerCount(m.questionId), 1);
+  }
   op.set(keys.message(m.id), m)
     .set(keys.questionMessage(m.questionId, m.createdAt, m.id), m.id)
     .set(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id), {
@@ -128,7 +145,18 @@ export function writeMessage(op: Deno.AtomicOperation, m: MessageRecord): Deno.A
 /** Why a message could not be added. */
 export type AddMessageResult =
   | { ok: true; message: MessageRecord }
-  | { ok: false; reason: "question_not_found" | "reply_not_found" };
+  | { ok: false; reason: "question_not_found" | "reply_not_found" }
+  | RateLimited;
+
+/** Options of {@link addMessage} and {@link postMessage}. */
+export interface AddMessageOptions extends MessageOptions {
+  /** Rewrite the question record in the same op, under a check (e.g. discussion rounds). */
+  updateQuestion?: (q: QuestionRecord) => QuestionRecord;
+  /** The author's posting limits (`config.limits`); absent = unlimited. */
+  limits?: PostingLimits;
+  /** Extra mutations committed in the same atomic op (e.g. an idempotency record). */
+  extra?: (op: Deno.AtomicOperation, message: MessageRecord) => void;
+}
 
 /**
  * Add a message to a question. `replyTo` must name a message of the same question.
@@ -149,33 +177,57 @@ export type AddMessageResult =
 export async function addMessage(
   kv: Deno.Kv,
   input: NewMessage,
-  opts: MessageOptions & { updateQuestion?: (q: QuestionRecord) => QuestionRecord } = {},
+  opts: AddMessageOptions = {},
 ): Promise<AddMessageResult> {
   if (!isLookupId(input.questionId)) {
     return { ok: false, reason: "question_not_found" };
   }
   const message = buildMessage(input, opts);
+  // The author's `messages` budget is spent in the message's own atomic op.
+  const budget = budgetOf(opts.limits, "messages", input.author.id);
   const result = await updateAtomically<AddMessageResult>(async () => {
-    const [q, parent] = await kv.getMany<[QuestionRecord, MessageRecord]>([
+    const [q, parent, log] = await kv.getMany<[QuestionRecord, MessageRecord, HitLog]>([
       keys.question(input.questionId),
       keys.message(input.replyTo && input.replyTo.length <= 200 ? input.replyTo : "\u0000none"),
+      budget?.key ?? keys.rateLimitLog("none", "none"),
     ]);
     if (!q.value) return { op: null, result: { ok: false, reason: "question_not_found" } };
     if (input.replyTo && parent.value?.questionId !== input.questionId) {
       return { op: null, result: { ok: false, reason: "reply_not_found" } };
     }
+    const rootId = parent.value ? await rootAnswerOf(kv, parent.value) : undefined;
     const op = kv.atomic();
+    const refused = budget && spendInOp(op, log, budget, message.createdAt);
+    if (refused) return { op: null, result: refused };
     if (opts.updateQuestion) {
       op.check(q).set(keys.question(q.value.id), opts.updateQuestion(q.value));
     }
-    writeMessage(op, message);
+    writeMessage(op, message, rootId);
+    opts.extra?.(op, message);
     return { op, result: { ok: true, message } };
   });
   if (result.ok) {
-    invalidateReads(kv); // message counts in the feed
-    await recordEarnedBadges(kv, message.author.id, message.createdAt); // Prolific
+    // After the commit: nothing here may fail the request (the message exists).
+    await afterCommit("message caches and badges", async () => {
+      invalidateReads(kv); // message counts in the feed
+      await recordEarnedBadges(kv, message.author.id, message.createdAt); // Prolific
+    });
   }
   return result;
+}
+
+/** Longest reply chain walked to find a reply's top-level answer. */
+const MAX_CHAIN = 64;
+
+/** The top-level answer at the top of `m`'s reply chain (`m` itself when it is one). */
+async function rootAnswerOf(kv: Deno.Kv, m: MessageRecord): Promise<string> {
+  let cur = m;
+  for (let i = 0; i < MAX_CHAIN && cur.replyTo; i++) {
+    const up = (await kv.get<MessageRecord>(keys.message(cur.replyTo))).value;
+    if (!up) break;
+    cur = up;
+  }
+  return cur.id;
 }
 
 /** A message as a user (or their agent) posts it: the author is looked up from `userId`. */
@@ -204,7 +256,7 @@ export type PostMessageResult = AddMessageResult | { ok: false; reason: "no_auth
 export async function postMessage(
   kv: Deno.Kv,
   { userId, ...input }: PostedMessage,
-  opts: MessageOptions & { updateQuestion?: (q: QuestionRecord) => QuestionRecord } = {},
+  opts: AddMessageOptions = {},
 ): Promise<PostMessageResult> {
   const author = await authorOf(kv, userId);
   if (!author) return { ok: false, reason: "no_author" };
@@ -291,6 +343,21 @@ export async function messageViews(kv: Deno.Kv, messages: MessageRecord[]): Prom
     const [up, down] = counts.map((e) => counterValue(e.value));
     return { ...m, upvotes: up, downvotes: down, ...voters };
   }));
+}
+
+/**
+ * One message's view (votes and voters included), or null — what a create answers, the
+ * same whether the create just ran or an idempotent repeat rebuilds it from the id.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const view = await getMessageView(kv, "msg-1");
+ * ```
+ */
+export async function getMessageView(kv: Deno.Kv, id: string): Promise<MessageView | null> {
+  const m = await getMessage(kv, id);
+  return m ? (await messageViews(kv, [m]))[0] : null;
 }
 
 /** A question with its thread, as `GET /api/questions/:id` serves it. */

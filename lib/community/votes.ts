@@ -8,7 +8,10 @@
  *
  * @module
  */
+import { afterCommit } from "../kv/after_commit.ts";
 import { addToCounter, commit, invertTime, readCounters, updateAtomically } from "../kv/atomic.ts";
+import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
+import type { HitLog } from "../limits/window.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
 import { invalidateReads } from "./read_cache.ts";
 import { keys } from "../kv/keys.ts";
@@ -43,7 +46,10 @@ export interface VoteResult {
 }
 
 /** A cast vote, or `not_found` when the target does not exist. */
-export type CastVoteResult = { ok: true; vote: VoteResult } | { ok: false; reason: "not_found" };
+export type CastVoteResult =
+  | { ok: true; vote: VoteResult }
+  | { ok: false; reason: "not_found" }
+  | RateLimited;
 
 /** Input of {@link castVote}. */
 export interface VoteInput {
@@ -69,16 +75,24 @@ export async function castVote(
   kv: Deno.Kv,
   input: VoteInput,
   now = Date.now(),
+  { limits }: { limits?: PostingLimits } = {},
 ): Promise<CastVoteResult> {
   const { userId, targetType, targetId, voteType } = input;
   const target = await findTarget(kv, targetType, targetId);
   if (!target) return { ok: false, reason: "not_found" };
+  // Votes and favorites share one budget (`votes`), spent in the vote's own atomic op.
+  const budget = budgetOf(limits, "votes", userId);
   const voteKey = keys.vote(targetType, targetId, userId);
-  const { action, next } = await updateAtomically(async () => {
-    const cur = await kv.get<VoteRecord>(voteKey);
+  const outcome = await updateAtomically<ReturnType<typeof nextVote> | RateLimited>(async () => {
+    const [cur, log] = await kv.getMany<[VoteRecord, HitLog]>([
+      voteKey,
+      budget?.key ?? keys.rateLimitLog("none", "none"),
+    ]);
     const prev = cur.value?.voteType ?? null;
     const step = nextVote(prev, voteType);
     const op = kv.atomic().check(cur);
+    const refused = budget && spendInOp(op, log, budget, now);
+    if (refused) return { op: null, result: refused };
     const oldIndex = cur.value
       ? keys.userVote(userId, invertTime(cur.value.createdAt), targetType, targetId)
       : null;
@@ -100,6 +114,8 @@ export async function castVote(
     }
     return { op, result: step };
   });
+  if ("reason" in outcome) return outcome;
+  const { action, next } = outcome;
   const bestStat = targetType === "question" ? "best_question_upvotes" : "best_answer_upvotes";
   const bestKey = keys.userStat(target.authorId, bestStat);
   const [upvotes, downvotes, best] = await readCounters(kv, [
@@ -107,15 +123,18 @@ export async function castVote(
     keys.voteCount(targetType, targetId, "down"),
     bestKey,
   ]);
-  if (action === "liked" && upvotes > best) {
-    // The best count a user's question/answer reached, for badges. `max` never conflicts;
-    // every liker that sees a new peak after its own vote writes it, so the peak is kept,
-    // and on a busy item most likes find the peak already recorded and write nothing.
-    await commit(kv, (op) => op.max(bestKey, BigInt(upvotes)));
-  }
-  // A like can earn the author a badge (Helpful Answer, Popular Question, Crowd Favorite).
-  invalidateReads(kv); // vote counts in the feed
-  if (action === "liked") await recordEarnedBadges(kv, target.authorId, now);
+  // After the commit: nothing here may fail the request (the vote stands).
+  await afterCommit("vote peak, caches and badges", async () => {
+    if (action === "liked" && upvotes > best) {
+      // The best count a user's question/answer reached, for badges. `max` never conflicts;
+      // every liker that sees a new peak after its own vote writes it, so the peak is kept,
+      // and on a busy item most likes find the peak already recorded and write nothing.
+      await commit(kv, (op) => op.max(bestKey, BigInt(upvotes)));
+    }
+    invalidateReads(kv); // vote counts in the feed
+    // A like can earn the author a badge (Helpful Answer, Popular Question, Crowd Favorite).
+    if (action === "liked") await recordEarnedBadges(kv, target.authorId, now);
+  });
   return {
     ok: true,
     vote: { action, upvotes, downvotes, liked: next === "up", downvoted: next === "down" },

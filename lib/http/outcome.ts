@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { limitMessage, type RateLimited, waitInWords } from "../limits/posting.ts";
 import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
 import { HttpError } from "./errors.ts";
 
@@ -18,7 +19,24 @@ export interface Failure<R extends string> {
 export type ReasonTable<R extends string> = { readonly [K in R]: readonly [number, string] };
 
 /**
- * The success of `outcome`, or throw the {@link HttpError} its reason maps to.
+ * The 429 of a write over its posting limit: `{error, retryAfter}` with `Retry-After`;
+ * the error names the limit and when to retry.
+ *
+ * @example
+ * ```ts
+ * const err = rateLimitedError({ ok: false, reason: "rate_limited", kind: "questions", limit: 10, retryAfter: 700 });
+ * err.status; // 429
+ * ```
+ */
+export function rateLimitedError(r: RateLimited): HttpError {
+  return new HttpError(429, limitMessage(r), { retryAfter: r.retryAfter }, {
+    "retry-after": String(r.retryAfter),
+  });
+}
+
+/**
+ * The success of `outcome`, or throw the {@link HttpError} its reason maps to. A
+ * `rate_limited` outcome (a posting limit) always answers 429 with `Retry-After`.
  *
  * @example
  * ```ts
@@ -27,12 +45,47 @@ export type ReasonTable<R extends string> = { readonly [K in R]: readonly [numbe
  * ```
  */
 export function orThrow<T extends { ok: true }, R extends string>(
-  outcome: T | Failure<R>,
-  table: ReasonTable<R>,
+  outcome: T | Failure<R> | RateLimited,
+  table: ReasonTable<Exclude<R, "rate_limited">>,
 ): T {
   if (outcome.ok) return outcome;
-  const [status, message] = table[outcome.reason];
+  if (outcome.reason === "rate_limited") throw rateLimitedError(outcome as RateLimited);
+  const [status, message] = table[outcome.reason as Exclude<R, "rate_limited">];
   throw new HttpError(status, message);
+}
+
+/**
+ * A debate that cannot start: 503 when every slot is taken (all instances), 429 when the
+ * user's daily quota is spent; both with `Retry-After` and `retryAfter`.
+ *
+ * @example
+ * ```ts
+ * const err = debateCapacityError({ ok: false, reason: "busy", retryAfter: 5, max: 50 });
+ * err.status; // 503
+ * ```
+ */
+export function debateCapacityError(
+  r:
+    | { ok: false; reason: "busy"; retryAfter: number; max: number }
+    | { ok: false; reason: "daily_quota"; retryAfter: number; limit: number },
+): HttpError {
+  const headers = { "retry-after": String(r.retryAfter) };
+  if (r.reason === "busy") {
+    return new HttpError(
+      503,
+      `Parley is busy: ${r.max} debates are running. Try again in ${waitInWords(r.retryAfter)}.`,
+      { retryAfter: r.retryAfter },
+      headers,
+    );
+  }
+  return new HttpError(
+    429,
+    `Too many debates: you can start ${r.limit} per day. Try again in ${
+      waitInWords(r.retryAfter)
+    }.`,
+    { retryAfter: r.retryAfter },
+    headers,
+  );
 }
 
 /** Writes by a signed-in person (questions, messages). */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { withLockRetry } from "./retry.ts";
+import { backoffMs, LOCK_RETRY_BUDGET_MS, withLockRetry } from "./retry.ts";
 
 /** Raised when an optimistic write keeps losing its checks. */
 export class ContentionError extends Error {
@@ -38,7 +38,8 @@ export function commit(
 /**
  * Read–check–write loop: `attempt` reads what it needs and returns an op carrying
  * `check`s on what it read plus its mutations, and a result; when a check fails
- * (another writer got there first) it runs again, up to `maxAttempts` times.
+ * (another writer got there first) it runs again, within `budgetMs` (5 s by default),
+ * then throws {@link ContentionError}.
  * Returning `{ op: null }` ends the loop without writing (an early answer).
  *
  * @example
@@ -53,17 +54,20 @@ export function commit(
  */
 export async function updateAtomically<T>(
   attempt: () => Promise<{ op: Deno.AtomicOperation | null; result: T }>,
-  maxAttempts = 50,
+  budgetMs = LOCK_RETRY_BUDGET_MS,
 ): Promise<T> {
-  for (let i = 0; i < maxAttempts; i++) {
+  // A time budget (like the lock retry's), not a count: under many writers a key can stay
+  // hot for a while, and a ContentionError is a 503 — rare, but never a 500.
+  const deadline = performance.now() + budgetMs;
+  for (let i = 1;; i++) {
     const { op, result } = await attempt();
     if (op === null) return result;
-    const res = await withLockRetry(() => op.commit());
+    const res = await withLockRetry(() => op.commit(), Math.max(0, deadline - performance.now()));
     if (res.ok) return result;
-    // Back off a little so racing writers spread out instead of colliding in lockstep.
-    if (i > 2) await new Promise((r) => setTimeout(r, Math.random() * 2 * i));
+    if (performance.now() >= deadline) throw new ContentionError(i);
+    // Jittered exponential backoff so racing writers spread out instead of colliding.
+    if (i > 1) await new Promise((r) => setTimeout(r, backoffMs(i)));
   }
-  throw new ContentionError(maxAttempts);
 }
 
 const U64_MOD = 1n << 64n;

@@ -11,7 +11,7 @@
  * | `["questions", id]` | `QuestionRecord` | with `["questions_by_time", inv, id]`, `["counters", "questions"]` |
  * | `["questions_by_time", invertTime(createdAt), id]` | id | newest-first feed |
  * | `["counters", name]` | `Deno.KvU64` | `sum` only (never conflicts) |
- * | `["ratelimit", bucket, key, window]` | number (hits) | `expireIn` two windows |
+ * | `["ratelimit_log", bucket, key]` | `HitLog` `{times}` (accepted hit times in the window, oldest first) | the sliding-window log (lib/limits/window.ts): checked + set per accepted hit; `expireIn` window + 1 min |
  * | `["profiles", userId]` | `ProfileRecord` | customizations; absent until the first edit |
  * | `["settings", userId]` | `Settings` | privacy and AI avatar; absent means defaults |
  * | `["avatar_roster", userId]` | true | users with the AI avatar on; written with settings |
@@ -62,6 +62,17 @@
  * | `["avatar_job"]` | `AvatarJobState` `{owner, leaseUntil, lastTickAt, cursor}` | the lease: taken with a check on this key, so one instance runs a tick at a time and ticks are ≥30 s apart |
  * | `["avatar_answered", userId, questionId]` | `{messageId, answeredAt}` | checked absent and set in the same op as the avatar's answer: never two answers per user and question |
  * | `["avatar_answer_log", userId]` | `{times: number[]}` (the ≤10 newest answer times) | checked and rewritten with each avatar answer: the sliding hourly cap |
+ *
+ * Hardening (issue 10):
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["idempotency", caller, key]` | `IdempotencyRecord` `{state, resourceId?, response?, expiresAt}` | claimed `pending` (check absent, 60 s lease); set `created` in the same atomic op as the created question/message; `done` with the response snapshot after; `expireIn` 24 h + `expiresAt` (lib/community/idempotency.ts) |
+ * | `["question_answers", questionId, createdAt, id]` | message id | top-level answers in time order, written with the message: a thread page is one bounded list of this index |
+ * | `["answer_counts", questionId]` | `Deno.KvU64` | `sum` +1 per top-level answer: the page count |
+ * | `["answer_replies", rootAnswerId, createdAt, id]` | message id | every reply under one top-level answer (at any depth) in time order, written with the message; a page lists at most 50 per answer |
+ * | `["reply_counts", rootAnswerId]` | `Deno.KvU64` | `sum` +1 per reply under the answer: "N replies" and the reply pages |
+ * | `["debate_leases"]` | `{leases: {slotId: until}}` (≤ `MAX_CONCURRENT_DEBATES` live entries) | checked + set when a debate starts and ends; each running debate renews its lease every 20 s, an unrenewed one lapses after 90 s, so a crashed process's slot frees itself (lib/debates/capacity.ts) |
  *
  * Later features add their rows here, next to their builders.
  *
@@ -190,6 +201,22 @@ export const keys = {
     id,
   ],
   messageCount: (questionId: string): Deno.KvKey => ["message_counts", questionId],
+  questionAnswersPrefix: (questionId: string): Deno.KvKey => ["question_answers", questionId],
+  questionAnswer: (questionId: string, createdAt: number, id: string): Deno.KvKey => [
+    "question_answers",
+    questionId,
+    createdAt,
+    id,
+  ],
+  answerCount: (questionId: string): Deno.KvKey => ["answer_counts", questionId],
+  answerRepliesPrefix: (rootId: string): Deno.KvKey => ["answer_replies", rootId],
+  answerReply: (rootId: string, createdAt: number, id: string): Deno.KvKey => [
+    "answer_replies",
+    rootId,
+    createdAt,
+    id,
+  ],
+  replyCount: (rootId: string): Deno.KvKey => ["reply_counts", rootId],
   votesPrefix: (targetType: string, targetId: string): Deno.KvKey => [
     "votes",
     targetType,
@@ -254,10 +281,7 @@ export const keys = {
     questionId,
   ],
   avatarAnswerLog: (userId: string): Deno.KvKey => ["avatar_answer_log", userId],
-  rateLimit: (bucket: string, key: string, window: number): Deno.KvKey => [
-    "ratelimit",
-    bucket,
-    key,
-    window,
-  ],
+  debateLeases: (): Deno.KvKey => ["debate_leases"],
+  idempotency: (caller: string, key: string): Deno.KvKey => ["idempotency", caller, key],
+  rateLimitLog: (bucket: string, key: string): Deno.KvKey => ["ratelimit_log", bucket, key],
 } as const;

@@ -1,6 +1,6 @@
 /** The lock retry around KV commits. */
 import assert from "node:assert/strict";
-import { isLockError, MAX_COMMIT_ATTEMPTS, withLockRetry } from "@/lib/kv/retry.ts";
+import { backoffMs, isLockError, MAX_BACKOFF_MS, withLockRetry } from "@/lib/kv/retry.ts";
 
 Deno.test("withLockRetry() retries a commit that hits 'database is locked' until it succeeds", async () => {
   let calls = 0;
@@ -13,16 +13,25 @@ Deno.test("withLockRetry() retries a commit that hits 'database is locked' until
   assert.equal(calls, 3);
 });
 
-Deno.test("withLockRetry() gives up after MAX_COMMIT_ATTEMPTS and rethrows the last lock error", async () => {
+Deno.test("withLockRetry() gives up when its time budget is spent and rethrows the lock error", async () => {
   let calls = 0;
+  const started = performance.now();
   await assert.rejects(
     withLockRetry(() => {
       calls++;
       return Promise.reject(new Error("database is locked"));
-    }),
+    }, 300),
     /database is locked/,
   );
-  assert.equal(calls, MAX_COMMIT_ATTEMPTS);
+  const took = performance.now() - started;
+  assert.ok(took >= 300 && took < 300 + MAX_BACKOFF_MS + 100, `took ${took} ms`);
+  assert.ok(calls > 8, `kept trying within the budget (${calls} tries)`);
+});
+
+Deno.test("backoffMs() grows exponentially with full jitter and is capped", () => {
+  assert.equal(backoffMs(3, () => 0.999999) < 8, true);
+  assert.equal(backoffMs(30, () => 0.999999) <= MAX_BACKOFF_MS, true);
+  assert.equal(backoffMs(5, () => 0), 0);
 });
 
 Deno.test("withLockRetry() does not retry errors other than a lock", async () => {

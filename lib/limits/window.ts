@@ -1,7 +1,20 @@
 /**
- * Fixed-window rate limits kept in KV, so every instance sharing the store enforces the
- * same budget. One key per caller and window, written with `expireIn` so old windows
- * clean themselves up; a caller's own hits are the only writers that can conflict.
+ * Rate limits kept in KV, so every instance sharing the store enforces the same budget.
+ *
+ * One algorithm for every limit (posting limits, the agent API, debates): a **sliding-window
+ * log**. The accepted hit times of one (bucket, key) live in one KV value, oldest first;
+ * a hit reads the log, drops the times older than the window, and is accepted only when
+ * fewer than `limit` remain — then the log with the new time is written under a `check` of
+ * what was read (checked-and-set atomically, retried on a lost race). A refused hit writes
+ * nothing.
+ *
+ * Overshoot bound: none. Every accepted hit is in the log of its own window, so no window
+ * of `windowMs` — wherever it starts — ever holds more than `limit` accepted hits, across
+ * all instances (a fixed window allows 2× across its edge; GCRA about 2× in a burst).
+ * Cost: one read and one write per accepted hit; the log holds at most `limit` numbers,
+ * so `limit` is capped (lib/config.ts `MAX_LIMIT`) to keep the value under 64 KiB.
+ * Only one caller's own hits race on its log key; they retry with jittered backoff
+ * (lib/kv/atomic.ts `updateAtomically`), never a 500.
  *
  * @module
  */
@@ -12,16 +25,26 @@ import { keys } from "../kv/keys.ts";
 export interface RateLimitResult {
   allowed: boolean;
   limit: number;
-  /** Hits left in this window after this one. */
+  /** Hits left in the window after this one. */
   remaining: number;
-  /** Unix ms when the window resets. */
+  /** Unix ms when the oldest hit in the window leaves it (a slot frees). */
   resetAt: number;
-  /** Whole seconds until a retry can succeed (≥1 when refused). */
+  /** Whole seconds until a retry can succeed (≥1 when refused, 0 when allowed). */
   retryAfter: number;
 }
 
+/** The stored log of one (bucket, key): accepted hit times, oldest first. */
+export interface HitLog {
+  times: number[];
+}
+
+/** Largest limit the log can hold (one value stays well under KV's 64 KiB). */
+export const MAX_LOGGED_HITS = 5000;
+
 /**
- * Count a hit against `bucket`/`key` and say whether it is within `limit` per `windowMs`.
+ * Count a hit against `bucket`/`key` and say whether it is within `limit` per `windowMs`
+ * (any window of that length, not calendar windows). A limit above
+ * {@link MAX_LOGGED_HITS} is treated as "no limit" (benchmarks raise limits that far).
  *
  * @example
  * ```ts
@@ -41,22 +64,68 @@ export async function hitRateLimit(
   windowMs: number,
   now = Date.now(),
 ): Promise<RateLimitResult> {
-  const window = Math.floor(now / windowMs);
-  const k = keys.rateLimit(bucket, key, window);
-  const count = await updateAtomically(async () => {
-    const cur = await kv.get<number>(k);
-    const next = (cur.value ?? 0) + 1;
-    // Kept a little past the window; the window number in the key already separates them.
-    return { op: kv.atomic().check(cur).set(k, next, { expireIn: windowMs * 2 }), result: next };
+  if (limit > MAX_LOGGED_HITS) {
+    return { allowed: true, limit, remaining: limit, resetAt: now + windowMs, retryAfter: 0 };
+  }
+  const k = keys.rateLimitLog(bucket, key);
+  return await updateAtomically<RateLimitResult>(async () => {
+    const cur = await kv.get<HitLog>(k);
+    const op = kv.atomic();
+    const result = addHit(op, cur, limit, windowMs, now);
+    return { op: result.allowed ? op : null, result };
   });
-  const resetAt = (window + 1) * windowMs;
-  const allowed = count <= limit;
+}
+
+/**
+ * The same decision as {@link hitRateLimit} for a log entry the caller already read, inside
+ * the caller's own atomic op: when allowed, the op gets a `check` of the entry and the new
+ * log (so the hit and the write it guards commit together, in one commit); when refused,
+ * the op is left alone. A lost check makes the caller's read–check–write loop run again.
+ *
+ * @example
+ * ```ts
+ * import { keys } from "@/lib/kv/keys.ts";
+ * declare const kv: Deno.Kv;
+ * const entry = await kv.get<HitLog>(keys.rateLimitLog("post_messages", "u1"));
+ * const op = kv.atomic();
+ * const r = addHit(op, entry, 60, 3_600_000, Date.now());
+ * if (r.allowed) await op.commit();
+ * ```
+ */
+export function addHit(
+  op: Deno.AtomicOperation,
+  entry: Deno.KvEntryMaybe<HitLog>,
+  limit: number,
+  windowMs: number,
+  now: number,
+): RateLimitResult {
+  // Times from the future (a clock set back) count as now, so they still expire.
+  const times = (entry.value?.times ?? [])
+    .map((t) => Math.min(t, now))
+    .filter((t) => t > now - windowMs);
+  if (times.length >= limit) {
+    // The slot frees when the hit `limit` places back leaves the window.
+    const freesAt = times[times.length - limit] + windowMs;
+    return {
+      allowed: false,
+      limit,
+      remaining: 0,
+      resetAt: freesAt,
+      retryAfter: Math.max(1, Math.ceil((freesAt - now) / 1000)),
+    };
+  }
+  times.push(now);
+  op.check(entry).set(entry.key, { times } satisfies HitLog, {
+    // The log is useless once its newest hit left the window; expireIn is lazy, and
+    // readers drop old times anyway.
+    expireIn: windowMs + 60_000,
+  });
   return {
-    allowed,
+    allowed: true,
     limit,
-    remaining: Math.max(0, limit - count),
-    resetAt,
-    retryAfter: allowed ? 0 : Math.max(1, Math.ceil((resetAt - now) / 1000)),
+    remaining: limit - times.length,
+    resetAt: times[0] + windowMs,
+    retryAfter: 0,
   };
 }
 

@@ -1,12 +1,12 @@
-/** Rate limits in KV: fixed windows, per key, with retry-after. */
+/** Rate limits in KV: a sliding-window log per key, with retry-after. */
 import assert from "node:assert/strict";
 import { hitRateLimit, rateLimitHeaders } from "@/lib/limits/window.ts";
 import { openKv } from "@/lib/kv/open.ts";
 
-Deno.test("hitRateLimit() refuses the request over the limit until the window turns", async () => {
+Deno.test("hitRateLimit() refuses the hit over the limit until the oldest leaves the window", async () => {
   const kv = await openKv(":memory:");
   try {
-    const t0 = 60_000 * 16_666_667 + 20_000; // 20 s into a minute window
+    const t0 = 60_000 * 16_666_667 + 20_000; // 20 s into a calendar minute
     for (let i = 1; i <= 8; i++) {
       const r = await hitRateLimit(kv, "debate", "u1:1.2.3.4", 8, 60_000, t0);
       assert.equal(r.allowed, true);
@@ -14,12 +14,34 @@ Deno.test("hitRateLimit() refuses the request over the limit until the window tu
     }
     const ninth = await hitRateLimit(kv, "debate", "u1:1.2.3.4", 8, 60_000, t0 + 1000);
     assert.equal(ninth.allowed, false);
-    assert.equal(ninth.retryAfter, 39);
-    assert.equal(rateLimitHeaders(ninth)["retry-after"], "39");
+    assert.equal(ninth.retryAfter, 59, "the eight leave the window 60 s after they came");
+    assert.equal(rateLimitHeaders(ninth)["retry-after"], "59");
     const other = await hitRateLimit(kv, "debate", "u2:1.2.3.4", 8, 60_000, t0);
     assert.equal(other.allowed, true, "another key has its own budget");
-    const next = await hitRateLimit(kv, "debate", "u1:1.2.3.4", 8, 60_000, t0 + 40_000);
-    assert.equal(next.allowed, true, "a new window starts fresh");
+    const turned = await hitRateLimit(kv, "debate", "u1:1.2.3.4", 8, 60_000, t0 + 40_000);
+    assert.equal(turned.allowed, false, "the calendar minute turning frees nothing");
+    const later = await hitRateLimit(kv, "debate", "u1:1.2.3.4", 8, 60_000, t0 + 60_000);
+    assert.equal(later.allowed, true, "once they left the window there is room");
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("hitRateLimit() refuses a burst across a window edge: never more than N in any window", async () => {
+  const kv = await openKv(":memory:");
+  try {
+    const t0 = 1_800_000_000_000;
+    // 60 at t = 59.9 s, all accepted …
+    for (let i = 0; i < 60; i++) {
+      assert.equal((await hitRateLimit(kv, "agent", "k", 60, 60_000, t0 + 59_900)).allowed, true);
+    }
+    // … then at t = 60.1 s (a fixed window would have reset) the 61st is refused.
+    const r = await hitRateLimit(kv, "agent", "k", 60, 60_000, t0 + 60_100);
+    assert.equal(r.allowed, false);
+    assert.equal(r.retryAfter, 60);
+    // Room again only 60 s after the burst.
+    assert.equal((await hitRateLimit(kv, "agent", "k", 60, 60_000, t0 + 119_899)).allowed, false);
+    assert.equal((await hitRateLimit(kv, "agent", "k", 60, 60_000, t0 + 119_901)).allowed, true);
   } finally {
     kv.close();
   }

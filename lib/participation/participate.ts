@@ -32,6 +32,12 @@ import { getQuestion } from "../community/questions/read.ts";
 import { listQuestionsPage } from "../community/questions/feed.ts";
 import { decide } from "./decide.ts";
 import {
+  type LimitKind,
+  PostingLimitError,
+  type PostingLimits,
+  spendPostingBudget,
+} from "../limits/posting.ts";
+import {
   askPrompt,
   type Persona,
   REPLY_STORE_MAX,
@@ -55,6 +61,14 @@ export interface ParticipationDeps {
   now: () => number;
   /** Uniform in [0, 1): the `auto` trigger's coin (tests pass a fixed sequence). */
   random: () => number;
+  /** The user's posting limits: asking spends `questions`, replying `messages`. */
+  limits?: PostingLimits;
+}
+
+/** Spend the budget of `kind` before the model writes anything; throw when none is left. */
+async function spend(deps: ParticipationDeps, kind: LimitKind, userId: string): Promise<void> {
+  const r = await spendPostingBudget(deps.kv, deps.limits, kind, userId, deps.now());
+  if (!r.ok) throw new PostingLimitError(r);
 }
 
 /**
@@ -203,6 +217,7 @@ export async function participate(
       random: deps.random,
     });
     if (decision.action === "ask_new") {
+      await spend(deps, "questions", userId);
       const { question, message } = await askNew(deps, author, persona, recent);
       return {
         action: "ask_new",
@@ -214,6 +229,7 @@ export async function participate(
         replyQuestionId: null,
       };
     }
+    await spend(deps, "messages", userId);
     const reply = await replyExisting(deps, author, persona, decision.questionId);
     return {
       action: "reply_existing",

@@ -193,8 +193,29 @@ export const QuestionSchema = z.object({
 }).meta({ id: "Question" });
 
 export const QuestionWithMessages = QuestionSchema.extend({
-  messages: z.array(MessageSchema).meta({ description: "Thread order, oldest first." }),
+  messages: z.array(MessageSchema).meta({
+    description:
+      "This page of the thread: up to 30 top-level answers, oldest first, each followed by up to 50 of its replies (any depth, time order). `messageCount` stays the whole thread's count.",
+  }),
+  answerCount: z.int().meta({ description: "Top-level answers in the whole thread." }),
+  page: z.int().meta({ description: "This page (1-based); past the last page it is empty." }),
+  pageCount: z.int().meta({ description: "Pages of 30 top-level answers (at least 1)." }),
+  replyCounts: z.array(z.object({ answerId: z.string(), replies: z.int() })).meta({
+    description:
+      "Replies under each shown answer (all of them); more than 50 are paged with `?answer=<id>&replyPage=`.",
+  }),
 }).meta({ id: "QuestionWithMessages" });
+
+/** Query of `GET /api/questions/:id` and `/questions/:id`: the thread page. */
+export const ThreadQuery = z.object({
+  page: PageParam,
+  answer: z.string().min(1).max(200).optional().meta({
+    description: "Show only this top-level answer and a page of its replies.",
+  }),
+  replyPage: positiveInt("replyPage").optional().meta({
+    description: "With `answer`: the page of 50 replies (default 1).",
+  }),
+});
 
 export const VoteResult = z.object({
   action: z.enum(["liked", "unliked", "downvoted", "undownvoted"]),

@@ -17,8 +17,8 @@ import {
   MessageSchema,
   PageParam,
   QuestionPage,
-  QuestionSchema,
   QuestionsQuery,
+  QuestionWithMessages,
   VoteResult,
 } from "./community.ts";
 
@@ -53,14 +53,7 @@ export const ReplyInput = z.object({ questionId: QuestionIdArg, ...AgentReplyBod
 /** `vote`: `POST /api/agent/questions/:id/vote`. */
 export const VoteInput = z.object({ questionId: QuestionIdArg, ...AgentVoteBody.shape });
 
-/** `get_question`'s answer: the question and one page of its thread. */
-export const QuestionThreadPage = QuestionSchema.extend({
-  messages: z.array(MessageSchema).meta({
-    description:
-      `Thread order, oldest first: up to ${THREAD_PAGE_SIZE} top-level answers of this page, each followed by its replies.`,
-  }),
-  page: z.int(),
-  hasMore: z.boolean().meta({ description: "Whether a next page of answers exists." }),
-});
+/** `get_question`'s answer: the question and one page of its thread, as the REST API's. */
+export const QuestionThreadPage = QuestionWithMessages;
 
 export { AgentQuestionCreated, MessageSchema, QuestionPage, VoteResult };

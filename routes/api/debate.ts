@@ -15,6 +15,8 @@ import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
 import { DEBATE_EVENTS, DebateRequestSchema } from "@/lib/schemas/debate.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
+import { acquireDebateSlot } from "@/lib/debates/capacity.ts";
+import { debateCapacityError } from "@/lib/http/outcome.ts";
 
 /** SPEC.md: 24 KB request bodies, 8 debates per minute per user per IP. */
 const BODY_LIMIT = 24 * 1024;
@@ -54,14 +56,32 @@ export const handler = define.handlers({
         console.error("POST /api/debate: no language model (set LLM_API_KEY, or use local mode)");
         throw new HttpError(500, "Failed to start debate");
       }
+      const { config } = ctx.state.services;
+      const capacity = await acquireDebateSlot(kv, {
+        userId: user.id,
+        max: config.maxConcurrentDebates,
+        perUserPerDay: config.debatesPerUserPerDay,
+        now,
+      });
+      if (!capacity.ok) throw debateCapacityError(capacity);
+      const { slot } = capacity;
       const deps = { kv, llm, now };
-      const accepted = await acceptDebate(deps, user.id, request);
+      let accepted;
+      try {
+        accepted = await acceptDebate(deps, user.id, request);
+      } catch (err) {
+        await slot.release();
+        throw err;
+      }
       const events = createEventStream();
       startDebateInBackground(
         deps,
         accepted,
         (event) => events.send(event.type, event.data),
-        () => events.close(),
+        () => {
+          events.close();
+          slot.release().catch((err) => console.error("Debate slot release failed", err));
+        },
       );
       return new Response(events.body, { status: 200, headers: SSE_HEADERS });
     } catch (err) {

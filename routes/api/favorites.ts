@@ -35,8 +35,11 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     const user = requireUser(ctx.state.user);
     const body = await parseBody(req, FavoriteBody);
-    const { kv, now } = ctx.state.services;
-    const { favorite } = orThrow(await toggleFavorite(kv, { ...body, userId: user.id }, now()), {
+    const { kv, now, config } = ctx.state.services;
+    const toggled = await toggleFavorite(kv, { ...body, userId: user.id }, now(), {
+      limits: config.limits,
+    });
+    const { favorite } = orThrow(toggled, {
       not_found: [404, `The ${body.targetType} was not found`],
     });
     return Response.json(favorite);

@@ -14,8 +14,9 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     const user = requireUser(ctx.state.user);
     const body = await parseBody(req, LikeBody);
-    const { kv, now } = ctx.state.services;
-    const { vote } = orThrow(await castVote(kv, { ...body, userId: user.id }, now()), {
+    const { kv, now, config } = ctx.state.services;
+    const cast = await castVote(kv, { ...body, userId: user.id }, now(), { limits: config.limits });
+    const { vote } = orThrow(cast, {
       not_found: [404, `The ${body.targetType} was not found`],
     });
     return Response.json(vote);

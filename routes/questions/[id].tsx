@@ -9,16 +9,19 @@ import { favoriteStatuses } from "@/lib/community/favorites.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import { excerpt } from "@/lib/markdown.ts";
 import { CONTENT_MAX } from "@/lib/shared.ts";
+import type { MessageView } from "@/lib/community/messages.ts";
 import {
-  getQuestionWithMessages,
-  type MessageView,
-  type QuestionWithMessages,
-} from "@/lib/community/messages.ts";
+  getQuestionThreadPage,
+  type QuestionThreadPage,
+  REPLIES_PER_ANSWER,
+} from "@/lib/community/thread.ts";
+import { ThreadQuery } from "@/lib/schemas/community.ts";
+import { queryObject } from "@/lib/schemas/parse.ts";
 import { userVotesOn, type VoteType } from "@/lib/community/votes.ts";
 import { define } from "@/lib/state.ts";
 
 interface Data {
-  question: QuestionWithMessages;
+  question: QuestionThreadPage;
   /** The viewer's votes and favorites, by target id (empty when signed out). */
   votes: Record<string, VoteType>;
   favorites: Record<string, boolean>;
@@ -31,7 +34,10 @@ const MAX_DEPTH = 4;
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     const { kv, now } = ctx.state.services;
-    const question = await getQuestionWithMessages(kv, ctx.params.id);
+    // A bad page number shows the first page (a page, unlike the API, answers sanely).
+    const parsed = ThreadQuery.safeParse(queryObject(ctx.url));
+    const query = parsed.success ? parsed.data : { page: 1 };
+    const question = await getQuestionThreadPage(kv, ctx.params.id, query);
     if (!question) return ctx.renderNotFound();
     const user = ctx.state.user;
     let votes: Record<string, VoteType> = {};
@@ -74,6 +80,79 @@ function answersHeading(answers: number, replies: number): string {
   const a = answers === 1 ? "1 answer" : `${answers} answers`;
   if (replies <= 0) return a;
   return `${a} · ${replies === 1 ? "1 reply" : `${replies} replies`}`;
+}
+
+/** The URL of thread page `page` (or one answer's reply page), keeping nothing else. */
+function threadHref(url: URL, params: Record<string, string>): string {
+  const qs = new URLSearchParams(params).toString();
+  return `${url.pathname}${qs ? `?${qs}` : ""}#answers-heading`;
+}
+
+/** "Show all N replies" under an answer whose replies did not all fit on the page. */
+function MoreReplies(
+  { q, answerId, url }: { q: QuestionThreadPage; answerId: string; url: URL },
+) {
+  const total = q.replyCounts.find((r) => r.answerId === answerId)?.replies ?? 0;
+  const single = url.searchParams.get("answer") === answerId;
+  const replyPage = Number(url.searchParams.get("replyPage") ?? 1) || 1;
+  if (!single) {
+    if (total <= REPLIES_PER_ANSWER) return null;
+    return (
+      <p class="hint more-replies">
+        Showing {REPLIES_PER_ANSWER} of {total} replies.{" "}
+        <a href={threadHref(url, { answer: answerId, replyPage: "2" })}>Show more replies</a>
+      </p>
+    );
+  }
+  const pages = Math.max(1, Math.ceil(total / REPLIES_PER_ANSWER));
+  return (
+    <nav class="pagination" aria-label="Reply pages">
+      {replyPage > 1 && (
+        <a
+          href={threadHref(url, { answer: answerId, replyPage: String(replyPage - 1) })}
+          rel="prev"
+        >
+          Previous replies
+        </a>
+      )}
+      <span>Replies page {replyPage} of {pages}</span>
+      {replyPage < pages && (
+        <a
+          href={threadHref(url, { answer: answerId, replyPage: String(replyPage + 1) })}
+          rel="next"
+        >
+          More replies
+        </a>
+      )}
+      <a href={threadHref(url, {})}>Back to all answers</a>
+    </nav>
+  );
+}
+
+/** Page links of the answers: previous, numbers (a window around this page), next. */
+function ThreadPager({ q, url }: { q: QuestionThreadPage; url: URL }) {
+  if (q.pageCount <= 1 || url.searchParams.has("answer")) return null;
+  const href = (p: number) => threadHref(url, p === 1 ? {} : { page: String(p) });
+  const numbers: number[] = [];
+  for (let p = 1; p <= q.pageCount; p++) {
+    if (p === 1 || p === q.pageCount || Math.abs(p - q.page) <= 2) numbers.push(p);
+  }
+  return (
+    <nav class="pagination" aria-label="Answer pages" data-testid="thread-pager">
+      {q.page > 1 && <a href={href(Math.min(q.page - 1, q.pageCount))} rel="prev">Previous</a>}
+      <ol class="pagination-pages">
+        {numbers.map((p, i) => (
+          <li key={p}>
+            {i > 0 && numbers[i - 1] !== p - 1 && <span aria-hidden="true">…</span>}
+            {p === q.page
+              ? <a href={href(p)} aria-current="page">{p}</a>
+              : <a href={href(p)} aria-label={`Page ${p}`}>{p}</a>}
+          </li>
+        ))}
+      </ol>
+      {q.page < q.pageCount && <a href={href(q.page + 1)} rel="next">Next</a>}
+    </nav>
+  );
 }
 
 /** A question with its threaded answers, vote and favorite buttons, and answer forms. */
@@ -133,6 +212,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
             ? <ol class="replies">{replies.map((r) => renderMessage(r, depth + 1))}</ol>
             : replies.map((r) => renderMessage(r, depth))
         )}
+        {depth === 1 && <MoreReplies q={q} answerId={m.id} url={url} />}
       </li>
     );
   };
@@ -174,11 +254,18 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
 
       <section class="answers" aria-labelledby="answers-heading">
         <h2 id="answers-heading">
-          {answersHeading(roots.length, q.messages.length - roots.length)}
+          {answersHeading(q.answerCount, q.messageCount - q.answerCount)}
         </h2>
         {roots.length === 0
-          ? <p class="empty">Nobody has answered yet. Know something? Be the first.</p>
+          ? (
+            <p class="empty">
+              {q.answerCount === 0
+                ? "Nobody has answered yet. Know something? Be the first."
+                : "No answers on this page."}
+            </p>
+          )
           : <ol class="thread">{roots.map((m) => renderMessage(m, 1))}</ol>}
+        <ThreadPager q={q} url={url} />
       </section>
 
       {signedIn && (

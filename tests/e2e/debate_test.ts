@@ -129,11 +129,10 @@ browserTest(
     );
 
     const { user, page } = await signedInPage(browser, t, srv.url, "Grace");
-    // This minute's budget is already spent.
-    const window = Math.floor(Date.now() / 60_000);
-    for (const w of [window, window + 1]) {
-      await t.kv.set(keys.rateLimit("debate", `${user.id}:127.0.0.1`, w), 8);
-    }
+    // This minute's budget is already spent (eight hits in the sliding-window log).
+    await t.kv.set(keys.rateLimitLog("debate", `${user.id}:127.0.0.1`), {
+      times: Array.from({ length: 8 }, () => Date.now()),
+    });
     await page.goto(`${srv.url}/debate`);
     await page.waitForSelector('html[data-islands="ready"]');
     await page.getByLabel("Topic").fill("Is tea better than coffee?");

@@ -287,3 +287,39 @@ Deno.test("the cached home feed shows a new question, answer and vote on the nex
     await t.close();
   }
 });
+
+Deno.test("a path with %0a, %1b, %00 or U+2028 logs exactly one line with the characters escaped", async () => {
+  const config = parseConfig({ KV_PATH: ":memory:" });
+  const kv = await openKv(":memory:");
+  const lines: string[] = [];
+  const original = logSink.write;
+  logSink.write = (l) => lines.push(l);
+  try {
+    const secret = await resolveAppSecret(kv, config);
+    const app = createApp({ kv, config, secret, now: Date.now }, {
+      manifest,
+      build: await readBuildInfo(`${ROOT}/.build`),
+      buildDir: `${ROOT}/.build`,
+    });
+    const paths = [
+      "/api/x%0aGET%20/forged%20200%201.0ms",
+      "/x%1b[31mred%00nul%7f%c2%85%e2%80%a8end",
+      "/raw%250a", // an encoded percent stays raw text (Hono keeps %25): harmless as it is
+    ];
+    for (const p of paths) {
+      const res = await app.request(`http://localhost:8000${p}`);
+      await res.body?.cancel();
+    }
+    assert.equal(lines.length, paths.length, "one line per request");
+    for (const line of lines) {
+      // deno-lint-ignore no-control-regex
+      assert.doesNotMatch(line, /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+    }
+    assert.match(lines[0], /^GET \/api\/x\\x0aGET \/forged 200 1\.0ms 404 \d+\.\dms$/);
+    assert.match(lines[1], /^GET \/x\\x1b\[31mred\\x00nul\\x7f\\x85\\u2028end 404 /);
+    assert.match(lines[2], /^GET \/raw%250a 404 /);
+  } finally {
+    logSink.write = original;
+    kv.close();
+  }
+});

@@ -124,11 +124,11 @@ Deno.test("mcp: ask, search, get, reply and vote act as the key's owner, with st
 
     const got = await client.callTool({ name: "get_question", arguments: { id: created.id } });
     assert.ok(!got.isError, text(got));
-    const q = got.structuredContent as { messages: Structured[]; page: number; hasMore: boolean };
+    const q = got.structuredContent as { messages: Structured[]; page: number; pageCount: number };
     assert.deepEqual(q.messages.map((m) => m.id), [message.id, bobsAnswer]);
     assert.equal(q.messages[1].upvotes, 1);
     assert.equal(q.page, 1);
-    assert.equal(q.hasMore, false);
+    assert.equal(q.page < q.pageCount, false);
 
     // The REST API sees the same data.
     const rest = await t.request(`/api/questions/${created.id}`);
@@ -145,13 +145,13 @@ Deno.test("mcp: get_question pages 30 top-level answers, each with its replies",
     await answer(t, bob, id, "reply to 0", first);
     for (let i = 1; i < 31; i++) await answer(t, bob, id, `answer ${i}`);
     const p1 = await client.callTool({ name: "get_question", arguments: { id } });
-    const s1 = p1.structuredContent as { messages: Structured[]; hasMore: boolean };
+    const s1 = p1.structuredContent as { messages: Structured[]; page: number; pageCount: number };
     assert.equal(s1.messages.length, 31); // 30 answers + the reply to the first
-    assert.equal(s1.hasMore, true);
+    assert.equal(s1.page < s1.pageCount, true);
     const p2 = await client.callTool({ name: "get_question", arguments: { id, page: 2 } });
-    const s2 = p2.structuredContent as { messages: Structured[]; hasMore: boolean };
+    const s2 = p2.structuredContent as { messages: Structured[]; page: number; pageCount: number };
     assert.deepEqual(s2.messages.map((m) => m.content), ["answer 30"]);
-    assert.equal(s2.hasMore, false);
+    assert.equal(s2.page < s2.pageCount, false);
   });
 });
 

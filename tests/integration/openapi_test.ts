@@ -121,3 +121,29 @@ Deno.test("/docs/api lists every operation; /skill.md is a Markdown guide", asyn
     await t.close();
   }
 });
+
+Deno.test("the four creates document the optional Idempotency-Key header and its 409", async () => {
+  const { buildOpenApi } = await import("@/lib/agent/openapi.ts");
+  const doc = buildOpenApi("http://localhost:8000", OPERATIONS) as {
+    paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+  };
+  const creates = [
+    ["/api/questions", "post"],
+    ["/api/questions/{id}/messages", "post"],
+    ["/api/agent/questions", "post"],
+    ["/api/agent/questions/{id}/reply", "post"],
+  ];
+  for (const [path, method] of creates) {
+    const op = doc.paths[path][method] as {
+      parameters?: { name: string; in: string }[];
+      responses: Record<string, unknown>;
+    };
+    assert.ok(
+      op.parameters?.some((p) => p.name === "Idempotency-Key" && p.in === "header"),
+      `${method} ${path}`,
+    );
+    assert.ok(op.responses["409"], `${method} ${path} documents 409`);
+  }
+  const likes = doc.paths["/api/likes"].post as { parameters?: { name: string }[] };
+  assert.ok(!likes.parameters?.some((p) => p.name === "Idempotency-Key"));
+});

@@ -346,7 +346,8 @@ Deno.test("privacy: each setting hides its metadata from others, never questions
 });
 
 Deno.test("activity pages link back to the newest and shrug off a stale cursor", async () => {
-  const t = await createTestApp({ now: steppingClock() });
+  // About paging, not the hourly posting limit (tests/integration/limits_test.ts).
+  const t = await createTestApp({ now: steppingClock(), env: { LIMIT_QUESTIONS_PER_HOUR: "0" } });
   try {
     const ada = await member(t, "Ada");
     for (let i = 0; i < 25; i++) await ask(t, ada, { title: `Question number ${i}` });

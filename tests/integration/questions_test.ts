@@ -153,7 +153,8 @@ Deno.test("per-author indexes and statistics are written with questions and answ
 
 Deno.test("feed: new pages, tag filter (case-insensitive), search, hot, validation", async () => {
   let clock = 1_700_000_000_000;
-  const t = await createTestApp({ now: () => clock });
+  // About the feed, not the hourly posting limit (tests/integration/limits_test.ts).
+  const t = await createTestApp({ now: () => clock, env: { LIMIT_QUESTIONS_PER_HOUR: "0" } });
   try {
     const ada = await member(t, "Ada");
     const bob = await member(t, "Bob");
@@ -239,7 +240,7 @@ Deno.test("feed: new pages, tag filter (case-insensitive), search, hot, validati
 });
 
 Deno.test("racing question creations all succeed and keep the sequence dense", async () => {
-  const t = await createTestApp();
+  const t = await createTestApp({ env: { LIMIT_QUESTIONS_PER_HOUR: "0" } });
   try {
     const ada = await member(t, "Ada");
     const ids = await Promise.all(

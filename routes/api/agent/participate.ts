@@ -16,6 +16,8 @@ import {
   ParticipateResult,
   PARTICIPATION_FAILED,
 } from "@/lib/schemas/participation.ts";
+import { PostingLimitError } from "@/lib/limits/posting.ts";
+import { rateLimitedError } from "@/lib/http/outcome.ts";
 import { parseInput } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
 
@@ -42,7 +44,7 @@ async function readOptionalJson(req: Request): Promise<unknown> {
  */
 export const handler = define.handlers({
   async POST(req, ctx) {
-    const { kv, llm, now } = ctx.state.services;
+    const { kv, llm, now, config } = ctx.state.services;
     // Session only. A bearer credential also skips the cross-site check (middleware),
     // so honouring a cookie that rides along with one would open a CSRF hole.
     if (req.headers.has("authorization")) throw new HttpError(401, "Unauthorized");
@@ -62,10 +64,15 @@ export const handler = define.handlers({
         throw new HttpError(500, PARTICIPATION_FAILED);
       }
       const random = ctx.state.services.random ?? Math.random;
-      const result = await participate({ kv, llm, now, random }, user.id, input);
+      const result = await participate(
+        { kv, llm, now, random, limits: config.limits },
+        user.id,
+        input,
+      );
       return Response.json(result, { headers: rateLimitHeaders(limit) });
     } catch (err) {
       if (err instanceof HttpError) throw err;
+      if (err instanceof PostingLimitError) throw rateLimitedError(err.outcome);
       if (err instanceof ParticipationError) {
         console.error(`POST /api/agent/participate: ${err.message}`);
       } else {

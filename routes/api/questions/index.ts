@@ -1,5 +1,6 @@
 import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { askQuestion } from "@/lib/community/questions/write.ts";
+import { idempotentCreate } from "@/lib/http/idempotency.ts";
 import { findQuestions } from "@/lib/community/questions/feed.ts";
 import { getQuestionView } from "@/lib/community/questions/read.ts";
 import { requireUser } from "@/lib/http/auth.ts";
@@ -27,18 +28,27 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     const user = requireUser(ctx.state.user);
     const body = await parseBody(req, NewQuestionBody);
-    const { kv, now } = ctx.state.services;
-    const { question } = orThrow(
-      await askQuestion(kv, {
-        userId: user.id,
-        title: body.title,
-        description: body.description ?? "",
-        tags: body.tags ?? [],
-        createdBy: "user",
-      }, { now: now(), idPrefix: "q-" }),
-      WRITE_FAILURES,
-    );
-    return Response.json(await getQuestionView(kv, question.id), { status: 201 });
+    const { kv, now, config } = ctx.state.services;
+    const view = async (id: string) =>
+      Response.json(await getQuestionView(kv, id), { status: 201 });
+    return await idempotentCreate(req, kv, `user:${user.id}`, now(), async (attach) => {
+      const { question } = orThrow(
+        await askQuestion(kv, {
+          userId: user.id,
+          title: body.title,
+          description: body.description ?? "",
+          tags: body.tags ?? [],
+          createdBy: "user",
+        }, {
+          now: now(),
+          idPrefix: "q-",
+          limits: config.limits,
+          extra: attach && ((op, q) => attach(op, q.id)),
+        }),
+        WRITE_FAILURES,
+      );
+      return { resourceId: question.id, response: await view(question.id) };
+    }, view);
   },
 });
 
@@ -63,6 +73,7 @@ export const docs: OperationDoc[] = [
     tag: "Questions",
     summary: "Ask a question",
     auth: "session",
+    idempotent: true,
     body: NewQuestionBody,
     responses: {
       "201": { description: "The new question", schema: QuestionSchema },

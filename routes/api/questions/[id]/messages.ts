@@ -4,9 +4,10 @@ import {
   questionIdParam,
   unauthorizedSession,
 } from "@/lib/agent/openapi_docs.ts";
-import { messageViews, postMessage } from "@/lib/community/messages.ts";
+import { getMessageView, postMessage } from "@/lib/community/messages.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
+import { idempotentCreate } from "@/lib/http/idempotency.ts";
 import { orThrow, WRITE_FAILURES } from "@/lib/http/outcome.ts";
 import { MessageSchema, NewMessageBody } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
@@ -16,19 +17,22 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     const user = requireUser(ctx.state.user);
     const body = await parseBody(req, NewMessageBody);
-    const { kv, now } = ctx.state.services;
-    const { message } = orThrow(
-      await postMessage(kv, {
-        userId: user.id,
-        questionId: ctx.params.id,
-        content: body.content,
-        replyTo: body.replyTo ?? undefined,
-        createdBy: "user",
-      }, { now: now() }),
-      WRITE_FAILURES,
-    );
-    const [view] = await messageViews(kv, [message]);
-    return Response.json(view, { status: 201 });
+    const { kv, now, config } = ctx.state.services;
+    const created = async (id: string) =>
+      Response.json(await getMessageView(kv, id), { status: 201 });
+    return await idempotentCreate(req, kv, `user:${user.id}`, now(), async (attach) => {
+      const { message } = orThrow(
+        await postMessage(kv, {
+          userId: user.id,
+          questionId: ctx.params.id,
+          content: body.content,
+          replyTo: body.replyTo ?? undefined,
+          createdBy: "user",
+        }, { now: now(), limits: config.limits, extra: attach && ((op, m) => attach(op, m.id)) }),
+        WRITE_FAILURES,
+      );
+      return { resourceId: message.id, response: await created(message.id) };
+    }, created);
   },
 });
 
@@ -37,6 +41,7 @@ export const docs: OperationDoc[] = [{
   path: "/api/questions/{id}/messages",
   tag: "Questions",
   summary: "Answer a question, or reply to one of its messages",
+  idempotent: true,
   auth: "session",
   pathParams: questionIdParam,
   body: NewMessageBody,

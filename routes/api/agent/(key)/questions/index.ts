@@ -7,6 +7,8 @@ import {
   unauthorizedKey,
 } from "@/lib/agent/openapi_docs.ts";
 import { askQuestion } from "@/lib/community/questions/write.ts";
+import { getQuestion } from "@/lib/community/questions/read.ts";
+import { idempotentCreate } from "@/lib/http/idempotency.ts";
 import { listQuestionsPage } from "@/lib/community/questions/feed.ts";
 import { toListItem } from "@/lib/community/questions/model.ts";
 import { requireAgent } from "@/lib/http/agent.ts";
@@ -49,18 +51,27 @@ export const handler = define.handlers({
       throw new HttpError(400, TITLE_ERROR);
     }
     const body = parseInput(AgentNewQuestionBody, data);
-    const { kv, now } = ctx.state.services;
-    const { question: q } = orThrow(
-      await askQuestion(kv, {
-        userId: key.userId,
-        title: body.title,
-        description: body.description ?? "",
-        tags: body.tags ?? [],
-        createdBy: "agent",
-      }, { now: now(), idPrefix: "q-agent-" }),
-      AGENT_WRITE_FAILURES,
-    );
-    return Response.json({ id: q.id, title: q.title, createdAt: q.createdAt }, { status: 201 });
+    const { kv, now, config } = ctx.state.services;
+    const created = (q: { id: string; title: string; createdAt: number } | null) =>
+      Response.json(q && { id: q.id, title: q.title, createdAt: q.createdAt }, { status: 201 });
+    return await idempotentCreate(req, kv, `agent:${key.id}`, now(), async (attach) => {
+      const { question: q } = orThrow(
+        await askQuestion(kv, {
+          userId: key.userId,
+          title: body.title,
+          description: body.description ?? "",
+          tags: body.tags ?? [],
+          createdBy: "agent",
+        }, {
+          now: now(),
+          idPrefix: "q-agent-",
+          limits: config.limits,
+          extra: attach && ((op, q) => attach(op, q.id)),
+        }),
+        AGENT_WRITE_FAILURES,
+      );
+      return { resourceId: q.id, response: created(q) };
+    }, async (id) => created(await getQuestion(kv, id)));
   },
 });
 
@@ -90,6 +101,7 @@ export const docs: OperationDoc[] = [
     path: "/api/agent/questions",
     tag: "Agent",
     summary: "Ask a question as the key's owner",
+    idempotent: true,
     description:
       "The title is trimmed and must be 2–120 characters. Tags are trimmed, empty ones and repeats dropped, the first 5 kept. The author is the key owner's profile (display name and avatar).",
     auth: "apiKey",

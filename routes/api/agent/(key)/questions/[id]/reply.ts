@@ -7,7 +7,8 @@ import {
   tooLarge,
   unauthorizedKey,
 } from "@/lib/agent/openapi_docs.ts";
-import { messageViews, postMessage } from "@/lib/community/messages.ts";
+import { getMessageView, postMessage } from "@/lib/community/messages.ts";
+import { idempotentCreate } from "@/lib/http/idempotency.ts";
 import { requireAgent } from "@/lib/http/agent.ts";
 import { DEFAULT_BODY_LIMIT, parseBody } from "@/lib/http/body.ts";
 import { AGENT_WRITE_FAILURES, orThrow } from "@/lib/http/outcome.ts";
@@ -23,20 +24,28 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     const { key } = requireAgent(ctx.state);
     const body = await parseBody(req, AgentReplyBody);
-    const { kv, now } = ctx.state.services;
-    const { message } = orThrow(
-      await postMessage(kv, {
-        userId: key.userId,
-        questionId: ctx.params.id,
-        content: body.content,
-        replyTo: body.replyTo ?? undefined,
-        createdBy: "agent",
-        authorType: "user",
-      }, { now: now(), idPrefix: "msg-agent-reply-" }),
-      AGENT_WRITE_FAILURES,
-    );
-    const [view] = await messageViews(kv, [message]);
-    return Response.json(view, { status: 201 });
+    const { kv, now, config } = ctx.state.services;
+    const created = async (id: string) =>
+      Response.json(await getMessageView(kv, id), { status: 201 });
+    return await idempotentCreate(req, kv, `agent:${key.id}`, now(), async (attach) => {
+      const { message } = orThrow(
+        await postMessage(kv, {
+          userId: key.userId,
+          questionId: ctx.params.id,
+          content: body.content,
+          replyTo: body.replyTo ?? undefined,
+          createdBy: "agent",
+          authorType: "user",
+        }, {
+          now: now(),
+          idPrefix: "msg-agent-reply-",
+          limits: config.limits,
+          extra: attach && ((op, m) => attach(op, m.id)),
+        }),
+        AGENT_WRITE_FAILURES,
+      );
+      return { resourceId: message.id, response: await created(message.id) };
+    }, created);
   },
 });
 
@@ -45,6 +54,7 @@ export const docs: OperationDoc[] = [{
   path: "/api/agent/questions/{id}/reply",
   tag: "Agent",
   summary: "Reply to a question (or to one of its messages)",
+  idempotent: true,
   description:
     'Creates a message `msg-agent-reply-…` with `authorType: "user"` and `createdBy: "agent"`, authored by the key\'s owner. Content is Markdown.',
   auth: "apiKey",

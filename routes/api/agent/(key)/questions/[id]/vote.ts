@@ -25,7 +25,7 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     const { key } = requireAgent(ctx.state);
     const body = await parseBody(req, AgentVoteBody);
-    const { kv, now } = ctx.state.services;
+    const { kv, now, config } = ctx.state.services;
     const questionId = ctx.params.id;
     if (body.messageId) {
       const m = await getMessage(kv, body.messageId);
@@ -34,12 +34,17 @@ export const handler = define.handlers({
       }
     }
     const { vote } = orThrow(
-      await castVote(kv, {
-        userId: key.userId,
-        targetType: body.messageId ? "message" : "question",
-        targetId: body.messageId ?? questionId,
-        voteType: body.voteType,
-      }, now()),
+      await castVote(
+        kv,
+        {
+          userId: key.userId,
+          targetType: body.messageId ? "message" : "question",
+          targetId: body.messageId ?? questionId,
+          voteType: body.voteType,
+        },
+        now(),
+        { limits: config.limits },
+      ),
       { not_found: [404, "Question not found"] },
     );
     return Response.json(vote);

@@ -1,0 +1,128 @@
+/**
+ * Debate capacity across all instances (DESIGN.md §9): at most `MAX_CONCURRENT_DEBATES`
+ * debates generate at once, and each user may start `DEBATES_PER_USER_PER_DAY` a day.
+ *
+ * The ceiling is a lease table in one KV value, `["debate_leases"]` → `{leases: {id:
+ * until}}`: taking a slot reads it, drops expired leases, and adds one under a `check`
+ * (debates start a few times a minute, so this one key is never hot). A running debate
+ * renews its lease every {@link HEARTBEAT_MS}; a lease not renewed for {@link LEASE_MS}
+ * (its process crashed) no longer counts, so a crashed process's slot frees itself.
+ * The daily quota is a sliding-window log (lib/limits/window.ts) per user.
+ *
+ * @module
+ */
+import { updateAtomically } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
+import { hitRateLimit } from "../limits/window.ts";
+
+/** How long a lease counts without a heartbeat. */
+export const LEASE_MS = 90_000;
+/** How often a running debate renews its lease. */
+export const HEARTBEAT_MS = 20_000;
+const DAY = 24 * 3_600_000;
+
+/** The stored lease table. */
+interface LeaseTable {
+  leases: Record<string, number>;
+}
+
+/** A taken slot: renew it while the debate runs, release it when it ends. */
+export interface DebateSlot {
+  release(): Promise<void>;
+}
+
+/** The outcome of {@link acquireDebateSlot}. */
+export type AcquireSlotResult =
+  | { ok: true; slot: DebateSlot }
+  | { ok: false; reason: "busy"; retryAfter: number; max: number }
+  | { ok: false; reason: "daily_quota"; retryAfter: number; limit: number };
+
+function live(table: LeaseTable | null, now: number): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(table?.leases ?? {}).filter(([, until]) => until > now),
+  );
+}
+
+async function setLease(kv: Deno.Kv, id: string, until: number | null, now: number) {
+  await updateAtomically(async () => {
+    const cur = await kv.get<LeaseTable>(keys.debateLeases());
+    const leases = live(cur.value, now);
+    if (until === null) delete leases[id];
+    else if (id in leases) leases[id] = until;
+    else return { op: null, result: undefined }; // expired meanwhile: do not resurrect
+    return {
+      op: kv.atomic().check(cur).set(keys.debateLeases(), { leases } satisfies LeaseTable),
+      result: undefined,
+    };
+  });
+}
+
+/**
+ * Take a slot for a new debate of `userId`, or say why not and when to retry.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const r = await acquireDebateSlot(kv, { userId: "u1", max: 50, perUserPerDay: 50, now: Date.now });
+ * if (r.ok) await r.slot.release();
+ * ```
+ */
+export async function acquireDebateSlot(
+  kv: Deno.Kv,
+  opts: { userId: string; max: number; perUserPerDay: number; now: () => number },
+): Promise<AcquireSlotResult> {
+  const id = crypto.randomUUID();
+  const t = opts.now();
+  const taken = await updateAtomically(async () => {
+    const cur = await kv.get<LeaseTable>(keys.debateLeases());
+    const leases = live(cur.value, t);
+    const untils = Object.values(leases);
+    if (untils.length >= opts.max) {
+      // A debate usually ends well before its lease; suggest a short wait, at most the
+      // time until the soonest lease would lapse.
+      const soonest = Math.min(...untils);
+      return { op: null, result: Math.max(1, Math.min(15, Math.ceil((soonest - t) / 1000))) };
+    }
+    leases[id] = t + LEASE_MS;
+    return {
+      op: kv.atomic().check(cur).set(keys.debateLeases(), { leases } satisfies LeaseTable),
+      result: 0,
+    };
+  });
+  if (taken > 0) return { ok: false, reason: "busy", retryAfter: taken, max: opts.max };
+  if (opts.perUserPerDay > 0) {
+    const quota = await hitRateLimit(kv, "debates_daily", opts.userId, opts.perUserPerDay, DAY, t);
+    if (!quota.allowed) {
+      await setLease(kv, id, null, opts.now());
+      return {
+        ok: false,
+        reason: "daily_quota",
+        retryAfter: quota.retryAfter,
+        limit: opts.perUserPerDay,
+      };
+    }
+  }
+  const heartbeat = setInterval(() => {
+    const n = opts.now();
+    setLease(kv, id, n + LEASE_MS, n).catch((err) =>
+      console.error("Debate lease heartbeat failed", err)
+    );
+  }, HEARTBEAT_MS);
+  let released = false;
+  return {
+    ok: true,
+    slot: {
+      release: async () => {
+        if (released) return;
+        released = true;
+        clearInterval(heartbeat);
+        await setLease(kv, id, null, opts.now());
+      },
+    },
+  };
+}
+
+/** How many debates hold a live lease now (all instances). */
+export async function runningDebatesEverywhere(kv: Deno.Kv, now: number): Promise<number> {
+  return Object.keys(live((await kv.get<LeaseTable>(keys.debateLeases())).value, now)).length;
+}
