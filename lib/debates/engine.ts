@@ -250,7 +250,7 @@ export function startDebateInBackground(
   deps: DebateDeps,
   accepted: AcceptedDebate,
   emit: Emit,
-  onEnd: () => void,
+  onEnd: () => void | Promise<void>,
 ): void {
   const safeEmit: Emit = (event) => {
     try {
@@ -260,9 +260,11 @@ export function startDebateInBackground(
       console.error("Debate event listener failed", err);
     }
   };
-  const run = runDebate(deps, accepted, safeEmit).finally(() => {
+  // The end listener (it frees the debate's capacity slot) is part of the tracked work, so
+  // a graceful shutdown that waits for debates also waits for their slots to be freed.
+  const run = runDebate(deps, accepted, safeEmit).finally(async () => {
     try {
-      onEnd();
+      await onEnd();
     } catch (err) {
       console.error("Debate end listener failed", err);
     }

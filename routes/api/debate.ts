@@ -78,9 +78,9 @@ export const handler = define.handlers({
         deps,
         accepted,
         (event) => events.send(event.type, event.data),
-        () => {
+        async () => {
           events.close();
-          slot.release().catch((err) => console.error("Debate slot release failed", err));
+          await slot.release().catch((err) => console.error("Debate slot release failed", err));
         },
       );
       return new Response(events.body, { status: 200, headers: SSE_HEADERS });
