@@ -35,7 +35,7 @@ export const CHUNK_FLUSH_CHARS = 120;
 export const CHUNK_FLUSH_MS = 150;
 
 /** This process's name as a lease owner. */
-export const INSTANCE_ID = crypto.randomUUID();
+export const INSTANCE_ID: string = crypto.randomUUID();
 
 /** The lease value. */
 export interface DebateLease {

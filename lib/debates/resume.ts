@@ -16,7 +16,6 @@ import type { LlmClient } from "../llm/types.ts";
 import { type RunningDebate, startDebateInBackground } from "./engine.ts";
 import { claimDebate, type DebateLease, INSTANCE_ID } from "./lease.ts";
 import { personaById } from "./personas.ts";
-import { isDebateRunning } from "./runner.ts";
 import { type DebateRecord, failDebate, listMessages } from "./store.ts";
 
 /** A debate claimed this many times after its first run is given up as failed. */
@@ -48,7 +47,6 @@ export async function resumeStalledDebates(
   const taken: string[] = [];
   for await (const entry of kv.list<RunningDebate>({ prefix: keys.debatesRunningPrefix() })) {
     const id = entry.key[1] as string;
-    if (isDebateRunning(id)) continue;
     const lease = await kv.get<DebateLease>(keys.debateLease(id));
     if (lease.value && lease.value.until > now) continue;
     const record = (await kv.get<DebateRecord>(keys.debate(id))).value;
