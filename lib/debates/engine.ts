@@ -180,11 +180,11 @@ function failureMessage(err: unknown): string {
  *
  * @example
  * ```ts
- * import type { EventStream } from "@/lib/debates/sse.ts";
+ * import { adoptDebate } from "@/lib/debates/lease.ts";
  * declare const accepted: AcceptedDebate;
  * declare const deps: DebateDeps;
- * declare const events: EventStream;
- * await runDebate(deps, accepted, (e) => events.send(e.type, e.data));
+ * const writer = await adoptDebate(deps.kv, accepted.record.id, deps.now);
+ * await runDebate(deps, accepted, writer);
  * ```
  */
 export async function runDebate(
