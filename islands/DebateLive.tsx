@@ -68,7 +68,6 @@ export default function DebateLive(props: Props) {
   const [following, setFollowing] = useState(true);
   const [shareNote, setShareNote] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
-  const lastAutoScroll = useRef(0);
   const running = phase === "starting" || phase === "debating" || phase === "judging";
 
   // Keep the newest text in view while the reader follows; a reader who scrolled up
@@ -79,7 +78,6 @@ export default function DebateLive(props: Props) {
       ? document.querySelector("[data-testid=debate-judging], [data-testid=synthesis]")
       : items[items.length - 1];
     if (!target) return;
-    lastAutoScroll.current = Date.now();
     target.scrollIntoView({ block: "end", behavior: "auto" });
   };
   useEffect(() => {
@@ -87,12 +85,20 @@ export default function DebateLive(props: Props) {
   }, [turns, phase, synthesis, following]);
   useEffect(() => {
     if (!running) return;
+    let lastY = globalThis.scrollY;
     const onScroll = () => {
-      if (Date.now() - lastAutoScroll.current < 150) return;
+      const y = globalThis.scrollY;
+      const up = y < lastY - 2;
+      lastY = y;
       const items = document.querySelectorAll("#debate-transcript > li");
       const last = items[items.length - 1];
       if (!last) return;
-      setFollowing(last.getBoundingClientRect().bottom <= globalThis.innerHeight + 48);
+      // Following never scrolls up, so moving up is the reader's doing; back near the
+      // newest text, following resumes.
+      if (up) setFollowing(false);
+      else if (last.getBoundingClientRect().bottom <= globalThis.innerHeight + 48) {
+        setFollowing(true);
+      }
     };
     globalThis.addEventListener("scroll", onScroll, { passive: true });
     return () => globalThis.removeEventListener("scroll", onScroll);

@@ -288,21 +288,29 @@ export async function claimDebate(
   now: () => number,
   owner = INSTANCE_ID,
 ): Promise<DebateWriter | null> {
-  const [lease, head] = await kv.getMany<[DebateLease, number]>([
-    keys.debateLease(debateId),
-    keys.debateEventHead(debateId),
-  ]);
-  const at = now();
-  if (lease.value && lease.value.until > at) return null;
-  // Checking the head too: a late write of the old holder cannot slip in between.
-  const res = await commit(kv, (op) =>
-    op.check(lease).check(head).set(
+  // A stalled holder may still write until its lease is taken: then try again.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const [lease, head] = await kv.getMany<[DebateLease, number]>([
       keys.debateLease(debateId),
-      {
-        owner,
-        until: at + LEASE_MS,
-      } satisfies DebateLease,
-    ));
-  if (!res.ok) return null;
-  return new DebateWriter(kv, debateId, owner, res.versionstamp, head.value ?? 0, now);
+      keys.debateEventHead(debateId),
+    ]);
+    const at = now();
+    if (lease.value && lease.value.until > at) return null;
+    // Checking the head too: a late write of the old holder cannot slip in between.
+    const res = await commit(
+      kv,
+      (op) =>
+        op.check(lease).check(head).set(
+          keys.debateLease(debateId),
+          {
+            owner,
+            until: at + LEASE_MS,
+          } satisfies DebateLease,
+        ),
+    );
+    if (res.ok) {
+      return new DebateWriter(kv, debateId, owner, res.versionstamp, head.value ?? 0, now);
+    }
+  }
+  return null;
 }
