@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import {
   DebateHistory,
   DebateTranscript,
@@ -72,31 +72,43 @@ export default function DebateLive(props: Props) {
 
   // Keep the newest text in view while the reader follows; a reader who scrolled up
   // stays where they are and gets "Jump to live".
-  const scrollToLive = () => {
+  const autoY = useRef<number | null>(null);
+  /** The reader moved the page up since the last automatic scroll (not the page shrinking). */
+  const readerScrolledUp = () => {
+    const y = globalThis.scrollY;
+    const bottom = document.documentElement.scrollHeight - globalThis.innerHeight;
+    return autoY.current !== null && y < autoY.current - 2 && y < bottom - 2;
+  };
+  const scrollToLive = (force = false) => {
+    // The page moved up since the last automatic scroll: the reader did that.
+    if (!force && readerScrolledUp()) {
+      setFollowing(false);
+      return;
+    }
     const items = document.querySelectorAll("#debate-transcript > li");
     const target = phase === "judging" || synthesis
       ? document.querySelector("[data-testid=debate-judging], [data-testid=synthesis]")
       : items[items.length - 1];
     if (!target) return;
     target.scrollIntoView({ block: "end", behavior: "auto" });
+    autoY.current = globalThis.scrollY;
   };
-  useEffect(() => {
+  // A layout effect: the scroll happens in the same frame as the new text.
+  useLayoutEffect(() => {
     if (running && following) scrollToLive();
   }, [turns, phase, synthesis, following]);
   useEffect(() => {
     if (!running) return;
-    let lastY = globalThis.scrollY;
     const onScroll = () => {
       const y = globalThis.scrollY;
-      const up = y < lastY - 2;
-      lastY = y;
       const items = document.querySelectorAll("#debate-transcript > li");
       const last = items[items.length - 1];
       if (!last) return;
       // Following never scrolls up, so moving up is the reader's doing; back near the
       // newest text, following resumes.
-      if (up) setFollowing(false);
+      if (readerScrolledUp()) setFollowing(false);
       else if (last.getBoundingClientRect().bottom <= globalThis.innerHeight + 48) {
+        autoY.current = y;
         setFollowing(true);
       }
     };
@@ -204,6 +216,7 @@ export default function DebateLive(props: Props) {
     setPhase("starting");
     setStopped(false);
     setFollowing(true);
+    autoY.current = null;
     setShareNote(null);
     const controller = new AbortController();
     abort.current = controller;
@@ -408,7 +421,7 @@ export default function DebateLive(props: Props) {
               data-testid="debate-jump"
               onClick={() => {
                 setFollowing(true);
-                scrollToLive();
+                scrollToLive(true);
               }}
             >
               Jump to live
