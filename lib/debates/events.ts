@@ -82,11 +82,15 @@ export function formatSequenced(e: SequencedEvent): string {
   return `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`;
 }
 
-const followers = new AbortController();
+let followers = new AbortController();
 
-/** End every live follower stream of this process (call before the server shuts down). */
+/**
+ * End every live follower stream of this process (call before the server shuts down;
+ * clients reconnect elsewhere with `Last-Event-ID`). Streams opened later are unaffected.
+ */
 export function closeEventFollowers(): void {
   followers.abort();
+  followers = new AbortController();
 }
 
 /**
@@ -107,10 +111,11 @@ export function followDebate(
   const encoder = new TextEncoder();
   const stop = new AbortController();
   const onShutdown = () => stop.abort();
+  const shutdown = followers.signal;
   let watcher: ReadableStreamDefaultReader<unknown> | null = null;
   return new ReadableStream<Uint8Array>({
     async start(controller) {
-      followers.signal.addEventListener("abort", onShutdown);
+      shutdown.addEventListener("abort", onShutdown);
       stop.signal.addEventListener("abort", () => watcher?.cancel().catch(() => {}));
       const send = (text: string) => {
         if (!stop.signal.aborted) controller.enqueue(encoder.encode(text));
@@ -163,7 +168,7 @@ export function followDebate(
       } catch (err) {
         if (!stop.signal.aborted) console.error(`Debate ${debateId}: follower failed`, err);
       } finally {
-        followers.signal.removeEventListener("abort", onShutdown);
+        shutdown.removeEventListener("abort", onShutdown);
         watcher?.cancel().catch(() => {});
         try {
           controller.close();

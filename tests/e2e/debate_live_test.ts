@@ -196,3 +196,72 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "Share offers the public debate's link through the Web Share API, else copies it; Stop leaves the debate running and saved",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const llm = startFakeLlm(slow);
+    const t = await createTestApp({ env: llm.env });
+    const srv = serveOnLoopback(t.app.fetch);
+    const browser = await launchBrowser();
+    try {
+      for (const mode of ["share", "copy"] as const) {
+        const { page, cookie } = await pageFor(browser, t, srv.url, { width: 1280, height: 800 });
+        await page.context().grantPermissions(["clipboard-read", "clipboard-write"], {
+          origin: srv.url,
+        });
+        await page.addInitScript((m: string) => {
+          const w = window as unknown as { shared: unknown[] };
+          w.shared = [];
+          if (m === "share") {
+            Object.defineProperty(navigator, "share", {
+              value: (data: unknown) => {
+                w.shared.push(data);
+                return Promise.resolve();
+              },
+            });
+          } else {
+            Object.defineProperty(navigator, "share", { value: undefined });
+          }
+        }, mode);
+        await page.goto(`${srv.url}/debate`);
+        await page.waitForSelector('html[data-islands="ready"]');
+        await page.getByLabel("Topic").fill(`Share test ${mode}`);
+        await page.getByRole("button", { name: "Start the debate" }).click();
+        await page.getByTestId("debate-share").click();
+        let url: string;
+        if (mode === "share") {
+          const shared = await page.evaluate(() =>
+            (window as unknown as { shared: { url: string }[] }).shared
+          );
+          assert.equal(shared.length, 1);
+          url = shared[0].url;
+        } else {
+          await page.getByText("Link copied.").waitFor();
+          url = await page.evaluate(() => navigator.clipboard.readText());
+        }
+        assert.match(url, new RegExp(`^${srv.url}/debates/debate_\\d+_[a-z0-9]+$`));
+        // Stop: the client stops following; the server finishes and saves the debate.
+        await page.getByTestId("debate-stop").click();
+        await page.getByTestId("debate-stopped").waitFor();
+        const id = url.split("/").at(-1)!;
+        let status = "in_progress";
+        for (let i = 0; i < 200 && status === "in_progress"; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          status = (await (await t.request(`/api/debates/${id}`, { headers: { cookie } })).json())
+            .status;
+        }
+        assert.equal(status, "completed", "the stopped debate completed server-side");
+        await page.context().close();
+      }
+    } finally {
+      await browser.close();
+      await srv.close();
+      await t.close();
+      await llm.close();
+    }
+  },
+});

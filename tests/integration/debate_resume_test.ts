@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { claimDebate, LEASE_MS, LeaseLostError } from "@/lib/debates/lease.ts";
 import { resumeStalledDebates } from "@/lib/debates/resume.ts";
+import { closeEventFollowers } from "@/lib/debates/events.ts";
 import { waitForDebates } from "@/lib/debates/runner.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { createTestApp, jsonWrite, signInAs, type TestApp } from "../helpers/app.ts";
@@ -180,5 +181,36 @@ Deno.test("a writer whose lease was taken over gets LeaseLostError and writes no
     await b.close();
   } finally {
     await t.close();
+  }
+});
+
+Deno.test("a live follower of /api/debates/:id/events ends cleanly when the server shuts down, and starts with retry:", async () => {
+  const llm = startFakeLlm(slowTurns(10));
+  const t = await createTestApp({ env: llm.env });
+  try {
+    const { cookie } = await signInAs(t, "Ada");
+    const post = await startDebate(t, cookie);
+    const head = await readUntil(post, (e) => e.type === "start");
+    const id = head[0].data.id as string;
+    const res = await t.request(`/api/debates/${id}/events`, { headers: { cookie } });
+    assert.equal(res.headers.get("content-type"), "text/event-stream");
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    assert.match(first, /^retry: \d+\n\n/);
+    closeEventFollowers();
+    const started = Date.now();
+    let text = first;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    assert.ok(Date.now() - started < 2_000, "the stream closed at once");
+    assert.ok(!text.includes("event: done"), "it ended before the debate did");
+    parseResumable(text); // whatever came is well framed
+  } finally {
+    await waitForDebates(20_000);
+    await t.close();
+    await llm.close();
   }
 });
