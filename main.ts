@@ -10,6 +10,8 @@ import { readBuildInfo } from "./lib/fresh/assets.ts";
 import { openKv } from "./lib/kv/open.ts";
 import { startAvatarJob } from "./lib/avatar/job.ts";
 import { waitForDebates } from "./lib/debates/runner.ts";
+import { startDebateResumer } from "./lib/debates/resume.ts";
+import { closeEventFollowers } from "./lib/debates/events.ts";
 import { llmFromConfig } from "./lib/llm/from_config.ts";
 import { resolveAppSecret } from "./lib/auth/secret.ts";
 import { startServer } from "./lib/serve.ts";
@@ -40,12 +42,17 @@ async function main(): Promise<void> {
   self.app = app;
   // The AI avatar answers for users who turned it on (one tick at a time across instances).
   const avatarJob = startAvatarJob(services);
+  // Debates whose instance died (lease lapsed) are continued here within seconds.
+  const resumer = startDebateResumer(services, {
+    intervalMs: Number(Deno.env.get("DEBATE_RESUME_INTERVAL_MS") ?? 2_000),
+  });
 
   const server = startServer(app.fetch, {
     port: config.port,
     hostname: config.hostname,
     onClosed: async () => {
       await avatarJob.stop();
+      await resumer.stop();
       // Debates whose clients left keep running server-side; let them save first.
       await waitForDebates(15_000);
       kv.close();
@@ -63,6 +70,8 @@ async function main(): Promise<void> {
 
   const stop = async (signal: string) => {
     console.log(`${signal}: finishing in-flight requests…`);
+    // Live debate followers end now (clients resume elsewhere with Last-Event-ID).
+    closeEventFollowers();
     await server.shutdown();
     console.log("Parley stopped.");
     Deno.exit(0);

@@ -21,6 +21,7 @@ import * as $api_auth_session from "./routes/api/auth/session.ts";
 import * as $api_debate from "./routes/api/debate.ts";
 import * as $api_debate_history from "./routes/api/debate/history.ts";
 import * as $api_debates_id from "./routes/api/debates/[id].ts";
+import * as $api_debates_id_events from "./routes/api/debates/[id]/events.ts";
 import * as $api_favorites from "./routes/api/favorites.ts";
 import * as $api_feed from "./routes/api/feed.ts";
 import * as $api_likes from "./routes/api/likes.ts";
@@ -94,6 +95,7 @@ const manifest: Manifest = {
     "./routes/api/debate.ts": $api_debate,
     "./routes/api/debate/history.ts": $api_debate_history,
     "./routes/api/debates/[id].ts": $api_debates_id,
+    "./routes/api/debates/[id]/events.ts": $api_debates_id_events,
     "./routes/api/favorites.ts": $api_favorites,
     "./routes/api/feed.ts": $api_feed,
     "./routes/api/likes.ts": $api_likes,

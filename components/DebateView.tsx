@@ -87,7 +87,14 @@ export function DebateTranscript(
   { turns, viewerIsOwner = true }: { turns: TurnView[]; viewerIsOwner?: boolean },
 ) {
   return (
-    <ol class="debate-transcript" aria-live="polite" data-testid="debate-transcript">
+    <ol
+      class="debate-transcript"
+      id="debate-transcript"
+      aria-live="polite"
+      aria-label="Transcript"
+      tabIndex={-1}
+      data-testid="debate-transcript"
+    >
       {turns.map((t, i) => (
         <li
           key={i}

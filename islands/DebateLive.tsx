@@ -1,4 +1,4 @@
-import { useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import {
   DebateHistory,
   DebateTranscript,
@@ -26,7 +26,15 @@ interface Props {
   standIn: boolean;
   initialTopic: string;
   history: HistoryItemView[];
+  /** The user's debate archive is public: offer Share. */
+  archivePublic?: boolean;
 }
+
+/** Reconnection delays (ms): exponential backoff, capped. */
+const BACKOFF_MS = [500, 1_000, 2_000, 4_000, 8_000];
+const MAX_RECONNECTS = 12;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Phase = "idle" | "starting" | "debating" | "judging" | "done" | "failed";
 
@@ -55,7 +63,64 @@ export default function DebateLive(props: Props) {
   const [synthesis, setSynthesis] = useState<Synthesis | null>(null);
   const [debateId, setDebateId] = useState<string | null>(null);
   const [history, setHistory] = useState(props.history);
+  const [reconnecting, setReconnecting] = useState(false);
+  const [stopped, setStopped] = useState(false);
+  const [following, setFollowing] = useState(true);
+  const [shareNote, setShareNote] = useState<string | null>(null);
+  const abort = useRef<AbortController | null>(null);
   const running = phase === "starting" || phase === "debating" || phase === "judging";
+
+  // Keep the newest text in view while the reader follows; a reader who scrolled up
+  // stays where they are and gets "Jump to live".
+  const autoY = useRef<number | null>(null);
+  /** The reader moved the page up since the last automatic scroll (not the page shrinking). */
+  const readerScrolledUp = () => {
+    const y = globalThis.scrollY;
+    const bottom = document.documentElement.scrollHeight - globalThis.innerHeight;
+    return autoY.current !== null && y < autoY.current - 2 && y < bottom - 2;
+  };
+  const scrollToLive = (force = false) => {
+    // The page moved up since the last automatic scroll: the reader did that.
+    if (!force && readerScrolledUp()) {
+      setFollowing(false);
+      return;
+    }
+    const items = document.querySelectorAll("#debate-transcript > li");
+    const target = phase === "judging" || synthesis
+      ? document.querySelector("[data-testid=debate-judging], [data-testid=synthesis]")
+      : items[items.length - 1];
+    if (!target) return;
+    target.scrollIntoView({ block: "end", behavior: "auto" });
+    autoY.current = globalThis.scrollY;
+  };
+  // A layout effect: the scroll happens in the same frame as the new text.
+  useLayoutEffect(() => {
+    if (running && following) scrollToLive();
+  }, [turns, phase, synthesis, following]);
+  useEffect(() => {
+    if (!running) return;
+    const onScroll = () => {
+      const y = globalThis.scrollY;
+      const items = document.querySelectorAll("#debate-transcript > li");
+      const last = items[items.length - 1];
+      if (!last) return;
+      // Following never scrolls up, so moving up is the reader's doing; back near the
+      // newest text, following resumes.
+      if (readerScrolledUp()) setFollowing(false);
+      else if (last.getBoundingClientRect().bottom <= globalThis.innerHeight + 48) {
+        autoY.current = y;
+        setFollowing(true);
+      }
+    };
+    globalThis.addEventListener("scroll", onScroll, { passive: true });
+    return () => globalThis.removeEventListener("scroll", onScroll);
+  }, [running]);
+  // When the debate starts, focus moves to the transcript's live region.
+  useEffect(() => {
+    if (phase === "debating") {
+      document.getElementById("debate-transcript")?.focus({ preventScroll: true });
+    }
+  }, [phase === "debating"]);
   const user: SideView = { name: props.agent.name, avatar: props.agent.avatar };
 
   const refreshHistory = async () => {
@@ -97,13 +162,10 @@ export default function DebateLive(props: Props) {
       case "start": {
         const role = data.role as Role;
         const avatar = role === "user" ? user.avatar : opp.current?.avatar ?? null;
-        setTurns((ts) => [...ts, {
-          role,
-          name: data.name as string,
-          avatar,
-          content: "",
-          typing: true,
-        }]);
+        const fresh = { role, name: data.name as string, avatar, content: "", typing: true };
+        // A `start` while the last turn is still being written restarts that turn (the
+        // server instance died mid-message and another one writes it again).
+        setTurns((ts) => ts.at(-1)?.typing ? [...ts.slice(0, -1), fresh] : [...ts, fresh]);
         break;
       }
       case "chunk":
@@ -152,11 +214,18 @@ export default function DebateLive(props: Props) {
     setOpponent(null);
     setDebateId(null);
     setPhase("starting");
+    setStopped(false);
+    setFollowing(true);
+    autoY.current = null;
+    setShareNote(null);
+    const controller = new AbortController();
+    abort.current = controller;
     const opp = { current: null as SideView | null };
     let finished = false;
     try {
       const res = await fetch("/api/debate", {
         method: "POST",
+        signal: controller.signal,
         headers: { "content-type": "application/json", accept: "text/event-stream" },
         body: JSON.stringify({
           topic: text,
@@ -178,10 +247,9 @@ export default function DebateLive(props: Props) {
         } else if (res.status === 429) {
           const retryAfter = body.retryAfter ?? Number(res.headers.get("retry-after") ?? 60);
           setProblem({
-            message:
-              `You have started too many debates in the last minute. Try again in ${retryAfter} second${
-                retryAfter === 1 ? "" : "s"
-              }.`,
+            message: `You have started too many debates in the last minute. Try again in ${
+              retryAfter >= 60 ? `${Math.ceil(retryAfter / 60)} minute` : `${retryAfter} second`
+            }${(retryAfter >= 60 ? Math.ceil(retryAfter / 60) : retryAfter) === 1 ? "" : "s"}.`,
             retryAfter,
           });
         } else {
@@ -190,11 +258,51 @@ export default function DebateLive(props: Props) {
         setPhase("failed");
         return;
       }
-      await readEventStream(res.body, (event) => {
+      // Follow the POST stream; when it drops, resume through the stored events.
+      let lastId = 0;
+      let id: string | null = null;
+      const handle = (event: StreamEvent) => {
+        if (event.type === "init") id = (event.data as { id: string }).id;
         if (event.type === "done" || event.type === "error") finished = true;
+        if (event.id) lastId = Number(event.id);
         onEvent(event, opp);
-      });
-      if (!finished) {
+      };
+      try {
+        await readEventStream(res.body, handle);
+      } catch (err) {
+        if (controller.signal.aborted) throw err;
+      }
+      // The POST stream carries no ids: the first resume replays from the start.
+      let fromStart = true;
+      for (let attempt = 0; !finished && id && attempt < MAX_RECONNECTS; attempt++) {
+        if (controller.signal.aborted) return;
+        setReconnecting(true);
+        await sleep(BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]);
+        if (controller.signal.aborted) return;
+        try {
+          const r = await fetch(`/api/debates/${encodeURIComponent(id)}/events`, {
+            headers: {
+              accept: "text/event-stream",
+              ...(fromStart ? {} : { "last-event-id": String(lastId) }),
+            },
+            signal: controller.signal,
+          });
+          if (!r.ok || !r.body) continue;
+          if (fromStart) {
+            // Rebuild the view from the replay: nothing doubled, nothing lost.
+            setTurns([]);
+            setSynthesis(null);
+            fromStart = false;
+          }
+          setReconnecting(false);
+          attempt = -1; // a stream that answered resets the backoff
+          await readEventStream(r.body, handle).catch(() => {});
+        } catch {
+          if (controller.signal.aborted) return;
+        }
+      }
+      setReconnecting(false);
+      if (!finished && !controller.signal.aborted) {
         setProblem({
           message:
             "The connection closed before the debate finished. It keeps running on the server — find it in your history.",
@@ -202,14 +310,42 @@ export default function DebateLive(props: Props) {
         setPhase("failed");
       }
     } catch {
+      if (controller.signal.aborted) return;
       setProblem({
         message:
           "The connection to the debate was lost. It keeps running on the server — find it in your history.",
       });
       setPhase("failed");
     } finally {
+      setReconnecting(false);
       setTurns((ts) => ts.map((t) => t.typing ? { ...t, typing: false } : t));
       if (props.signedIn) refreshHistory();
+    }
+  };
+
+  /**
+   * Stop following: the client stream ends; the server-side debate carries on and is
+   * saved (SPEC.md: every debate is saved, also when the client disconnects).
+   */
+  const stop = () => {
+    abort.current?.abort();
+    setStopped(true);
+    setReconnecting(false);
+    setPhase("done");
+  };
+
+  const share = async () => {
+    if (!debateId) return;
+    const url = `${location.origin}/debates/${encodeURIComponent(debateId)}`;
+    try {
+      if (typeof navigator.share === "function") {
+        await navigator.share({ title: topic, url });
+        return;
+      }
+      await navigator.clipboard.writeText(url);
+      setShareNote("Link copied.");
+    } catch {
+      setShareNote(`Copy this link: ${url}`);
     }
   };
 
@@ -248,6 +384,11 @@ export default function DebateLive(props: Props) {
             {running ? "Debating…" : phase === "idle" ? "Start the debate" : "Start a new debate"}
           </button>
           {phase === "starting" && <TypingDots label="Starting the debate" />}
+          {running && (
+            <button type="button" class="btn" onClick={stop} data-testid="debate-stop">
+              Stop
+            </button>
+          )}
         </div>
       </form>
 
@@ -267,7 +408,25 @@ export default function DebateLive(props: Props) {
         <section class="debate-stage" aria-label="The debate">
           {props.standIn && <StandInNote />}
           <DebateVersus user={user} opponent={opponent} />
+          {reconnecting && (
+            <p class="alert alert-info" role="status" data-testid="debate-reconnecting">
+              Reconnecting…
+            </p>
+          )}
           <DebateTranscript turns={turns} />
+          {running && !following && (
+            <button
+              type="button"
+              class="btn btn-primary debate-jump"
+              data-testid="debate-jump"
+              onClick={() => {
+                setFollowing(true);
+                scrollToLive(true);
+              }}
+            >
+              Jump to live
+            </button>
+          )}
           {phase === "judging" && !synthesis && (
             <p class="debate-judging" data-testid="debate-judging">
               The judge is writing the report <TypingDots label="The judge is writing" />
@@ -280,10 +439,25 @@ export default function DebateLive(props: Props) {
               opponentName={opponent.name}
             />
           )}
-          {phase === "done" && debateId && (
+          {stopped && debateId && (
+            <p class="alert alert-info" data-testid="debate-stopped">
+              You stopped following. The debate goes on on the server and is saved to your history.
+              {" "}
+              <a href={`/debates/${encodeURIComponent(debateId)}`}>Open it later</a>
+            </p>
+          )}
+          {phase === "done" && !stopped && debateId && (
             <p class="alert alert-ok" data-testid="debate-saved">
               Saved to your history.{" "}
               <a href={`/debates/${encodeURIComponent(debateId)}`}>Permanent link</a>
+            </p>
+          )}
+          {props.archivePublic && debateId && (
+            <p class="row">
+              <button type="button" class="btn" onClick={share} data-testid="debate-share">
+                Share
+              </button>
+              {shareNote && <span role="status">{shareNote}</span>}
             </p>
           )}
         </section>

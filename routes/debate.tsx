@@ -1,3 +1,4 @@
+import { getSettings } from "@/lib/profile/settings.ts";
 import type { HistoryItemView } from "@/components/DebateView.tsx";
 import DebateLive from "@/islands/DebateLive.tsx";
 import { getAgentMemory, listDebateSummaries } from "@/lib/debates/store.ts";
@@ -14,6 +15,8 @@ interface Data {
   standIn: boolean;
   topic: string;
   history: HistoryItemView[];
+  /** The debate archive is public: live debates offer a Share action. */
+  archivePublic: boolean;
 }
 
 export const handler = define.handlers<Data>({
@@ -31,12 +34,14 @@ export const handler = define.handlers<Data>({
         standIn,
         topic,
         history: [],
+        archivePublic: false,
       });
     }
-    const [profile, memory, summaries] = await Promise.all([
+    const [profile, memory, summaries, settings] = await Promise.all([
       getProfile(kv, user.id),
       getAgentMemory(kv, user.id),
       listDebateSummaries(kv, user.id, now()),
+      getSettings(kv, user.id),
     ]);
     return ctx.render({
       signedIn: true,
@@ -50,6 +55,7 @@ export const handler = define.handlers<Data>({
       standIn,
       topic,
       history: summaries.map((s) => ({ ...s, createdAt: new Date(s.createdAt).toISOString() })),
+      archivePublic: settings.debateArchive === "public",
     });
   },
 });
@@ -82,6 +88,7 @@ export default define.page<typeof handler>(function DebatePage({ data }) {
         standIn={data.standIn}
         initialTopic={data.topic}
         history={data.history}
+        archivePublic={data.archivePublic}
       />
     </>
   );

@@ -4,9 +4,13 @@
  * message saved as it completes, then the judge's synthesis (validated, repaired once,
  * else salvaged or defaulted) — and report every step as a {@link DebateEvent}.
  *
- * The run does not depend on anyone listening: events go to an `emit` callback that
- * may drop them, and the debate is saved either way. Any failure ends the run with an
- * `error` event and the stored debate marked `failed`.
+ * The run does not depend on anyone listening: events go to a {@link DebateWriter}
+ * that stores them under the debate's lease (lib/debates/lease.ts) and hands them to
+ * whoever listens, and the debate is saved either way. Each complete message is stored
+ * with its `message` event in one op, so a run resumed by another instance
+ * ({@link runDebate}'s `resumed`) continues after the last stored message. Any failure
+ * ends the run with an `error` event and the stored debate marked `failed`; losing the
+ * lease ends it silently (the new holder carries on).
  *
  * @module
  */
@@ -16,6 +20,9 @@ import { MessageClipper } from "./clip.ts";
 import { choosePersona, type Persona } from "./personas.ts";
 import { type Debaters, synthesisPrompt, turnPrompt } from "./prompts.ts";
 import { trackDebate } from "./runner.ts";
+import { type DebateWriter, LeaseLostError, newDebateLeaseOps } from "./lease.ts";
+import { recordEarnedBadges } from "../profile/stats.ts";
+import { keys } from "../kv/keys.ts";
 import {
   type DebateEvent,
   type DebateMessage,
@@ -28,11 +35,12 @@ import {
 } from "./model.ts";
 import { type DebateRequest, SynthesisSchema } from "../schemas/debate.ts";
 import {
-  appendMessage,
-  completeDebate,
+  appendMessageOps,
+  completeDebateOps,
   createDebate,
   type DebateRecord,
   failDebate,
+  failDebateOps,
   newDebateId,
 } from "./store.ts";
 
@@ -45,6 +53,18 @@ export interface DebateDeps {
 
 /** Receives the debate's events (may ignore them once nobody listens). */
 export type Emit = (event: DebateEvent) => void;
+
+/**
+ * What a resumer needs to continue a debate: the validated request and the opponent,
+ * kept under `["debates_running", id]` while the debate runs.
+ */
+export interface RunningDebate {
+  userId: string;
+  request: DebateRequest;
+  opponentId: string;
+  /** How many times an instance claimed it after its first run (resumes). */
+  claims: number;
+}
 
 /** Token budget of one turn: room for 200 characters and a little more to clip. */
 const TURN_MAX_TOKENS = 120;
@@ -106,7 +126,14 @@ export async function acceptDebate(
   const memory = request.userProfile.softMemory
     ? { ...request.userProfile.softMemory, updatedAt: now }
     : undefined;
-  if (!await createDebate(deps.kv, record, memory)) {
+  const running: RunningDebate = { userId, request, opponentId: opponent.id, claims: 0 };
+  const created = await createDebate(deps.kv, record, memory, (op) => {
+    // The run is claimed by this process from the start; if it dies, the lease lapses
+    // and any instance's resumer continues it.
+    newDebateLeaseOps(op, record.id, now);
+    op.set(keys.debateRunning(record.id), running);
+  });
+  if (!created) {
     throw new Error(`Debate id collision: ${record.id}`);
   }
   return { record, opponent, request };
@@ -153,40 +180,48 @@ function failureMessage(err: unknown): string {
  *
  * @example
  * ```ts
- * import type { EventStream } from "@/lib/debates/sse.ts";
+ * import { adoptDebate } from "@/lib/debates/lease.ts";
  * declare const accepted: AcceptedDebate;
  * declare const deps: DebateDeps;
- * declare const events: EventStream;
- * await runDebate(deps, accepted, (e) => events.send(e.type, e.data));
+ * const writer = await adoptDebate(deps.kv, accepted.record.id, deps.now);
+ * await runDebate(deps, accepted, writer);
  * ```
  */
 export async function runDebate(
   deps: DebateDeps,
   accepted: AcceptedDebate,
-  emit: Emit,
+  out: DebateWriter,
+  resumed: DebateMessage[] = [],
 ): Promise<void> {
   let record = accepted.record;
   const { opponent, request } = accepted;
   const debaters: Debaters = { topic: request.topic, user: request.userProfile, opponent };
-  const messages: DebateMessage[] = [];
+  const messages: DebateMessage[] = [...resumed];
+  const emit: Emit = (event) => out.emit(event);
   try {
-    emit({
-      type: "init",
-      data: {
-        id: record.id,
-        topic: record.topic,
-        userProfile: {
-          ...record.userProfile,
-          ...(request.userProfile.softMemory ? { softMemory: request.userProfile.softMemory } : {}),
+    if (messages.length === 0) {
+      emit({
+        type: "init",
+        data: {
+          id: record.id,
+          topic: record.topic,
+          userProfile: {
+            ...record.userProfile,
+            ...(request.userProfile.softMemory
+              ? { softMemory: request.userProfile.softMemory }
+              : {}),
+          },
+          opponentProfile: {
+            ...record.opponentProfile,
+            personality: opponent.personality,
+            stance: opponent.stance,
+          },
         },
-        opponentProfile: {
-          ...record.opponentProfile,
-          personality: opponent.personality,
-          stance: opponent.stance,
-        },
-      },
-    });
-    for (let turn = 0; turn < TURNS; turn++) {
+      });
+    }
+    // A resumed run starts after the last stored message: a turn that was half streamed
+    // starts again with a fresh `start` (readers drop its partial text).
+    for (let turn = messages.length; turn < TURNS; turn++) {
       const role: Role = turn % 2 === 0 ? "user" : "opponent";
       const name = role === "user" ? record.userProfile.name : opponent.name;
       emit({ type: "start", data: { role, name } });
@@ -197,9 +232,11 @@ export async function runDebate(
         (text) => emit({ type: "chunk", data: { role, content: text } }),
       );
       const message: DebateMessage = { role, name, content, timestamp: deps.now() };
-      record = await appendMessage(deps.kv, record, message, message.timestamp);
+      const before = record;
+      await out.commit([{ type: "message", data: message }], (op) => {
+        record = appendMessageOps(op, before, message, message.timestamp);
+      });
       messages.push(message);
-      emit({ type: "message", data: message });
     }
     emit({ type: "synthesizing", data: {} });
     const { value: synthesis, source } = await jsonAnswer(
@@ -215,54 +252,64 @@ export async function runDebate(
     if (source === "fallback") {
       console.warn(`Debate ${record.id}: the synthesis failed validation twice; using a safe one`);
     }
-    record = await completeDebate(deps.kv, record, synthesis, source, deps.now());
-    emit({ type: "synthesis", data: synthesis });
-    emit({
-      type: "done",
-      data: { id: record.id, topic: record.topic, messages, synthesis },
+    const before = record;
+    await out.commit([
+      { type: "synthesis", data: synthesis },
+      { type: "done", data: { id: record.id, topic: record.topic, messages, synthesis } },
+    ], (op) => {
+      record = completeDebateOps(op, before, synthesis, source, deps.now());
     });
+    if (synthesis.winner === "user") {
+      await recordEarnedBadges(deps.kv, record.userId, deps.now()).catch((err) =>
+        console.error(`Debate ${record.id}: could not record badges`, err)
+      );
+    }
   } catch (err) {
+    if (err instanceof LeaseLostError || out.lost) return; // the new holder carries on
     const message = failureMessage(err);
     console.error(`Debate ${record.id} failed:`, err instanceof Error ? err.message : err);
+    const failed = record;
     try {
-      await failDebate(deps.kv, record, message, deps.now());
+      await out.commit([{ type: "error", data: { message } }], (op) => {
+        failDebateOps(op, failed, message, deps.now());
+      });
     } catch (saveErr) {
+      if (saveErr instanceof LeaseLostError) return;
       console.error(`Debate ${record.id}: could not record the failure`, saveErr);
+      try {
+        await failDebate(deps.kv, failed, message, deps.now());
+      } catch {
+        // KV is gone: the debate reads as failed once stale (store.ts).
+      }
     }
-    emit({ type: "error", data: { message } });
   }
 }
 
 /**
  * Run an accepted debate detached from the caller: it continues when the caller goes
- * away and is tracked so shutdown can wait for it.
+ * away and is tracked so shutdown can wait for it; the writer is closed at the end and
+ * `onEnd` called.
  *
  * @example
  * ```ts
- * import type { EventStream } from "@/lib/debates/sse.ts";
+ * import { adoptDebate } from "@/lib/debates/lease.ts";
  * declare const accepted: AcceptedDebate;
  * declare const deps: DebateDeps;
- * declare const events: EventStream;
- * startDebateInBackground(deps, accepted, (e) => events.send(e.type, e.data), () => events.close());
+ * const writer = await adoptDebate(deps.kv, accepted.record.id, deps.now);
+ * startDebateInBackground(deps, accepted, writer);
  * ```
  */
 export function startDebateInBackground(
   deps: DebateDeps,
   accepted: AcceptedDebate,
-  emit: Emit,
-  onEnd: () => void | Promise<void>,
-): void {
-  const safeEmit: Emit = (event) => {
-    try {
-      emit(event);
-    } catch (err) {
-      // A listener's failure must never stop the debate from being saved.
-      console.error("Debate event listener failed", err);
-    }
-  };
+  writer: DebateWriter,
+  resumed: DebateMessage[] = [],
+  onEnd: () => void | Promise<void> = () => {},
+): Promise<void> {
   // The end listener (it frees the debate's capacity slot) is part of the tracked work, so
   // a graceful shutdown that waits for debates also waits for their slots to be freed.
-  const run = runDebate(deps, accepted, safeEmit).finally(async () => {
+  const run = runDebate(deps, accepted, writer, resumed).finally(async () => {
+    await writer.close().catch(() => {});
     try {
       await onEnd();
     } catch (err) {
@@ -270,4 +317,5 @@ export function startDebateInBackground(
     }
   });
   trackDebate(accepted.record.id, run);
+  return run.catch(() => {});
 }

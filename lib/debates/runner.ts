@@ -21,8 +21,11 @@ const running = new Map<string, Promise<void>>();
  * ```
  */
 export function trackDebate(id: string, run: Promise<void>): void {
-  const settled = run.catch((err) => console.error("Debate runner failed", id, err))
-    .finally(() => running.delete(id));
+  const settled: Promise<void> = run.catch((err) => console.error("Debate runner failed", id, err))
+    .finally(() => {
+      // A run taken over by another (lib/debates/resume.ts) must not untrack its successor.
+      if (running.get(id) === settled) running.delete(id);
+    });
   running.set(id, settled);
 }
 

@@ -9,6 +9,8 @@
 export interface StreamEvent {
   type: string;
   data: unknown;
+  /** The `id:` field, when the stream has one (GET /api/debates/:id/events). */
+  id?: string;
 }
 
 /**
@@ -31,6 +33,7 @@ export function takeEvents(buffer: string): { events: StreamEvent[]; rest: strin
     const block = rest.slice(0, end);
     rest = rest.slice(end + 2);
     let type = "message";
+    let id: string | undefined;
     const data: string[] = [];
     for (const line of block.split("\n")) {
       if (line.startsWith(":")) continue;
@@ -38,11 +41,12 @@ export function takeEvents(buffer: string): { events: StreamEvent[]; rest: strin
       const field = colon === -1 ? line : line.slice(0, colon);
       const value = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
       if (field === "event") type = value;
+      else if (field === "id") id = value;
       else if (field === "data") data.push(value);
     }
     if (data.length === 0) continue;
     try {
-      events.push({ type, data: JSON.parse(data.join("\n")) });
+      events.push({ type, data: JSON.parse(data.join("\n")), ...(id ? { id } : {}) });
     } catch {
       // Not JSON: not one of ours; skip it.
     }

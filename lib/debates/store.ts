@@ -92,12 +92,14 @@ export async function createDebate(
   kv: Deno.Kv,
   record: DebateRecord,
   memory?: AgentMemory,
+  extra?: (op: Deno.AtomicOperation) => void,
 ): Promise<boolean> {
   const res = await commit(kv, (op) => {
     op.check({ key: keys.debate(record.id), versionstamp: null })
       .set(keys.debate(record.id), record)
       .set(keys.debateByUser(record.userId, invertTime(record.createdAt), record.id), record.id);
     if (memory) op.set(keys.debateAgent(record.userId), memory);
+    extra?.(op);
   });
   return res.ok;
 }
@@ -112,10 +114,25 @@ export async function appendMessage(
   message: DebateMessage,
   now: number,
 ): Promise<DebateRecord> {
+  let next = record;
+  await commit(kv, (op) => {
+    next = appendMessageOps(op, record, message, now);
+  });
+  return next;
+}
+
+/** {@link appendMessage}'s writes, added to `op` (the caller commits); returns the new record. */
+export function appendMessageOps(
+  op: Deno.AtomicOperation,
+  record: DebateRecord,
+  message: DebateMessage,
+  now: number,
+): DebateRecord {
   const next = { ...record, messageCount: record.messageCount + 1, updatedAt: now };
-  await commit(kv, (op) =>
-    op.set(keys.debateMessage(record.id, record.messageCount), message)
-      .set(keys.debate(record.id), next));
+  op.set(keys.debateMessage(record.id, record.messageCount), message).set(
+    keys.debate(record.id),
+    next,
+  );
   return next;
 }
 
@@ -131,6 +148,25 @@ export async function completeDebate(
   source: JsonSource,
   now: number,
 ): Promise<DebateRecord> {
+  let next = record;
+  await commit(kv, (op) => {
+    next = completeDebateOps(op, record, synthesis, source, now);
+  });
+  if (synthesis.winner === "user") await recordEarnedBadges(kv, record.userId, now);
+  return next;
+}
+
+/**
+ * {@link completeDebate}'s writes, added to `op` (the caller commits, then records
+ * badges); also drops the debate from the running index.
+ */
+export function completeDebateOps(
+  op: Deno.AtomicOperation,
+  record: DebateRecord,
+  synthesis: Synthesis,
+  source: JsonSource,
+  now: number,
+): DebateRecord {
   const next: DebateRecord = {
     ...record,
     status: "completed",
@@ -138,14 +174,11 @@ export async function completeDebate(
     synthesisSource: source,
     updatedAt: now,
   };
-  await commit(kv, (op) => {
-    op.set(keys.debate(record.id), next);
-    addToCounter(op, keys.userStat(record.userId, "debates"), 1);
-    if (synthesis.winner === "user") {
-      addToCounter(op, keys.userStat(record.userId, "debate_wins"), 1);
-    }
-  });
-  if (synthesis.winner === "user") await recordEarnedBadges(kv, record.userId, now);
+  op.set(keys.debate(record.id), next).delete(keys.debateRunning(record.id));
+  addToCounter(op, keys.userStat(record.userId, "debates"), 1);
+  if (synthesis.winner === "user") {
+    addToCounter(op, keys.userStat(record.userId, "debate_wins"), 1);
+  }
   return next;
 }
 
@@ -156,8 +189,22 @@ export async function failDebate(
   error: string,
   now: number,
 ): Promise<DebateRecord> {
+  let next = record;
+  await commit(kv, (op) => {
+    next = failDebateOps(op, record, error, now);
+  });
+  return next;
+}
+
+/** {@link failDebate}'s writes (also drops the running index), added to `op`. */
+export function failDebateOps(
+  op: Deno.AtomicOperation,
+  record: DebateRecord,
+  error: string,
+  now: number,
+): DebateRecord {
   const next: DebateRecord = { ...record, status: "failed", error, updatedAt: now };
-  await commit(kv, (op) => op.set(keys.debate(record.id), next));
+  op.set(keys.debate(record.id), next).delete(keys.debateRunning(record.id));
   return next;
 }
 
@@ -181,7 +228,10 @@ async function settleStale(
     error: "The debate was interrupted before it finished.",
     updatedAt: now,
   };
-  await commit(kv, (op) => op.check(entry).set(keys.debate(record.id), next));
+  await commit(
+    kv,
+    (op) => op.check(entry).set(keys.debate(record.id), next).delete(keys.debateRunning(record.id)),
+  );
   return next;
 }
 

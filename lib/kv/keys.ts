@@ -27,6 +27,10 @@
  * | `["debates_by_user", userId, invertTime(createdAt), id]` | id | newest-first history |
  * | `["debate_agents", userId]` | `AgentMemory` | traits/interests last used for the user's agent |
  * | `["user_stats", userId, "debates" \| "debate_wins"]` | `Deno.KvU64` | debates completed and won, moved when a debate completes |
+ * | `["debate_events", debateId, seq]` | `StoredDebateEvent` `{type, data}` | the debate's SSE events, seq 1, 2, …; written by the lease holder with the head (lib/debates/events.ts) |
+ * | `["debate_event_head", debateId]` | number (last seq) | set with every event; followers `kv.watch` it |
+ * | `["debate_lease", debateId]` | `DebateLease` `{owner, until}` | who runs the debate; renewed every 2 s, expires after 6 s; every write of the run checks it (lib/debates/lease.ts) |
+ * | `["debates_running", debateId]` | `RunningDebate` `{userId, request, opponentId, claims}` | written with the debate, deleted when it completes or fails; the resumer scans it |
  *
  * Community (questions, messages, votes, favorites, agent keys). Every row below is written
  * in the same atomic op as the record that causes it, so indexes and counters never drift:
@@ -165,6 +169,12 @@ export const keys = {
     id,
   ],
   debateAgent: (userId: string): Deno.KvKey => ["debate_agents", userId],
+  debateEventsPrefix: (debateId: string): Deno.KvKey => ["debate_events", debateId],
+  debateEvent: (debateId: string, seq: number): Deno.KvKey => ["debate_events", debateId, seq],
+  debateEventHead: (debateId: string): Deno.KvKey => ["debate_event_head", debateId],
+  debateLease: (debateId: string): Deno.KvKey => ["debate_lease", debateId],
+  debatesRunningPrefix: (): Deno.KvKey => ["debates_running"],
+  debateRunning: (debateId: string): Deno.KvKey => ["debates_running", debateId],
   // Community: questions, messages, votes, favorites, agent keys (table above).
   questionSeqHead: (): Deno.KvKey => ["question_seq_head"],
   questionsBySeqPrefix: (): Deno.KvKey => ["questions_by_seq"],

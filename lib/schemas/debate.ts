@@ -160,3 +160,11 @@ export const DEBATE_EVENTS: Record<string, EventDoc> = {
     data: z.object({ message: z.string() }),
   },
 };
+
+/** The query of `GET /api/debates/:id/events` (the `Last-Event-ID` header wins). */
+export const DebateEventsQuery = z.object({
+  lastEventId: z.string().max(20).optional().meta({
+    description:
+      "Resume after this event id (as the `Last-Event-ID` header does); absent: from the start",
+  }),
+});

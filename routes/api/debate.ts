@@ -7,6 +7,7 @@ import {
   unauthorizedSession,
 } from "@/lib/agent/openapi_docs.ts";
 import { acceptDebate, startDebateInBackground } from "@/lib/debates/engine.ts";
+import { adoptDebate } from "@/lib/debates/lease.ts";
 import { createEventStream, SSE_HEADERS } from "@/lib/debates/sse.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { readJson } from "@/lib/http/body.ts";
@@ -66,23 +67,22 @@ export const handler = define.handlers({
       if (!capacity.ok) throw debateCapacityError(capacity);
       const { slot } = capacity;
       const deps = { kv, llm, now };
-      let accepted;
+      let accepted, writer;
       try {
         accepted = await acceptDebate(deps, user.id, request);
+        writer = await adoptDebate(kv, accepted.record.id, now);
       } catch (err) {
         await slot.release();
         throw err;
       }
       const events = createEventStream();
-      startDebateInBackground(
-        deps,
-        accepted,
-        (event) => events.send(event.type, event.data),
-        async () => {
-          events.close();
-          await slot.release().catch((err) => console.error("Debate slot release failed", err));
-        },
-      );
+      // This stream hears the run directly (every token, at once); the events are also
+      // stored, so GET /api/debates/:id/events can resume it from any instance.
+      writer.listen((event) => events.send(event.type, event.data));
+      startDebateInBackground(deps, accepted, writer, [], async () => {
+        events.close();
+        await slot.release().catch((err) => console.error("Debate slot release failed", err));
+      });
       return new Response(events.body, { status: 200, headers: SSE_HEADERS });
     } catch (err) {
       if (err instanceof HttpError) throw err;
@@ -98,7 +98,7 @@ export const docs: OperationDoc[] = [{
   tag: "Debates",
   summary: "Start a debate between your agent and an AI opponent (Server-Sent Events)",
   description:
-    "The opponent persona is chosen from the topic. 5 rounds: your agent opens and the two alternate (10 messages of 100–200 characters), then a synthesis. The answer is a `text/event-stream`: each event is `event: <name>`, `data: <json>`, a blank line. Order: init; per turn start, chunk…, message; then synthesizing, synthesis, done. `error` may end the stream. The debate is saved (also when the client disconnects). 8 requests a minute per user and IP; bodies up to 24 KiB.",
+    "The opponent persona is chosen from the topic. 5 rounds: your agent opens and the two alternate (10 messages of 100–200 characters), then a synthesis. The answer is a `text/event-stream`: each event is `event: <name>`, `data: <json>`, a blank line. Order: init; per turn start, chunk…, message; then synthesizing, synthesis, done. `error` may end the stream. The debate is saved (also when the client disconnects) and survives the server instance that runs it; a dropped stream resumes through `GET /api/debates/{id}/events`. 8 requests a minute per user and IP; bodies up to 24 KiB.",
   auth: "session",
   body: DebateRequestSchema,
   responses: {

@@ -6,6 +6,8 @@
 /** One parsed event. */
 export interface SseEvent {
   type: string;
+  /** The `id:` of a resumable stream (GET /api/debates/:id/events). */
+  id?: number;
   // deno-lint-ignore no-explicit-any
   data: any;
 }
@@ -14,14 +16,31 @@ export interface SseEvent {
  * Parse a complete stream body, throwing on any frame that is not exactly
  * `event: <type>\ndata: <json>` followed by a blank line.
  */
-export function parseSse(text: string): SseEvent[] {
+export function parseSse(text: string, opts: { resumable?: boolean } = {}): SseEvent[] {
   if (text === "") return [];
   if (!text.endsWith("\n\n")) throw new Error("stream does not end with a blank line");
-  return text.slice(0, -2).split("\n\n").map((frame) => {
-    const m = /^event: ([a-z]+)\ndata: (.*)$/.exec(frame);
+  const out: SseEvent[] = [];
+  for (const frame of text.slice(0, -2).split("\n\n")) {
+    if (opts.resumable && /^retry: \d+$/.test(frame)) continue;
+    const m = opts.resumable
+      ? /^(?:id: (\d+)\n)?event: ([a-z]+)\ndata: (.*)$/.exec(frame)
+      : /^()event: ([a-z]+)\ndata: (.*)$/.exec(frame);
     if (!m) throw new Error(`bad SSE frame: ${JSON.stringify(frame)}`);
-    return { type: m[1], data: JSON.parse(m[2]) };
-  });
+    out.push({ type: m[2], data: JSON.parse(m[3]), ...(m[1] ? { id: Number(m[1]) } : {}) });
+  }
+  return out;
+}
+
+/**
+ * Parse a resumable stream (`retry:` frames, `id: <n>` on events): strict framing too.
+ *
+ * @example
+ * ```ts
+ * parseResumable("retry: 1000\n\nid: 1\nevent: init\ndata: {}\n\n"); // [{type: "init", id: 1, data: {}}]
+ * ```
+ */
+export function parseResumable(text: string): SseEvent[] {
+  return parseSse(text, { resumable: true });
 }
 
 /**
@@ -31,6 +50,7 @@ export function parseSse(text: string): SseEvent[] {
 export async function readUntil(
   res: Response,
   stop: (event: SseEvent, all: SseEvent[]) => boolean,
+  opts: { resumable?: boolean } = {},
 ): Promise<SseEvent[]> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
@@ -43,8 +63,9 @@ export async function readUntil(
       buffer += decoder.decode(value, { stream: true });
       let end: number;
       while ((end = buffer.indexOf("\n\n")) !== -1) {
-        const [event] = parseSse(buffer.slice(0, end + 2));
+        const [event] = parseSse(buffer.slice(0, end + 2), opts);
         buffer = buffer.slice(end + 2);
+        if (!event) continue; // a `retry:` frame
         events.push(event);
         if (stop(event, events)) return events;
       }

@@ -180,7 +180,7 @@ function conformance(doc: Json) {
       if (content["text/event-stream"]) {
         assert.match(type, /^text\/event-stream/, where);
         const events = documented["x-events"] as Record<string, { data: Json }>;
-        const stream = parseSse(await res.text());
+        const stream = parseSse(await res.text(), { resumable: template.endsWith("/events") });
         assert.ok(stream.length > 0, `${where}: empty stream`);
         for (const e of stream) {
           assert.ok(events[e.type], `${where}: undocumented event ${e.type}`);
@@ -391,6 +391,17 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
     await c.check("GET", "/api/debate/history", await anon("/api/debate/history"));
     await c.check("GET", "/api/debates/{id}", await anon(`/api/debates/${stream[0].data.id}`));
     await c.check("GET", "/api/debates/{id}", await anon("/api/debates/debate_1_missing"));
+    const replay = await c.check(
+      "GET",
+      "/api/debates/{id}/events",
+      await ada.get(`/api/debates/${stream[0].data.id}/events`),
+    ) as { type: string }[];
+    assert.deepEqual([replay[0].type, replay.at(-1)!.type], ["init", "done"], "the whole replay");
+    await c.check(
+      "GET",
+      "/api/debates/{id}/events",
+      await anon("/api/debates/debate_1_missing/events"),
+    );
 
     // Profiles.
     await c.check("GET", "/api/profile/me", await ada.get("/api/profile/me"));

@@ -1,0 +1,65 @@
+import { err, type OperationDoc } from "@/lib/agent/openapi_docs.ts";
+import { readableDebate } from "@/lib/debates/access.ts";
+import { followDebate, formatSequenced, resumePoint, RETRY_MS } from "@/lib/debates/events.ts";
+import { SSE_HEADERS } from "@/lib/debates/sse.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { keys } from "@/lib/kv/keys.ts";
+import { DEBATE_EVENTS, DebateEventsQuery } from "@/lib/schemas/debate.ts";
+import { define } from "@/lib/state.ts";
+
+/**
+ * GET /api/debates/:id/events: the debate's events, replayed from KV after
+ * `Last-Event-ID` (or `?lastEventId=`, or from the start), then followed live until
+ * `done` or `error` — served by any instance. Who may read: as `GET /api/debates/:id`.
+ */
+export const handler = define.handlers({
+  async GET(req, ctx) {
+    const { kv, now } = ctx.state.services;
+    const debate = await readableDebate(kv, ctx.params.id, ctx.state.user?.id ?? null, now());
+    if (!debate) throw new HttpError(404, "Debate not found");
+    const headers = { ...SSE_HEADERS, "X-Accel-Buffering": "no" };
+    const head = await kv.get<number>(keys.debateEventHead(debate.id));
+    if (head.value === null && debate.status !== "in_progress") {
+      // Saved before debates kept their events: the whole debate as its final event.
+      const done = debate.status === "completed"
+        ? formatSequenced({
+          seq: 1,
+          type: "done",
+          data: {
+            id: debate.id,
+            topic: debate.topic,
+            messages: debate.messages,
+            synthesis: debate.synthesis,
+          },
+        })
+        : formatSequenced({
+          seq: 1,
+          type: "error",
+          data: { message: debate.error ?? "The debate failed." },
+        });
+      return new Response(`retry: ${RETRY_MS}\n\n${done}`, { headers });
+    }
+    const after = resumePoint(req.headers, ctx.url);
+    return new Response(followDebate(kv, debate.id, after), { headers });
+  },
+});
+
+export const docs: OperationDoc[] = [{
+  method: "get",
+  path: "/api/debates/{id}/events",
+  tag: "Debates",
+  summary: "Follow or resume a debate's stream (Server-Sent Events)",
+  description:
+    "The events of `POST /api/debate`, stored as they happen, each with `id: <n>`: replayed after the `Last-Event-ID` header (or `?lastEventId=`; absent: from the start), then followed live until `done` or `error`. Any instance serves it, so a dropped stream resumes without losing or repeating text. Starts with `retry:`. A `start` for a turn that has no `message` yet restarts that turn (its process died and another continued): drop the turn's partial text. For the owner, or anyone while the owner's debate archive is public; 404 otherwise.",
+  auth: "public",
+  pathParams: [{ name: "id", description: "Debate id (`debate_…`)" }],
+  query: DebateEventsQuery,
+  responses: {
+    "200": {
+      description: "The debate's events, streamed",
+      events: DEBATE_EVENTS,
+      headers: { "Cache-Control": "no-cache", "Connection": "keep-alive" },
+    },
+    "404": err("No such debate, or it is private", "Debate not found"),
+  },
+}];

@@ -1,0 +1,135 @@
+/**
+ * Crash safety with real processes: `main.ts` runs a debate on a temp KV file and is
+ * killed with SIGKILL mid-debate; a second `main.ts` on the same file continues it to 10
+ * messages and a synthesis.
+ */
+import assert from "node:assert/strict";
+import { ROOT, signInAs } from "../helpers/app.ts";
+import { createTestApp } from "../helpers/app.ts";
+import { type FakeCall, startFakeLlm, textOfLength, VALID_SYNTHESIS } from "../helpers/fake_llm.ts";
+import { readUntil } from "../helpers/sse.ts";
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+function spawnApp(env: Record<string, string>): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts"],
+    cwd: ROOT,
+    env,
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+}
+
+async function waitHealthy(origin: string, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    try {
+      const res = await fetch(`${origin}/healthz`);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the app did not start");
+}
+
+Deno.test("a debate whose process is killed with SIGKILL mid-way is completed by a second process on the same KV file: 10 messages and a synthesis", async () => {
+  const dir = await Deno.makeTempDir();
+  const kvPath = `${dir}/kv.sqlite`;
+  const llm = startFakeLlm((c: FakeCall) =>
+    c.stream
+      ? { text: textOfLength(150, `c${c.index}w`), tokenDelayMs: 15 }
+      : { text: VALID_SYNTHESIS }
+  );
+  const port = freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const env = {
+    ...llm.env,
+    PORT: String(port),
+    HOSTNAME: "127.0.0.1",
+    APP_ORIGIN: origin,
+    KV_PATH: kvPath,
+    LOCAL_MODE: "on",
+    DEBATE_RESUME_INTERVAL_MS: "500",
+  };
+  // The test's own handle on the same KV file: sessions and reads.
+  const t = await createTestApp({
+    kvPath,
+    env: { APP_ORIGIN: origin, LOCAL_MODE: "on" },
+    llm: null,
+  });
+  let second: Deno.ChildProcess | null = null;
+  const first = spawnApp(env);
+  try {
+    await waitHealthy(origin);
+    const { cookie } = await signInAs(t, "Ada");
+    const res = await fetch(`${origin}/api/debate`, {
+      method: "POST",
+      headers: { cookie, origin, "content-type": "application/json" },
+      body: JSON.stringify({
+        topic: "Should cities ban cars downtown?",
+        userProfile: { name: "Ada" },
+      }),
+    });
+    assert.equal(res.status, 200);
+    // Mid-way: three messages done and the fourth streaming.
+    const seen = await readUntil(
+      res,
+      (e, all) => e.type === "chunk" && all.filter((x) => x.type === "message").length === 3,
+    );
+    const id = seen[0].data.id as string;
+    first.kill("SIGKILL");
+    const killedAt = Date.now();
+    await first.status;
+
+    second = spawnApp(env);
+    await waitHealthy(origin);
+    let debate: {
+      status: string;
+      messages: { role: string; content: string }[];
+      synthesis: unknown;
+    } | null = null;
+    const deadline = Date.now() + 45_000;
+    while (Date.now() < deadline) {
+      const r = await t.request(`/api/debates/${id}`, { headers: { cookie } });
+      debate = await r.json();
+      if (debate!.status !== "in_progress") break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const tookMs = Date.now() - killedAt;
+    console.log(`killed → completed by the second process in ${tookMs} ms`);
+    assert.equal(debate!.status, "completed");
+    assert.equal(debate!.messages.length, 10);
+    assert.equal(new Set(debate!.messages.map((m) => m.content)).size, 10, "no message twice");
+    assert.deepEqual(
+      debate!.messages.map((m) => m.role),
+      [...Array(10).keys()].map((i) => i % 2 ? "opponent" : "user"),
+    );
+    assert.deepEqual(
+      debate!.messages.slice(0, 3).map((m) => m.content),
+      seen.filter((e) => e.type === "message").map((e) => e.data.content),
+      "the stored messages were kept, not regenerated",
+    );
+    assert.ok(debate!.synthesis);
+  } finally {
+    try {
+      first.kill("SIGKILL");
+    } catch { /* already gone */ }
+    if (second) {
+      second.kill("SIGTERM");
+      await second.status;
+    }
+    await first.status.catch(() => {});
+    await t.close();
+    await llm.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
