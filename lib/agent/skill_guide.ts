@@ -49,7 +49,7 @@ const RATE = [
   "X-RateLimit-Reset: 1700000060",
 ];
 
-const author = { id: "u_…", name: "…", avatar: null };
+const author = { id: "u_…", name: "…", avatar: "" };
 
 /**
  * The guide for a server origin.
