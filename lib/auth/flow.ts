@@ -161,6 +161,8 @@ export async function handleCallback(
   const flow: Flow = cookies[names.flow] === "bind" ? "bind" : "login";
   const bindTarget = cookies[names.bindTarget];
   if (params.has("error")) {
+    // A choice SPEC.md leaves open (documented on /docs/api): a provider error is reported
+    // as `oauth_error` before the state is checked — there is nothing to exchange anyway.
     // A signed-in person who cancels a bind goes back to the profile they started from,
     // not to a home page telling them that "sign-in failed".
     if (flow === "bind" && bindTarget && bindTarget === sessionUserId) {
