@@ -26,6 +26,11 @@ export interface ProviderConfig {
    * it carries one (RFC 9207, DESIGN.md §9 "Sign-in hardening").
    */
   issuer?: string;
+  /**
+   * The `scope` of the authorize redirect when the deployment sets it (`PROVIDER_C_SCOPES`;
+   * otherwise the provider's default from `PROVIDER_INFO`).
+   */
+  scope?: string;
 }
 
 /** The parsed configuration. `appSecret` is undefined until local mode supplies one. */
@@ -75,6 +80,14 @@ export class ConfigError extends Error {
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 const optionalString = z.string().trim().min(1).optional();
+/** OAuth scope tokens (RFC 6749 §3.3) separated by spaces; runs of whitespace collapse. */
+const scopeList = z.string().transform((v) => v.trim().split(/\s+/).join(" ")).pipe(
+  z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/, {
+    error: "must be scope tokens separated by spaces",
+  }),
+);
+/** provider_c's default scopes (SPEC.md); `offline_access` is the operator's to add. */
+export const DEFAULT_PROVIDER_C_SCOPES = "openid profile email";
 /** A per-window count: a whole number from 0 (off) to {@link MAX_LIMIT}. */
 const limitVar = (fallback: number) =>
   z.coerce.number({ error: "must be a number" }).int({ error: "must be a whole number" })
@@ -119,6 +132,7 @@ const envSchema = z.object({
   PROVIDER_C_TOKEN_URL: httpUrl.optional(),
   PROVIDER_C_USERINFO_URL: httpUrl.optional(),
   PROVIDER_C_ISSUER: optionalString,
+  PROVIDER_C_SCOPES: scopeList.default(DEFAULT_PROVIDER_C_SCOPES),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -150,6 +164,7 @@ function providerFrom(
     profileUrl: get(profileKey)!,
     emailsUrl: prefix === "PROVIDER_B" ? get("EMAILS_URL") : undefined,
     ...(get("ISSUER") ? { issuer: get("ISSUER") } : {}),
+    ...(prefix === "PROVIDER_C" ? { scope: env.PROVIDER_C_SCOPES } : {}),
   };
 }
 

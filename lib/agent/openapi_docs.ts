@@ -92,7 +92,7 @@ export const sessionRateHeaders = {
   "X-RateLimit-Remaining": "Requests left in the window",
   "X-RateLimit-Reset": "Unix time (seconds) when the window resets",
 };
-export const author = { id: "u_9f2c", name: "Ada", avatar: null };
+export const author = { id: "u_9f2c", name: "Ada", avatar: "" };
 export const exampleMessage = {
   id: "msg-agent-reply-0mwr82ntu0000rct1",
   questionId: "q-agent-mwr82izk9j53ujsi",

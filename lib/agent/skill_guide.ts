@@ -49,7 +49,7 @@ const RATE = [
   "X-RateLimit-Reset: 1700000060",
 ];
 
-const author = { id: "u_…", name: "…", avatar: null };
+const author = { id: "u_…", name: "…", avatar: "" };
 
 /**
  * The guide for a server origin.
@@ -133,7 +133,7 @@ ${
     response("200 OK", {
       userId: "u_…",
       name: "…",
-      avatar: null,
+      avatar: "",
       key: { id: "key_…", name: "research agent", prefix: "agent_…" },
       rateLimit: { limit: AGENT_RATE_LIMIT, remaining: AGENT_RATE_LIMIT - 1, reset: 1700000060 },
     }, RATE)

@@ -103,8 +103,12 @@ export async function startSignIn(
   url.searchParams.set("state", state);
   url.searchParams.set("code_challenge", await pkceChallenge(verifier));
   url.searchParams.set("code_challenge_method", "S256");
-  const scope = PROVIDER_INFO[provider].scope;
+  const scope = ep.scope ?? PROVIDER_INFO[provider].scope;
   if (scope) url.searchParams.set("scope", scope);
+  // SPEC.md keeps provider_c's refresh token, but an OpenID provider issues one only when
+  // asked: Google-like providers honour `access_type=offline` (others ignore it), generic
+  // ones want the `offline_access` scope, which an operator adds via PROVIDER_C_SCOPES.
+  if (provider === "provider_c") url.searchParams.set("access_type", "offline");
   return { ok: true, redirect: url.toString(), cookies };
 }
 
@@ -157,6 +161,8 @@ export async function handleCallback(
   const flow: Flow = cookies[names.flow] === "bind" ? "bind" : "login";
   const bindTarget = cookies[names.bindTarget];
   if (params.has("error")) {
+    // A choice SPEC.md leaves open (documented on /docs/api): a provider error is reported
+    // as `oauth_error` before the state is checked — there is nothing to exchange anyway.
     // A signed-in person who cancels a bind goes back to the profile they started from,
     // not to a home page telling them that "sign-in failed".
     if (flow === "bind" && bindTarget && bindTarget === sessionUserId) {

@@ -102,7 +102,11 @@ export function salvageSynthesis(candidate: unknown): Synthesis {
   return SynthesisSchema.safeParse(out).success ? out : { ...DEFAULT_SYNTHESIS };
 }
 
-/** Lifecycle of a stored debate. `failed` records a model or storage failure. */
+/**
+ * Lifecycle of a stored debate. `failed` records a model or storage failure: a choice
+ * SPEC.md leaves open (it names only `pending`, `in_progress`, `completed`), documented on
+ * /docs/api.
+ */
 export type DebateStatus = "pending" | "in_progress" | "completed" | "failed";
 
 /** The events of the debate stream and their data (SPEC.md "Events"). */

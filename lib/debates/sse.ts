@@ -14,6 +14,24 @@ export const SSE_HEADERS = {
 } as const;
 
 /**
+ * {@link SSE_HEADERS} for one request: `Connection: keep-alive` only when the connection
+ * is kept. A client that sends `Connection: close` gets the server's own `connection:
+ * close` alone, never both.
+ *
+ * @example
+ * ```ts
+ * sseHeadersFor(new Request("http://x/", { headers: { connection: "close" } }));
+ * // { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" }
+ * ```
+ */
+export function sseHeadersFor(req: Request): Record<string, string> {
+  const tokens = (req.headers.get("connection") ?? "").toLowerCase().split(",");
+  if (!tokens.some((t) => t.trim() === "close")) return { ...SSE_HEADERS };
+  const { Connection: _kept, ...rest } = SSE_HEADERS;
+  return rest;
+}
+
+/**
  * One event in SSE framing. JSON never contains a raw newline, so `data` is one line.
  *
  * @example

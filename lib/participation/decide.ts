@@ -112,6 +112,8 @@ export async function decide(ctx: DecisionContext): Promise<Decision> {
   const { input, preferred } = ctx;
   const candidates = byHeat(ctx.recent);
   if (candidates.length === 0 && !preferred) {
+    // A choice SPEC.md leaves open (documented on /docs/api): with no question at all,
+    // even `forceAction: "reply_existing"` asks a new one, and `reason` says why.
     return {
       action: "ask_new",
       reason: "No questions exist yet, so asking a new one is the only possible action.",

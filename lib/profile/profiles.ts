@@ -14,7 +14,7 @@ import type { ProfileUpdate } from "../schemas/profile.ts";
 
 export { isOffensiveName } from "./rules.ts";
 
-/** Stored customizations. */
+/** Stored customizations (records written before the string rule may hold null). */
 export interface ProfileRecord {
   displayName: string;
   avatarUrl: string | null;
@@ -26,14 +26,18 @@ export interface ProfileRecord {
   updatedAt: number;
 }
 
-/** The effective profile (SPEC.md "User profile"). */
+/**
+ * The effective profile (SPEC.md "User profile"). SPEC.md types `avatarUrl` and `coverUrl`
+ * as strings: an unset one is `""`, never null, in every answer that carries it (own and
+ * public profile, the `avatar` of author snapshots).
+ */
 export interface Profile {
   userId: string;
   displayName: string;
-  avatarUrl: string | null;
+  avatarUrl: string;
   bio: string;
   provider: ProviderId;
-  coverUrl: string | null;
+  coverUrl: string;
   customized: boolean;
   createdAt: number;
   updatedAt: number;
@@ -45,10 +49,10 @@ export function effectiveProfile(user: User, custom: ProfileRecord | null): Prof
     return {
       userId: user.id,
       displayName: custom.displayName,
-      avatarUrl: custom.avatarUrl,
+      avatarUrl: custom.avatarUrl ?? "",
       bio: custom.bio,
       provider: custom.provider,
-      coverUrl: custom.coverUrl,
+      coverUrl: custom.coverUrl ?? "",
       customized: true,
       createdAt: custom.createdAt,
       updatedAt: custom.updatedAt,
@@ -57,10 +61,10 @@ export function effectiveProfile(user: User, custom: ProfileRecord | null): Prof
   return {
     userId: user.id,
     displayName: user.name,
-    avatarUrl: user.image,
+    avatarUrl: user.image ?? "",
     bio: user.bio,
     provider: user.provider,
-    coverUrl: null,
+    coverUrl: "",
     customized: false,
     createdAt: user.createdAt,
     updatedAt: user.createdAt,
@@ -117,9 +121,9 @@ export async function updateProfile(
   const base = effectiveProfile(user, current);
   const next: ProfileRecord = {
     displayName: edit.displayName ?? base.displayName,
-    avatarUrl: edit.avatarUrl !== undefined ? edit.avatarUrl : base.avatarUrl,
+    avatarUrl: edit.avatarUrl !== undefined ? edit.avatarUrl ?? "" : base.avatarUrl,
     bio: edit.bio ?? base.bio,
-    coverUrl: edit.coverUrl !== undefined ? edit.coverUrl : base.coverUrl,
+    coverUrl: edit.coverUrl !== undefined ? edit.coverUrl ?? "" : base.coverUrl,
     provider: sessionProvider ?? "provider_a",
     customized: true,
     createdAt: current?.createdAt ?? user.createdAt,

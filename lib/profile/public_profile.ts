@@ -36,9 +36,9 @@ export async function statsAndBadges(
 export interface PublicProfile {
   userId: string;
   displayName: string;
-  avatarUrl: string | null;
+  avatarUrl: string;
   bio: string;
-  coverUrl: string | null;
+  coverUrl: string;
   memberSince: string;
   stats: Statistics;
   badges: BadgeStatus[];

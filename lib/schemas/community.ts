@@ -68,7 +68,10 @@ export const DescriptionField = z.string({ error: "description must be a string"
 export const AuthorSchema = z.object({
   id: z.string(),
   name: z.string(),
-  avatar: z.string().nullable(),
+  avatar: z.string().nullable().meta({
+    description:
+      'The profile\'s avatarUrl when written: an http(s) URL, or "" when unset (null only on posts stored before that rule)',
+  }),
 }).meta({ id: "Author" });
 
 // ——— Requests ———

@@ -14,14 +14,17 @@ const Provider = z.enum(PROVIDERS).meta({ id: "Provider" });
 const unixMs = z.number().meta({ description: "Unix time in milliseconds" });
 const isoDate = z.string().meta({ description: "ISO 8601" });
 
+/** An image URL SPEC.md types as a string: `""` when unset, never null. */
+const unsetIsEmpty = z.string().meta({ description: 'http(s) URL, or "" when unset' });
+
 /** `GET /api/profile/me` (SPEC.md "User profile"). */
 export const ProfileSchema = z.object({
   userId: z.string(),
   displayName: z.string(),
-  avatarUrl: z.string().nullable(),
+  avatarUrl: unsetIsEmpty,
   bio: z.string(),
   provider: Provider,
-  coverUrl: z.string().nullable(),
+  coverUrl: unsetIsEmpty,
   customized: z.boolean(),
   createdAt: isoDate,
   updatedAt: isoDate,
@@ -133,9 +136,9 @@ export const ActivityPageSchema = z.object({
 export const PublicProfileSchema = z.object({
   userId: z.string(),
   displayName: z.string(),
-  avatarUrl: z.string().nullable(),
+  avatarUrl: unsetIsEmpty,
   bio: z.string(),
-  coverUrl: z.string().nullable(),
+  coverUrl: unsetIsEmpty,
   memberSince: isoDate,
   stats: StatisticsSchema,
   badges: z.array(BadgeSchema),

@@ -8,7 +8,7 @@ import {
 } from "@/lib/agent/openapi_docs.ts";
 import { acceptDebate, startDebateInBackground } from "@/lib/debates/engine.ts";
 import { adoptDebate } from "@/lib/debates/lease.ts";
-import { createEventStream, SSE_HEADERS } from "@/lib/debates/sse.ts";
+import { createEventStream, sseHeadersFor } from "@/lib/debates/sse.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
@@ -83,7 +83,7 @@ export const handler = define.handlers({
         events.close();
         await slot.release().catch((err) => console.error("Debate slot release failed", err));
       });
-      return new Response(events.body, { status: 200, headers: SSE_HEADERS });
+      return new Response(events.body, { status: 200, headers: sseHeadersFor(req) });
     } catch (err) {
       if (err instanceof HttpError) throw err;
       console.error("POST /api/debate: could not start", err);
@@ -106,6 +106,7 @@ export const docs: OperationDoc[] = [{
       description: "The debate, streamed",
       events: DEBATE_EVENTS,
       headers: { "Cache-Control": "no-cache", "Connection": "keep-alive" },
+      // Not sent when the request carries `Connection: close` (the server answers close).
     },
     "400": err(
       "topic or userProfile missing (`Missing topic or userProfile`), or invalid (with `issues`)",

@@ -116,6 +116,11 @@ export interface FakeProviders {
   requests: RecordedRequest[];
   /** Current answers; tests overwrite entries to make a provider fail. */
   answers: Record<ProviderId, Record<RecordedRequest["endpoint"], Answer>>;
+  /**
+   * Whether provider_c honours `access_type=offline` (Google-like, the default) or, like a
+   * generic OpenID provider, issues a refresh token only for the `offline_access` scope.
+   */
+  honoursAccessType: boolean;
   /** The PROVIDER_* variables configuring all three against this server. */
   env: Record<string, string>;
   close(): Promise<void>;
@@ -130,6 +135,41 @@ const PREFIX: Record<ProviderId, string> = { provider_a: "a", provider_b: "b", p
  */
 const challengeByState = new Map<string, string>();
 const challengeByCode = new Map<string, string>();
+/**
+ * The authorize redirect of each login, by state and then by code: the fake provider_c
+ * issues a refresh token only when it asked for offline access, as a real OpenID provider
+ * does ({@link asksOffline}).
+ */
+const authorizeByState = new Map<string, URL>();
+const authorizeByCode = new Map<string, URL>();
+
+/**
+ * True when an authorize URL asks for offline access: `offline_access` in `scope` (generic
+ * OpenID providers) or `access_type=offline` (Google-like ones; `honoursAccessType`).
+ */
+export function asksOffline(location: URL, honoursAccessType = true): boolean {
+  const scopes = (location.searchParams.get("scope") ?? "").split(" ");
+  return scopes.includes("offline_access") ||
+    (honoursAccessType && location.searchParams.get("access_type") === "offline");
+}
+
+/** Whether the login a code belongs to asked for offline access (unknown codes: yes). */
+function offlineAsked(code: string, honoursAccessType: boolean): boolean {
+  const authorize = authorizeByCode.get(code);
+  return authorize === undefined || asksOffline(authorize, honoursAccessType);
+}
+
+/** The token request's `code` (form-encoded or JSON). */
+function codeOf(provider: ProviderId, body: string): string {
+  try {
+    const fields = provider === "provider_b"
+      ? JSON.parse(body)
+      : Object.fromEntries(new URLSearchParams(body));
+    return String(fields.code ?? "");
+  } catch {
+    return "";
+  }
+}
 
 async function s256(verifier: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
@@ -165,7 +205,7 @@ async function pkceFailure(provider: ProviderId, body: string): Promise<string |
  */
 export function startFakeProviders(): FakeProviders {
   const requests: RecordedRequest[] = [];
-  const state = { answers: defaultAnswers() };
+  const state = { answers: defaultAnswers(), honoursAccessType: true };
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const [, p, endpoint] = new URL(req.url).pathname.split("/");
     const provider = (Object.keys(PREFIX) as ProviderId[]).find((k) => PREFIX[k] === p);
@@ -199,7 +239,16 @@ export function startFakeProviders(): FakeProviders {
         headers: { "content-type": "application/json" },
       });
     }
-    return Response.json(answer.body ?? {}, { status: answer.status ?? 200 });
+    let body = answer.body ?? {};
+    if (
+      provider === "provider_c" && ep === "token" &&
+      !offlineAsked(codeOf(provider, requests[requests.length - 1].body), state.honoursAccessType)
+    ) {
+      // Not asked for offline access: no refresh token, as a standard OpenID provider.
+      const { refresh_token: _dropped, ...rest } = body as Record<string, unknown>;
+      body = rest;
+    }
+    return Response.json(body, { status: answer.status ?? 200 });
   });
   const url = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
   const env: Record<string, string> = {};
@@ -224,6 +273,12 @@ export function startFakeProviders(): FakeProviders {
     },
     set answers(v) {
       state.answers = v;
+    },
+    get honoursAccessType() {
+      return state.honoursAccessType;
+    },
+    set honoursAccessType(v) {
+      state.honoursAccessType = v;
     },
     env,
     close: () => server.shutdown(),
@@ -355,6 +410,7 @@ export async function startLogin(
   const challenge = location.searchParams.get("code_challenge");
   const started = location.searchParams.get("state");
   if (challenge && started) challengeByState.set(started, challenge);
+  if (started) authorizeByState.set(started, location);
   return { state: location.searchParams.get("state") ?? "", location, res };
 }
 
@@ -367,6 +423,8 @@ export async function callback(
 ): Promise<{ res: Response; location: string; cookies: SetCookie[] }> {
   const challenge = challengeByState.get(params.state ?? "");
   if (params.code && challenge) challengeByCode.set(params.code, challenge);
+  const authorize = authorizeByState.get(params.state ?? "");
+  if (params.code && authorize) authorizeByCode.set(params.code, authorize);
   const res = await t.request(`${ROUTES[provider].callback}?${new URLSearchParams(params)}`, {
     headers: { cookie: jar.header() },
   });

@@ -186,7 +186,7 @@ Deno.test("GET /api/agent/questions: newest first, limit default/clamp, page rul
   try {
     const ada = await member(t, "Ada");
     const key = await agentKey(t, ada);
-    const author = { id: ada.id, name: "Ada", avatar: null };
+    const author = { id: ada.id, name: "Ada", avatar: "" };
     for (let i = 0; i < 60; i++) {
       await createQuestion(t.kv, {
         title: `Question ${i}`,
@@ -282,7 +282,7 @@ Deno.test("POST /api/agent/questions: q-agent id, author from the key's profile,
     });
     const full = await json(getAs(t, null, `/api/questions/${ok.body.id}`));
     assert.deepEqual(full.body.tags, ["ai", "agents", "kv", "deno", "ranking"]);
-    assert.deepEqual(full.body.author, { id: ada.id, name: "Ada", avatar: null });
+    assert.deepEqual(full.body.author, { id: ada.id, name: "Ada", avatar: "" });
     assert.equal(full.body.createdBy, "agent");
 
     const TITLE = { error: "title is required (min 2 chars)" };
@@ -342,7 +342,7 @@ Deno.test("agent reply and vote act as the key's owner with SPEC.md's shapes", a
       [reply.body.authorType, reply.body.createdBy, reply.body.replyTo, reply.body.questionId],
       ["user", "agent", mid, qid],
     );
-    assert.deepEqual(reply.body.author, { id: ada.id, name: "Ada", avatar: null });
+    assert.deepEqual(reply.body.author, { id: ada.id, name: "Ada", avatar: "" });
     assert.deepEqual(
       [reply.body.upvotes, reply.body.downvotes, reply.body.likedBy, reply.body.dislikedBy],
       [0, 0, [], []],

@@ -106,7 +106,7 @@ Deno.test("a tick answers questions older than 60 s, as the user, with their bio
     assert.equal(m.authorType, "user");
     assert.equal(m.createdBy, "agent");
     assert.equal(m.via, "ai-avatar");
-    assert.deepEqual(m.author, { id: ada.id, name: "Ada", avatar: null });
+    assert.deepEqual(m.author, { id: ada.id, name: "Ada", avatar: "" });
     assert.equal(m.replyTo, undefined);
     assert.equal(m.createdAt, T0 + 89 * S);
     assert.match(m.content, /^Answer 0: from experience/);

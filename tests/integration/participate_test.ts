@@ -160,7 +160,7 @@ Deno.test("manual: the model's plan picks a reply; the reply answers the discuss
     assert.equal(m.questionId, c.hot);
     assert.equal(m.authorType, "user");
     assert.equal(m.createdBy, "agent");
-    assert.deepEqual(m.author, { id: c.ada.id, name: "Ada", avatar: null });
+    assert.deepEqual(m.author, { id: c.ada.id, name: "Ada", avatar: "" });
     assert.equal(m.content, REPLY_TEXT);
     assert.equal(m.replyTo, c.latest, "it answers the newest message");
     assert.deepEqual([m.upvotes, m.downvotes, m.likedBy, m.dislikedBy], [0, 0, [], []]);
@@ -221,7 +221,7 @@ Deno.test("manual: the model may ask; the question and its initial message are w
     assert.equal(q.status, "active");
     assert.equal(q.discussionRounds, 1);
     assert.equal(q.createdBy, "agent");
-    assert.deepEqual(q.author, { id: c.ada.id, name: "Ada", avatar: null });
+    assert.deepEqual(q.author, { id: c.ada.id, name: "Ada", avatar: "" });
     assert.deepEqual([q.upvotes, q.downvotes, q.messageCount], [0, 0, 1]);
     const m = r.questionMessage!;
     assert.match(m.id as string, /^msg-agent-ask-[a-z0-9]+$/);
@@ -505,7 +505,7 @@ Deno.test("bad input is a 400 with the field named, never a 500; an empty body m
       forceAction: "ask_new",
     }));
     assert.equal(withActor.status, 200);
-    assert.deepEqual(withActor.body.question?.author, { id: ada.id, name: "Ada", avatar: null });
+    assert.deepEqual(withActor.body.question?.author, { id: ada.id, name: "Ada", avatar: "" });
   });
 });
 

@@ -15,7 +15,7 @@ Deno.test("GET /api/profile/me defaults to the provider data until customized", 
     const body = await res.json();
     assert.equal(body.userId, user.id);
     assert.equal(body.displayName, "Ada Lovelace");
-    assert.equal(body.avatarUrl, null);
+    assert.equal(body.avatarUrl, "");
     assert.equal(body.provider, "provider_b");
     assert.equal(body.customized, false);
     assert.match(body.updatedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -58,7 +58,7 @@ Deno.test("PATCH /api/profile/me stores the edit, sets customized and provider",
       body: JSON.stringify({ avatarUrl: "" }),
     });
     const after = await (await t.request("/api/profile/me", { headers: { cookie } })).json();
-    assert.equal(after.avatarUrl, null);
+    assert.equal(after.avatarUrl, "");
     assert.equal(after.bio, "Compilers");
   } finally {
     await t.close();

@@ -33,7 +33,7 @@ Deno.test("POST /api/questions: created with the profile as author, validated fi
       title: "Why are KV sums conflict-free?",
       description: "I read *DESIGN.md*.",
       tags: ["kv", "deno"],
-      author: { id: ada.id, name: "Ada", avatar: null },
+      author: { id: ada.id, name: "Ada", avatar: "" },
       createdBy: "user",
       createdAt: 1_700_000_000_000,
       status: "active",

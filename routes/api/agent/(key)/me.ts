@@ -38,7 +38,7 @@ export const docs: OperationDoc[] = [{
       example: {
         userId: "u_9f2c",
         name: "Ada",
-        avatar: null,
+        avatar: "",
         key: { id: "key_52guKWMKZ9Wo", name: "research agent", prefix: "agent_VMoIFs…" },
         rateLimit: { limit: AGENT_RATE_LIMIT, remaining: 59, reset: 1700000060 },
       },
