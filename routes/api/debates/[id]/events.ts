@@ -1,7 +1,7 @@
 import { err, type OperationDoc } from "@/lib/agent/openapi_docs.ts";
 import { readableDebate } from "@/lib/debates/access.ts";
 import { followDebate, formatSequenced, resumePoint, RETRY_MS } from "@/lib/debates/events.ts";
-import { SSE_HEADERS } from "@/lib/debates/sse.ts";
+import { sseHeadersFor } from "@/lib/debates/sse.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { DEBATE_EVENTS, DebateEventsQuery } from "@/lib/schemas/debate.ts";
@@ -17,7 +17,7 @@ export const handler = define.handlers({
     const { kv, now } = ctx.state.services;
     const debate = await readableDebate(kv, ctx.params.id, ctx.state.user?.id ?? null, now());
     if (!debate) throw new HttpError(404, "Debate not found");
-    const headers = { ...SSE_HEADERS, "X-Accel-Buffering": "no" };
+    const headers = { ...sseHeadersFor(req), "X-Accel-Buffering": "no" };
     const head = await kv.get<number>(keys.debateEventHead(debate.id));
     if (head.value === null && debate.status !== "in_progress") {
       // Saved before debates kept their events: the whole debate as its final event.
