@@ -41,7 +41,7 @@ import { getQuestionThreadPage } from "../community/thread.ts";
 import type { PostingLimits } from "../limits/posting.ts";
 import { castVote } from "../community/votes.ts";
 import { HttpError } from "../http/errors.ts";
-import { AGENT_WRITE_FAILURES, orThrow } from "../http/outcome.ts";
+import { AGENT_WRITE_FAILURES, orThrow, OWN_POST_VOTE } from "../http/outcome.ts";
 import { parseInput } from "../schemas/parse.ts";
 import {
   AgentQuestionCreated,
@@ -200,7 +200,7 @@ export const MCP_TOOLS: readonly ToolDef[] = [
           now(),
           { limits },
         ),
-        { not_found: [404, "Question not found"] },
+        { not_found: [404, "Question not found"], own_post: OWN_POST_VOTE },
       );
       return vote as unknown as Json;
     },
