@@ -128,12 +128,15 @@ export async function deleteMessage(
       : counterValue(direct.value);
     const placeholder = replies > 0;
     const op = kv.atomic().check(cur, direct, accepted);
-    op.set(keys.message(m.id), {
-      ...m,
-      content: "",
-      deletedAt: now,
-      deletedBy: input.userId,
-    } satisfies MessageRecord);
+    op.set(
+      keys.message(m.id),
+      {
+        ...m,
+        content: "",
+        deletedAt: now,
+        deletedBy: input.userId,
+      } satisfies MessageRecord,
+    );
     op.delete(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id));
     addToCounter(op, keys.userStat(m.author.id, "answers"), -1);
     if (accepted.value === m.id) op.delete(keys.acceptedAnswer(m.questionId));

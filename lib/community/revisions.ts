@@ -56,19 +56,25 @@ export function writeRevisions(
   editedBy: RevisionAuthor,
 ): Deno.AtomicOperation {
   if ((prev.revision ?? 1) === 1) {
-    op.set(keys.revision(targetType, prev.id, 1), {
-      revision: 1,
-      editedAt: prev.createdAt,
-      editedBy: { id: prev.author.id, name: prev.author.name },
-      ...prevFields,
-    } satisfies RevisionRecord);
+    op.set(
+      keys.revision(targetType, prev.id, 1),
+      {
+        revision: 1,
+        editedAt: prev.createdAt,
+        editedBy: { id: prev.author.id, name: prev.author.name },
+        ...prevFields,
+      } satisfies RevisionRecord,
+    );
   }
-  return op.set(keys.revision(targetType, prev.id, next.revision), {
-    revision: next.revision,
-    editedAt: next.editedAt,
-    editedBy,
-    ...nextFields,
-  } satisfies RevisionRecord);
+  return op.set(
+    keys.revision(targetType, prev.id, next.revision),
+    {
+      revision: next.revision,
+      editedAt: next.editedAt,
+      editedBy,
+      ...nextFields,
+    } satisfies RevisionRecord,
+  );
 }
 
 /** Most revisions one listing returns (newest first). */

@@ -181,8 +181,8 @@ export async function listActivity(
       ]);
       // Answers of a deleted question leave activity with it (a deleted message has no row).
       const items = messages.flatMap((m, i) =>
-        m.value && m.value.deletedAt === undefined && questions[i].value &&
-          questions[i].value.deletedAt === undefined
+        m.value && m.value.deletedAt === undefined &&
+          questions[i].value?.deletedAt === undefined
           ? [{
             id: m.value.id,
             content: m.value.content,

@@ -55,6 +55,8 @@ Deno.test("mcp: tools/list names the tools, each with an object input and output
       "ask_question",
       "reply",
       "vote",
+      "edit_post",
+      "delete_post",
     ]);
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, "object", tool.name);
@@ -75,6 +77,9 @@ Deno.test("mcp: tools/list names the tools, each with an object input and output
     assert.deepEqual(byName.ask_question.inputSchema.required, ["title"]);
     assert.deepEqual(byName.reply.inputSchema.required?.sort(), ["content", "questionId"]);
     assert.deepEqual(byName.vote.inputSchema.required, ["questionId"]);
+    assert.deepEqual(byName.edit_post.inputSchema.required?.sort(), ["id", "targetType"]);
+    assert.deepEqual(byName.delete_post.inputSchema.required?.sort(), ["id", "targetType"]);
+    assert.equal(byName.delete_post.annotations?.destructiveHint, true);
   });
 });
 
@@ -243,6 +248,8 @@ Deno.test("mcp: /skill.md and /docs/api show the client configuration and every 
         "ask_question {title, description?, tags?}",
         "reply {questionId, content, replyTo?}",
         "vote {questionId, voteType?, messageId?}",
+        "edit_post {targetType, id, title?, description?, tags?, content?}",
+        "delete_post {targetType, id}",
       ]
     ) {
       assert.ok(skill.includes(sig), `skill.md lists ${sig}`);

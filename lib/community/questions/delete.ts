@@ -21,7 +21,7 @@ import { addToCounter, invertTime, updateAtomically } from "../../kv/atomic.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
 import { invalidateReads } from "../read_cache.ts";
 import { questionTerms } from "../search_terms.ts";
-import { ALL_FEED, addHole, tagFeed } from "./holes.ts";
+import { addHole, ALL_FEED, tagFeed } from "./holes.ts";
 import { feedKey, type QuestionRecord } from "./model.ts";
 import { findSeqEntry } from "./seqs.ts";
 import type { QuestionSeqEntry } from "./write.ts";
