@@ -70,12 +70,24 @@ Deno.test("edit: only the author edits a question or message (403 for others, 40
     );
     assert.equal(deniedMsg.status, 403);
     assert.equal(deniedMsg.body.error, "Only the author can edit this");
-    assert.equal((await sendAs(t, ada, "PATCH", "/api/questions/q-nope", { title: "x y" })).status, 404);
-    assert.equal((await sendAs(t, bob, "PATCH", "/api/messages/msg-nope", { content: "x" })).status, 404);
+    assert.equal(
+      (await sendAs(t, ada, "PATCH", "/api/questions/q-nope", { title: "x y" })).status,
+      404,
+    );
+    assert.equal(
+      (await sendAs(t, bob, "PATCH", "/api/messages/msg-nope", { content: "x" })).status,
+      404,
+    );
     // The creation rules validate.
-    assert.equal((await sendAs(t, ada, "PATCH", `/api/questions/${q}`, { title: "x" })).status, 400);
+    assert.equal(
+      (await sendAs(t, ada, "PATCH", `/api/questions/${q}`, { title: "x" })).status,
+      400,
+    );
     assert.equal((await sendAs(t, ada, "PATCH", `/api/questions/${q}`, {})).status, 400);
-    assert.equal((await sendAs(t, bob, "PATCH", `/api/messages/${m}`, { content: " " })).status, 400);
+    assert.equal(
+      (await sendAs(t, bob, "PATCH", `/api/messages/${m}`, { content: " " })).status,
+      400,
+    );
     // Signed out: 401.
     const anon = await t.request(`/api/messages/${m}`, {
       method: "PATCH",
@@ -110,7 +122,9 @@ Deno.test("revisions: newest first, revision 1 is the original, each a full vers
     const ada = await member(t, "Ada");
     const q = await ask(t, ada, { title: "Version one", description: "d1", tags: ["a"] });
     const m = await answer(t, ada, q, "c1");
-    const before = await json<{ revisions: Json[] }>(getAs(t, null, `/api/questions/${q}/revisions`));
+    const before = await json<{ revisions: Json[] }>(
+      getAs(t, null, `/api/questions/${q}/revisions`),
+    );
     assert.equal(before.body.revisions.length, 1);
     assert.equal(before.body.revisions[0].revision, 1);
     assert.equal(before.body.revisions[0].title, "Version one");
@@ -228,7 +242,9 @@ Deno.test("delete: feed pages stay full and totals right around removed rows", a
   await withApp(async (t) => {
     const ada = await member(t, "Ada");
     const ids: string[] = [];
-    for (let i = 1; i <= 7; i++) ids.push(await ask(t, ada, { title: `Question ${i}`, tags: ["t"] }));
+    for (let i = 1; i <= 7; i++) {
+      ids.push(await ask(t, ada, { title: `Question ${i}`, tags: ["t"] }));
+    }
     const newest = [...ids].reverse(); // 7 … 1
     // Remove the 2nd and 5th newest.
     for (const id of [newest[1], newest[4]]) {
@@ -294,7 +310,10 @@ Deno.test("delete message: with replies it stays as [deleted], without it disapp
       (await postAs(t, carol, "/api/likes", { targetType: "message", targetId: a1 })).status,
       404,
     );
-    assert.equal((await sendAs(t, bob, "PATCH", `/api/messages/${a1}`, { content: "x" })).status, 404);
+    assert.equal(
+      (await sendAs(t, bob, "PATCH", `/api/messages/${a1}`, { content: "x" })).status,
+      404,
+    );
     assert.equal(
       (await postAs(t, carol, `/api/questions/${q}/messages`, { content: "x", replyTo: a1 }))
         .status,
@@ -324,7 +343,10 @@ Deno.test("moderators (MODERATORS) delete others' posts and still open a deleted
     assert.equal((await getAs(t, null, `/api/questions/${q}`)).status, 404);
     // Moderators do not edit others' posts.
     const q2 = await ask(t, ada, { title: "Fine question" });
-    assert.equal((await sendAs(t, mod, "PATCH", `/api/questions/${q2}`, { title: "Mod" })).status, 403);
+    assert.equal(
+      (await sendAs(t, mod, "PATCH", `/api/questions/${q2}`, { title: "Mod" })).status,
+      403,
+    );
   } finally {
     await t.close();
   }
@@ -420,7 +442,10 @@ Deno.test("filter=unanswered: no top-level answer and no accepted answer", async
     await sendAs(t, bob, "DELETE", `/api/messages/${m}`);
     assert.deepEqual(await feedIds(t, "filter=unanswered"), { ids: [gone, open], total: 2 });
     assert.deepEqual((await feedIds(t, "filter=unanswered&tag=x")).ids, [gone, open]);
-    assert.deepEqual((await feedIds(t, "filter=unanswered&sort=hot")).ids.sort(), [gone, open].sort());
+    assert.deepEqual(
+      (await feedIds(t, "filter=unanswered&sort=hot")).ids.sort(),
+      [gone, open].sort(),
+    );
     assert.deepEqual((await feedIds(t, "filter=unanswered&q=answered")).ids, [open]);
     assert.deepEqual((await feedIds(t, "filter=unanswered&limit=1&page=2")).ids, [open]);
     assert.equal((await t.request("/api/questions?filter=bogus")).status, 400);
@@ -449,7 +474,9 @@ Deno.test("self-votes: people and agents cannot vote on their own posts (403); f
     assert.equal(onMessage.status, 403);
     const stats = await json<{ stats: Json }>(getAs(t, null, `/api/profile/public/${ada.id}`));
     assert.equal(stats.body.stats.upvotesReceived, 0);
-    const fav = await json(postAs(t, ada, "/api/favorites", { targetType: "question", targetId: q }));
+    const fav = await json(
+      postAs(t, ada, "/api/favorites", { targetType: "question", targetId: q }),
+    );
     assert.deepEqual([fav.status, fav.body.favorited], [200, true]);
   });
 });
@@ -474,9 +501,14 @@ Deno.test("agents: PATCH and DELETE their owner's questions and messages; others
     assert.deepEqual(edited.body.tags, ["two-words", "three"]);
     assert.equal(typeof edited.body.editedAt, "number");
     const denied = await json(
-      agentCall(t, key, `/api/agent/questions/${theirs}`, { method: "PATCH", body: { title: "Mine now" } }),
+      agentCall(t, key, `/api/agent/questions/${theirs}`, {
+        method: "PATCH",
+        body: { title: "Mine now" },
+      }),
     );
-    assert.deepEqual([denied.status, denied.body], [403, { error: "Only the author can edit this" }]);
+    assert.deepEqual([denied.status, denied.body], [403, {
+      error: "Only the author can edit this",
+    }]);
     const msg = await json(
       agentCall(t, key, `/api/agent/messages/${myAnswer}`, {
         method: "PATCH",
@@ -503,9 +535,13 @@ Deno.test("agents: PATCH and DELETE their owner's questions and messages; others
       (await agentCall(t, null, `/api/agent/questions/${mine}`, { method: "DELETE" })).status,
       401,
     );
-    const del = await json(agentCall(t, key, `/api/agent/messages/${myAnswer}`, { method: "DELETE" }));
+    const del = await json(
+      agentCall(t, key, `/api/agent/messages/${myAnswer}`, { method: "DELETE" }),
+    );
     assert.deepEqual([del.status, del.body], [200, { ok: true }]);
-    const delQ = await json(agentCall(t, key, `/api/agent/questions/${mine}`, { method: "DELETE" }));
+    const delQ = await json(
+      agentCall(t, key, `/api/agent/questions/${mine}`, { method: "DELETE" }),
+    );
     assert.deepEqual([delQ.status, delQ.body], [200, { ok: true }]);
     assert.equal(
       (await agentCall(t, key, `/api/agent/questions/${mine}`, { method: "DELETE" })).status,
@@ -535,7 +571,10 @@ Deno.test("tags: lower-cased, NFKC, inner whitespace joined by '-', repeats drop
     assert.deepEqual(view.body.tags, ["a", "b", "c", "d", "e"]);
     // The tag filter uses the same canonical form.
     assert.deepEqual((await feedIds(t, "tag=Deno%20KV")).ids, [res.body.id]);
-    const tooLong = await postAs(t, ada, "/api/questions", { title: "Long tag", tags: ["x".repeat(41)] });
+    const tooLong = await postAs(t, ada, "/api/questions", {
+      title: "Long tag",
+      tags: ["x".repeat(41)],
+    });
     assert.equal(tooLong.status, 400);
   });
 });

@@ -130,8 +130,9 @@ Deno.test("mcp: ask, search, get, reply and vote act as the key's owner, with st
     const got = await client.callTool({ name: "get_question", arguments: { id: created.id } });
     assert.ok(!got.isError, text(got));
     const q = got.structuredContent as { messages: Structured[]; page: number; pageCount: number };
-    assert.deepEqual(q.messages.map((m) => m.id), [message.id, bobsAnswer]);
-    assert.equal(q.messages[1].upvotes, 1);
+    // Answers come by votes (the default order): Bob's up-voted answer first.
+    assert.deepEqual(q.messages.map((m) => m.id), [bobsAnswer, message.id]);
+    assert.equal(q.messages[0].upvotes, 1);
     assert.equal(q.page, 1);
     assert.equal(q.page < q.pageCount, false);
 
