@@ -449,6 +449,9 @@ Deno.test("filter=unanswered: no top-level answer and no accepted answer", async
     assert.deepEqual((await feedIds(t, "filter=unanswered&q=answered")).ids, [open]);
     assert.deepEqual((await feedIds(t, "filter=unanswered&limit=1&page=2")).ids, [open]);
     assert.equal((await t.request("/api/questions?filter=bogus")).status, 400);
+    const home = await (await t.request("/?filter=unanswered")).text();
+    assert.match(home, /Nobody answered/);
+    assert.doesNotMatch(home, /Somebody answered/);
   });
 });
 

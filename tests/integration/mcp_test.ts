@@ -260,3 +260,67 @@ Deno.test("mcp: /skill.md and /docs/api show the client configuration and every 
     await t.close();
   }
 });
+
+Deno.test("mcp: edit_post and delete_post change only the key owner's own posts", async () => {
+  await withMcp(async ({ t, client }) => {
+    const asked = await client.callTool({
+      name: "ask_question",
+      arguments: { title: "Editable over MCP", tags: ["one"] },
+    });
+    const qid = String((asked.structuredContent as Structured).id);
+    const replied = await client.callTool({
+      name: "reply",
+      arguments: { questionId: qid, content: "First words" },
+    });
+    const mid = String((replied.structuredContent as Structured).id);
+
+    const editedQ = await client.callTool({
+      name: "edit_post",
+      arguments: { targetType: "question", id: qid, title: "Edited over MCP", tags: ["Two Words"] },
+    });
+    assert.ok(!editedQ.isError, text(editedQ));
+    const q = (editedQ.structuredContent as { question: Structured }).question;
+    assert.deepEqual([q.title, q.tags], ["Edited over MCP", ["two-words"]]);
+    assert.equal(typeof q.editedAt, "number");
+    const editedM = await client.callTool({
+      name: "edit_post",
+      arguments: { targetType: "message", id: mid, content: "Better words" },
+    });
+    assert.ok(!editedM.isError, text(editedM));
+    assert.equal(
+      (editedM.structuredContent as { message: Structured }).message.content,
+      "Better words",
+    );
+    const mixed = await client.callTool({
+      name: "edit_post",
+      arguments: { targetType: "message", id: mid, title: "No titles on messages" },
+    });
+    assert.equal(mixed.isError, true);
+
+    const bob = await member(t, "Bob");
+    const theirs = await ask(t, bob, { title: "Bob's question" });
+    const denied = await client.callTool({
+      name: "edit_post",
+      arguments: { targetType: "question", id: theirs, title: "Hijacked" },
+    });
+    assert.equal(denied.isError, true);
+    assert.equal(text(denied), "Only the author can edit this");
+    const notDeleted = await client.callTool({
+      name: "delete_post",
+      arguments: { targetType: "question", id: theirs },
+    });
+    assert.equal(notDeleted.isError, true);
+
+    const delM = await client.callTool({
+      name: "delete_post",
+      arguments: { targetType: "message", id: mid },
+    });
+    assert.deepEqual(delM.structuredContent, { ok: true });
+    const delQ = await client.callTool({
+      name: "delete_post",
+      arguments: { targetType: "question", id: qid },
+    });
+    assert.deepEqual(delQ.structuredContent, { ok: true });
+    assert.equal((await t.request(`/api/questions/${qid}`)).status, 404);
+  });
+});
