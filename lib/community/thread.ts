@@ -95,9 +95,11 @@ async function records(kv: Deno.Kv, ids: string[]): Promise<MessageRecord[]> {
  * The ids of one page of top-level answers in `sort` order. `oldest` and `newest` are one
  * bounded list of the answer index (forwards or backwards). `votes` reads every answer id
  * of the question (one list, at most {@link MAX_RANKED_ANSWERS}) and their vote counters
- * (`getMany` in chunks), ranks them in memory and slices the page: about 2 counter reads
- * per answer, measured at ~25 ms for 1000 answers on the in-memory store — cheap for real
- * threads, where a score-ordered index would cost a rewrite on every vote.
+ * (`getMany` in chunks), ranks them in memory and slices the page: 2 counter reads per
+ * answer. Measured on the in-memory store (one page read, whole request path of the domain):
+ * 100 answers 5.5 ms (oldest 4.2), 1000 answers 28.5 ms (oldest 7.5), 3000 answers 113 ms
+ * (oldest 16). Fine for real threads; past a few thousand answers a score-ordered index
+ * (rewritten on every vote) would be the next step.
  */
 async function answerPageIds(
   kv: Deno.Kv,
