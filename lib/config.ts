@@ -45,6 +45,11 @@ export interface Config {
   localMode: boolean;
   /** Words refused in display names (comma-separated `OFFENSIVE_WORDS`). */
   offensiveWords: string[];
+  /**
+   * `MODERATORS`: user ids and verified emails (emails lower-cased) of moderators
+   * (lib/auth/moderators.ts).
+   */
+  moderators: string[];
   /** Per-user posting limits (`LIMIT_*`; 0 turns one off), shared by all instances. */
   limits: PostingLimits;
   /** Debates running at once across all instances (`MAX_CONCURRENT_DEBATES`). */
@@ -105,6 +110,7 @@ const envSchema = z.object({
   LLM_MODEL: z.string().min(1).default("gpt-4o-mini"),
   LOCAL_MODE: z.enum(["on", "off", "auto"], { error: "must be on, off or auto" }).default("auto"),
   OFFENSIVE_WORDS: z.string().optional(),
+  MODERATORS: z.string().optional(),
   LIMIT_QUESTIONS_PER_HOUR: limitVar(10),
   LIMIT_MESSAGES_PER_HOUR: limitVar(60),
   LIMIT_VOTES_PER_HOUR: limitVar(600),
@@ -222,6 +228,8 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     providers,
     localMode,
     offensiveWords: [...DEFAULT_OFFENSIVE_WORDS, ...extraWords],
+    moderators: (env.MODERATORS ?? "").split(",").map((m) => m.trim())
+      .filter(Boolean).map((m) => m.includes("@") ? m.toLowerCase() : m),
     limits: {
       questionsPerHour: env.LIMIT_QUESTIONS_PER_HOUR,
       messagesPerHour: env.LIMIT_MESSAGES_PER_HOUR,

@@ -45,10 +45,13 @@ export interface VoteResult {
   downvoted: boolean;
 }
 
-/** A cast vote, or `not_found` when the target does not exist. */
+/**
+ * A cast vote, or `not_found` when the target does not exist, or `own_post` when the
+ * voter wrote it (DESIGN.md §9: no self-votes, so nobody raises their own score).
+ */
 export type CastVoteResult =
   | { ok: true; vote: VoteResult }
-  | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "not_found" | "own_post" }
   | RateLimited;
 
 /** Input of {@link castVote}. */
@@ -80,6 +83,7 @@ export async function castVote(
   const { userId, targetType, targetId, voteType } = input;
   const target = await findTarget(kv, targetType, targetId);
   if (!target) return { ok: false, reason: "not_found" };
+  if (target.authorId === userId) return { ok: false, reason: "own_post" };
   // Votes and favorites share one budget (`votes`), spent in the vote's own atomic op.
   const budget = budgetOf(limits, "votes", userId);
   const voteKey = keys.vote(targetType, targetId, userId);

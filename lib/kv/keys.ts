@@ -78,6 +78,17 @@
  * | `["reply_counts", rootAnswerId]` | `Deno.KvU64` | `sum` +1 per reply under the answer: "N replies" and the reply pages |
  * | `["debate_leases"]` | `{leases: {slotId: until}}` (≤ `MAX_CONCURRENT_DEBATES` live entries) | checked + set when a debate starts and ends; each running debate renews its lease every 20 s, an unrenewed one lapses after 90 s, so a crashed process's slot frees itself (lib/debates/capacity.ts) |
  *
+ * Content lifecycle (issue 11: edit, delete, accept; DESIGN.md §9):
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["question_seqs", questionId]` | `QuestionSeqEntry` `{seq, tags: {tag: seq}}` | written with the question (and rewritten by a tag edit): where its feed rows are, so an edit or delete can move them |
+ * | `["seq_holes", feed, seq]` | question id | a removed row of a dense feed (`feed` = `"all"` or `"tag:<tag>"`), written with the delete/tag edit that removed it; a page read skips them (lib/community/questions/holes.ts) |
+ * | `["seq_hole_counts", feed]` | `Deno.KvU64` | `sum` +1 per hole: a tag feed's live total is its head minus this |
+ * | `["revisions", targetType, targetId, revision]` | `RevisionRecord` | one per version, written by the edit that makes it (revision 1, the original, with the first edit); lib/community/revisions.ts |
+ * | `["accepted_answers", questionId]` | message id | the accepted answer; set/cleared by `POST /api/questions/:id/accept`, cleared in the op that deletes that answer |
+ * | `["direct_reply_counts", messageId]` | `Deno.KvU64` | `sum` +1 per reply whose `replyTo` is the message (−1 when one disappears): a deleted message with replies stays as "[deleted]" |
+ *
  * Later features add their rows here, next to their builders.
  *
  * @module
@@ -181,6 +192,7 @@ export const keys = {
   questionBySeq: (seq: number): Deno.KvKey => ["questions_by_seq", seq],
   tagSeqHead: (tag: string): Deno.KvKey => ["tag_seq_head", tag],
   questionByTag: (tag: string, seq: number): Deno.KvKey => ["questions_by_tag", tag, seq],
+  questionsByTagPrefix: (tag: string): Deno.KvKey => ["questions_by_tag", tag],
   questionTermPrefix: (term: string): Deno.KvKey => ["question_terms", term],
   questionTerm: (term: string, inverted: number, id: string): Deno.KvKey => [
     "question_terms",
@@ -294,4 +306,21 @@ export const keys = {
   debateLeases: (): Deno.KvKey => ["debate_leases"],
   idempotency: (caller: string, key: string): Deno.KvKey => ["idempotency", caller, key],
   rateLimitLog: (bucket: string, key: string): Deno.KvKey => ["ratelimit_log", bucket, key],
+  questionSeqs: (questionId: string): Deno.KvKey => ["question_seqs", questionId],
+  seqHolesPrefix: (feed: string): Deno.KvKey => ["seq_holes", feed],
+  seqHole: (feed: string, seq: number): Deno.KvKey => ["seq_holes", feed, seq],
+  seqHoleCount: (feed: string): Deno.KvKey => ["seq_hole_counts", feed],
+  revisionsPrefix: (targetType: string, targetId: string): Deno.KvKey => [
+    "revisions",
+    targetType,
+    targetId,
+  ],
+  revision: (targetType: string, targetId: string, n: number): Deno.KvKey => [
+    "revisions",
+    targetType,
+    targetId,
+    n,
+  ],
+  acceptedAnswer: (questionId: string): Deno.KvKey => ["accepted_answers", questionId],
+  directReplyCount: (messageId: string): Deno.KvKey => ["direct_reply_counts", messageId],
 } as const;

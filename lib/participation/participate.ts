@@ -84,12 +84,25 @@ export class ParticipationError extends Error {
 
 /** A message as served, fresh from creation (no votes yet). */
 function newMessageView(m: MessageRecord): MessageView {
-  return { ...m, upvotes: 0, downvotes: 0, likedBy: [], dislikedBy: [] };
+  const { revision: _r, deletedBy: _d, ...rest } = m;
+  return { ...rest, editedAt: null, upvotes: 0, downvotes: 0, likedBy: [], dislikedBy: [] };
 }
 
 /** A question as served, fresh from creation with its initial message. */
 function newQuestionView(q: QuestionRecord): QuestionView {
-  return { ...q, upvotes: 0, downvotes: 0, likedBy: [], dislikedBy: [], messageCount: 1 };
+  const { revision: _r, ...rest } = q;
+  return {
+    ...rest,
+    editedAt: null,
+    upvotes: 0,
+    downvotes: 0,
+    likedBy: [],
+    dislikedBy: [],
+    messageCount: 1,
+    // The initial message is the one top-level answer.
+    answerCount: 1,
+    acceptedMessageId: null,
+  };
 }
 
 /** The message a reply answers: the newest one by someone else, else the newest. */
