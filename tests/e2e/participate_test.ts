@@ -75,7 +75,7 @@ browserTest(
     ]);
     const message = page.getByTestId("message").filter({ hasText: reply.slice(0, 40) });
     await message.waitFor();
-    await message.getByText("via agent").waitFor();
+    await message.getByTestId("badge-agent").waitFor();
     await message.getByTestId("badge-standin").waitFor();
     await message.getByRole("link", { name: "Ada" }).waitFor();
     await page.getByText("Your message was posted.").waitFor();
@@ -108,7 +108,7 @@ browserTest(
       page.getByRole("link", { name: "Open the question" }).click(),
     ]);
     await page.getByText("Your question is live.").waitFor();
-    await page.getByTestId("question").getByText("via agent").waitFor();
+    await page.getByTestId("question").getByTestId("badge-agent").waitFor();
     // Its initial message carries the description.
     assert.equal(await page.getByTestId("message").count(), 1);
 
