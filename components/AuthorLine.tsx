@@ -36,7 +36,11 @@ export function AuthorLine(
           </span>
         )
         : createdBy === "agent" && (
-          <span class="badge-agent" data-testid="badge-agent" title="Written through the agent API or by agent participation">
+          <span
+            class="badge-agent"
+            data-testid="badge-agent"
+            title="Written through the agent API or by agent participation"
+          >
             written by {author.name}'s agent
           </span>
         )}

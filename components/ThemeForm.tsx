@@ -35,9 +35,9 @@ export function ThemeForm({ theme, path }: { theme: Theme; path: string }) {
             name="theme"
             value={next === system ? "auto" : next}
             class={`btn btn-small theme-btn theme-when-${system}`}
-            aria-label={`Colour theme: ${LABEL[shown]}${
-              following ? " (system)" : ""
-            }. Switch to ${LABEL[next]}`}
+            aria-label={`Colour theme: ${LABEL[shown]}${following ? " (system)" : ""}. Switch to ${
+              LABEL[next]
+            }`}
             title={`${LABEL[shown]} theme${following ? ", following your system" : ""}: switch to ${
               LABEL[next].toLowerCase()
             }`}

@@ -13,16 +13,14 @@ export default define.page(function NotFound({ url, data, state }) {
           <h1>This debate is private</h1>
           <p>Its owner keeps their debate archive private, so only they can open this link.</p>
           <p>
-            {state.user
-              ? <a class="btn btn-primary" href="/debate">Start your own debate</a>
-              : (
-                <a
-                  class="btn btn-primary"
-                  href={`/signin?${new URLSearchParams({ returnTo: url.pathname })}`}
-                >
-                  Sign in if it is yours
-                </a>
-              )}
+            {state.user ? <a class="btn btn-primary" href="/debate">Start your own debate</a> : (
+              <a
+                class="btn btn-primary"
+                href={`/signin?${new URLSearchParams({ returnTo: url.pathname })}`}
+              >
+                Sign in if it is yours
+              </a>
+            )}
           </p>
         </div>
       </>

@@ -14,7 +14,12 @@ import type { Profile } from "@/lib/profile/profiles.ts";
 export function ProfileSummary({ profile }: { profile: Profile }) {
   return (
     <section class="card profile-summary" data-testid="profile-summary" id="overview">
-      <Avatar name={profile.displayName} src={profile.avatarUrl} size="lg" testId="profile-avatar" />
+      <Avatar
+        name={profile.displayName}
+        src={profile.avatarUrl}
+        size="lg"
+        testId="profile-avatar"
+      />
       <div>
         <h1>{profile.displayName}</h1>
         {profile.bio && <Bio text={profile.bio} />}

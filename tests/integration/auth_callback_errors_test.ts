@@ -193,7 +193,10 @@ Deno.test("the home page explains each sign-in error in plain words", async () =
       assert.match(html, text);
     }
     const cancelled = await (await t.request("/?error=oauth_error")).text();
-    assert.match(cancelled, /data-testid="signin-cancelled"[^>]*>\s*<strong>Sign-in cancelled\.<\/strong>/);
+    assert.match(
+      cancelled,
+      /data-testid="signin-cancelled"[^>]*>\s*<strong>Sign-in cancelled\.<\/strong>/,
+    );
     assert.doesNotMatch(cancelled, /data-testid="signin-error"|Sign-in failed/);
     const plain = await (await t.request("/?error=<script>")).text();
     assert.doesNotMatch(plain, /data-testid="signin-error"/);
