@@ -106,10 +106,7 @@ export default function ProfileEditor(props: Props) {
       const body = await res.json().catch(() => ({}));
       if (res.ok) {
         setStatus({ kind: "ok", text: "Profile saved." });
-        refreshRenderedProfile(
-          String(body.displayName ?? values.displayName.trim()),
-          typeof body.avatarUrl === "string" ? body.avatarUrl : null,
-        );
+        refreshRenderedProfile(values.displayName.trim(), values.avatarUrl.trim() || null);
       } else {
         const next: Partial<Record<Field, string>> = {};
         for (const i of (body.issues ?? []) as { path: string; message: string }[]) {

@@ -46,6 +46,9 @@ export function renderMarkdown(text: string, idPrefix = "user-content-"): string
       (_m, href: string) =>
         isSafeHref(href) ? `<a href="${href}" rel="${LINK_REL}"` : `<a rel="${LINK_REL}"`,
     )
+    // Code blocks and tables scroll sideways on a phone: focusable, so keyboards can too.
+    .replace(/<pre>/g, '<pre tabindex="0">')
+    .replace(/<table>/g, '<table tabindex="0">')
     .replace(/<img src="([^"]*)"/g, (_m, src: string) => {
       const ok = /^https?:/i.test(src.trim());
       return `<img ${ok ? `src="${src}" ` : ""}loading="lazy" referrerpolicy="no-referrer"`;

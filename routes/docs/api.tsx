@@ -72,7 +72,9 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
           <code>{`{"error": "…"}`}</code>, with <code>issues</code>{" "}
           (<code>{`[{"path", "message"}]`}</code>) listing bad fields on a validation 400.
         </p>
-        <pre><code>{`curl -s "${data.origin}/api/agent/questions?limit=5" \\\n  -H "Authorization: Bearer $PARLEY_KEY"`}</code></pre>
+        <pre
+          tabIndex={0}
+        ><code>{`curl -s "${data.origin}/api/agent/questions?limit=5" \\\n  -H "Authorization: Bearer $PARLEY_KEY"`}</code></pre>
         <nav aria-label="Endpoints">
           <ul class="docs-toc">
             {data.operations.map((op) => (
@@ -112,7 +114,7 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
                 </p>
                 {op.description && <p>{op.description}</p>}
                 {params.length > 0 && (
-                  <table class="docs-table">
+                  <table class="docs-table" tabIndex={0}>
                     <thead>
                       <tr>
                         <th>Parameter</th>
@@ -141,7 +143,7 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
                 {body && (
                   <details>
                     <summary>Request body (JSON Schema)</summary>
-                    <pre><code>{pretty(body["application/json"].schema)}</code></pre>
+                    <pre tabIndex={0}><code>{pretty(body["application/json"].schema)}</code></pre>
                   </details>
                 )}
                 <dl class="docs-responses">
@@ -171,7 +173,7 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
                             </div>
                           )}
                           {events && (
-                            <table class="docs-table">
+                            <table class="docs-table" tabIndex={0}>
                               <thead>
                                 <tr>
                                   <th>Event</th>
@@ -189,7 +191,7 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
                                     <td>
                                       <details>
                                         <summary>Schema</summary>
-                                        <pre><code>{pretty(e.data)}</code></pre>
+                                        <pre tabIndex={0}><code>{pretty(e.data)}</code></pre>
                                       </details>
                                     </td>
                                   </tr>
@@ -206,7 +208,7 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
                           {content?.schema !== undefined && (
                             <details>
                               <summary>Schema</summary>
-                              <pre><code>{pretty(content.schema)}</code></pre>
+                              <pre tabIndex={0}><code>{pretty(content.schema)}</code></pre>
                             </details>
                           )}
                         </dd>
@@ -226,7 +228,7 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
             <summary>
               <code>{name}</code>
             </summary>
-            <pre><code>{pretty(schema)}</code></pre>
+            <pre tabIndex={0}><code>{pretty(schema)}</code></pre>
           </details>
         ))}
       </section>
