@@ -198,6 +198,13 @@ browserTest(
   },
 );
 
+/** Wait for hydration on pages that have islands (pages without ship no script). */
+async function islandsReady(page: Page) {
+  if (await page.locator("parley-island").count()) {
+    await page.waitForSelector('html[data-islands="ready"]');
+  }
+}
+
 /** Bounding boxes of every visible control on a page: [label, width, height]. */
 async function controlSizes(page: Page): Promise<[string, number, number][]> {
   return await page.evaluate(() => {
@@ -240,7 +247,7 @@ browserTest(
     let smallest = Infinity;
     for (const path of ["/", `/questions/${q.id}`, "/profile", `/u/${userId}`, "/ask"]) {
       await page.goto(`${srv.url}${path}`);
-      await page.waitForSelector('html[data-islands="ready"]').catch(() => {});
+      await islandsReady(page);
       const sizes = await controlSizes(page);
       assert.ok(sizes.length > 3, `${path}: controls found`);
       const small = sizes.filter(([, w, h]) => w < 44 || h < 44);
@@ -359,8 +366,7 @@ browserTest(
         let total = 0;
         for (const path of pages) {
           await page.goto(`${srv.url}${path}`);
-          await page.waitForSelector('html[data-islands="ready"]', { timeout: 3000 })
-            .catch(() => {});
+          await islandsReady(page);
           const violations = await axeViolations(page);
           total += violations.length;
           for (const v of violations) {

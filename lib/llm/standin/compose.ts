@@ -28,7 +28,8 @@ const STOPWORDS = new Set(
     "were be been being it its this that these those we you i he she they them our your their " +
     "should would could can will do does did not no yes than then so as what which who whom how " +
     "why when where there here more most less very just also only any all some such own same " +
-    "too up down out off again once my me us his her has have had vs versus whether").split(" "),
+    "too up down out off again once my me us his her has have had vs versus whether " +
+    "without within").split(" "),
 );
 
 /**
