@@ -24,6 +24,7 @@ export interface StoredDraft {
  *
  * @example
  * ```ts
+ * import type { ParticipationDraft } from "@/lib/participation/participate.ts";
  * declare const kv: Deno.Kv;
  * declare const draft: ParticipationDraft;
  * const { draftId } = await saveDraft(kv, "u_1", draft, Date.now());
