@@ -165,7 +165,7 @@ export default function ProfileEditor(props: Props) {
     <form class="stack profile-editor" onSubmit={save} noValidate>
       <div class="profile-preview" aria-label="Preview">
         {preview(values.coverUrl)
-          ? <img class="cover-preview" src={values.coverUrl} alt="Cover preview" />
+          ? <img class="cover-preview" src={values.coverUrl} alt="" />
           : <div class="cover-preview cover-empty" aria-hidden="true" />}
         <div class="row">
           <Avatar
