@@ -13,6 +13,8 @@ import * as $api_agent_key_questions_id_reply from "./routes/api/agent/(key)/que
 import * as $api_agent_key_questions_id_vote from "./routes/api/agent/(key)/questions/[id]/vote.ts";
 import * as $api_agent_key_questions_index from "./routes/api/agent/(key)/questions/index.ts";
 import * as $api_agent_participate from "./routes/api/agent/participate.ts";
+import * as $api_agent_participate_post from "./routes/api/agent/participate/post.ts";
+import * as $api_agent_participate_preview from "./routes/api/agent/participate/preview.ts";
 import * as $api_auth_bind_start from "./routes/api/auth/bind/start.ts";
 import * as $api_auth_callback_provider from "./routes/api/auth/callback/[provider].ts";
 import * as $api_auth_callback_index from "./routes/api/auth/callback/index.ts";
@@ -93,6 +95,8 @@ const manifest: Manifest = {
     "./routes/api/agent/(key)/questions/[id]/vote.ts": $api_agent_key_questions_id_vote,
     "./routes/api/agent/(key)/questions/index.ts": $api_agent_key_questions_index,
     "./routes/api/agent/participate.ts": $api_agent_participate,
+    "./routes/api/agent/participate/post.ts": $api_agent_participate_post,
+    "./routes/api/agent/participate/preview.ts": $api_agent_participate_preview,
     "./routes/api/auth/bind/start.ts": $api_auth_bind_start,
     "./routes/api/auth/callback/[provider].ts": $api_auth_callback_provider,
     "./routes/api/auth/callback/index.ts": $api_auth_callback_index,

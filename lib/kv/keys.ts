@@ -66,6 +66,7 @@
  * | `["avatar_job"]` | `AvatarJobState` `{owner, leaseUntil, lastTickAt, cursor}` | the lease: taken with a check on this key, so one instance runs a tick at a time and ticks are ≥30 s apart |
  * | `["avatar_answered", userId, questionId]` | `{messageId, answeredAt}` | checked absent and set in the same op as the avatar's answer: never two answers per user and question |
  * | `["avatar_answer_log", userId]` | `{times: number[]}` (the ≤10 newest answer times) | checked and rewritten with each avatar answer: the sliding hourly cap |
+ * | `["participation_drafts", userId, draftId]` | `StoredDraft` (what the agent is about to post) | written by the preview with `expireIn` 30 min + `expiresAt`; deleted, under a check on its versionstamp, by the post |
  *
  * Hardening (issue 10):
  *
@@ -303,6 +304,11 @@ export const keys = {
     questionId,
   ],
   avatarAnswerLog: (userId: string): Deno.KvKey => ["avatar_answer_log", userId],
+  participationDraft: (userId: string, draftId: string): Deno.KvKey => [
+    "participation_drafts",
+    userId,
+    draftId,
+  ],
   debateLeases: (): Deno.KvKey => ["debate_leases"],
   idempotency: (caller: string, key: string): Deno.KvKey => ["idempotency", caller, key],
   rateLimitLog: (bucket: string, key: string): Deno.KvKey => ["ratelimit_log", bucket, key],

@@ -348,6 +348,45 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
       "/api/agent/participate",
       await agent("POST", "/api/agent/participate", {}),
     );
+    // The preview step: draft, post it, discard another, and the failures.
+    const previewed = await ada.send("POST", "/api/agent/participate/preview", {
+      forceAction: "reply_existing",
+    });
+    const draft = await previewed.clone().json() as { draftId: string };
+    await c.check("POST", "/api/agent/participate/preview", previewed);
+    await c.check(
+      "POST",
+      "/api/agent/participate/preview",
+      await ada.send("POST", "/api/agent/participate/preview", { trigger: "sometimes" }),
+    );
+    await c.check(
+      "POST",
+      "/api/agent/participate/post",
+      await ada.send("POST", "/api/agent/participate/post", { draftId: draft.draftId }),
+    );
+    await c.check(
+      "POST",
+      "/api/agent/participate/post",
+      await ada.send("POST", "/api/agent/participate/post", { draftId: draft.draftId }),
+    );
+    await c.check(
+      "POST",
+      "/api/agent/participate/post",
+      await ada.send("POST", "/api/agent/participate/post", { draftId: "nope" }),
+    );
+    const other = await jsonOf<{ draftId: string }>(
+      ada.send("POST", "/api/agent/participate/preview", {}),
+    );
+    await c.check(
+      "DELETE",
+      "/api/agent/participate/preview",
+      await ada.send("DELETE", `/api/agent/participate/preview?draftId=${other.draftId}`),
+    );
+    await c.check(
+      "DELETE",
+      "/api/agent/participate/preview",
+      await ada.send("DELETE", "/api/agent/participate/preview"),
+    );
 
     // People: questions, votes, favorites.
     await c.check("GET", "/api/questions", await anon("/api/questions?sort=hot&limit=5"));
