@@ -17,6 +17,7 @@
  */
 import { counterValue, getAll } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
+import { EVENTUAL } from "../kv/consistency.ts";
 import {
   listThread,
   type MessageRecord,
@@ -93,7 +94,7 @@ export async function getQuestionThreadPage(
   if (!isLookupId(questionId)) return null;
   const [view, counts] = await Promise.all([
     getQuestionView(kv, questionId),
-    kv.getMany([keys.answerCount(questionId)]),
+    kv.getMany([keys.answerCount(questionId)], EVENTUAL),
   ]);
   if (!view) return null;
   const indexed = counts[0].versionstamp !== null;

@@ -6,6 +6,7 @@
  */
 import { counterValue, listNewestFirst } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
+import { EVENTUAL } from "../../kv/consistency.ts";
 import { queryTerms, questionTerms } from "../search_terms.ts";
 import {
   type QuestionRecord,
@@ -33,7 +34,8 @@ async function seqPage<T>(
   if (hi < 1) return [];
   const out: T[] = [];
   const range = { start: keyOf(lo), end: keyOf(hi + 1) };
-  for await (const e of kv.list<T>(range, { reverse: true, batchSize: limit })) out.push(e.value);
+  const opts = { reverse: true, batchSize: limit, ...EVENTUAL };
+  for await (const e of kv.list<T>(range, opts)) out.push(e.value);
   return out;
 }
 
@@ -54,7 +56,7 @@ export async function listQuestionsPage(
   const [head, total] = await kv.getMany<[number, Deno.KvU64]>([
     keys.questionSeqHead(),
     keys.counter("questions"),
-  ]);
+  ], EVENTUAL);
   const snapshots = await seqPage<QuestionSnapshot>(
     kv,
     head.value ?? 0,
@@ -182,7 +184,7 @@ export async function findQuestions(
       const { questions, total } = await listQuestionsPage(kv, { page, limit });
       return answer(questions, total, page * limit < total);
     }
-    const head = (await kv.get<number>(keys.tagSeqHead(tag))).value ?? 0;
+    const head = (await kv.get<number>(keys.tagSeqHead(tag), EVENTUAL)).value ?? 0;
     const ids = await seqPage<string>(kv, head, page, limit, (s) => keys.questionByTag(tag, s));
     const questions = await summarize(kv, await getQuestions(kv, ids));
     return answer(questions, head, page * limit < head);
@@ -198,8 +200,8 @@ export async function findQuestions(
     total = exhausted ? matches.length : null;
     more = !exhausted;
   } else {
-    const head = (await kv.get<number>(tag ? keys.tagSeqHead(tag) : keys.questionSeqHead()))
-      .value ?? 0;
+    const headKey = tag ? keys.tagSeqHead(tag) : keys.questionSeqHead();
+    const head = (await kv.get<number>(headKey, EVENTUAL)).value ?? 0;
     candidates = tag
       ? await getQuestions(
         kv,
