@@ -18,6 +18,7 @@
  */
 import { counterValue, getAll } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
+import { EVENTUAL } from "../kv/consistency.ts";
 import {
   listThread,
   type MessageRecord,
@@ -158,7 +159,7 @@ export async function getQuestionThreadPage(
   const sort = query.sort ?? "votes";
   const [view, counts] = await Promise.all([
     getQuestionView(kv, questionId, viewer),
-    kv.getMany([keys.answerCount(questionId)]),
+    kv.getMany([keys.answerCount(questionId)], EVENTUAL),
   ]);
   if (!view) return null;
   const indexed = counts[0].versionstamp !== null;

@@ -63,6 +63,7 @@
  *
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
+ * | `["ticks", jobName]` | `TickRecord` `{token, next, owner}` | the schedule of a periodic job (lib/jobs/schedule.ts): set with the queue message that carries `token` in one op; only a message with the current token runs the job |
  * | `["avatar_job"]` | `AvatarJobState` `{owner, leaseUntil, lastTickAt, cursor}` | the lease: taken with a check on this key, so one instance runs a tick at a time and ticks are ≥30 s apart |
  * | `["avatar_answered", userId, questionId]` | `{messageId, answeredAt}` | checked absent and set in the same op as the avatar's answer: never two answers per user and question |
  * | `["avatar_answer_log", userId]` | `{times: number[]}` (the ≤10 newest answer times) | checked and rewritten with each avatar answer: the sliding hourly cap |
@@ -298,6 +299,8 @@ export const keys = {
   ],
   agentKeyCount: (userId: string): Deno.KvKey => ["agent_key_count", userId],
   avatarJob: (): Deno.KvKey => ["avatar_job"],
+  /** The schedule of a periodic job (lib/jobs/schedule.ts). */
+  tick: (jobName: string): Deno.KvKey => ["ticks", jobName],
   avatarAnswered: (userId: string, questionId: string): Deno.KvKey => [
     "avatar_answered",
     userId,

@@ -6,6 +6,7 @@
  */
 import { counterValue, listNewestFirst } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
+import { EVENTUAL } from "../../kv/consistency.ts";
 import { queryTerms, questionTerms } from "../search_terms.ts";
 import {
   type QuestionRecord,
@@ -53,7 +54,7 @@ export async function listQuestionsPage(
   const [head, total] = await kv.getMany<[number, Deno.KvU64]>([
     keys.questionSeqHead(),
     keys.counter("questions"),
-  ]);
+  ], EVENTUAL);
   const snapshots = await seqPage<QuestionSnapshot>(
     kv,
     ALL_FEED,
@@ -202,7 +203,7 @@ export async function findQuestions(
     const [head, holes] = await kv.getMany<[number, Deno.KvU64]>([
       keys.tagSeqHead(tag),
       keys.seqHoleCount(tagFeed(tag)),
-    ]);
+    ], EVENTUAL);
     const total = Math.max(0, (head.value ?? 0) - counterValue(holes.value));
     const ids = await seqPage<string>(
       kv,
@@ -253,8 +254,8 @@ export async function findQuestions(
     total = exhausted ? matches.length : null;
     more = !exhausted;
   } else {
-    const head = (await kv.get<number>(tag ? keys.tagSeqHead(tag) : keys.questionSeqHead()))
-      .value ?? 0;
+    const headKey = tag ? keys.tagSeqHead(tag) : keys.questionSeqHead();
+    const head = (await kv.get<number>(headKey, EVENTUAL)).value ?? 0;
     candidates = tag
       ? await getQuestions(
         kv,

@@ -24,6 +24,7 @@
  *
  * @module
  */
+import { EVENTUAL } from "../../kv/consistency.ts";
 import { addToCounter } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
 
@@ -68,7 +69,9 @@ export async function livePage<T>(
 ): Promise<T[]> {
   let pos = head - (page - 1) * limit;
   if (pos < 1) return [];
-  for await (const h of kv.list({ prefix: keys.seqHolesPrefix(feed) }, { reverse: true })) {
+  for await (
+    const h of kv.list({ prefix: keys.seqHolesPrefix(feed) }, { reverse: true, ...EVENTUAL })
+  ) {
     const seq = h.key[h.key.length - 1] as number;
     if (seq > head) continue; // cannot happen; a hole is always below the head
     if (seq >= pos) pos--;
@@ -77,7 +80,9 @@ export async function livePage<T>(
   if (pos < 1) return [];
   const out: T[] = [];
   const range = { start: keyOf(1), end: keyOf(pos + 1) };
-  for await (const e of kv.list<T>(range, { reverse: true, limit, batchSize: limit })) {
+  for await (
+    const e of kv.list<T>(range, { reverse: true, limit, batchSize: limit, ...EVENTUAL })
+  ) {
     out.push(e.value);
   }
   return out;
