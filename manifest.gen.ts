@@ -30,6 +30,7 @@ import * as $api_favorites from "./routes/api/favorites.ts";
 import * as $api_feed from "./routes/api/feed.ts";
 import * as $api_likes from "./routes/api/likes.ts";
 import * as $api_local_llm_v1_chat_completions from "./routes/api/local-llm/v1/chat/completions.ts";
+import * as $api_markdown_preview from "./routes/api/markdown/preview.ts";
 import * as $api_messages_id_index from "./routes/api/messages/[id]/index.ts";
 import * as $api_messages_id_revisions from "./routes/api/messages/[id]/revisions.ts";
 import * as $api_openapi_json from "./routes/api/openapi.json.ts";
@@ -112,6 +113,7 @@ const manifest: Manifest = {
     "./routes/api/feed.ts": $api_feed,
     "./routes/api/likes.ts": $api_likes,
     "./routes/api/local-llm/v1/chat/completions.ts": $api_local_llm_v1_chat_completions,
+    "./routes/api/markdown/preview.ts": $api_markdown_preview,
     "./routes/api/messages/[id]/index.ts": $api_messages_id_index,
     "./routes/api/messages/[id]/revisions.ts": $api_messages_id_revisions,
     "./routes/api/openapi.json.ts": $api_openapi_json,
