@@ -70,7 +70,7 @@ export function MarkdownEditor(props: MarkdownEditorProps) {
             type="button"
             role="tab"
             id={writeTab}
-            class="md-tab"
+            class="btn btn-small md-tab"
             aria-selected={tab === "write"}
             aria-controls={props.id}
             tabIndex={tab === "write" ? 0 : -1}
@@ -83,7 +83,7 @@ export function MarkdownEditor(props: MarkdownEditorProps) {
             type="button"
             role="tab"
             id={previewTab}
-            class="md-tab"
+            class="btn btn-small md-tab"
             aria-selected={tab === "preview"}
             aria-controls={previewPanel}
             tabIndex={tab === "preview" ? 0 : -1}
