@@ -30,6 +30,7 @@ import * as $api_favorites from "./routes/api/favorites.ts";
 import * as $api_feed from "./routes/api/feed.ts";
 import * as $api_likes from "./routes/api/likes.ts";
 import * as $api_local_llm_v1_chat_completions from "./routes/api/local-llm/v1/chat/completions.ts";
+import * as $api_markdown_preview from "./routes/api/markdown/preview.ts";
 import * as $api_messages_id_index from "./routes/api/messages/[id]/index.ts";
 import * as $api_messages_id_revisions from "./routes/api/messages/[id]/revisions.ts";
 import * as $api_openapi_json from "./routes/api/openapi.json.ts";
@@ -65,6 +66,8 @@ import * as $mcp from "./routes/mcp.ts";
 import * as $profile_agent_keys from "./routes/profile/agent-keys.tsx";
 import * as $profile_index from "./routes/profile/index.tsx";
 import * as $questions_id from "./routes/questions/[id].tsx";
+import * as $questions_id_edit from "./routes/questions/[id]/edit.tsx";
+import * as $questions_id_revisions from "./routes/questions/[id]/revisions.tsx";
 import * as $signin from "./routes/signin.tsx";
 import * as $skill_md from "./routes/skill.md.ts";
 import * as $theme from "./routes/theme.ts";
@@ -74,8 +77,10 @@ import * as $island_AgentParticipate from "./islands/AgentParticipate.tsx";
 import * as $island_AgentProfileEditor from "./islands/AgentProfileEditor.tsx";
 import * as $island_DebateLive from "./islands/DebateLive.tsx";
 import * as $island_FavoriteButton from "./islands/FavoriteButton.tsx";
+import * as $island_MarkdownField from "./islands/MarkdownField.tsx";
 import * as $island_MessageForm from "./islands/MessageForm.tsx";
 import * as $island_NewQuestionsNotice from "./islands/NewQuestionsNotice.tsx";
+import * as $island_PostActions from "./islands/PostActions.tsx";
 import * as $island_PrivacySettings from "./islands/PrivacySettings.tsx";
 import * as $island_ProfileEditor from "./islands/ProfileEditor.tsx";
 import * as $island_VoteButtons from "./islands/VoteButtons.tsx";
@@ -112,6 +117,7 @@ const manifest: Manifest = {
     "./routes/api/feed.ts": $api_feed,
     "./routes/api/likes.ts": $api_likes,
     "./routes/api/local-llm/v1/chat/completions.ts": $api_local_llm_v1_chat_completions,
+    "./routes/api/markdown/preview.ts": $api_markdown_preview,
     "./routes/api/messages/[id]/index.ts": $api_messages_id_index,
     "./routes/api/messages/[id]/revisions.ts": $api_messages_id_revisions,
     "./routes/api/openapi.json.ts": $api_openapi_json,
@@ -147,6 +153,8 @@ const manifest: Manifest = {
     "./routes/profile/agent-keys.tsx": $profile_agent_keys,
     "./routes/profile/index.tsx": $profile_index,
     "./routes/questions/[id].tsx": $questions_id,
+    "./routes/questions/[id]/edit.tsx": $questions_id_edit,
+    "./routes/questions/[id]/revisions.tsx": $questions_id_revisions,
     "./routes/signin.tsx": $signin,
     "./routes/skill.md.ts": $skill_md,
     "./routes/theme.ts": $theme,
@@ -158,8 +166,10 @@ const manifest: Manifest = {
     "./islands/AgentProfileEditor.tsx": $island_AgentProfileEditor,
     "./islands/DebateLive.tsx": $island_DebateLive,
     "./islands/FavoriteButton.tsx": $island_FavoriteButton,
+    "./islands/MarkdownField.tsx": $island_MarkdownField,
     "./islands/MessageForm.tsx": $island_MessageForm,
     "./islands/NewQuestionsNotice.tsx": $island_NewQuestionsNotice,
+    "./islands/PostActions.tsx": $island_PostActions,
     "./islands/PrivacySettings.tsx": $island_PrivacySettings,
     "./islands/ProfileEditor.tsx": $island_ProfileEditor,
     "./islands/VoteButtons.tsx": $island_VoteButtons,

@@ -23,6 +23,8 @@ export function VoteAndFavorite(
     /** Where a signed-out visitor goes to sign in; null when signed in. */
     signInHref: string | null;
     label: string;
+    /** The viewer's own post: votes show but cannot be cast (DESIGN.md §9). */
+    own?: boolean;
   },
 ) {
   const { targetType, targetId, signInHref, label } = props;
@@ -36,6 +38,7 @@ export function VoteAndFavorite(
         vote={props.vote}
         signInHref={signInHref}
         label={label}
+        own={props.own}
       />
       <FavoriteButton
         targetType={targetType}

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { isSubmitShortcut, MarkdownEditor } from "@/components/MarkdownEditor.tsx";
 import { newIdempotencyKey, sendJson } from "@/lib/client/api.ts";
 
 interface Props {
@@ -80,25 +81,46 @@ export default function MessageForm(props: Props) {
     );
   }
   return (
-    <form class={`stack message-form${isReply ? " reply-form" : ""}`} onSubmit={submit} noValidate>
+    <form
+      class={`stack message-form${isReply ? " reply-form" : ""}`}
+      onSubmit={submit}
+      noValidate
+      onKeyDown={(e) => {
+        // Esc anywhere in the reply box closes it; focus goes back to its Reply button.
+        if (e.key === "Escape" && isReply) {
+          e.preventDefault();
+          setOpenByUser(false);
+        }
+      }}
+    >
       <div>
         <label for={fieldId}>
           {isReply ? `Reply${props.replyToName ? ` to ${props.replyToName}` : ""}` : "Your answer"}
         </label>
-        <textarea
+        <MarkdownEditor
           id={fieldId}
-          ref={field}
           name="content"
+          fieldRef={field}
           value={content}
           maxLength={props.maxLength}
-          aria-invalid={error ? "true" : undefined}
-          aria-describedby={`${fieldId}-hint${error ? ` ${fieldId}-error` : ""}`}
-          onInput={(e) => {
-            setContent((e.target as HTMLTextAreaElement).value);
+          invalid={Boolean(error)}
+          describedBy={`${fieldId}-hint${error ? ` ${fieldId}-error` : ""}`}
+          onInput={(value) => {
+            setContent(value);
             setSubmissionKey(newIdempotencyKey());
           }}
+          onKeyDown={(e) => {
+            if (isSubmitShortcut(e)) {
+              e.preventDefault();
+              submit(e);
+            }
+          }}
         />
-        <p class="hint" id={`${fieldId}-hint`}>Markdown works: **bold**, `code`, lists, links.</p>
+        <p class="hint" id={`${fieldId}-hint`}>
+          Markdown works: **bold**, `code`, lists, links. Ctrl+Enter posts{isReply
+            ? ", Esc closes"
+            : ""}.
+        </p>
         {error && <p class="field-error" id={`${fieldId}-error`} role="alert">{error}</p>}
       </div>
       <div class="row">

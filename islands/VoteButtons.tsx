@@ -13,7 +13,12 @@ interface Props {
   signInHref: string | null;
   /** What is voted on, for screen readers ("this question", "Ada's answer"). */
   label: string;
+  /** The viewer's own post: the counts show, the buttons are disabled with the reason. */
+  own?: boolean;
 }
+
+/** Why the vote buttons of one's own post are disabled. */
+export const OWN_POST_REASON = "You can't vote on your own post";
 
 interface VoteState {
   upvotes: number;
@@ -63,6 +68,8 @@ export default function VoteButtons(props: Props) {
     }
   };
 
+  const reasonId = `vote-own-${props.targetType}-${props.targetId}`;
+  const own = props.own === true;
   return (
     <div
       class="vote"
@@ -74,7 +81,9 @@ export default function VoteButtons(props: Props) {
         type="button"
         class="btn btn-small vote-btn vote-up"
         aria-pressed={state.vote === "up"}
-        title="Upvote"
+        title={own ? OWN_POST_REASON : "Upvote"}
+        disabled={own}
+        aria-describedby={own ? reasonId : undefined}
         onClick={() => cast("up")}
       >
         <span class="visually-hidden">{`Upvote ${props.label}, `}</span>
@@ -86,7 +95,9 @@ export default function VoteButtons(props: Props) {
         type="button"
         class="btn btn-small vote-btn vote-down"
         aria-pressed={state.vote === "down"}
-        title="Downvote"
+        title={own ? OWN_POST_REASON : "Downvote"}
+        disabled={own}
+        aria-describedby={own ? reasonId : undefined}
         onClick={() => cast("down")}
       >
         <span class="visually-hidden">{`Downvote ${props.label}, `}</span>
@@ -94,6 +105,7 @@ export default function VoteButtons(props: Props) {
         <span class="vote-count" data-testid="downvotes">{state.downvotes}</span>
         <span class="visually-hidden">{state.downvotes === 1 ? " downvote" : " downvotes"}</span>
       </button>
+      {own && <span class="visually-hidden" id={reasonId}>{OWN_POST_REASON}</span>}
       {error && <p class="inline-error" role="alert">{error}</p>}
       {prompt && props.signInHref && (
         <p class="signin-prompt" role="status">

@@ -95,3 +95,32 @@ Deno.test("excerpt() keeps hyphens and underscores inside words", () => {
   assert.equal(excerpt("Use per-voter keys in snake_case"), "Use per-voter keys in snake_case");
   assert.equal(excerpt("- one\n- _two_\n\n---\n> quoted `code`"), "one two quoted code");
 });
+
+Deno.test("excerpt drops Markdown tables, code fences, HTML and link syntax, keeping the words", () => {
+  const text = [
+    "Which store is faster?",
+    "",
+    "| Option | Latency |",
+    "| ------ | ------- |",
+    "| KV     | 2 ms    |",
+    "",
+    "```ts",
+    "const x = 1;",
+    "```",
+    "See <b>this</b> [the docs](https://deno.com) and <https://example.com>, [ref][1].",
+    "",
+    "[1]: https://example.com/ref",
+  ].join("\n");
+  const e = excerpt(text);
+  assert.equal(
+    e,
+    "Which store is faster? See this the docs and https://example.com, ref.",
+  );
+  assert.doesNotMatch(e, /Latency|-{3}|```|const|<|\]\(|\|/);
+});
+
+Deno.test("excerpt drops an unclosed code fence and keeps words with pipes in prose", () => {
+  assert.equal(excerpt("Intro\n\n```\nnever closed\ncode"), "Intro");
+  assert.equal(excerpt("Use a||b in code"), "Use ab in code");
+  assert.equal(excerpt("per-voter snake_case"), "per-voter snake_case");
+});

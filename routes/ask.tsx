@@ -1,4 +1,5 @@
 import { SignInPrompt } from "@/components/SignInPrompt.tsx";
+import MarkdownField from "@/islands/MarkdownField.tsx";
 import { Head } from "@/lib/fresh/head.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
 import { askQuestion } from "@/lib/community/questions/write.ts";
@@ -146,13 +147,13 @@ export default define.page<typeof handler>(function Ask({ data, state, url }) {
               <label for="description">
                 Details <span class="hint">(optional, Markdown)</span>
               </label>
-              <textarea
+              <MarkdownField
                 id="description"
                 name="description"
                 maxLength={DESCRIPTION_MAX}
-                aria-invalid={invalid(errors.description)}
+                invalid={Boolean(errors.description)}
                 autoFocus={firstBad === "description"}
-                aria-describedby={errors.description ? "description-error" : undefined}
+                describedBy={errors.description ? "description-error" : undefined}
                 value={values.description}
               />
               {errors.description && (

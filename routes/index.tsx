@@ -1,4 +1,5 @@
 import { AuthorLine } from "@/components/AuthorLine.tsx";
+import { AnsweredBadge } from "@/components/Lifecycle.tsx";
 import { SignInErrorBanner } from "@/components/SignInErrorBanner.tsx";
 import { signInHref } from "@/components/SignInPrompt.tsx";
 import { TagList } from "@/components/TagList.tsx";
@@ -69,7 +70,7 @@ export const handler = define.handlers<Data>({
 /** A feed URL keeping the current filters, with some of them changed. */
 function feedHref(
   d: Pick<Data, "sort" | "q" | "tag" | "filter">,
-  change: Partial<{ sort: string; q: string; tag: string; page: number }>,
+  change: Partial<{ sort: string; q: string; tag: string; page: number; filter: string }>,
 ): string {
   const p = new URLSearchParams();
   const sort = change.sort ?? d.sort;
@@ -78,7 +79,8 @@ function feedHref(
   if (sort !== "new") p.set("sort", sort);
   if (q) p.set("q", q);
   if (tag) p.set("tag", tag);
-  if (d.filter) p.set("filter", d.filter);
+  const filter = change.filter ?? d.filter;
+  if (filter) p.set("filter", filter);
   if (change.page && change.page > 1) p.set("page", String(change.page));
   const s = p.toString();
   return s ? `/?${s}` : "/";
@@ -94,6 +96,8 @@ function heading(d: Data): string {
 export default define.page<typeof handler>(function Home({ data, url, state }) {
   const { feed } = data;
   const filtered = Boolean(data.q || data.tag);
+  // A search, tag or filter counts its matches, not the whole site.
+  const narrowed = filtered || Boolean(data.filter);
   const pages = feed.total === null ? null : Math.max(1, Math.ceil(feed.total / feed.limit));
   return (
     <>
@@ -107,6 +111,9 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
         />
       </Head>
       <SignInErrorBanner url={url} />
+      {url.searchParams.has("deleted") && (
+        <p class="alert alert-ok" role="status">Your question was deleted.</p>
+      )}
       {!filtered && feed.page === 1 && (
         <section class="hero">
           <h1>Ask, answer, and watch two AIs debate.</h1>
@@ -118,7 +125,13 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
       )}
       <div class="page-head">
         <h2>{heading(data)}</h2>
-        <NewQuestionsNotice initialTotal={data.total} pollMs={data.pollMs} />
+        {narrowed
+          ? (
+            <p class="muted" data-testid="match-count">
+              {matchCount(feed)}
+            </p>
+          )
+          : <NewQuestionsNotice initialTotal={data.total} pollMs={data.pollMs} />}
       </div>
       <form class="feed-search row" role="search" method="get" action="/">
         <label class="visually-hidden" for="feed-q">Search questions</label>
@@ -164,6 +177,13 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
         >
           Hot
         </a>
+        <a
+          href={feedHref(data, { filter: data.filter ? "" : "unanswered", page: 1 })}
+          aria-current={data.filter ? "page" : undefined}
+          data-testid="unanswered-filter"
+        >
+          Unanswered
+        </a>
       </nav>
       {filtered && (
         <p class="filters" data-testid="filters">
@@ -192,8 +212,9 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
                     {Math.abs(q.upvotes - q.downvotes) === 1 ? "vote" : "votes"}
                   </span>
                   <span>
-                    <strong>{q.messageCount}</strong> {q.messageCount === 1 ? "answer" : "answers"}
+                    <strong>{q.answerCount}</strong> {q.answerCount === 1 ? "answer" : "answers"}
                   </span>
+                  {q.acceptedMessageId !== null && <AnsweredBadge />}
                 </div>
                 <div class="grow">
                   <a class="question-title" href={`/questions/${encodeURIComponent(q.id)}`}>
@@ -237,6 +258,18 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
     </>
   );
 });
+
+/** "3 questions match" (or "No questions match"; "20+ match" when only a bounded scan ran). */
+function matchCount(feed: FeedPage): string {
+  if (feed.total === null) {
+    const n = (feed.page - 1) * feed.limit + feed.questions.length;
+    return `${n}${feed.hasMore ? "+" : ""} ${
+      n === 1 && !feed.hasMore ? "question matches" : "questions match"
+    }`;
+  }
+  if (feed.total === 0) return "No questions match";
+  return feed.total === 1 ? "1 question matches" : `${feed.total} questions match`;
+}
 
 function EmptyFeed({ data }: { data: Data }) {
   if (data.total === 0) {

@@ -75,7 +75,7 @@ function Row({ type, item, now }: { type: ActivityType; item: Item; now: number 
           </a>
           <div class="meta">
             <span>▲ {item.upvotes}</span>
-            <span>{item.messageCount} {item.messageCount === 1 ? "answer" : "answers"}</span>
+            <span>{item.answerCount} {item.answerCount === 1 ? "answer" : "answers"}</span>
             <RelativeTime ms={item.createdAt} now={now} />
           </div>
         </li>

@@ -23,7 +23,7 @@ export type ApiResult<T> =
  * ```
  */
 export async function sendJson<T>(
-  method: "POST" | "DELETE" | "GET",
+  method: "POST" | "PATCH" | "DELETE" | "GET",
   path: string,
   body?: unknown,
   extraHeaders: Record<string, string> = {},

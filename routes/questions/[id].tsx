@@ -1,10 +1,13 @@
 import { AuthorLine } from "@/components/AuthorLine.tsx";
+import { AcceptedMark, AnswerSort, EditedNote } from "@/components/Lifecycle.tsx";
 import { Markdown } from "@/components/Markdown.tsx";
 import { signInHref, SignInPrompt } from "@/components/SignInPrompt.tsx";
 import { TagList } from "@/components/TagList.tsx";
 import { VoteAndFavorite } from "@/components/VoteAndFavorite.tsx";
 import AgentParticipate from "@/islands/AgentParticipate.tsx";
 import MessageForm from "@/islands/MessageForm.tsx";
+import PostActions from "@/islands/PostActions.tsx";
+import { viewerOf } from "@/lib/http/auth.ts";
 import { favoriteStatuses } from "@/lib/community/favorites.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import { excerpt } from "@/lib/markdown.ts";
@@ -26,6 +29,8 @@ interface Data {
   votes: Record<string, VoteType>;
   favorites: Record<string, boolean>;
   now: number;
+  /** The viewer may delete any post (DESIGN.md §9 moderators). */
+  moderator: boolean;
 }
 
 /** Deepest visual nesting of replies; deeper replies line up at this depth. */
@@ -34,6 +39,7 @@ const MAX_DEPTH = 4;
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     const { kv, now } = ctx.state.services;
+    const viewer = await viewerOf(ctx.state.services, ctx.state.user);
     // A bad page number shows the first page (a page, unlike the API, answers sanely).
     const parsed = ThreadQuery.safeParse(queryObject(ctx.url));
     const query = parsed.success ? parsed.data : { page: 1 };
@@ -53,7 +59,7 @@ export const handler = define.handlers<Data>({
       votes = { ...qv, ...mv };
       favorites = { ...qf, ...mf };
     }
-    return ctx.render({ question, votes, favorites, now: now() });
+    return ctx.render({ question, votes, favorites, now: now(), moderator: !!viewer?.moderator });
   },
 });
 
@@ -84,6 +90,8 @@ function answersHeading(answers: number, replies: number): string {
 
 /** The URL of thread page `page` (or one answer's reply page), keeping nothing else. */
 function threadHref(url: URL, params: Record<string, string>): string {
+  const sort = url.searchParams.get("sort");
+  if (sort === "newest" || sort === "oldest") params = { sort, ...params };
   const qs = new URLSearchParams(params).toString();
   return `${url.pathname}${qs ? `?${qs}` : ""}#answers-heading`;
 }
@@ -155,6 +163,21 @@ function ThreadPager({ q, url }: { q: QuestionThreadPage; url: URL }) {
   );
 }
 
+/** The notice after an edit, a delete or an accept on this page. */
+function LifecycleNotice({ url }: { url: URL }) {
+  const p = url.searchParams;
+  const text = p.has("edited")
+    ? "Your edit was saved."
+    : p.has("removed")
+    ? "The post was deleted."
+    : p.has("accepted")
+    ? "The accepted answer was updated."
+    : p.has("saved")
+    ? "Your question was updated."
+    : null;
+  return text ? <p class="alert alert-ok" role="status">{text}</p> : null;
+}
+
 /** A question with its threaded answers, vote and favorite buttons, and answer forms. */
 export default define.page<typeof handler>(function QuestionPage({ data, state, url }) {
   const { question: q, now } = data;
@@ -168,9 +191,30 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
     const replies = children.get(m.id) ?? [];
     const parent = m.replyTo ? byId.get(m.replyTo) : undefined;
     const label = `${m.author.name}'s ${parent ? "reply" : "answer"}`;
+    const own = state.user?.id === m.author.id;
+    const accepted = !parent && q.acceptedMessageId === m.id;
+    if (m.deleted) {
+      return (
+        <li key={m.id} class="message" id={m.id} data-testid="message">
+          <article class="card message-card deleted" aria-label="Deleted post">
+            <p class="muted">[deleted]</p>
+          </article>
+          {replies.length > 0 && (
+            depth < MAX_DEPTH
+              ? <ol class="replies">{replies.map((r) => renderMessage(r, depth + 1))}</ol>
+              : replies.map((r) => renderMessage(r, depth))
+          )}
+        </li>
+      );
+    }
     return (
       <li key={m.id} class="message" id={m.id} data-testid="message">
-        <article class={`card message-card${posted === m.id ? " just-posted" : ""}`}>
+        <article
+          class={`card message-card${posted === m.id ? " just-posted" : ""}${
+            accepted ? " accepted" : ""
+          }`}
+        >
+          {accepted && <AcceptedMark />}
           <AuthorLine
             author={m.author}
             createdAt={m.createdAt}
@@ -186,6 +230,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
             </p>
           )}
           <Markdown text={m.content} idPrefix={`${m.id}-`} />
+          <EditedNote questionId={q.id} messageId={m.id} editedAt={m.editedAt} now={now} />
           <div class="row actions">
             <VoteAndFavorite
               targetType="message"
@@ -196,6 +241,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
               favorited={data.favorites[m.id] ?? false}
               signInHref={signIn}
               label={label}
+              own={own}
             />
             {signedIn && (
               <MessageForm
@@ -206,6 +252,19 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
               />
             )}
           </div>
+          {(own || data.moderator || (!parent && state.user?.id === q.author.id)) && (
+            <PostActions
+              kind="message"
+              id={m.id}
+              questionId={q.id}
+              label={own ? `your ${parent ? "reply" : "answer"}` : label}
+              content={own ? m.content : undefined}
+              maxLength={CONTENT_MAX}
+              canEdit={own}
+              canDelete={own || data.moderator}
+              accepted={!parent && state.user?.id === q.author.id ? accepted : undefined}
+            />
+          )}
         </article>
         {replies.length > 0 && (
           depth < MAX_DEPTH
@@ -227,6 +286,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
       {posted && byId.has(posted) && (
         <p class="alert alert-ok" role="status">Your message was posted.</p>
       )}
+      <LifecycleNotice url={url} />
       <article class="card question" data-testid="question">
         <h1 class="question-heading">{q.title}</h1>
         <AuthorLine
@@ -238,6 +298,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
         />
         <TagList tags={q.tags} />
         {q.description && <Markdown text={q.description} idPrefix="q-" />}
+        <EditedNote questionId={q.id} editedAt={q.editedAt} now={now} />
         <div class="row actions">
           <VoteAndFavorite
             targetType="question"
@@ -248,14 +309,27 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
             favorited={data.favorites[q.id] ?? false}
             signInHref={signIn}
             label="this question"
+            own={state.user?.id === q.author.id}
           />
         </div>
+        {(state.user?.id === q.author.id || data.moderator) && (
+          <PostActions
+            kind="question"
+            id={q.id}
+            questionId={q.id}
+            label="this question"
+            maxLength={CONTENT_MAX}
+            canEdit={state.user?.id === q.author.id}
+            canDelete
+          />
+        )}
       </article>
 
       <section class="answers" aria-labelledby="answers-heading">
         <h2 id="answers-heading">
           {answersHeading(q.answerCount, q.messageCount - q.answerCount)}
         </h2>
+        {q.answerCount > 1 && <AnswerSort url={url} sort={q.sort} />}
         {roots.length === 0
           ? (
             <p class="empty">

@@ -5,7 +5,6 @@
  * signed in and out.
  */
 import assert from "node:assert/strict";
-import axe from "axe-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createQuestion } from "@/lib/community/questions/write.ts";
 import { addMessage } from "@/lib/community/messages.ts";
@@ -13,6 +12,7 @@ import { createDebate, type DebateRecord, newDebateId } from "@/lib/debates/stor
 import { saveSettings } from "@/lib/profile/settings.ts";
 import { sealIdentity, setIdentity } from "@/lib/auth/identities.ts";
 import { signInAs, type TestApp } from "../helpers/app.ts";
+import { axeViolations } from "../helpers/axe.ts";
 import { browserTest, SCREENSHOT_DIR } from "../helpers/browser.ts";
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -293,26 +293,6 @@ browserTest(
     await page.getByRole("heading", { name: "Page not found" }).waitFor();
   },
 );
-
-/** Run axe-core on the page; returns the violations as "rule (impact): n nodes". */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: (axe as unknown as { source: string }).source });
-  const result = await page.evaluate(async () => {
-    // deno-lint-ignore no-explicit-any
-    const r = await (globalThis as any).axe.run(document, {
-      runOnly: {
-        type: "tag",
-        values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
-      },
-    });
-    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) =>
-      `${v.id} (${v.impact}): ${v.nodes.length} × ${
-        v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")
-      }`
-    );
-  });
-  return result as string[];
-}
 
 browserTest(
   "axe-core finds 0 violations (WCAG 2.1 A/AA + best practices) on every page, both sizes, signed in and out",

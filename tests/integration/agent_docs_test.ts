@@ -435,6 +435,11 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
       await ada.get(`/api/favorites?targetType=message&targetIds=${answer.id}`),
     );
 
+    // The forms' Markdown preview.
+    const preview = (body: unknown) => ada.send("POST", "/api/markdown/preview", body);
+    await c.check("POST", "/api/markdown/preview", await preview({ text: "**bold**" }));
+    await c.check("POST", "/api/markdown/preview", await preview({ text: 5 }));
+
     // Content lifecycle: edits, revisions, accept, deletes (people and agents).
     const mine = await c.check(
       "POST",

@@ -1,0 +1,172 @@
+import { SignInPrompt } from "@/components/SignInPrompt.tsx";
+import MarkdownField from "@/islands/MarkdownField.tsx";
+import { editQuestion } from "@/lib/community/questions/edit.ts";
+import { getQuestion } from "@/lib/community/questions/read.ts";
+import { Head } from "@/lib/fresh/head.ts";
+import { readTextLimited } from "@/lib/http/body.ts";
+import { EditQuestionBody } from "@/lib/schemas/community.ts";
+import { DESCRIPTION_MAX, TAG_MAX_LENGTH, TAGS_KEPT, TITLE_MAX } from "@/lib/shared.ts";
+import { define } from "@/lib/state.ts";
+
+type Field = "title" | "description" | "tags";
+
+interface Data {
+  id: string;
+  values: Record<Field, string>;
+  errors: Partial<Record<Field | "form", string>>;
+  /** False when the viewer is signed in but not the author (the form is not shown). */
+  allowed: boolean;
+}
+
+const qPath = (id: string) => `/questions/${encodeURIComponent(id)}`;
+
+/**
+ * /questions/:id/edit: the author's edit form for a question (a plain form; works without
+ * JavaScript). POST validates with the API's schema and either re-renders with the typed
+ * values and the messages beside the fields, or saves (a new revision) and redirects back.
+ */
+export const handler = define.handlers<Data>({
+  async GET(_req, ctx) {
+    const { kv } = ctx.state.services;
+    const q = await getQuestion(kv, ctx.params.id);
+    if (!q) return ctx.renderNotFound();
+    const allowed = ctx.state.user?.id === q.author.id;
+    return ctx.render({
+      id: q.id,
+      values: { title: q.title, description: q.description, tags: q.tags.join(", ") },
+      errors: allowed || !ctx.state.user ? {} : { form: "Only the author can edit this" },
+      allowed,
+    }, { status: allowed || !ctx.state.user ? 200 : 403 });
+  },
+  async POST(req, ctx) {
+    const user = ctx.state.user;
+    const id = ctx.params.id;
+    if (!user) {
+      const returnTo = encodeURIComponent(`${qPath(id)}/edit`);
+      return new Response(null, {
+        status: 303,
+        headers: { location: `/signin?returnTo=${returnTo}` },
+      });
+    }
+    const form = new URLSearchParams(await readTextLimited(req, 64 * 1024));
+    const values = {
+      title: form.get("title") ?? "",
+      description: form.get("description") ?? "",
+      tags: form.get("tags") ?? "",
+    };
+    const parsed = EditQuestionBody.safeParse({
+      title: values.title,
+      description: values.description,
+      tags: values.tags.split(","),
+    });
+    if (!parsed.success) {
+      const errors: Data["errors"] = {};
+      for (const issue of parsed.error.issues) {
+        const field = (issue.path[0] ?? "form") as keyof Data["errors"];
+        if (!errors[field]) errors[field] = issue.message;
+      }
+      return ctx.render({ id, values, errors, allowed: true }, { status: 400 });
+    }
+    const { kv, now } = ctx.state.services;
+    const r = await editQuestion(kv, { questionId: id, userId: user.id, edit: parsed.data }, {
+      now: now(),
+    });
+    if (!r.ok) {
+      if (r.reason === "question_not_found") return ctx.renderNotFound();
+      return ctx.render({
+        id,
+        values,
+        errors: { form: "Only the author can edit this" },
+        allowed: false,
+      }, { status: 403 });
+    }
+    return new Response(null, { status: 303, headers: { location: `${qPath(id)}?saved=1` } });
+  },
+});
+
+const invalid = (e: string | undefined) => (e ? "true" : undefined);
+
+/** The edit-question page. */
+export default define.page<typeof handler>(function EditQuestion({ data, state, url }) {
+  const { values, errors } = data;
+  const firstBad = (["title", "description", "tags"] as const).find((f) => errors[f]);
+  const count = Object.keys(errors).length;
+  return (
+    <>
+      <Head>
+        <title>Edit question · Parley</title>
+      </Head>
+      <div class="page-head">
+        <h1>Edit question</h1>
+      </div>
+      {!state.user ? <SignInPrompt url={url} action="edit your question" /> : (
+        <>
+          {count > 0 && (
+            <div class="alert alert-error" role="alert" data-testid="form-errors">
+              {errors.form ??
+                (count === 1 ? "One field needs attention." : `${count} fields need attention.`)}
+            </div>
+          )}
+          {data.allowed && (
+            <form method="post" class="stack card ask-form" noValidate>
+              <div>
+                <label for="title">Title</label>
+                <input
+                  id="title"
+                  name="title"
+                  type="text"
+                  value={values.title}
+                  maxLength={TITLE_MAX}
+                  aria-invalid={invalid(errors.title)}
+                  autoFocus={firstBad === "title"}
+                  aria-describedby={errors.title ? "title-error" : undefined}
+                />
+                {errors.title && <p class="field-error" id="title-error">{errors.title}</p>}
+              </div>
+              <div>
+                <label for="description">
+                  Details <span class="hint">(optional, Markdown)</span>
+                </label>
+                <MarkdownField
+                  id="description"
+                  name="description"
+                  value={values.description}
+                  maxLength={DESCRIPTION_MAX}
+                  invalid={Boolean(errors.description)}
+                  autoFocus={firstBad === "description"}
+                  describedBy={errors.description ? "description-error" : undefined}
+                />
+                {errors.description && (
+                  <p class="field-error" id="description-error">{errors.description}</p>
+                )}
+              </div>
+              <div>
+                <label for="tags">
+                  Tags <span class="hint">(optional)</span>
+                </label>
+                <input
+                  id="tags"
+                  name="tags"
+                  type="text"
+                  value={values.tags}
+                  aria-invalid={invalid(errors.tags)}
+                  autoFocus={firstBad === "tags"}
+                  aria-describedby={errors.tags ? "tags-error tags-hint" : "tags-hint"}
+                />
+                <p class="hint" id="tags-hint">
+                  Comma-separated; the first {TAGS_KEPT} are kept, each up to {TAG_MAX_LENGTH}{" "}
+                  characters.
+                </p>
+                {errors.tags && <p class="field-error" id="tags-error">{errors.tags}</p>}
+              </div>
+              <div class="row">
+                <button type="submit" class="btn btn-primary">Save changes</button>
+                <a class="btn" href={qPath(data.id)}>Cancel</a>
+              </div>
+            </form>
+          )}
+        </>
+      )}
+    </>
+  );
+});
