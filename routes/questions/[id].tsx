@@ -43,7 +43,7 @@ export const handler = define.handlers<Data>({
     // A bad page number shows the first page (a page, unlike the API, answers sanely).
     const parsed = ThreadQuery.safeParse(queryObject(ctx.url));
     const query = parsed.success ? parsed.data : { page: 1 };
-    const question = await getQuestionThreadPage(kv, ctx.params.id, query);
+    const question = await getQuestionThreadPage(kv, ctx.params.id, query, viewer);
     if (!question) return ctx.renderNotFound();
     const user = ctx.state.user;
     let votes: Record<string, VoteType> = {};
@@ -288,6 +288,11 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
       )}
       <LifecycleNotice url={url} />
       <article class="card question" data-testid="question">
+        {q.deletedAt !== undefined && (
+          <p class="alert" role="status" data-testid="deleted-banner">
+            This question was deleted: only its author and moderators can still open it.
+          </p>
+        )}
         <h1 class="question-heading">{q.title}</h1>
         <AuthorLine
           author={q.author}

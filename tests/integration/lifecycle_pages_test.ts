@@ -164,3 +164,30 @@ Deno.test("feed: answers count top-level answers only, answered badge, unanswere
     assert.match(deleted.html, /Your question was deleted/);
   });
 });
+
+Deno.test("deleted question page: its author still opens it with a 'deleted' banner; others get 404", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const bob = await member(t, "Bob");
+    const id = await ask(t, ada, { title: "A question Ada will delete" });
+    const del = await t.request(`/api/questions/${id}`, {
+      method: "DELETE",
+      headers: jsonWrite(t, ada.cookie),
+    });
+    assert.equal(del.status, 200);
+    const own = await getAs(t, ada, `/questions/${id}`);
+    assert.equal(own.status, 200);
+    const html = await own.text();
+    assert.match(html, /data-testid="deleted-banner"/);
+    assert.match(html, /A question Ada will delete/);
+    const other = await getAs(t, bob, `/questions/${id}`);
+    assert.equal(other.status, 404);
+    await other.body?.cancel();
+    const anon = await getAs(t, null, `/questions/${id}`);
+    assert.equal(anon.status, 404);
+    await anon.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
