@@ -103,8 +103,14 @@ browserTest(
     await page.waitForURL(/\/\?deleted=1/);
     await page.getByText("Your question was deleted.").waitFor();
     assert.equal(await page.getByText("How do I cache Deno KV reads?").count(), 0);
+    // Its author can still open it (DESIGN.md §9), marked as deleted; anyone else gets 404.
     const res = await page.goto(`${srv.url}/questions/${q}`);
-    assert.equal(res?.status(), 404);
+    assert.equal(res?.status(), 200);
+    await page.getByTestId("deleted-banner").waitFor();
+    const anon = await browser.newPage();
+    const anonRes = await anon.goto(`${srv.url}/questions/${q}`);
+    assert.equal(anonRes?.status(), 404);
+    await anon.close();
     assert.deepEqual(errors.filter((e) => !/404/.test(e)), []);
   },
 );
