@@ -19,6 +19,12 @@ import { ThreadQuery } from "@/lib/schemas/community.ts";
 import { queryObject } from "@/lib/schemas/parse.ts";
 import { userVotesOn, type VoteType } from "@/lib/community/votes.ts";
 import { define } from "@/lib/state.ts";
+import { HiddenBanner } from "@/components/HiddenBanner.tsx";
+import { FlagAction } from "@/components/PostTools.tsx";
+import FollowToggle from "@/islands/FollowToggle.tsx";
+import QuestionLive from "@/islands/QuestionLive.tsx";
+import { viewerOf } from "@/lib/http/auth.ts";
+import { type QuestionPageExtras, questionPageExtras } from "@/lib/notifications/page.ts";
 
 interface Data {
   question: QuestionThreadPage;
@@ -26,6 +32,8 @@ interface Data {
   votes: Record<string, VoteType>;
   favorites: Record<string, boolean>;
   now: number;
+  /** Follow state and hidden posts (issue 12). */
+  extras: QuestionPageExtras;
 }
 
 /** Deepest visual nesting of replies; deeper replies line up at this depth. */
@@ -37,9 +45,11 @@ export const handler = define.handlers<Data>({
     // A bad page number shows the first page (a page, unlike the API, answers sanely).
     const parsed = ThreadQuery.safeParse(queryObject(ctx.url));
     const query = parsed.success ? parsed.data : { page: 1 };
-    const question = await getQuestionThreadPage(kv, ctx.params.id, query);
-    if (!question) return ctx.renderNotFound();
     const user = ctx.state.user;
+    const viewer = await viewerOf(ctx.state.services, user);
+    const question = await getQuestionThreadPage(kv, ctx.params.id, query, viewer);
+    if (!question) return ctx.renderNotFound();
+    const extras = await questionPageExtras(kv, user?.id ?? null, question);
     let votes: Record<string, VoteType> = {};
     let favorites: Record<string, boolean> = {};
     if (user) {
@@ -53,7 +63,7 @@ export const handler = define.handlers<Data>({
       votes = { ...qv, ...mv };
       favorites = { ...qf, ...mf };
     }
-    return ctx.render({ question, votes, favorites, now: now() });
+    return ctx.render({ question, votes, favorites, now: now(), extras });
   },
 });
 
@@ -185,6 +195,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
               In reply to <a href={`#${encodeURIComponent(parent.id)}`}>{parent.author.name}</a>
             </p>
           )}
+          {data.extras.hidden.includes(m.id) && <HiddenBanner what="answer" />}
           <Markdown text={m.content} idPrefix={`${m.id}-`} />
           <div class="row actions">
             <VoteAndFavorite
@@ -205,6 +216,13 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
                 maxLength={CONTENT_MAX}
               />
             )}
+            <FlagAction
+              viewerId={state.user?.id ?? null}
+              authorId={m.author.id}
+              targetType="message"
+              targetId={m.id}
+              label={label}
+            />
           </div>
         </article>
         {replies.length > 0 && (
@@ -237,6 +255,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
           standIn={q.standIn}
         />
         <TagList tags={q.tags} />
+        {data.extras.hidden.includes(q.id) && <HiddenBanner what="question" />}
         {q.description && <Markdown text={q.description} idPrefix="q-" />}
         <div class="row actions">
           <VoteAndFavorite
@@ -249,7 +268,16 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
             signInHref={signIn}
             label="this question"
           />
+          {signedIn && <FollowToggle questionId={q.id} following={data.extras.following} />}
+          <FlagAction
+            viewerId={state.user?.id ?? null}
+            authorId={q.author.id}
+            targetType="question"
+            targetId={q.id}
+            label="this question"
+          />
         </div>
+        <QuestionLive questionId={q.id} messageCount={q.messageCount} />
       </article>
 
       <section class="answers" aria-labelledby="answers-heading">
