@@ -73,6 +73,7 @@ import * as $local_oauth__middleware from "./routes/local-oauth/_middleware.ts";
 import * as $local_oauth_avatar_id from "./routes/local-oauth/avatar/[id].ts";
 import * as $mcp from "./routes/mcp.ts";
 import * as $mod from "./routes/mod.tsx";
+import * as $notifications from "./routes/notifications.tsx";
 import * as $profile_agent_keys from "./routes/profile/agent-keys.tsx";
 import * as $profile_index from "./routes/profile/index.tsx";
 import * as $questions_id from "./routes/questions/[id].tsx";
@@ -89,6 +90,7 @@ import * as $island_FlagButton from "./islands/FlagButton.tsx";
 import * as $island_FollowToggle from "./islands/FollowToggle.tsx";
 import * as $island_MessageForm from "./islands/MessageForm.tsx";
 import * as $island_NewQuestionsNotice from "./islands/NewQuestionsNotice.tsx";
+import * as $island_NotificationBell from "./islands/NotificationBell.tsx";
 import * as $island_PrivacySettings from "./islands/PrivacySettings.tsx";
 import * as $island_ProfileEditor from "./islands/ProfileEditor.tsx";
 import * as $island_QuestionLive from "./islands/QuestionLive.tsx";
@@ -169,6 +171,7 @@ const manifest: Manifest = {
     "./routes/local-oauth/avatar/[id].ts": $local_oauth_avatar_id,
     "./routes/mcp.ts": $mcp,
     "./routes/mod.tsx": $mod,
+    "./routes/notifications.tsx": $notifications,
     "./routes/profile/agent-keys.tsx": $profile_agent_keys,
     "./routes/profile/index.tsx": $profile_index,
     "./routes/questions/[id].tsx": $questions_id,
@@ -187,6 +190,7 @@ const manifest: Manifest = {
     "./islands/FollowToggle.tsx": $island_FollowToggle,
     "./islands/MessageForm.tsx": $island_MessageForm,
     "./islands/NewQuestionsNotice.tsx": $island_NewQuestionsNotice,
+    "./islands/NotificationBell.tsx": $island_NotificationBell,
     "./islands/PrivacySettings.tsx": $island_PrivacySettings,
     "./islands/ProfileEditor.tsx": $island_ProfileEditor,
     "./islands/QuestionLive.tsx": $island_QuestionLive,
