@@ -7,7 +7,8 @@ interface Props {
 }
 
 /**
- * The header's "Notifications" link with the unread count, live: it follows
+ * The header's "Notifications" link with the unread count, live (accessible name
+ * "Notifications, 3 unread"; the visible badge is hidden from the name, the words are not): it follows
  * `GET /api/notifications/stream` (EventSource reconnects by itself after a drop, by the
  * stream's `retry:` advice).
  */
@@ -25,11 +26,11 @@ export default function NotificationBell(props: Props) {
       class="notification-bell"
       href="/notifications"
       aria-current={props.current ? "page" : undefined}
-      aria-label={unread > 0 ? `Notifications, ${unread} unread` : "Notifications"}
       data-testid="notification-bell"
     >
       <span aria-hidden="true">🔔</span>
-      <span class="visually-hidden-mobile">Notifications</span>
+      <span>Notifications</span>
+      {unread > 0 && <span class="visually-hidden">, {unread} unread</span>}
       {unread > 0 && (
         <span class="badge unread-badge" aria-hidden="true" data-testid="unread-badge">
           {unread > 99 ? "99+" : unread}
