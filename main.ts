@@ -10,7 +10,7 @@ import { readBuildInfo } from "./lib/fresh/assets.ts";
 import { openKv } from "./lib/kv/open.ts";
 import { waitForDebates } from "./lib/debates/runner.ts";
 import { startBackgroundWork } from "./lib/jobs/background.ts";
-import { closeEventFollowers } from "./lib/debates/events.ts";
+import { closeLiveStreams } from "./lib/http/live.ts";
 import { llmFromConfig } from "./lib/llm/from_config.ts";
 import { resolveAppSecret } from "./lib/auth/secret.ts";
 import { startServer } from "./lib/serve.ts";
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     console.log(`${signal}: finishing in-flight requests…`);
     // Live debate followers end now (clients resume elsewhere with Last-Event-ID).
-    closeEventFollowers();
+    closeLiveStreams(); // debate, notification and question streams end; clients reconnect
     await server.shutdown();
     console.log("Parley stopped.");
     Deno.exit(0);

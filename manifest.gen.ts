@@ -8,6 +8,7 @@ import * as $_middleware from "./routes/_middleware.ts";
 import * as $api_agent_key__middleware from "./routes/api/agent/(key)/_middleware.ts";
 import * as $api_agent_key_me from "./routes/api/agent/(key)/me.ts";
 import * as $api_agent_key_messages_id from "./routes/api/agent/(key)/messages/[id].ts";
+import * as $api_agent_key_notifications from "./routes/api/agent/(key)/notifications.ts";
 import * as $api_agent_key_questions_id_index from "./routes/api/agent/(key)/questions/[id]/index.ts";
 import * as $api_agent_key_questions_id_reply from "./routes/api/agent/(key)/questions/[id]/reply.ts";
 import * as $api_agent_key_questions_id_vote from "./routes/api/agent/(key)/questions/[id]/vote.ts";
@@ -28,11 +29,18 @@ import * as $api_debates_id from "./routes/api/debates/[id].ts";
 import * as $api_debates_id_events from "./routes/api/debates/[id]/events.ts";
 import * as $api_favorites from "./routes/api/favorites.ts";
 import * as $api_feed from "./routes/api/feed.ts";
+import * as $api_flags from "./routes/api/flags.ts";
 import * as $api_likes from "./routes/api/likes.ts";
 import * as $api_local_llm_v1_chat_completions from "./routes/api/local-llm/v1/chat/completions.ts";
 import * as $api_markdown_preview from "./routes/api/markdown/preview.ts";
 import * as $api_messages_id_index from "./routes/api/messages/[id]/index.ts";
 import * as $api_messages_id_revisions from "./routes/api/messages/[id]/revisions.ts";
+import * as $api_mod_actions from "./routes/api/mod/actions.ts";
+import * as $api_mod_log from "./routes/api/mod/log.ts";
+import * as $api_mod_queue from "./routes/api/mod/queue.ts";
+import * as $api_notifications_index from "./routes/api/notifications/index.ts";
+import * as $api_notifications_read from "./routes/api/notifications/read.ts";
+import * as $api_notifications_stream from "./routes/api/notifications/stream.ts";
 import * as $api_openapi_json from "./routes/api/openapi.json.ts";
 import * as $api_profile_activity from "./routes/api/profile/activity.ts";
 import * as $api_profile_agent_keys from "./routes/api/profile/agent-keys.ts";
@@ -43,6 +51,8 @@ import * as $api_profile_public_userId_activity from "./routes/api/profile/publi
 import * as $api_profile_settings from "./routes/api/profile/settings.ts";
 import * as $api_profile_stats from "./routes/api/profile/stats.ts";
 import * as $api_questions_id_accept from "./routes/api/questions/[id]/accept.ts";
+import * as $api_questions_id_events from "./routes/api/questions/[id]/events.ts";
+import * as $api_questions_id_follow from "./routes/api/questions/[id]/follow.ts";
 import * as $api_questions_id_index from "./routes/api/questions/[id]/index.ts";
 import * as $api_questions_id_messages from "./routes/api/questions/[id]/messages.ts";
 import * as $api_questions_id_revisions from "./routes/api/questions/[id]/revisions.ts";
@@ -63,6 +73,8 @@ import * as $local_oauth_provider_userinfo from "./routes/local-oauth/[provider]
 import * as $local_oauth__middleware from "./routes/local-oauth/_middleware.ts";
 import * as $local_oauth_avatar_id from "./routes/local-oauth/avatar/[id].ts";
 import * as $mcp from "./routes/mcp.ts";
+import * as $mod from "./routes/mod.tsx";
+import * as $notifications from "./routes/notifications.tsx";
 import * as $profile_agent_keys from "./routes/profile/agent-keys.tsx";
 import * as $profile_index from "./routes/profile/index.tsx";
 import * as $questions_id from "./routes/questions/[id].tsx";
@@ -77,12 +89,16 @@ import * as $island_AgentParticipate from "./islands/AgentParticipate.tsx";
 import * as $island_AgentProfileEditor from "./islands/AgentProfileEditor.tsx";
 import * as $island_DebateLive from "./islands/DebateLive.tsx";
 import * as $island_FavoriteButton from "./islands/FavoriteButton.tsx";
+import * as $island_FlagButton from "./islands/FlagButton.tsx";
+import * as $island_FollowToggle from "./islands/FollowToggle.tsx";
 import * as $island_MarkdownField from "./islands/MarkdownField.tsx";
 import * as $island_MessageForm from "./islands/MessageForm.tsx";
 import * as $island_NewQuestionsNotice from "./islands/NewQuestionsNotice.tsx";
+import * as $island_NotificationBell from "./islands/NotificationBell.tsx";
 import * as $island_PostActions from "./islands/PostActions.tsx";
 import * as $island_PrivacySettings from "./islands/PrivacySettings.tsx";
 import * as $island_ProfileEditor from "./islands/ProfileEditor.tsx";
+import * as $island_QuestionLive from "./islands/QuestionLive.tsx";
 import * as $island_VoteButtons from "./islands/VoteButtons.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
@@ -95,6 +111,7 @@ const manifest: Manifest = {
     "./routes/api/agent/(key)/_middleware.ts": $api_agent_key__middleware,
     "./routes/api/agent/(key)/me.ts": $api_agent_key_me,
     "./routes/api/agent/(key)/messages/[id].ts": $api_agent_key_messages_id,
+    "./routes/api/agent/(key)/notifications.ts": $api_agent_key_notifications,
     "./routes/api/agent/(key)/questions/[id]/index.ts": $api_agent_key_questions_id_index,
     "./routes/api/agent/(key)/questions/[id]/reply.ts": $api_agent_key_questions_id_reply,
     "./routes/api/agent/(key)/questions/[id]/vote.ts": $api_agent_key_questions_id_vote,
@@ -115,11 +132,18 @@ const manifest: Manifest = {
     "./routes/api/debates/[id]/events.ts": $api_debates_id_events,
     "./routes/api/favorites.ts": $api_favorites,
     "./routes/api/feed.ts": $api_feed,
+    "./routes/api/flags.ts": $api_flags,
     "./routes/api/likes.ts": $api_likes,
     "./routes/api/local-llm/v1/chat/completions.ts": $api_local_llm_v1_chat_completions,
     "./routes/api/markdown/preview.ts": $api_markdown_preview,
     "./routes/api/messages/[id]/index.ts": $api_messages_id_index,
     "./routes/api/messages/[id]/revisions.ts": $api_messages_id_revisions,
+    "./routes/api/mod/actions.ts": $api_mod_actions,
+    "./routes/api/mod/log.ts": $api_mod_log,
+    "./routes/api/mod/queue.ts": $api_mod_queue,
+    "./routes/api/notifications/index.ts": $api_notifications_index,
+    "./routes/api/notifications/read.ts": $api_notifications_read,
+    "./routes/api/notifications/stream.ts": $api_notifications_stream,
     "./routes/api/openapi.json.ts": $api_openapi_json,
     "./routes/api/profile/activity.ts": $api_profile_activity,
     "./routes/api/profile/agent-keys.ts": $api_profile_agent_keys,
@@ -130,6 +154,8 @@ const manifest: Manifest = {
     "./routes/api/profile/settings.ts": $api_profile_settings,
     "./routes/api/profile/stats.ts": $api_profile_stats,
     "./routes/api/questions/[id]/accept.ts": $api_questions_id_accept,
+    "./routes/api/questions/[id]/events.ts": $api_questions_id_events,
+    "./routes/api/questions/[id]/follow.ts": $api_questions_id_follow,
     "./routes/api/questions/[id]/index.ts": $api_questions_id_index,
     "./routes/api/questions/[id]/messages.ts": $api_questions_id_messages,
     "./routes/api/questions/[id]/revisions.ts": $api_questions_id_revisions,
@@ -150,6 +176,8 @@ const manifest: Manifest = {
     "./routes/local-oauth/_middleware.ts": $local_oauth__middleware,
     "./routes/local-oauth/avatar/[id].ts": $local_oauth_avatar_id,
     "./routes/mcp.ts": $mcp,
+    "./routes/mod.tsx": $mod,
+    "./routes/notifications.tsx": $notifications,
     "./routes/profile/agent-keys.tsx": $profile_agent_keys,
     "./routes/profile/index.tsx": $profile_index,
     "./routes/questions/[id].tsx": $questions_id,
@@ -166,12 +194,16 @@ const manifest: Manifest = {
     "./islands/AgentProfileEditor.tsx": $island_AgentProfileEditor,
     "./islands/DebateLive.tsx": $island_DebateLive,
     "./islands/FavoriteButton.tsx": $island_FavoriteButton,
+    "./islands/FlagButton.tsx": $island_FlagButton,
+    "./islands/FollowToggle.tsx": $island_FollowToggle,
     "./islands/MarkdownField.tsx": $island_MarkdownField,
     "./islands/MessageForm.tsx": $island_MessageForm,
     "./islands/NewQuestionsNotice.tsx": $island_NewQuestionsNotice,
+    "./islands/NotificationBell.tsx": $island_NotificationBell,
     "./islands/PostActions.tsx": $island_PostActions,
     "./islands/PrivacySettings.tsx": $island_PrivacySettings,
     "./islands/ProfileEditor.tsx": $island_ProfileEditor,
+    "./islands/QuestionLive.tsx": $island_QuestionLive,
     "./islands/VoteButtons.tsx": $island_VoteButtons,
   },
   baseUrl: import.meta.url,

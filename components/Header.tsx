@@ -1,5 +1,6 @@
 import { Avatar } from "@/components/Avatar.tsx";
 import { ThemeForm } from "@/components/ThemeForm.tsx";
+import NotificationBell from "@/islands/NotificationBell.tsx";
 import type { AppState } from "@/lib/state.ts";
 
 const NAV = [
@@ -44,6 +45,7 @@ export function Header({ state, url }: { state: AppState; url: URL }) {
           {user
             ? (
               <div class="user-menu" data-testid="user-menu">
+                <NotificationBell unread={0} current={path === "/notifications"} />
                 <a class="user-chip" href="/profile" title="Your profile">
                   <Avatar name={user.name} src={user.image} testId="user-avatar" />
                   <span data-testid="user-name">{user.name}</span>

@@ -1,4 +1,5 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
+import { LIVE_COUNTS_EVENT, type LiveCounts } from "@/lib/shared.ts";
 import { sendJson } from "@/lib/client/api.ts";
 import { applyVote, nextVote, type VoteType } from "@/lib/community/vote_table.ts";
 
@@ -39,6 +40,17 @@ export default function VoteButtons(props: Props) {
   const [error, setError] = useState<string | null>(null);
   const [prompt, setPrompt] = useState(false);
   const [busy, setBusy] = useState(false);
+
+  // Live counts from the question page's stream (islands/QuestionLive.tsx).
+  useEffect(() => {
+    const onCounts = (e: Event) => {
+      const d = (e as CustomEvent<LiveCounts>).detail;
+      if (d.targetType !== props.targetType || d.targetId !== props.targetId) return;
+      setState((s) => ({ ...s, upvotes: d.upvotes, downvotes: d.downvotes }));
+    };
+    globalThis.addEventListener(LIVE_COUNTS_EVENT, onCounts);
+    return () => globalThis.removeEventListener(LIVE_COUNTS_EVENT, onCounts);
+  }, [props.targetType, props.targetId]);
 
   const cast = async (requested: VoteType) => {
     if (props.signInHref) {

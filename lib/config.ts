@@ -33,6 +33,12 @@ export interface ProviderConfig {
   scope?: string;
 }
 
+/**
+ * The verified email of the local providers' ready "Moderator" account
+ * (lib/auth/local/accounts.ts): listed as a moderator in local mode only.
+ */
+export const LOCAL_MODERATOR_EMAIL = "moderator@local.test";
+
 /** The parsed configuration. `appSecret` is undefined until local mode supplies one. */
 export interface Config {
   port: number;
@@ -240,8 +246,12 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     providers,
     localMode,
     offensiveWords: [...DEFAULT_OFFENSIVE_WORDS, ...extraWords],
-    moderators: (env.MODERATORS ?? "").split(",").map((m) => m.trim())
-      .filter(Boolean).map((m) => m.includes("@") ? m.toLowerCase() : m),
+    moderators: [
+      ...(env.MODERATORS ?? "").split(",").map((m) => m.trim())
+        .filter(Boolean).map((m) => m.includes("@") ? m.toLowerCase() : m),
+      // Local mode only: the local providers' ready "Moderator" account moderates.
+      ...(localMode ? [LOCAL_MODERATOR_EMAIL] : []),
+    ],
     limits: {
       questionsPerHour: env.LIMIT_QUESTIONS_PER_HOUR,
       messagesPerHour: env.LIMIT_MESSAGES_PER_HOUR,

@@ -54,3 +54,14 @@ export const AGENT_BIO_MAX = 500;
 /** Soft memory: at most this many traits (and interests), each at most this long. */
 export const SOFT_MEMORY_ITEMS_MAX = 12;
 export const SOFT_MEMORY_ITEM_MAX = 60;
+
+/** The window event the live question page sends with fresh vote counts (islands). */
+export const LIVE_COUNTS_EVENT = "parley:counts";
+
+/** The detail of {@link LIVE_COUNTS_EVENT}. */
+export interface LiveCounts {
+  targetType: "question" | "message";
+  targetId: string;
+  upvotes: number;
+  downvotes: number;
+}

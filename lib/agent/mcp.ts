@@ -22,6 +22,11 @@
  *
  * @module
  */
+import { listNotifications } from "../notifications/notifications.ts";
+import {
+  NotificationsQuery as ListNotificationsInput,
+  NotificationsResult,
+} from "../schemas/notifications.ts";
 import { z } from "zod";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -267,6 +272,19 @@ export const MCP_TOOLS: readonly ToolDef[] = [
         LIFECYCLE_FAILURES,
       );
       return { ok: true };
+    },
+  }),
+  tool({
+    name: "list_notifications",
+    title: "Your notifications",
+    description:
+      "Your owner's notifications, newest first, 20 a page (answer, reply, accepted, upvotes); pass nextCursor as cursor for more. Same as GET /api/agent/notifications.",
+    input: ListNotificationsInput,
+    output: NotificationsResult,
+    readOnly: true,
+    async run({ kv, userId }, args) {
+      const { links: _links, ...page } = await listNotifications(kv, userId, args.cursor ?? null);
+      return page as unknown as Json;
     },
   }),
 ];

@@ -21,6 +21,8 @@ export const TAG_ORDER: readonly OperationDoc["tag"][] = [
   "Agent keys",
   "Debates",
   "Profiles",
+  "Notifications",
+  "Moderation",
   "Session",
 ];
 
@@ -289,6 +291,11 @@ export function buildOpenApi(origin: string, operations: OperationDoc[]): Json {
       { name: "Agent keys", description: "Create and revoke API keys (signed in)" },
       { name: "Debates", description: "AI debates, streamed as Server-Sent Events" },
       { name: "Profiles", description: "Profiles, statistics, badges, activity and settings" },
+      {
+        name: "Notifications",
+        description: "Follows, notifications and live updates (Server-Sent Events)",
+      },
+      { name: "Moderation", description: "Flags (signed in) and the moderators' queue" },
       { name: "Session", description: "The browser session" },
     ],
     paths,

@@ -52,6 +52,8 @@ export interface OperationDoc {
     | "Agent keys"
     | "Debates"
     | "Profiles"
+    | "Notifications"
+    | "Moderation"
     | "Session";
   summary: string;
   description?: string;

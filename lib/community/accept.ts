@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { acceptInOp, bumpQuestion } from "../notifications/hooks.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { updateAtomically } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
@@ -52,6 +53,7 @@ export async function acceptAnswer(
     const op = kv.atomic();
     if (messageId === null) {
       op.delete(keys.acceptedAnswer(q.value.id));
+      bumpQuestion(op, q.value.id);
       return { op, result: { ok: true, acceptedMessageId: null } };
     }
     const msg = m.value;
@@ -60,6 +62,7 @@ export async function acceptAnswer(
     }
     if (msg.replyTo) return { op: null, result: { ok: false, reason: "not_an_answer" } };
     op.check(m).set(keys.acceptedAnswer(q.value.id), msg.id);
+    acceptInOp(op, q.value, msg, Date.now());
     return { op, result: { ok: true, acceptedMessageId: msg.id } };
   });
   if (result.ok) await afterCommit("accept caches", () => invalidateReads(kv));

@@ -23,6 +23,7 @@
  *
  * @module
  */
+import { bumpQuestion } from "../notifications/hooks.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
@@ -66,6 +67,7 @@ export async function editMessage(
     const revision = (m.revision ?? 1) + 1;
     const next: MessageRecord = { ...m, content, editedAt: now, revision };
     const op = kv.atomic().check(cur).set(keys.message(m.id), next);
+    bumpQuestion(op, m.questionId); // live question page
     writeRevisions(
       op,
       "message",
@@ -128,6 +130,7 @@ export async function deleteMessage(
       : counterValue(direct.value);
     const placeholder = replies > 0;
     const op = kv.atomic().check(cur, direct, accepted);
+    bumpQuestion(op, m.questionId); // live question page
     op.set(
       keys.message(m.id),
       {

@@ -15,6 +15,7 @@ import { isLookupId, keys } from "../kv/keys.ts";
 import { type Author, type QuestionRecord, type QuestionView } from "./questions/model.ts";
 import { getQuestionView } from "./questions/read.ts";
 import { listVoters } from "./votes.ts";
+import { type AfterMessage, afterMessage, messageInOp } from "../notifications/hooks.ts";
 import { authorOf } from "../profile/profiles.ts";
 
 /** A message as stored (votes live under their own keys). */
@@ -38,6 +39,8 @@ export interface MessageRecord {
   revision?: number;
   /** Soft delete: when, and by whom (lib/community/message_lifecycle.ts). */
   deletedAt?: number;
+  /** Hidden by moderation (lib/moderation/): shown only to its author and moderators. */
+  hiddenAt?: number;
   deletedBy?: string;
 }
 
@@ -203,18 +206,20 @@ export async function addMessage(
   const message = buildMessage(input, opts);
   // The author's `messages` budget is spent in the message's own atomic op.
   const budget = budgetOf(opts.limits, "messages", input.author.id);
+  let after: AfterMessage | null = null;
   const result = await updateAtomically<AddMessageResult>(async () => {
     const [q, parent, log] = await kv.getMany<[QuestionRecord, MessageRecord, HitLog]>([
       keys.question(input.questionId),
       keys.message(input.replyTo && input.replyTo.length <= 200 ? input.replyTo : "\u0000none"),
       budget?.key ?? keys.rateLimitLog("none", "none"),
     ]);
-    if (!q.value || q.value.deletedAt !== undefined) {
+    if (!q.value || q.value.deletedAt !== undefined || q.value.hiddenAt !== undefined) {
       return { op: null, result: { ok: false, reason: "question_not_found" } };
     }
     if (
       input.replyTo &&
-      (parent.value?.questionId !== input.questionId || parent.value.deletedAt !== undefined)
+      (parent.value?.questionId !== input.questionId || parent.value.deletedAt !== undefined ||
+        parent.value.hiddenAt !== undefined)
     ) {
       return { op: null, result: { ok: false, reason: "reply_not_found" } };
     }
@@ -227,6 +232,7 @@ export async function addMessage(
     }
     writeMessage(op, message, rootId);
     opts.extra?.(op, message);
+    after = await messageInOp(kv, op, message, q.value, parent.value, rootId);
     return { op, result: { ok: true, message } };
   });
   if (result.ok) {
@@ -235,6 +241,10 @@ export async function addMessage(
       invalidateReads(kv); // message counts in the feed
       await recordEarnedBadges(kv, message.author.id, message.createdAt); // Prolific
     });
+    // Followers hear of a new answer (bounded batches; cannot fail the request).
+    if (after) {
+      await afterCommit("answer notifications", () => afterMessage(kv, after!, message.createdAt));
+    }
   }
   return result;
 }
@@ -290,7 +300,7 @@ export async function postMessage(
 export async function getMessage(kv: Deno.Kv, id: string): Promise<MessageRecord | null> {
   if (!isLookupId(id)) return null;
   const m = (await kv.get<MessageRecord>(keys.message(id))).value;
-  return m && m.deletedAt === undefined ? m : null;
+  return m && m.deletedAt === undefined && m.hiddenAt === undefined ? m : null;
 }
 
 /**
@@ -366,7 +376,7 @@ export async function messageViews(kv: Deno.Kv, messages: MessageRecord[]): Prom
       listVoters(kv, "message", m.id),
     ]);
     const [up, down] = counts.map((e) => counterValue(e.value));
-    const { editedAt, revision: _r, deletedBy: _d, ...rest } = m;
+    const { editedAt, revision: _r, deletedBy: _d, hiddenAt: _h, ...rest } = m;
     const base = { ...rest, editedAt: editedAt ?? null, upvotes: up, downvotes: down, ...voters };
     if (m.deletedAt === undefined) return base;
     return { ...base, content: "", author: DELETED_AUTHOR, deleted: true as const };

@@ -42,12 +42,12 @@ export async function findTarget(
   if (!isLookupId(id)) return null;
   if (type === "question") {
     const q = (await kv.get<QuestionRecord>(keys.question(id))).value;
-    return q && q.deletedAt === undefined
+    return q && q.deletedAt === undefined && q.hiddenAt === undefined
       ? { type, id, authorId: q.author.id, questionId: q.id }
       : null;
   }
   const m = (await kv.get<MessageRecord>(keys.message(id))).value;
-  return m && m.deletedAt === undefined
+  return m && m.deletedAt === undefined && m.hiddenAt === undefined
     ? { type, id, authorId: m.author.id, questionId: m.questionId }
     : null;
 }

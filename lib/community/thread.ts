@@ -204,7 +204,13 @@ export async function getQuestionThreadPage(
   }));
   return {
     ...view,
-    messages: await messageViews(kv, ordered),
+    // Posts hidden by moderation show only to their author and moderators.
+    messages: await messageViews(
+      kv,
+      ordered.filter((m) =>
+        m.hiddenAt === undefined || viewer?.moderator === true || viewer?.userId === m.author.id
+      ),
+    ),
     answerCount,
     sort,
     page: query.page,
@@ -276,7 +282,8 @@ async function legacyPage(
   }));
   return {
     ...view,
-    messages: await messageViews(kv, ordered),
+    // Posts hidden by moderation are left out of threads written before the answer index.
+    messages: await messageViews(kv, ordered.filter((m) => m.hiddenAt === undefined)),
     answerCount,
     sort: query.sort ?? "votes",
     page: query.page,

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { afterUpvote, bumpQuestion } from "../notifications/hooks.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { addToCounter, commit, invertTime, readCounters, updateAtomically } from "../kv/atomic.ts";
 import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
@@ -116,6 +117,7 @@ export async function castVote(
     if (received !== 0) {
       addToCounter(op, keys.userStat(target.authorId, "upvotes_received"), received);
     }
+    bumpQuestion(op, target.questionId); // the live question page
     return { op, result: step };
   });
   if ("reason" in outcome) return outcome;
@@ -139,6 +141,9 @@ export async function castVote(
     // A like can earn the author a badge (Helpful Answer, Popular Question, Crowd Favorite).
     if (action === "liked") await recordEarnedBadges(kv, target.authorId, now);
   });
+  if (action === "liked") {
+    await afterCommit("upvote notification", () => afterUpvote(kv, target, userId, now));
+  }
   return {
     ok: true,
     vote: { action, upvotes, downvotes, liked: next === "up", downvoted: next === "down" },

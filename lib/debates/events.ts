@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { closeLiveStreams, shutdownSignal } from "../http/live.ts";
 import { keys } from "../kv/keys.ts";
 import type { StoredDebateEvent } from "./lease.ts";
 import type { DebateRecord } from "./store.ts";
@@ -82,15 +83,13 @@ export function formatSequenced(e: SequencedEvent): string {
   return `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`;
 }
 
-let followers = new AbortController();
-
 /**
- * End every live follower stream of this process (call before the server shuts down;
- * clients reconnect elsewhere with `Last-Event-ID`). Streams opened later are unaffected.
+ * End every live stream of this process, debate followers included (call before the
+ * server shuts down; clients reconnect elsewhere with `Last-Event-ID`). The one shutdown
+ * signal lives in lib/http/live.ts; this name stays for its callers.
  */
 export function closeEventFollowers(): void {
-  followers.abort();
-  followers = new AbortController();
+  closeLiveStreams();
 }
 
 /**
@@ -111,7 +110,7 @@ export function followDebate(
   const encoder = new TextEncoder();
   const stop = new AbortController();
   const onShutdown = () => stop.abort();
-  const shutdown = followers.signal;
+  const shutdown = shutdownSignal();
   let watcher: ReadableStreamDefaultReader<unknown> | null = null;
   return new ReadableStream<Uint8Array>({
     async start(controller) {

@@ -44,3 +44,27 @@ export async function viewerOf(
     moderator: await isModeratorUser(services.kv, services.config, user.id),
   };
 }
+
+/** The refusal of a moderators-only endpoint to anyone else. */
+export const MODERATORS_ONLY = "Moderators only";
+
+/**
+ * The session user when they are a moderator: 401 when signed out, 403 otherwise.
+ *
+ * @example
+ * ```ts
+ * import type { AppState } from "@/lib/state.ts";
+ * declare const ctx: { state: AppState };
+ * const mod = await requireModerator(ctx.state.services, ctx.state.user);
+ * ```
+ */
+export async function requireModerator(
+  services: Pick<Services, "kv" | "config">,
+  user: SessionUser | null,
+): Promise<SessionUser> {
+  const u = requireUser(user);
+  if (!await isModeratorUser(services.kv, services.config, u.id)) {
+    throw new HttpError(403, MODERATORS_ONLY);
+  }
+  return u;
+}

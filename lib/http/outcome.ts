@@ -119,3 +119,15 @@ export const AGENT_WRITE_FAILURES = {
   ...WRITE_FAILURES,
   no_author: [401, INVALID_KEY_ERROR],
 } as const;
+
+/** Flagging a post (DESIGN.md §9 "Moderation"). */
+export const FLAG_FAILURES = {
+  not_found: [404, "Post not found"],
+  own_post: [400, "You cannot flag your own post"],
+  already_flagged: [409, "You already flagged this post"],
+} as const;
+
+/** A moderator's action on a post. */
+export const MOD_FAILURES = {
+  not_found: [404, "Post not found"],
+} as const;

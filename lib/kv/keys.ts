@@ -91,6 +91,20 @@
  * | `["accepted_answers", questionId]` | message id | the accepted answer; set/cleared by `POST /api/questions/:id/accept`, cleared in the op that deletes that answer |
  * | `["direct_reply_counts", messageId]` | `Deno.KvU64` | `sum` +1 per reply whose `replyTo` is the message (−1 when one disappears): a deleted message with replies stays as "[deleted]" |
  *
+ * Follows, notifications, live pages and moderation (issue 12; DESIGN.md §9):
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["follows", questionId, userId]` | `{at}` | in the op of the question (asker) and of each message (its author); toggled by `POST /api/questions/:id/follow`; listed for the answer fan-out |
+ * | `["notifications", userId, id]` | `NotificationRecord` | id sorts by time (newest last); written with its cause (lib/notifications/) |
+ * | `["notification_unread", userId]` | `Deno.KvU64` | `sum` +1 per new unread, −1 per one read: the unread count, and the key the stream `kv.watch`es |
+ * | `["notification_daily", userId, targetType, targetId, day]` | notification id | the `upvotes` entry of a post for a UTC day; `expireIn` 2 days |
+ * | `["question_version", questionId]` | `Deno.KvU64` | `sum` +1 in the op of every answer, vote, edit, delete, accept and moderation of the thread: the key `GET /api/questions/:id/events` watches |
+ * | `["flags", targetType, targetId, userId]` | `FlagRecord` `{reason, note, createdAt}` | one per user and target, checked absent (lib/moderation/flags.ts) |
+ * | `["mod_queue", targetType, targetId]` | `ModQueueEntry` | with each flag (count, reasons); hidden at 3 flags; removed by a moderator's decision |
+ * | `["hidden_posts", targetType, targetId]` | `{at, by}` | with the record's `hiddenAt`: feeds that read snapshots skip these |
+ * | `["mod_log", invertTime(at), id]` | `ModLogEntry` | one per moderator action, in the action's op; newest first |
+ *
  * Later features add their rows here, next to their builders.
  *
  * @module
@@ -332,4 +346,36 @@ export const keys = {
   ],
   acceptedAnswer: (questionId: string): Deno.KvKey => ["accepted_answers", questionId],
   directReplyCount: (messageId: string): Deno.KvKey => ["direct_reply_counts", messageId],
+  // Follows, notifications, live pages, moderation (issue 12; table above).
+  follow: (questionId: string, userId: string): Deno.KvKey => ["follows", questionId, userId],
+  followsPrefix: (questionId: string): Deno.KvKey => ["follows", questionId],
+  notificationsPrefix: (userId: string): Deno.KvKey => ["notifications", userId],
+  notification: (userId: string, id: string): Deno.KvKey => ["notifications", userId, id],
+  notificationUnread: (userId: string): Deno.KvKey => ["notification_unread", userId],
+  notificationDaily: (
+    userId: string,
+    targetType: string,
+    targetId: string,
+    day: number,
+  ): Deno.KvKey => ["notification_daily", userId, targetType, targetId, day],
+  questionVersion: (questionId: string): Deno.KvKey => ["question_version", questionId],
+  flag: (targetType: string, targetId: string, userId: string): Deno.KvKey => [
+    "flags",
+    targetType,
+    targetId,
+    userId,
+  ],
+  modQueuePrefix: (): Deno.KvKey => ["mod_queue"],
+  modQueue: (targetType: string, targetId: string): Deno.KvKey => [
+    "mod_queue",
+    targetType,
+    targetId,
+  ],
+  hiddenPost: (targetType: string, targetId: string): Deno.KvKey => [
+    "hidden_posts",
+    targetType,
+    targetId,
+  ],
+  modLogPrefix: (): Deno.KvKey => ["mod_log"],
+  modLog: (inverted: number, id: string): Deno.KvKey => ["mod_log", inverted, id],
 } as const;

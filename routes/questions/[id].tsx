@@ -22,6 +22,11 @@ import { ThreadQuery } from "@/lib/schemas/community.ts";
 import { queryObject } from "@/lib/schemas/parse.ts";
 import { userVotesOn, type VoteType } from "@/lib/community/votes.ts";
 import { define } from "@/lib/state.ts";
+import { HiddenBanner } from "@/components/HiddenBanner.tsx";
+import { FlagAction } from "@/components/PostTools.tsx";
+import FollowToggle from "@/islands/FollowToggle.tsx";
+import QuestionLive from "@/islands/QuestionLive.tsx";
+import { type QuestionPageExtras, questionPageExtras } from "@/lib/notifications/page.ts";
 
 interface Data {
   question: QuestionThreadPage;
@@ -31,6 +36,8 @@ interface Data {
   now: number;
   /** The viewer may delete any post (DESIGN.md §9 moderators). */
   moderator: boolean;
+  /** Follow state and hidden posts (issue 12). */
+  extras: QuestionPageExtras;
 }
 
 /** Deepest visual nesting of replies; deeper replies line up at this depth. */
@@ -46,6 +53,7 @@ export const handler = define.handlers<Data>({
     const question = await getQuestionThreadPage(kv, ctx.params.id, query, viewer);
     if (!question) return ctx.renderNotFound();
     const user = ctx.state.user;
+    const extras = await questionPageExtras(kv, user?.id ?? null, question);
     let votes: Record<string, VoteType> = {};
     let favorites: Record<string, boolean> = {};
     if (user) {
@@ -59,7 +67,14 @@ export const handler = define.handlers<Data>({
       votes = { ...qv, ...mv };
       favorites = { ...qf, ...mf };
     }
-    return ctx.render({ question, votes, favorites, now: now(), moderator: !!viewer?.moderator });
+    return ctx.render({
+      question,
+      votes,
+      favorites,
+      now: now(),
+      moderator: !!viewer?.moderator,
+      extras,
+    });
   },
 });
 
@@ -229,6 +244,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
               In reply to <a href={`#${encodeURIComponent(parent.id)}`}>{parent.author.name}</a>
             </p>
           )}
+          {data.extras.hidden.includes(m.id) && <HiddenBanner what="answer" />}
           <Markdown text={m.content} idPrefix={`${m.id}-`} />
           <EditedNote questionId={q.id} messageId={m.id} editedAt={m.editedAt} now={now} />
           <div class="row actions">
@@ -251,6 +267,13 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
                 maxLength={CONTENT_MAX}
               />
             )}
+            <FlagAction
+              viewerId={state.user?.id ?? null}
+              authorId={m.author.id}
+              targetType="message"
+              targetId={m.id}
+              label={label}
+            />
           </div>
           {(own || data.moderator || (!parent && state.user?.id === q.author.id)) && (
             <PostActions
@@ -302,6 +325,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
           standIn={q.standIn}
         />
         <TagList tags={q.tags} />
+        {data.extras.hidden.includes(q.id) && <HiddenBanner what="question" />}
         {q.description && <Markdown text={q.description} idPrefix="q-" />}
         <EditedNote questionId={q.id} editedAt={q.editedAt} now={now} />
         <div class="row actions">
@@ -316,6 +340,14 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
             label="this question"
             own={state.user?.id === q.author.id}
           />
+          {signedIn && <FollowToggle questionId={q.id} following={data.extras.following} />}
+          <FlagAction
+            viewerId={state.user?.id ?? null}
+            authorId={q.author.id}
+            targetType="question"
+            targetId={q.id}
+            label="this question"
+          />
         </div>
         {(state.user?.id === q.author.id || data.moderator) && (
           <PostActions
@@ -328,6 +360,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
             canDelete
           />
         )}
+        <QuestionLive questionId={q.id} messageCount={q.messageCount} />
       </article>
 
       <section class="answers" aria-labelledby="answers-heading">

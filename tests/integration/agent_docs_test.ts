@@ -199,7 +199,9 @@ function conformance(doc: Json) {
       if (content["text/event-stream"]) {
         assert.match(type, /^text\/event-stream/, where);
         const events = documented["x-events"] as Record<string, { data: Json }>;
-        const stream = parseSse(await res.text(), { resumable: template.endsWith("/events") });
+        const stream = parseSse(await res.text(), {
+          resumable: template.endsWith("/events") || template.endsWith("/stream"),
+        });
         assert.ok(stream.length > 0, `${where}: empty stream`);
         for (const e of stream) {
           assert.ok(events[e.type], `${where}: undocumented event ${e.type}`);
@@ -668,6 +670,109 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
       "/api/profile/identities",
       await ada.send("DELETE", "/api/profile/identities?provider=provider_a"),
     );
+
+    // Follows, notifications, live streams, moderation (issue 12).
+    const firstEvent = async (res: Response) => {
+      if (!res.body || !res.ok) return res;
+      const reader = res.body.getReader();
+      let text = "";
+      while (!/event: [a-z]+\ndata: .*\n\n/.test(text)) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+      await reader.cancel();
+      return new Response(text, { status: res.status, headers: res.headers });
+    };
+    const nq = await jsonOf<{ id: string }>(
+      bob.send("POST", "/api/questions", { title: "Notify me please" }),
+    );
+    const nm = await jsonOf<{ id: string }>(
+      ada.send("POST", `/api/questions/${nq.id}/messages`, { content: "An answer for Bob" }),
+    );
+    await c.check(
+      "POST",
+      "/api/questions/{id}/follow",
+      await ada.send("POST", `/api/questions/${nq.id}/follow`),
+    );
+    await c.check(
+      "POST",
+      "/api/questions/{id}/follow",
+      await ada.send("POST", "/api/questions/q-no/follow"),
+    );
+    await c.check(
+      "POST",
+      "/api/questions/{id}/follow",
+      await anon(`/api/questions/${nq.id}/follow`, { method: "POST" }),
+    );
+    const inbox = await c.check(
+      "GET",
+      "/api/notifications",
+      await bob.get("/api/notifications"),
+    ) as {
+      notifications: { id: string }[];
+    };
+    await c.check("GET", "/api/notifications", await anon("/api/notifications"));
+    await c.check(
+      "POST",
+      "/api/notifications/read",
+      await bob.send("POST", "/api/notifications/read", { ids: [inbox.notifications[0].id] }),
+    );
+    await c.check(
+      "POST",
+      "/api/notifications/read",
+      await bob.send("POST", "/api/notifications/read", {}),
+    );
+    await c.check(
+      "POST",
+      "/api/notifications/read",
+      await bob.send("POST", "/api/notifications/read", { ids: "x" }),
+    );
+    await c.check(
+      "GET",
+      "/api/notifications/stream",
+      await firstEvent(await bob.get("/api/notifications/stream")),
+    );
+    await c.check("GET", "/api/notifications/stream", await anon("/api/notifications/stream"));
+    await c.check(
+      "GET",
+      "/api/questions/{id}/events",
+      await firstEvent(await anon(`/api/questions/${nq.id}/events`)),
+    );
+    await c.check("GET", "/api/questions/{id}/events", await anon("/api/questions/q-no/events"));
+    await c.check(
+      "GET",
+      "/api/agent/notifications",
+      await agent("GET", "/api/agent/notifications"),
+    );
+    await c.check(
+      "GET",
+      "/api/agent/notifications",
+      await agent("GET", "/api/agent/notifications", undefined, "agent_nope"),
+    );
+    const flag = (who: Browser, body: unknown) => who.send("POST", "/api/flags", body);
+    const flagBody = { targetType: "message", targetId: nm.id, reason: "spam", note: "ads" };
+    await c.check("POST", "/api/flags", await flag(bob, flagBody));
+    await c.check("POST", "/api/flags", await flag(bob, flagBody));
+    await c.check("POST", "/api/flags", await flag(ada, flagBody));
+    await c.check("POST", "/api/flags", await flag(bob, { ...flagBody, targetId: "m-no" }));
+    await c.check("POST", "/api/flags", await anon("/api/flags", { method: "POST" }));
+    await c.check("GET", "/api/mod/queue", await ada.get("/api/mod/queue"));
+    await c.check("GET", "/api/mod/log", await ada.get("/api/mod/log"));
+    await c.check("POST", "/api/mod/actions", await ada.send("POST", "/api/mod/actions", {}));
+    t.services.config.moderators = [bob.id];
+    await c.check("GET", "/api/mod/queue", await bob.get("/api/mod/queue"));
+    const act = (action: string, targetId = nm.id) =>
+      bob.send("POST", "/api/mod/actions", { targetType: "message", targetId, action });
+    await c.check("POST", "/api/mod/actions", await act("hide"));
+    await c.check("POST", "/api/mod/actions", await act("restore"));
+    await c.check("POST", "/api/mod/actions", await act("hide", "m-no"));
+    await c.check("POST", "/api/mod/actions", await act("nope"));
+    await c.check("GET", "/api/mod/log", await bob.get("/api/mod/log"));
+    await c.check("GET", "/api/mod/queue", await anon("/api/mod/queue"));
+    await c.check("GET", "/api/mod/log", await anon("/api/mod/log"));
+    await c.check("POST", "/api/mod/actions", await anon("/api/mod/actions", { method: "POST" }));
+    t.services.config.moderators = [];
 
     // Keys revoked, then the session ended.
     await c.check(

@@ -57,6 +57,7 @@ Deno.test("mcp: tools/list names the tools, each with an object input and output
       "vote",
       "edit_post",
       "delete_post",
+      "list_notifications",
     ]);
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, "object", tool.name);
@@ -251,6 +252,7 @@ Deno.test("mcp: /skill.md and /docs/api show the client configuration and every 
         "vote {questionId, voteType?, messageId?}",
         "edit_post {targetType, id, title?, description?, tags?, content?}",
         "delete_post {targetType, id}",
+        "list_notifications {cursor?}",
       ]
     ) {
       assert.ok(skill.includes(sig), `skill.md lists ${sig}`);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ProviderId } from "../../config.ts";
+import { LOCAL_MODERATOR_EMAIL, type ProviderId } from "../../config.ts";
 import { sha256Hex } from "../../ids.ts";
 import { commit } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
@@ -48,6 +48,15 @@ export const SEEDED_ACCOUNTS: Record<ProviderId, LocalAccount[]> = {
   provider_c: [
     seed("provider_c", "c-3001", "Katherine Johnson", "katherine", "kj@local.test", ""),
     seed("provider_c", "c-3002", "Edsger Dijkstra", "edsger", "ed@local.test", ""),
+    // A verified email listed as a moderator in local mode (config.ts).
+    seed(
+      "provider_c",
+      "c-3099",
+      "Moderator",
+      "moderator",
+      LOCAL_MODERATOR_EMAIL,
+      "Keeps Parley tidy (local mode's moderator).",
+    ),
   ],
 };
 

@@ -76,6 +76,7 @@ export async function deleteQuestion(
     }
     for (const t of questionTerms(q)) op.delete(keys.questionTerm(t, inv, q.id));
     addToCounter(op, keys.counter("questions"), -1);
+    addToCounter(op, keys.questionVersion(q.id), 1); // live question page
     addToCounter(op, keys.userStat(q.author.id, "questions"), -1);
     return { op, result: { ok: true } };
   });

@@ -11,7 +11,7 @@
  * @module
  */
 import { afterCommit } from "../../kv/after_commit.ts";
-import { invertTime, updateAtomically } from "../../kv/atomic.ts";
+import { addToCounter, invertTime, updateAtomically } from "../../kv/atomic.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
 import { invalidateReads } from "../read_cache.ts";
 import { writeRevisions } from "../revisions.ts";
@@ -76,6 +76,7 @@ export async function editQuestion(
     const next: QuestionRecord = { ...q, title, description, tags, editedAt: now, revision };
     const seqs = seqsEntry.value ?? await findSeqEntry(kv, q);
     const op = kv.atomic().check(cur, seqsEntry).set(keys.question(q.id), next);
+    addToCounter(op, keys.questionVersion(q.id), 1); // live question page
 
     if (seqs.seq > 0) op.set(keys.questionBySeq(seqs.seq), snapshotOf(next));
 

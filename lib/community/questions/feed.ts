@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { counterValue, listNewestFirst } from "../../kv/atomic.ts";
+import { counterValue, getAll, listNewestFirst } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
 import { EVENTUAL } from "../../kv/consistency.ts";
 import { queryTerms, questionTerms } from "../search_terms.ts";
@@ -24,9 +24,10 @@ export const SEARCH_SCAN_LIMIT = 1000;
 
 /**
  * Page `page` of a dense sequence, newest first, skipping removed rows (./holes.ts): the
- * live rows at ranks `((page−1)·limit, page·limit]`.
+ * live rows at ranks `((page−1)·limit, page·limit]`. Snapshot rows of questions hidden by
+ * moderation (`["hidden_posts", …]`) are left out (id rows are filtered by `getQuestions`).
  */
-function seqPage<T>(
+async function seqPage<T>(
   kv: Deno.Kv,
   feed: string,
   head: number,
@@ -34,7 +35,13 @@ function seqPage<T>(
   limit: number,
   keyOf: (seq: number) => Deno.KvKey,
 ): Promise<T[]> {
-  return livePage<T>(kv, feed, head, page, limit, keyOf);
+  const rows = await livePage<T>(kv, feed, head, page, limit, keyOf);
+  const ids = rows.map((r) =>
+    typeof r === "object" && r !== null ? (r as unknown as { id: string }).id : ""
+  );
+  if (ids.every((id) => id === "")) return rows;
+  const hidden = await getAll(kv, ids.map((id) => keys.hiddenPost("question", id || "-")));
+  return rows.filter((_, i) => hidden[i].value === null);
 }
 
 /**

@@ -37,6 +37,8 @@ export interface QuestionRecord {
   /** Soft delete (lib/community/questions/delete.ts): when, and by whom. */
   deletedAt?: number;
   deletedBy?: string;
+  /** Hidden by moderation (lib/moderation/): 404 to all but its author and moderators. */
+  hiddenAt?: number;
 }
 
 /**

@@ -31,7 +31,8 @@ export async function getQuestion(
 ): Promise<QuestionRecord | null> {
   if (!isLookupId(id)) return null;
   const q = (await kv.get<QuestionRecord>(keys.question(id))).value;
-  if (q?.deletedAt !== undefined && !maySeeDeleted(q, viewer)) return null;
+  const gone = q?.deletedAt !== undefined || q?.hiddenAt !== undefined;
+  if (q && gone && !maySeeDeleted(q, viewer)) return null;
   return q;
 }
 
@@ -43,7 +44,9 @@ export async function countQuestions(kv: Deno.Kv): Promise<number> {
 /** Records for ids, in the same order, skipping ids without a record and deleted ones. */
 export async function getQuestions(kv: Deno.Kv, ids: string[]): Promise<QuestionRecord[]> {
   const entries = await getAll<QuestionRecord>(kv, ids.map(keys.question));
-  return entries.flatMap((e) => e.value && e.value.deletedAt === undefined ? [e.value] : []);
+  return entries.flatMap((e) =>
+    e.value && e.value.deletedAt === undefined && e.value.hiddenAt === undefined ? [e.value] : []
+  );
 }
 
 /**
@@ -121,7 +124,7 @@ export async function questionViewOf(kv: Deno.Kv, q: QuestionRecord): Promise<Qu
     summarize(kv, [q]),
     listVoters(kv, "question", q.id),
   ]);
-  const { revision: _revision, deletedBy: _deletedBy, ...record } = q;
+  const { revision: _revision, deletedBy: _deletedBy, hiddenAt: _hidden, ...record } = q;
   return {
     ...record,
     editedAt: q.editedAt ?? null,

@@ -86,6 +86,7 @@ export function writeQuestion(
   for (const term of questionTerms(q)) op.set(keys.questionTerm(term, inv, q.id), q.id);
   addToCounter(op, keys.counter("questions"), 1);
   addToCounter(op, keys.userStat(q.author.id, "questions"), 1);
+  op.set(keys.follow(q.id, q.author.id), { at: q.createdAt }); // the asker follows
   return op;
 }
 

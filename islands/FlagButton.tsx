@@ -1,0 +1,102 @@
+import { useRef, useState } from "preact/hooks";
+import { sendJson } from "@/lib/client/api.ts";
+
+interface Props {
+  targetType: "question" | "message";
+  targetId: string;
+  /** What is flagged, for screen readers ("Ada's answer"). */
+  label: string;
+}
+
+const REASONS = [
+  ["spam", "Spam"],
+  ["offensive", "Offensive or abusive"],
+  ["off_topic", "Off topic"],
+  ["other", "Something else"],
+] as const;
+
+/**
+ * "Flag": a small dialog (reason radios and an optional note) that reports a post to the
+ * moderators through `POST /api/flags`.
+ */
+export default function FlagButton(props: Props) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [reason, setReason] = useState<string>("spam");
+  const [note, setNote] = useState("");
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  const base = `flag-${props.targetId}`;
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    const r = await sendJson<{ ok: true }>("POST", "/api/flags", {
+      targetType: props.targetType,
+      targetId: props.targetId,
+      reason,
+      ...(note.trim() ? { note: note.trim() } : {}),
+    });
+    setBusy(false);
+    if (r.ok || r.status === 409) {
+      setDone(true);
+      setStatus("Thanks — the moderators will take a look.");
+      dialog.current?.close();
+    } else {
+      setError(r.error);
+    }
+  };
+
+  return (
+    <div class="flag">
+      <button
+        type="button"
+        class="btn btn-small btn-quiet"
+        disabled={done}
+        aria-label={`Flag ${props.label}`}
+        onClick={() => dialog.current?.showModal()}
+      >
+        {done ? "Flagged" : "Flag"}
+      </button>
+      {status && <p class="hint" role="status">{status}</p>}
+      <dialog ref={dialog} class="flag-dialog" aria-labelledby={`${base}-title`}>
+        <form method="dialog" onSubmit={submit}>
+          <h2 id={`${base}-title`}>Flag {props.label}</h2>
+          <fieldset>
+            <legend>Why?</legend>
+            {REASONS.map(([value, text]) => (
+              <label key={value} class="radio">
+                <input
+                  type="radio"
+                  name={`${base}-reason`}
+                  value={value}
+                  checked={reason === value}
+                  onChange={() => setReason(value)}
+                />{" "}
+                {text}
+              </label>
+            ))}
+          </fieldset>
+          <label for={`${base}-note`}>Note for the moderators (optional)</label>
+          <textarea
+            id={`${base}-note`}
+            maxLength={500}
+            rows={2}
+            value={note}
+            onInput={(e) => setNote((e.target as HTMLTextAreaElement).value)}
+          />
+          {error && <p class="inline-error" role="alert">{error}</p>}
+          <div class="row">
+            <button type="submit" class="btn btn-primary" disabled={busy}>Send flag</button>
+            <button type="button" class="btn" onClick={() => dialog.current?.close()}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      </dialog>
+    </div>
+  );
+}

@@ -1,0 +1,400 @@
+/**
+ * Moderation (DESIGN.md §9 "Moderation and limits"): flags, the review queue, moderator
+ * actions and their log.
+ *
+ * - A flag: one per user and target (`["flags", …]` checked absent), never on one's own
+ *   post, spending the user's daily `flags` budget (lib/limits/posting.ts) in the flag's
+ *   own op. It joins the target's queue entry (count, reasons, notes); the third distinct
+ *   flag hides the post in the same op (`hiddenAt` on the record, `["hidden_posts", …]`).
+ * - A hidden post answers 404 to everyone but its author and moderators (reads treat it as
+ *   deleted: lib/community/questions/read.ts, messages.ts, targets.ts, thread.ts).
+ * - Moderator actions, each logged (`["mod_log", …]`) and each a decision that takes the
+ *   post off the queue: `hide`, `restore` (un-hide), `dismiss` (the flags were unfounded:
+ *   un-hide if the flags hid it), `delete` (the content lifecycle's soft delete,
+ *   lib/community/questions/delete.ts / message_lifecycle.ts).
+ * Every change of a post's visibility bumps its question's version (live pages).
+ *
+ * @module
+ */
+import { addToCounter, invertTime, updateAtomically } from "../kv/atomic.ts";
+import { afterCommit } from "../kv/after_commit.ts";
+import { isLookupId, keys } from "../kv/keys.ts";
+import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
+import type { HitLog } from "../limits/window.ts";
+import { idSuffix } from "../ids.ts";
+import { excerpt } from "../markdown.ts";
+import type { MessageRecord } from "../community/messages.ts";
+import type { QuestionRecord } from "../community/questions/model.ts";
+import { deleteQuestion } from "../community/questions/delete.ts";
+import { deleteMessage } from "../community/message_lifecycle.ts";
+import { invalidateReads } from "../community/read_cache.ts";
+import type { TargetType } from "../community/targets.ts";
+
+/** Why a post is flagged. */
+export type FlagReason = "spam" | "offensive" | "off_topic" | "other";
+/** What a moderator can do to a post. */
+export type ModAction = "hide" | "restore" | "dismiss" | "delete";
+
+/** Distinct flags that hide a post until a moderator decides. */
+export const FLAGS_TO_HIDE = 3;
+/** Notes kept per queue entry (the newest). */
+const NOTES_KEPT = 5;
+
+/** One user's flag of one post. */
+export interface FlagRecord {
+  reason: FlagReason;
+  note: string | null;
+  createdAt: number;
+}
+
+/** A post waiting for a moderator. */
+export interface ModQueueEntry {
+  targetType: TargetType;
+  targetId: string;
+  questionId: string;
+  authorId: string;
+  flags: number;
+  reasons: Partial<Record<FlagReason, number>>;
+  notes: { note: string; reason: FlagReason; at: number }[];
+  hidden: boolean;
+  firstFlaggedAt: number;
+  lastFlaggedAt: number;
+}
+
+/** One moderator action, as logged. */
+export interface ModLogEntry {
+  id: string;
+  action: ModAction;
+  targetType: TargetType;
+  targetId: string;
+  questionId: string;
+  moderator: { id: string; name: string };
+  at: number;
+}
+
+type PostRecord = QuestionRecord | MessageRecord;
+
+function questionIdOf(type: TargetType, r: PostRecord): string {
+  return type === "question" ? r.id : (r as MessageRecord).questionId;
+}
+
+/** The outcome of a flag. */
+export type FlagResult =
+  | { ok: true; hidden: boolean }
+  | { ok: false; reason: "not_found" | "own_post" | "already_flagged" }
+  | RateLimited;
+
+/**
+ * Flag a post as `userId`.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const r = await flagPost(kv, {
+ *   userId: "u_2",
+ *   targetType: "message",
+ *   targetId: "msg-1",
+ *   reason: "spam",
+ *   note: null,
+ * });
+ * if (!r.ok) r.reason; // "not_found" | "own_post" | "already_flagged" | "rate_limited"
+ * ```
+ */
+export async function flagPost(
+  kv: Deno.Kv,
+  input: {
+    userId: string;
+    targetType: TargetType;
+    targetId: string;
+    reason: FlagReason;
+    note: string | null;
+  },
+  { limits, now = Date.now() }: { limits?: PostingLimits; now?: number } = {},
+): Promise<FlagResult> {
+  const { userId, targetType, targetId } = input;
+  if (!isLookupId(targetId)) return { ok: false, reason: "not_found" };
+  const budget = budgetOf(limits, "flags", userId);
+  const recordKey = targetType === "question" ? keys.question(targetId) : keys.message(targetId);
+  const result = await updateAtomically<FlagResult>(async () => {
+    const [rec, flag, queue, log] = await kv.getMany<
+      [PostRecord, FlagRecord, ModQueueEntry, HitLog]
+    >([
+      recordKey,
+      keys.flag(targetType, targetId, userId),
+      keys.modQueue(targetType, targetId),
+      budget?.key ?? keys.rateLimitLog("none", "none"),
+    ]);
+    const r = rec.value;
+    if (!r || r.deletedAt !== undefined) {
+      return { op: null, result: { ok: false, reason: "not_found" } };
+    }
+    if (r.author.id === userId) return { op: null, result: { ok: false, reason: "own_post" } };
+    if (flag.value) return { op: null, result: { ok: false, reason: "already_flagged" } };
+    const op = kv.atomic().check(rec, flag, queue);
+    const refused = budget && spendInOp(op, log, budget, now);
+    if (refused) return { op: null, result: refused };
+    const questionId = questionIdOf(targetType, r);
+    const prev = queue.value;
+    const entry: ModQueueEntry = {
+      targetType,
+      targetId,
+      questionId,
+      authorId: r.author.id,
+      flags: (prev?.flags ?? 0) + 1,
+      reasons: { ...prev?.reasons, [input.reason]: (prev?.reasons[input.reason] ?? 0) + 1 },
+      notes: input.note
+        ? [{ note: input.note, reason: input.reason, at: now }, ...(prev?.notes ?? [])].slice(
+          0,
+          NOTES_KEPT,
+        )
+        : prev?.notes ?? [],
+      hidden: r.hiddenAt !== undefined,
+      firstFlaggedAt: prev?.firstFlaggedAt ?? now,
+      lastFlaggedAt: now,
+    };
+    op.set(
+      keys.flag(targetType, targetId, userId),
+      {
+        reason: input.reason,
+        note: input.note,
+        createdAt: now,
+      } satisfies FlagRecord,
+    );
+    if (entry.flags >= FLAGS_TO_HIDE && r.hiddenAt === undefined) {
+      entry.hidden = true;
+      setHidden(op, targetType, r, now, "flags");
+    }
+    op.set(keys.modQueue(targetType, targetId), entry);
+    return { op, result: { ok: true, hidden: entry.hidden } };
+  });
+  if (result.ok && result.hidden) await afterCommit("flag caches", () => invalidateReads(kv));
+  return result;
+}
+
+function setHidden(
+  op: Deno.AtomicOperation,
+  type: TargetType,
+  r: PostRecord,
+  now: number,
+  by: string,
+): void {
+  const key = type === "question" ? keys.question(r.id) : keys.message(r.id);
+  op.set(key, { ...r, hiddenAt: now });
+  op.set(keys.hiddenPost(type, r.id), { at: now, by });
+  addToCounter(op, keys.questionVersion(questionIdOf(type, r)), 1);
+}
+
+function clearHidden(op: Deno.AtomicOperation, type: TargetType, r: PostRecord): void {
+  const key = type === "question" ? keys.question(r.id) : keys.message(r.id);
+  const { hiddenAt: _h, ...rest } = r;
+  op.set(key, rest);
+  op.delete(keys.hiddenPost(type, r.id));
+  addToCounter(op, keys.questionVersion(questionIdOf(type, r)), 1);
+}
+
+/** The outcome of a moderator action. */
+export type ModActionResult = { ok: true } | { ok: false; reason: "not_found" };
+
+let lastLogTime = 0;
+
+/** A log time after every earlier one of this process (the log lists newest first). */
+function nextLogTime(now: number): number {
+  lastLogTime = Math.max(now, lastLogTime + 1);
+  return lastLogTime;
+}
+
+/**
+ * Apply a moderator's decision to a post and log it. The caller checks that the actor is
+ * a moderator.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * await moderate(kv, {
+ *   moderator: { id: "u_mod", name: "Mo" },
+ *   targetType: "question",
+ *   targetId: "q-1",
+ *   action: "hide",
+ * });
+ * ```
+ */
+export async function moderate(
+  kv: Deno.Kv,
+  input: {
+    moderator: { id: string; name: string };
+    targetType: TargetType;
+    targetId: string;
+    action: ModAction;
+  },
+  { now = Date.now() }: { now?: number } = {},
+): Promise<ModActionResult> {
+  const { targetType, targetId, action, moderator } = input;
+  if (!isLookupId(targetId)) return { ok: false, reason: "not_found" };
+  const recordKey = targetType === "question" ? keys.question(targetId) : keys.message(targetId);
+  // Log keys are ordered by time; two actions in one millisecond keep their order here.
+  const loggedAt = nextLogTime(now);
+  const logEntry = (questionId: string): ModLogEntry => ({
+    id: `modlog-${idSuffix(loggedAt)}`,
+    action,
+    targetType,
+    targetId,
+    questionId,
+    moderator,
+    at: now,
+  });
+  if (action === "delete") {
+    const rec = (await kv.get<PostRecord>(recordKey)).value;
+    if (!rec || rec.deletedAt !== undefined) return { ok: false, reason: "not_found" };
+    const deleted = targetType === "question"
+      ? await deleteQuestion(kv, { questionId: targetId, userId: moderator.id, moderator: true }, {
+        now,
+      })
+      : await deleteMessage(kv, { messageId: targetId, userId: moderator.id, moderator: true }, {
+        now,
+      });
+    if (!deleted.ok) return { ok: false, reason: "not_found" };
+    const questionId = questionIdOf(targetType, rec);
+    const entry = logEntry(questionId);
+    // The post is gone; the log and the queue follow and cannot fail the request.
+    await afterCommit("moderation log", async () => {
+      const op = kv.atomic()
+        .set(keys.modLog(invertTime(loggedAt), entry.id), entry)
+        .delete(keys.modQueue(targetType, targetId))
+        .delete(keys.hiddenPost(targetType, targetId));
+      addToCounter(op, keys.questionVersion(questionId), 1);
+      await op.commit();
+    });
+    return { ok: true };
+  }
+  const result = await updateAtomically<ModActionResult>(async () => {
+    const rec = await kv.get<PostRecord>(recordKey);
+    const r = rec.value;
+    if (!r || r.deletedAt !== undefined) {
+      return { op: null, result: { ok: false, reason: "not_found" } };
+    }
+    const op = kv.atomic().check(rec);
+    const hidden = r.hiddenAt !== undefined;
+    if (action === "hide" && !hidden) setHidden(op, targetType, r, now, moderator.id);
+    if ((action === "restore" || action === "dismiss") && hidden) clearHidden(op, targetType, r);
+    const entry = logEntry(questionIdOf(targetType, r));
+    op.set(keys.modLog(invertTime(loggedAt), entry.id), entry);
+    op.delete(keys.modQueue(targetType, targetId));
+    return { op, result: { ok: true } };
+  });
+  if (result.ok) await afterCommit("moderation caches", () => invalidateReads(kv));
+  return result;
+}
+
+/** A queue entry with the post in context, for `/mod` and `GET /api/mod/queue`. */
+export interface ModQueueItem {
+  targetType: TargetType;
+  targetId: string;
+  questionId: string;
+  questionTitle: string;
+  author: { id: string; name: string };
+  excerpt: string;
+  flags: number;
+  reasons: Partial<Record<FlagReason, number>>;
+  notes: string[];
+  hidden: boolean;
+  lastFlaggedAt: number;
+}
+
+/** How many queue entries one read returns at most. */
+export const QUEUE_LIMIT = 50;
+
+/**
+ * The posts waiting for a decision (flagged or hidden by flags), most flagged first, with
+ * their question's title and an excerpt. At most {@link QUEUE_LIMIT}.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const items = await modQueue(kv);
+ * ```
+ */
+export async function modQueue(kv: Deno.Kv): Promise<ModQueueItem[]> {
+  const entries: ModQueueEntry[] = [];
+  for await (
+    const e of kv.list<ModQueueEntry>({ prefix: keys.modQueuePrefix() }, { limit: QUEUE_LIMIT })
+  ) entries.push(e.value);
+  const out: ModQueueItem[] = [];
+  for (const q of entries) {
+    const [rec, question] = await kv.getMany<[PostRecord, QuestionRecord]>([
+      q.targetType === "question" ? keys.question(q.targetId) : keys.message(q.targetId),
+      keys.question(q.questionId),
+    ]);
+    if (!rec.value || rec.value.deletedAt !== undefined) continue;
+    const text = q.targetType === "question"
+      ? `${(rec.value as QuestionRecord).title}\n${(rec.value as QuestionRecord).description}`
+      : (rec.value as MessageRecord).content;
+    out.push({
+      targetType: q.targetType,
+      targetId: q.targetId,
+      questionId: q.questionId,
+      questionTitle: question.value?.title ?? "",
+      author: { id: rec.value.author.id, name: rec.value.author.name },
+      excerpt: excerpt(text, 280),
+      flags: q.flags,
+      reasons: q.reasons,
+      notes: q.notes.map((n) => n.note),
+      hidden: rec.value.hiddenAt !== undefined,
+      lastFlaggedAt: q.lastFlaggedAt,
+    });
+  }
+  return out.sort((a, b) => b.flags - a.flags || b.lastFlaggedAt - a.lastFlaggedAt);
+}
+
+/** Log entries per page. */
+export const LOG_PAGE = 30;
+
+/**
+ * The moderation log, newest first, one page after `cursor` (the last entry key's cursor).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const { entries, nextCursor } = await modLog(kv, null);
+ * ```
+ */
+export async function modLog(
+  kv: Deno.Kv,
+  cursor: string | null,
+): Promise<{ entries: ModLogEntry[]; nextCursor: string | null }> {
+  const entries: ModLogEntry[] = [];
+  let iter: Deno.KvListIterator<ModLogEntry>;
+  try {
+    iter = kv.list<ModLogEntry>({ prefix: keys.modLogPrefix() }, {
+      limit: LOG_PAGE,
+      cursor: cursor ?? undefined,
+    });
+    for await (const e of iter) entries.push(e.value);
+  } catch {
+    return { entries: [], nextCursor: null };
+  }
+  const next = entries.length === LOG_PAGE ? iter.cursor : "";
+  return { entries, nextCursor: next || null };
+}
+
+/**
+ * Which of `targets` are hidden (for the "hidden by moderators" banner its author sees).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const hidden = await hiddenAmong(kv, [{ type: "question", id: "q-1" }]);
+ * hidden.has("q-1");
+ * ```
+ */
+export async function hiddenAmong(
+  kv: Deno.Kv,
+  targets: { type: TargetType; id: string }[],
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < targets.length; i += 10) {
+    const chunk = targets.slice(i, i + 10);
+    const got = await kv.getMany(chunk.map((t) => keys.hiddenPost(t.type, t.id)));
+    got.forEach((e, j) => e.value && out.add(chunk[j].id));
+  }
+  return out;
+}

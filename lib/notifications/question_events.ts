@@ -1,0 +1,38 @@
+/**
+ * The live question page (`GET /api/questions/:id/events`): `kv.watch` on the question's
+ * version key (bumped in the op of every answer, vote, edit, delete, accept and moderation
+ * of the thread; lib/notifications/hooks.ts), answering the counts each time.
+ *
+ * @module
+ */
+import { counterValue } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
+import { watchStream } from "../http/live.ts";
+
+/**
+ * The SSE body: `event: changed`, `data: {messageCount, upvotes, downvotes}` at once and
+ * on every change of the thread.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const body = questionEvents(kv, "q-1");
+ * ```
+ */
+export function questionEvents(kv: Deno.Kv, questionId: string): ReadableStream<Uint8Array> {
+  return watchStream(kv, {
+    keys: [keys.questionVersion(questionId)],
+    render: async () => {
+      const [messages, up, down] = await kv.getMany([
+        keys.messageCount(questionId),
+        keys.voteCount("question", questionId, "up"),
+        keys.voteCount("question", questionId, "down"),
+      ]);
+      return ["changed", {
+        messageCount: counterValue(messages.value),
+        upvotes: counterValue(up.value),
+        downvotes: counterValue(down.value),
+      }];
+    },
+  }).body;
+}

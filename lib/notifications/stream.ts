@@ -1,0 +1,52 @@
+/**
+ * The live unread count (`GET /api/notifications/stream`): an SSE stream per tab that
+ * `kv.watch`es the user's unread counter, so a notification written by any instance shows
+ * at once. At most {@link STREAMS_PER_USER} streams per user in one process: a new one
+ * closes that user's oldest (a tab left open elsewhere reconnects by itself if still used).
+ *
+ * @module
+ */
+import { counterValue } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
+import { type LiveStream, watchStream } from "../http/live.ts";
+
+/** Open notification streams per user and process; the oldest is closed beyond it. */
+export const STREAMS_PER_USER = 5;
+
+const open = new Map<string, LiveStream[]>();
+
+/** How many notification streams this process holds (for the benchmark). */
+export function openNotificationStreams(): number {
+  let n = 0;
+  for (const list of open.values()) n += list.length;
+  return n;
+}
+
+/**
+ * The SSE body of a user's unread stream: `event: unread`, `data: {"unread": N}` at once
+ * and on every change.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const body = unreadStream(kv, "u_1");
+ * ```
+ */
+export function unreadStream(kv: Deno.Kv, userId: string): ReadableStream<Uint8Array> {
+  const list = open.get(userId) ?? [];
+  open.set(userId, list);
+  const stream: LiveStream = watchStream(kv, {
+    keys: [keys.notificationUnread(userId)],
+    render: ([e]) => ["unread", { unread: Math.max(0, counterValue(e.value)) }],
+    onClose: () => {
+      const cur = open.get(userId);
+      if (!cur) return;
+      const i = cur.indexOf(stream);
+      if (i >= 0) cur.splice(i, 1);
+      if (cur.length === 0) open.delete(userId);
+    },
+  });
+  list.push(stream);
+  while (list.length > STREAMS_PER_USER) list.shift()!.close();
+  return stream.body;
+}

@@ -1,0 +1,74 @@
+/**
+ * Moderation inputs and outputs (DESIGN.md §9 "Moderation and limits").
+ *
+ * @module
+ */
+import { z } from "zod";
+import { TargetType } from "./community.ts";
+
+export const FlagReason = z.enum(["spam", "offensive", "off_topic", "other"], {
+  error: 'reason must be "spam", "offensive", "off_topic" or "other"',
+}).meta({ id: "FlagReason" });
+
+/** `POST /api/flags`. */
+export const FlagBody = z.object({
+  targetType: TargetType,
+  targetId: z.string({ error: "targetId is required" }).min(1, "targetId is required"),
+  reason: FlagReason,
+  note: z.string().trim().max(500, "note must be at most 500 characters").optional(),
+}).meta({ id: "FlagBody" });
+
+export const ModActionName = z.enum(["hide", "restore", "dismiss", "delete"], {
+  error: 'action must be "hide", "restore", "dismiss" or "delete"',
+}).meta({ id: "ModAction" });
+
+/** `POST /api/mod/actions`. */
+export const ModActionBody = z.object({
+  targetType: TargetType,
+  targetId: z.string({ error: "targetId is required" }).min(1, "targetId is required"),
+  action: ModActionName,
+}).meta({ id: "ModActionBody" });
+
+const reasonCounts = z.object({
+  spam: z.int().optional(),
+  offensive: z.int().optional(),
+  off_topic: z.int().optional(),
+  other: z.int().optional(),
+});
+
+export const ModQueueItem = z.object({
+  targetType: TargetType,
+  targetId: z.string(),
+  questionId: z.string(),
+  questionTitle: z.string(),
+  author: z.object({ id: z.string(), name: z.string() }),
+  excerpt: z.string(),
+  flags: z.int().meta({ description: "Distinct flags since the last decision" }),
+  reasons: reasonCounts,
+  notes: z.array(z.string()),
+  hidden: z.boolean().meta({ description: "Hidden now (3 flags hide a post pending review)" }),
+  lastFlaggedAt: z.number(),
+}).meta({ id: "ModQueueItem" });
+
+export const ModQueueResult = z.object({ queue: z.array(ModQueueItem) }).meta({
+  id: "ModQueue",
+});
+
+export const ModLogEntry = z.object({
+  id: z.string(),
+  action: ModActionName,
+  targetType: TargetType,
+  targetId: z.string(),
+  questionId: z.string(),
+  moderator: z.object({ id: z.string(), name: z.string() }),
+  at: z.number(),
+}).meta({ id: "ModLogEntry" });
+
+export const ModLogResult = z.object({
+  entries: z.array(ModLogEntry),
+  nextCursor: z.string().nullable(),
+}).meta({ id: "ModLog" });
+
+export const CursorQuery = z.object({
+  cursor: z.string().max(500, "cursor is too long").optional(),
+});

@@ -1,0 +1,33 @@
+import { type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
+import { sseHeadersFor } from "@/lib/debates/sse.ts";
+import { requireUser } from "@/lib/http/auth.ts";
+import { STREAMS_PER_USER, unreadStream } from "@/lib/notifications/stream.ts";
+import { UnreadResult } from "@/lib/schemas/notifications.ts";
+import { define } from "@/lib/state.ts";
+
+/** GET /api/notifications/stream — the unread count, live (SSE). */
+export const handler = define.handlers({
+  GET(req, ctx) {
+    const user = requireUser(ctx.state.user);
+    return new Response(unreadStream(ctx.state.services.kv, user.id), {
+      headers: sseHeadersFor(req),
+    });
+  },
+});
+
+export const docs: OperationDoc[] = [{
+  method: "get",
+  path: "/api/notifications/stream",
+  tag: "Notifications",
+  summary: "Your unread count, live (Server-Sent Events)",
+  description:
+    `\`retry:\` first, then \`event: unread\` with \`{"unread": N}\` at once and on every change, whichever server instance made it (driven by \`kv.watch\`). At most ${STREAMS_PER_USER} streams per user on one server: opening another closes your oldest. Servers end streams when they shut down; reconnect.`,
+  auth: "session",
+  responses: {
+    "200": {
+      description: "An event stream",
+      events: { unread: { description: "The unread count", data: UnreadResult } },
+    },
+    "401": unauthorizedSession,
+  },
+}];

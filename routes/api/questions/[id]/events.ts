@@ -1,0 +1,40 @@
+import { err, type OperationDoc, questionIdParam } from "@/lib/agent/openapi_docs.ts";
+import { getQuestion } from "@/lib/community/questions/read.ts";
+import { sseHeadersFor } from "@/lib/debates/sse.ts";
+import { viewerOf } from "@/lib/http/auth.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { questionEvents } from "@/lib/notifications/question_events.ts";
+import { QuestionChanged } from "@/lib/schemas/notifications.ts";
+import { define } from "@/lib/state.ts";
+
+/** GET /api/questions/:id/events — the thread's counts, live (SSE). */
+export const handler = define.handlers({
+  async GET(req, ctx) {
+    const { services } = ctx.state;
+    const q = await getQuestion(
+      services.kv,
+      ctx.params.id,
+      await viewerOf(services, ctx.state.user),
+    );
+    if (!q) throw new HttpError(404, "Question not found");
+    return new Response(questionEvents(services.kv, q.id), { headers: sseHeadersFor(req) });
+  },
+});
+
+export const docs: OperationDoc[] = [{
+  method: "get",
+  path: "/api/questions/{id}/events",
+  tag: "Notifications",
+  summary: "A question's counts, live (Server-Sent Events)",
+  description:
+    "`retry:` first, then `event: changed` with the question's `messageCount`, `upvotes` and `downvotes` at once and after every answer, vote, edit, delete or moderation of its thread (driven by `kv.watch` on the question's version, so a change made by any server instance shows).",
+  auth: "public",
+  pathParams: questionIdParam,
+  responses: {
+    "200": {
+      description: "An event stream",
+      events: { changed: { description: "The current counts", data: QuestionChanged } },
+    },
+    "404": err("No such question", "Question not found"),
+  },
+}];
