@@ -8,9 +8,8 @@ import { createApp } from "./lib/app.ts";
 import { ConfigError, loadConfig } from "./lib/config.ts";
 import { readBuildInfo } from "./lib/fresh/assets.ts";
 import { openKv } from "./lib/kv/open.ts";
-import { startAvatarJob } from "./lib/avatar/job.ts";
 import { waitForDebates } from "./lib/debates/runner.ts";
-import { startDebateResumer } from "./lib/debates/resume.ts";
+import { startBackgroundWork } from "./lib/jobs/background.ts";
 import { closeEventFollowers } from "./lib/debates/events.ts";
 import { llmFromConfig } from "./lib/llm/from_config.ts";
 import { resolveAppSecret } from "./lib/auth/secret.ts";
@@ -19,6 +18,12 @@ import type { Services } from "./lib/state.ts";
 import manifest from "./manifest.gen.ts";
 
 const root = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
+
+/** A period override from the environment (tests); undefined keeps the default. */
+function envMs(name: string): number | undefined {
+  const n = Number(Deno.env.get(name));
+  return Number.isFinite(n) && n >= 50 ? n : undefined;
+}
 
 async function main(): Promise<void> {
   let config;
@@ -31,7 +36,15 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const build = await readBuildInfo(`${root}/.build`);
+  // main.ts only reads the build (`deno task build` writes it; `deno task start` runs both).
+  let build;
+  try {
+    build = await readBuildInfo(`${root}/.build`);
+  } catch (err) {
+    console.error(`Build error: ${err instanceof Error ? err.message : err}`);
+    Deno.exit(1);
+  }
+  // KV_PATH, or on Deno Deploy (DENO_DEPLOYMENT_ID) without it the platform's database.
   const kv = await openKv(config.kvPath);
   const secret = await resolveAppSecret(kv, config);
   // The stand-in model (local mode) is served by the app itself, built just below.
@@ -40,19 +53,24 @@ async function main(): Promise<void> {
   const services: Services = { kv, config, secret, now: Date.now, llm };
   const app = createApp(services, { manifest, build, buildDir: `${root}/.build` });
   self.app = app;
-  // The AI avatar answers for users who turned it on (one tick at a time across instances).
-  const avatarJob = startAvatarJob(services);
-  // Debates whose instance died (lease lapsed) are continued here within seconds.
-  const resumer = startDebateResumer(services, {
-    intervalMs: Number(Deno.env.get("DEBATE_RESUME_INTERVAL_MS") ?? 2_000),
+  // Background work on KV queue messages, registered before serving (Deno Deploy wants
+  // the listener at isolate start): the AI avatar tick (30 s) and the resumer of debates
+  // whose instance died (2 s) — each once per period across all instances.
+  const background = await startBackgroundWork(services, {
+    avatarIntervalMs: envMs("AVATAR_INTERVAL_MS"),
+    debateResumeIntervalMs: envMs("DEBATE_RESUME_INTERVAL_MS"),
   });
 
-  const server = startServer(app.fetch, {
+  // Requests also check that no job's schedule died with another instance (throttled).
+  const serve: Deno.ServeHandler = (req, info) => {
+    background.nudge();
+    return app.fetch(req, info);
+  };
+  const server = startServer(serve, {
     port: config.port,
     hostname: config.hostname,
     onClosed: async () => {
-      await avatarJob.stop();
-      await resumer.stop();
+      await background.stop();
       // Debates whose clients left keep running server-side; let them save first.
       await waitForDebates(15_000);
       kv.close();

@@ -7,10 +7,14 @@ import * as $_app from "./routes/_app.tsx";
 import * as $_middleware from "./routes/_middleware.ts";
 import * as $api_agent_key__middleware from "./routes/api/agent/(key)/_middleware.ts";
 import * as $api_agent_key_me from "./routes/api/agent/(key)/me.ts";
+import * as $api_agent_key_messages_id from "./routes/api/agent/(key)/messages/[id].ts";
+import * as $api_agent_key_questions_id_index from "./routes/api/agent/(key)/questions/[id]/index.ts";
 import * as $api_agent_key_questions_id_reply from "./routes/api/agent/(key)/questions/[id]/reply.ts";
 import * as $api_agent_key_questions_id_vote from "./routes/api/agent/(key)/questions/[id]/vote.ts";
 import * as $api_agent_key_questions_index from "./routes/api/agent/(key)/questions/index.ts";
 import * as $api_agent_participate from "./routes/api/agent/participate.ts";
+import * as $api_agent_participate_post from "./routes/api/agent/participate/post.ts";
+import * as $api_agent_participate_preview from "./routes/api/agent/participate/preview.ts";
 import * as $api_auth_bind_start from "./routes/api/auth/bind/start.ts";
 import * as $api_auth_callback_provider from "./routes/api/auth/callback/[provider].ts";
 import * as $api_auth_callback_index from "./routes/api/auth/callback/index.ts";
@@ -26,6 +30,8 @@ import * as $api_favorites from "./routes/api/favorites.ts";
 import * as $api_feed from "./routes/api/feed.ts";
 import * as $api_likes from "./routes/api/likes.ts";
 import * as $api_local_llm_v1_chat_completions from "./routes/api/local-llm/v1/chat/completions.ts";
+import * as $api_messages_id_index from "./routes/api/messages/[id]/index.ts";
+import * as $api_messages_id_revisions from "./routes/api/messages/[id]/revisions.ts";
 import * as $api_openapi_json from "./routes/api/openapi.json.ts";
 import * as $api_profile_activity from "./routes/api/profile/activity.ts";
 import * as $api_profile_agent_keys from "./routes/api/profile/agent-keys.ts";
@@ -35,8 +41,10 @@ import * as $api_profile_public_userId from "./routes/api/profile/public/[userId
 import * as $api_profile_public_userId_activity from "./routes/api/profile/public/[userId]/activity.ts";
 import * as $api_profile_settings from "./routes/api/profile/settings.ts";
 import * as $api_profile_stats from "./routes/api/profile/stats.ts";
+import * as $api_questions_id_accept from "./routes/api/questions/[id]/accept.ts";
 import * as $api_questions_id_index from "./routes/api/questions/[id]/index.ts";
 import * as $api_questions_id_messages from "./routes/api/questions/[id]/messages.ts";
+import * as $api_questions_id_revisions from "./routes/api/questions/[id]/revisions.ts";
 import * as $api_questions_index from "./routes/api/questions/index.ts";
 import * as $ask from "./routes/ask.tsx";
 import * as $auth_callback_oauth from "./routes/auth/callback/oauth.ts";
@@ -81,10 +89,14 @@ const manifest: Manifest = {
     "./routes/_middleware.ts": $_middleware,
     "./routes/api/agent/(key)/_middleware.ts": $api_agent_key__middleware,
     "./routes/api/agent/(key)/me.ts": $api_agent_key_me,
+    "./routes/api/agent/(key)/messages/[id].ts": $api_agent_key_messages_id,
+    "./routes/api/agent/(key)/questions/[id]/index.ts": $api_agent_key_questions_id_index,
     "./routes/api/agent/(key)/questions/[id]/reply.ts": $api_agent_key_questions_id_reply,
     "./routes/api/agent/(key)/questions/[id]/vote.ts": $api_agent_key_questions_id_vote,
     "./routes/api/agent/(key)/questions/index.ts": $api_agent_key_questions_index,
     "./routes/api/agent/participate.ts": $api_agent_participate,
+    "./routes/api/agent/participate/post.ts": $api_agent_participate_post,
+    "./routes/api/agent/participate/preview.ts": $api_agent_participate_preview,
     "./routes/api/auth/bind/start.ts": $api_auth_bind_start,
     "./routes/api/auth/callback/[provider].ts": $api_auth_callback_provider,
     "./routes/api/auth/callback/index.ts": $api_auth_callback_index,
@@ -100,6 +112,8 @@ const manifest: Manifest = {
     "./routes/api/feed.ts": $api_feed,
     "./routes/api/likes.ts": $api_likes,
     "./routes/api/local-llm/v1/chat/completions.ts": $api_local_llm_v1_chat_completions,
+    "./routes/api/messages/[id]/index.ts": $api_messages_id_index,
+    "./routes/api/messages/[id]/revisions.ts": $api_messages_id_revisions,
     "./routes/api/openapi.json.ts": $api_openapi_json,
     "./routes/api/profile/activity.ts": $api_profile_activity,
     "./routes/api/profile/agent-keys.ts": $api_profile_agent_keys,
@@ -109,8 +123,10 @@ const manifest: Manifest = {
     "./routes/api/profile/public/[userId]/activity.ts": $api_profile_public_userId_activity,
     "./routes/api/profile/settings.ts": $api_profile_settings,
     "./routes/api/profile/stats.ts": $api_profile_stats,
+    "./routes/api/questions/[id]/accept.ts": $api_questions_id_accept,
     "./routes/api/questions/[id]/index.ts": $api_questions_id_index,
     "./routes/api/questions/[id]/messages.ts": $api_questions_id_messages,
+    "./routes/api/questions/[id]/revisions.ts": $api_questions_id_revisions,
     "./routes/api/questions/index.ts": $api_questions_index,
     "./routes/ask.tsx": $ask,
     "./routes/auth/callback/oauth.ts": $auth_callback_oauth,

@@ -1,8 +1,9 @@
+import { Avatar } from "@/components/Avatar.tsx";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import type { Author } from "@/lib/community/questions/model.ts";
 
 /**
- * Who wrote something, when, and whether their agent did: "via agent" for the agent API
+ * Who wrote something, when, and whether their agent did: "written by <name>'s agent" for the agent API
  * and agent participation, "AI avatar" for answers the author's avatar wrote on its
  * own, and a "stand-in model" label on text from the offline stand-in (local mode).
  */
@@ -19,9 +20,7 @@ export function AuthorLine(
 ) {
   return (
     <div class="meta author-line">
-      {author.avatar
-        ? <img class="avatar" src={author.avatar} alt="" width={28} height={28} />
-        : <span class="avatar avatar-initial" aria-hidden="true">{initial(author.name)}</span>}
+      <Avatar name={author.name} src={author.avatar} />
       <a href={`/u/${encodeURIComponent(author.id)}`}>{author.name}</a>
       <span>
         {verb} <RelativeTime ms={createdAt} now={now} />
@@ -37,7 +36,13 @@ export function AuthorLine(
           </span>
         )
         : createdBy === "agent" && (
-          <span class="badge-agent" title="Written through the agent API">via agent</span>
+          <span
+            class="badge-agent"
+            data-testid="badge-agent"
+            title="Written through the agent API or by agent participation"
+          >
+            written by {author.name}'s agent
+          </span>
         )}
       {standIn && (
         <span
@@ -50,8 +55,4 @@ export function AuthorLine(
       )}
     </div>
   );
-}
-
-function initial(name: string): string {
-  return [...name.trim()][0]?.toUpperCase() ?? "?";
 }

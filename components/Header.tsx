@@ -1,3 +1,4 @@
+import { Avatar } from "@/components/Avatar.tsx";
 import { ThemeForm } from "@/components/ThemeForm.tsx";
 import type { AppState } from "@/lib/state.ts";
 
@@ -44,7 +45,7 @@ export function Header({ state, url }: { state: AppState; url: URL }) {
             ? (
               <div class="user-menu" data-testid="user-menu">
                 <a class="user-chip" href="/profile" title="Your profile">
-                  {user.image && <img class="avatar" src={user.image} alt="" />}
+                  <Avatar name={user.name} src={user.image} testId="user-avatar" />
                   <span data-testid="user-name">{user.name}</span>
                 </a>
                 <form method="post" action="/api/auth/logout" class="signout-form">

@@ -1,4 +1,4 @@
-import { renderMarkdown } from "@/lib/markdown.ts";
+import { renderInlineMarkdown, renderMarkdown } from "@/lib/markdown.ts";
 
 /**
  * User Markdown rendered on the server to sanitized HTML (lib/markdown.ts escapes all
@@ -7,4 +7,16 @@ import { renderMarkdown } from "@/lib/markdown.ts";
 export function Markdown({ text, idPrefix }: { text: string; idPrefix: string }) {
   // deno-lint-ignore react-no-danger
   return <div class="prose" dangerouslySetInnerHTML={{ __html: renderMarkdown(text, idPrefix) }} />;
+}
+
+/** A bio: inline Markdown only (lib/markdown.ts `renderInlineMarkdown`), sanitized the same way. */
+export function Bio({ text }: { text: string }) {
+  return (
+    <div
+      class="prose bio"
+      data-testid="bio"
+      // deno-lint-ignore react-no-danger
+      dangerouslySetInnerHTML={{ __html: renderInlineMarkdown(text) }}
+    />
+  );
 }

@@ -1,7 +1,7 @@
-/** Plain-words explanations of the sign-in callback errors (SPEC.md "Errors"). */
+/** Plain-words explanations of the sign-in callback errors (SPEC.md "Errors"); `oauth_error` (a cancel at the provider) is shown neutrally. */
 export const SIGN_IN_ERRORS: Record<string, string> = {
   oauth_error:
-    "Sign-in was cancelled or the provider reported a problem. You can try again whenever you like.",
+    "You stopped at the provider (or it declined), so nothing changed. You can sign in again whenever you like.",
   invalid_state:
     "That sign-in attempt expired or was started in another browser, so we stopped it to keep your account safe. Please start signing in again.",
   no_code:
@@ -23,6 +23,14 @@ export function SignInErrorBanner({ url }: { url: URL }) {
   const code = url.searchParams.get("error") ?? "";
   const message = Object.hasOwn(SIGN_IN_ERRORS, code) ? SIGN_IN_ERRORS[code] : null;
   if (!message) return null;
+  // SPEC.md's `oauth_error` is what a cancel at the provider ends in: not a failure.
+  if (code === "oauth_error") {
+    return (
+      <div class="alert alert-info signin-cancelled" role="status" data-testid="signin-cancelled">
+        <strong>Sign-in cancelled.</strong> {message} <a href="/signin">Sign in</a>
+      </div>
+    );
+  }
   return (
     <div class="alert alert-error signin-error" role="alert" data-testid="signin-error">
       <strong>Sign-in failed.</strong> {message} <a href="/signin">Sign in</a>

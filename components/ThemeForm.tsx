@@ -1,26 +1,51 @@
 import type { Theme } from "@/lib/state.ts";
 
-const NEXT: Record<Theme, Theme> = { auto: "light", light: "dark", dark: "auto" };
-const LABEL: Record<Theme, string> = { auto: "Auto", light: "Light", dark: "Dark" };
-const ICON: Record<Theme, string> = { auto: "◐", light: "☀", dark: "☾" };
+type Scheme = "light" | "dark";
+const LABEL: Record<Scheme, string> = { light: "Light", dark: "Dark" };
+const ICON: Record<Scheme, string> = { light: "☀", dark: "☾" };
+const OTHER: Record<Scheme, Scheme> = { light: "dark", dark: "light" };
 
 /**
  * Colour-scheme switch as a plain form: the choice is a cookie the server renders on
  * `<html>`, so it works without JavaScript and pages without islands stay script-free.
+ *
+ * The button names the scheme you see and every click flips it. The server cannot know
+ * the system's preference, so the form carries one button per system scheme and the
+ * stylesheet shows the one matching `prefers-color-scheme`; each sends the theme that
+ * flips what is on screen — `auto` when the flip lands on the system's own scheme, so a
+ * choice that matches the system goes back to following it.
+ *
+ * @example
+ * ```tsx
+ * <ThemeForm theme="auto" path="/questions/q-1" />
+ * ```
  */
 export function ThemeForm({ theme, path }: { theme: Theme; path: string }) {
   return (
-    <form method="post" action="/theme" class="theme-form">
-      <input type="hidden" name="theme" value={NEXT[theme]} />
+    <form method="post" action="/theme" class="theme-form" data-testid="theme-form">
       <input type="hidden" name="returnTo" value={path} />
-      <button
-        type="submit"
-        class="btn btn-small"
-        aria-label={`Colour theme: ${LABEL[theme]}. Switch to ${LABEL[NEXT[theme]]}`}
-        title={`Theme: ${LABEL[theme]}`}
-      >
-        <span aria-hidden="true">{ICON[theme]}</span> {LABEL[theme]}
-      </button>
+      {(["light", "dark"] as const).map((system) => {
+        const shown: Scheme = theme === "auto" ? system : theme;
+        const next = OTHER[shown];
+        const following = theme === "auto";
+        return (
+          <button
+            key={system}
+            type="submit"
+            name="theme"
+            value={next === system ? "auto" : next}
+            class={`btn btn-small theme-btn theme-when-${system}`}
+            aria-label={`Colour theme: ${LABEL[shown]}${following ? " (system)" : ""}. Switch to ${
+              LABEL[next]
+            }`}
+            title={`${LABEL[shown]} theme${following ? ", following your system" : ""}: switch to ${
+              LABEL[next].toLowerCase()
+            }`}
+          >
+            <span aria-hidden="true">{ICON[shown]}</span> {LABEL[shown]}
+          </button>
+        );
+      })}
     </form>
   );
 }

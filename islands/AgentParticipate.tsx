@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { sendJson } from "@/lib/client/api.ts";
+import { sendJson, waitInWords } from "@/lib/client/api.ts";
 
 interface Props {
   /** Set on a question page: the agent replies to this question. */
@@ -19,11 +19,22 @@ interface Outcome {
   replyQuestionId: string | null;
 }
 
+/** The draft the preview returns (what the agent is about to post). */
+interface Draft {
+  draftId: string;
+  action: "ask_new" | "reply_existing";
+  reason: string;
+  question: { title: string; description: string } | null;
+  reply: { questionId: string; questionTitle: string; content: string } | null;
+}
+
 type State =
   | { step: "idle" }
   | { step: "working"; since: number }
+  | { step: "preview"; draft: Draft; posting: boolean }
   | { step: "done"; outcome: Outcome }
-  | { step: "error"; message: string; signIn: boolean };
+  | { step: "discarded" }
+  | { step: "error"; message: string; signIn: boolean; retryAt?: number };
 
 const PREVIEW_CHARS = 400;
 
@@ -35,14 +46,18 @@ const q = encodeURIComponent;
 
 /**
  * "Ask my agent to take part" (rendered for signed-in people; pages show signed-out
- * visitors a sign-in prompt instead): POSTs to `/api/agent/participate` — on a question
- * page it replies to that question, on the home page the agent decides whether to ask or
- * reply — shows progress while the model works, then what happened with a link to it. An
- * ended session gets a sign-in link.
+ * visitors a sign-in prompt instead). Two steps, so nothing goes out under your name
+ * unseen: `POST /api/agent/participate/preview` lets the agent decide and write — on a
+ * question page it replies to that question, on the home page it asks or replies — and
+ * shows the draft with Post / Discard; Post sends `POST /api/agent/participate/post`,
+ * which stores exactly that text, then links to it. Over the limit, it says how long to
+ * wait and keeps the button off until then. An ended session gets a sign-in link.
  */
 export default function AgentParticipate(props: Props) {
   const [state, setState] = useState<State>({ step: "idle" });
   const [elapsed, setElapsed] = useState(0);
+
+  const [now, setNow] = useState(Date.now());
 
   useEffect(() => {
     if (state.step !== "working") return;
@@ -53,19 +68,51 @@ export default function AgentParticipate(props: Props) {
     return () => clearInterval(timer);
   }, [state]);
 
+  // Over the limit: count down to the moment the server said, then allow a retry.
+  const retryAt = state.step === "error" ? state.retryAt : undefined;
+  useEffect(() => {
+    if (!retryAt) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [retryAt]);
+  const waitLeft = retryAt ? Math.ceil((retryAt - now) / 1000) : 0;
+
+  const fail = (r: { error: string; status: number; retryAfter?: number }) =>
+    setState({
+      step: "error",
+      message: r.error,
+      signIn: r.status === 401,
+      retryAt: r.retryAfter === undefined ? undefined : Date.now() + r.retryAfter * 1000,
+    });
+
   const run = async () => {
-    if (state.step === "working") return;
+    if (state.step === "working" || waitLeft > 0) return;
     setElapsed(0);
     setState({ step: "working", since: Date.now() });
     const body = props.questionId
       ? { trigger: "manual", forceAction: "reply_existing", preferredQuestionId: props.questionId }
       : { trigger: "manual" };
-    const r = await sendJson<Outcome>("POST", "/api/agent/participate", body);
+    const r = await sendJson<Draft>("POST", "/api/agent/participate/preview", body);
+    if (r.ok) setState({ step: "preview", draft: r.data, posting: false });
+    else fail(r);
+  };
+
+  const post = async (draft: Draft) => {
+    setState({ step: "preview", draft, posting: true });
+    const r = await sendJson<Outcome>("POST", "/api/agent/participate/post", {
+      draftId: draft.draftId,
+    });
     if (r.ok) setState({ step: "done", outcome: r.data });
-    else setState({ step: "error", message: r.error, signIn: r.status === 401 });
+    else fail(r);
+  };
+
+  const discard = (draft: Draft) => {
+    setState({ step: "discarded" });
+    void sendJson("DELETE", `/api/agent/participate/preview?draftId=${q(draft.draftId)}`);
   };
 
   const working = state.step === "working";
+  const busy = working || state.step === "preview" || waitLeft > 0;
   return (
     <div class="participate stack" data-testid="participate">
       <div class="row">
@@ -73,15 +120,15 @@ export default function AgentParticipate(props: Props) {
           type="button"
           class="btn btn-primary"
           onClick={run}
-          disabled={working}
+          disabled={busy}
           aria-describedby="participate-hint"
         >
           Ask my agent to take part
         </button>
         <span class="hint" id="participate-hint">
           {props.questionId
-            ? "Your agent reads this discussion and replies as you."
-            : "Your agent looks at recent questions, then asks a new one or joins a discussion as you."}
+            ? "Your agent reads this discussion and drafts a reply; you see it before it is posted."
+            : "Your agent looks at recent questions and drafts a new one or a reply; you see it before it is posted."}
         </span>
       </div>
       <div aria-live="polite">
@@ -96,11 +143,24 @@ export default function AgentParticipate(props: Props) {
             {elapsed > 0 && <span class="muted">{` ${elapsed} s`}</span>}
           </p>
         )}
+        {state.step === "preview" && (
+          <DraftView
+            draft={state.draft}
+            posting={state.posting}
+            onPost={() => post(state.draft)}
+            onDiscard={() => discard(state.draft)}
+          />
+        )}
         {state.step === "done" && <OutcomeView outcome={state.outcome} />}
+        {state.step === "discarded" && (
+          <p class="hint" data-testid="participate-discarded">Discarded: nothing was posted.</p>
+        )}
       </div>
       {state.step === "error" && (
         <p class="alert alert-error" role="alert" data-testid="participate-error">
-          {state.message}
+          {waitLeft > 0 && state.retryAt
+            ? `Too many requests — try again in ${waitInWords(waitLeft)}.`
+            : state.message}
           {state.signIn && (
             <>
               {" "}
@@ -109,12 +169,62 @@ export default function AgentParticipate(props: Props) {
           )}
         </p>
       )}
-      {props.standIn && (working || state.step === "done") && (
+      {props.standIn && (working || state.step === "preview" || state.step === "done") && (
         <p class="alert alert-info standin-note" data-testid="standin-note">
           Local mode: your agent writes with Parley's offline stand-in model, which composes simple
           on-topic sentences. Set <code>LLM_API_KEY</code> for a real language model.
         </p>
       )}
+    </div>
+  );
+}
+
+function DraftView(
+  { draft, posting, onPost, onDiscard }: {
+    draft: Draft;
+    posting: boolean;
+    onPost: () => void;
+    onDiscard: () => void;
+  },
+) {
+  return (
+    <div class="alert alert-info participate-draft stack" data-testid="participate-draft">
+      {draft.question
+        ? (
+          <>
+            <p>
+              <strong>Your agent wants to ask:</strong>
+            </p>
+            <blockquote class="participate-reply" data-testid="participate-draft-text">
+              <strong>{draft.question.title}</strong>
+              <br />
+              <span class="pre-wrap">{draft.question.description}</span>
+            </blockquote>
+          </>
+        )
+        : draft.reply && (
+          <>
+            <p>
+              <strong>Your agent wants to reply to</strong> “{draft.reply.questionTitle}”:
+            </p>
+            <blockquote
+              class="participate-reply pre-wrap"
+              data-testid="participate-draft-text"
+            >
+              {draft.reply.content}
+            </blockquote>
+          </>
+        )}
+      <p class="hint">Why: {draft.reason}</p>
+      <p class="hint">It will appear under your name, marked as written by your agent.</p>
+      <div class="row">
+        <button type="button" class="btn btn-primary" onClick={onPost} disabled={posting}>
+          {posting ? "Posting…" : "Post"}
+        </button>
+        <button type="button" class="btn" onClick={onDiscard} disabled={posting}>
+          Discard
+        </button>
+      </div>
     </div>
   );
 }

@@ -1,6 +1,37 @@
 import { useState } from "preact/hooks";
 import { bioProblem, displayNameProblem, imageUrlProblem } from "@/lib/profile/rules.ts";
 import { BIO_MAX, DISPLAY_NAME_MAX } from "@/lib/shared.ts";
+import { Avatar, initials } from "@/components/Avatar.tsx";
+
+/**
+ * Put a saved name and avatar on the page at once: the header's user chip and the
+ * profile summary were rendered by the server with the old ones.
+ */
+function refreshRenderedProfile(name: string, avatarUrl: string | null) {
+  for (const id of ["user-avatar", "profile-avatar"]) {
+    const el = document.querySelector(`[data-testid="${id}"]`);
+    if (!el) continue;
+    const fallback = el.querySelector(".avatar-fallback");
+    if (fallback) fallback.textContent = initials(name);
+    let img = el.querySelector("img");
+    if (!avatarUrl) {
+      img?.remove();
+      continue;
+    }
+    if (!img) {
+      img = document.createElement("img");
+      img.className = "avatar-img";
+      img.alt = "";
+      img.referrerPolicy = "no-referrer";
+      el.append(img);
+    }
+    if (img.getAttribute("src") !== avatarUrl) img.src = avatarUrl;
+  }
+  const userName = document.querySelector('[data-testid="user-name"]');
+  if (userName) userName.textContent = name;
+  const heading = document.querySelector('[data-testid="profile-summary"] h1');
+  if (heading) heading.textContent = name;
+}
 
 interface Props {
   displayName: string;
@@ -75,6 +106,7 @@ export default function ProfileEditor(props: Props) {
       const body = await res.json().catch(() => ({}));
       if (res.ok) {
         setStatus({ kind: "ok", text: "Profile saved." });
+        refreshRenderedProfile(values.displayName.trim(), values.avatarUrl.trim() || null);
       } else {
         const next: Partial<Record<Field, string>> = {};
         for (const i of (body.issues ?? []) as { path: string; message: string }[]) {
@@ -133,12 +165,14 @@ export default function ProfileEditor(props: Props) {
     <form class="stack profile-editor" onSubmit={save} noValidate>
       <div class="profile-preview" aria-label="Preview">
         {preview(values.coverUrl)
-          ? <img class="cover-preview" src={values.coverUrl} alt="Cover preview" />
+          ? <img class="cover-preview" src={values.coverUrl} alt="" />
           : <div class="cover-preview cover-empty" aria-hidden="true" />}
         <div class="row">
-          {preview(values.avatarUrl)
-            ? <img class="avatar avatar-lg" src={values.avatarUrl} alt="Avatar preview" />
-            : <span class="avatar avatar-lg" aria-hidden="true" />}
+          <Avatar
+            name={values.displayName.trim() || "?"}
+            src={preview(values.avatarUrl) || null}
+            size="lg"
+          />
           <strong>{values.displayName.trim() || "—"}</strong>
         </div>
       </div>

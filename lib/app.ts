@@ -17,6 +17,7 @@ import { serveBuildAsset } from "./http/static.ts";
 import { PageCache } from "./http/page_cache.ts";
 import { sessionCookieName } from "./auth/sessions.ts";
 import { onReadsInvalidated } from "./community/read_cache.ts";
+import { compressResponse } from "./http/compress.ts";
 import { keys } from "./kv/keys.ts";
 import type { AppState, Services } from "./state.ts";
 
@@ -95,6 +96,18 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     });
   }
 
+  // Text over 1 KiB per Accept-Encoding (lib/http/compress.ts); SSE and the pre-compressed
+  // build assets pass through untouched.
+  app.use(async (c, next) => {
+    await next();
+    const res = await compressResponse(c.req.raw, c.res);
+    if (res !== c.res) {
+      // Drop the old response first: Hono would copy its headers onto the new one.
+      c.res = undefined;
+      c.res = res;
+    }
+  });
+
   app.use(secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -137,7 +150,12 @@ export function createApp(services: Services, opts: AppOptions): Hono {
       // Malformed percent-encoding names no file: a 404, not a URIError's 500.
       return c.text("Not found", 404);
     }
-    const res = await serveBuildAsset(opts.buildDir, build, file);
+    const res = await serveBuildAsset(
+      opts.buildDir,
+      build,
+      file,
+      c.req.header("accept-encoding") ?? null,
+    );
     return res ?? c.text("Not found", 404);
   });
 

@@ -38,13 +38,24 @@ export interface Config {
   port: number;
   hostname: string;
   appOrigin: string;
-  kvPath: string;
+  /**
+   * `KV_PATH`: a file, `:memory:` or a KV Connect URL. Undefined on Deno Deploy
+   * (`DENO_DEPLOYMENT_ID` set) without `KV_PATH`: the platform's own database.
+   */
+  kvPath: string | undefined;
+  /** `DENO_DEPLOYMENT_ID`: set by Deno Deploy; undefined elsewhere. */
+  deploymentId?: string;
   appSecret?: string;
   llm: { apiKey?: string; baseUrl?: string; model: string };
   providers: Partial<Record<ProviderId, ProviderConfig>>;
   localMode: boolean;
   /** Words refused in display names (comma-separated `OFFENSIVE_WORDS`). */
   offensiveWords: string[];
+  /**
+   * `MODERATORS`: user ids and verified emails (emails lower-cased) of moderators
+   * (lib/auth/moderators.ts).
+   */
+  moderators: string[];
   /** Per-user posting limits (`LIMIT_*`; 0 turns one off), shared by all instances. */
   limits: PostingLimits;
   /** Debates running at once across all instances (`MAX_CONCURRENT_DEBATES`). */
@@ -98,13 +109,15 @@ const envSchema = z.object({
   PORT: z.coerce.number({ error: "must be a number" }).int().min(0).max(65535).default(8000),
   HOSTNAME: z.string().min(1).default("0.0.0.0"),
   APP_ORIGIN: httpUrl.optional(),
-  KV_PATH: z.string().min(1).default("./data/parley.kv"),
+  KV_PATH: z.string().min(1).optional(),
+  DENO_DEPLOYMENT_ID: optionalString,
   APP_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
   LLM_API_KEY: optionalString,
   LLM_BASE_URL: httpUrl.optional(),
   LLM_MODEL: z.string().min(1).default("gpt-4o-mini"),
   LOCAL_MODE: z.enum(["on", "off", "auto"], { error: "must be on, off or auto" }).default("auto"),
   OFFENSIVE_WORDS: z.string().optional(),
+  MODERATORS: z.string().optional(),
   LIMIT_QUESTIONS_PER_HOUR: limitVar(10),
   LIMIT_MESSAGES_PER_HOUR: limitVar(60),
   LIMIT_VOTES_PER_HOUR: limitVar(600),
@@ -136,6 +149,9 @@ const envSchema = z.object({
 });
 
 type Env = z.infer<typeof envSchema>;
+
+/** `KV_PATH` when unset outside Deno Deploy. */
+export const DEFAULT_KV_PATH = "./data/parley.kv";
 
 /** Default words refused in display names; deployments extend it with OFFENSIVE_WORDS. */
 const DEFAULT_OFFENSIVE_WORDS = ["fuck", "shit", "cunt", "nigger", "faggot", "retard", "whore"];
@@ -216,12 +232,16 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     port: env.PORT,
     hostname: env.HOSTNAME,
     appOrigin: (env.APP_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
-    kvPath: env.KV_PATH,
+    // On Deno Deploy the platform's managed KV is the default; elsewhere a local file.
+    kvPath: env.KV_PATH ?? (env.DENO_DEPLOYMENT_ID ? undefined : DEFAULT_KV_PATH),
+    ...(env.DENO_DEPLOYMENT_ID ? { deploymentId: env.DENO_DEPLOYMENT_ID } : {}),
     appSecret: env.APP_SECRET,
     llm: { apiKey: env.LLM_API_KEY, baseUrl: env.LLM_BASE_URL, model: env.LLM_MODEL },
     providers,
     localMode,
     offensiveWords: [...DEFAULT_OFFENSIVE_WORDS, ...extraWords],
+    moderators: (env.MODERATORS ?? "").split(",").map((m) => m.trim())
+      .filter(Boolean).map((m) => m.includes("@") ? m.toLowerCase() : m),
     limits: {
       questionsPerHour: env.LIMIT_QUESTIONS_PER_HOUR,
       messagesPerHour: env.LIMIT_MESSAGES_PER_HOUR,

@@ -105,10 +105,53 @@ function renderUncached(text: string, idPrefix: string): string {
       (_m, href: string) =>
         isSafeHref(href) ? `<a href="${href}" rel="${LINK_REL}"` : `<a rel="${LINK_REL}"`,
     )
+    // Code blocks and tables scroll sideways on a phone: focusable, so keyboards can too.
+    .replace(/<pre>/g, '<pre tabindex="0">')
+    .replace(/<table>/g, '<table tabindex="0">')
     .replace(/<img src="([^"]*)"/g, (_m, src: string) => {
       const ok = /^https?:/i.test(src.trim());
       return `<img ${ok ? `src="${src}" ` : ""}loading="lazy" referrerpolicy="no-referrer"`;
     });
+}
+
+/** Block constructs (and images) an inline-only text such as a bio does not render. */
+const BLOCK_CONSTRUCTS = [
+  "headingAtx",
+  "list",
+  "blockQuote",
+  "codeIndented",
+  "codeFenced",
+  "thematicBreak",
+  "htmlFlow",
+  "htmlText",
+  "definition",
+  "labelStartImage",
+  "setextUnderline",
+];
+
+/**
+ * Render inline Markdown only (emphasis, strong, code spans, links; paragraphs kept) to
+ * sanitized HTML, with the same escaping and link filter as {@linkcode renderMarkdown}:
+ * headings, lists, quotes, code blocks and images stay literal text. For short texts that
+ * sit inside a layout, such as a bio.
+ *
+ * @example
+ * ```ts
+ * renderInlineMarkdown("Likes **engines**\n# not a heading");
+ * // '<p>Likes <strong>engines</strong>\n# not a heading</p>'
+ * ```
+ */
+export function renderInlineMarkdown(text: string): string {
+  const html = micromark(text, {
+    extensions: [{ disable: { null: BLOCK_CONSTRUCTS } }],
+    allowDangerousHtml: false,
+    allowDangerousProtocol: false,
+  });
+  return html.replace(
+    /<a href="([^"]*)"/g,
+    (_m, href: string) =>
+      isSafeHref(href) ? `<a href="${href}" rel="${LINK_REL}"` : `<a rel="${LINK_REL}"`,
+  );
 }
 
 /**

@@ -37,7 +37,7 @@ Deno.test("renderMarkdown() renders CommonMark and GFM", () => {
   );
   assert.match(html, /<h1>Title<\/h1>/);
   assert.match(html, /<strong>bold<\/strong> <em>em<\/em> <del>gone<\/del> <code>code<\/code>/);
-  assert.match(html, /<table>/);
+  assert.match(html, /<table tabindex="0">/);
   assert.match(html, /<input type="checkbox" disabled="" checked="" \/>/);
   assert.match(
     html,

@@ -22,6 +22,8 @@ interface Data {
   sort: "new" | "hot";
   q: string;
   tag: string;
+  /** `unanswered` (`?filter=unanswered`): only questions with no answer yet. */
+  filter?: "unanswered";
   /** All questions (for the new-questions notice and the first-question empty state). */
   total: number;
   now: number;
@@ -38,6 +40,7 @@ export const handler = define.handlers<Data>({
       sort: params.sort === "hot" ? "hot" : "new",
       q: params.q?.slice(0, SEARCH_QUERY_MAX),
       tag: params.tag?.slice(0, TAG_MAX_LENGTH),
+      filter: params.filter === "unanswered" ? "unanswered" : undefined,
     });
     // The feed is the busiest page: a one-second cache per query turns a crowd of readers
     // into one set of KV reads; this process's own writes drop it at once.
@@ -55,6 +58,7 @@ export const handler = define.handlers<Data>({
       sort: query.sort,
       q: query.q?.trim() ?? "",
       tag: query.tag?.trim() ?? "",
+      filter: query.filter,
       total,
       now: now(),
       pollMs,
@@ -64,7 +68,7 @@ export const handler = define.handlers<Data>({
 
 /** A feed URL keeping the current filters, with some of them changed. */
 function feedHref(
-  d: Pick<Data, "sort" | "q" | "tag">,
+  d: Pick<Data, "sort" | "q" | "tag" | "filter">,
   change: Partial<{ sort: string; q: string; tag: string; page: number }>,
 ): string {
   const p = new URLSearchParams();
@@ -74,6 +78,7 @@ function feedHref(
   if (sort !== "new") p.set("sort", sort);
   if (q) p.set("q", q);
   if (tag) p.set("tag", tag);
+  if (d.filter) p.set("filter", d.filter);
   if (change.page && change.page > 1) p.set("page", String(change.page));
   const s = p.toString();
   return s ? `/?${s}` : "/";

@@ -4,7 +4,7 @@ import type { Profile } from "@/lib/profile/profiles.ts";
 /** The "Edit profile" section of /profile. */
 export function EditProfile({ profile }: { profile: Profile }) {
   return (
-    <section class="card" aria-labelledby="edit-profile-h">
+    <section class="card" aria-labelledby="edit-profile-h" id="settings">
       <h2 id="edit-profile-h">Edit profile</h2>
       <ProfileEditor
         displayName={profile.displayName}

@@ -1,7 +1,10 @@
+import { Avatar } from "@/components/Avatar.tsx";
+import { Bio } from "@/components/Markdown.tsx";
 import type { Profile } from "@/lib/profile/profiles.ts";
 
 /**
- * The top of /profile: the signed-in user's avatar, display name and bio.
+ * The top of /profile: the signed-in user's avatar (initials when there is none or it
+ * fails to load), display name and bio (inline Markdown).
  *
  * @example
  * ```tsx
@@ -10,13 +13,16 @@ import type { Profile } from "@/lib/profile/profiles.ts";
  */
 export function ProfileSummary({ profile }: { profile: Profile }) {
   return (
-    <section class="card profile-summary" data-testid="profile-summary">
-      {profile.avatarUrl
-        ? <img class="avatar avatar-lg" src={profile.avatarUrl} alt="" />
-        : <span class="avatar avatar-lg avatar-empty" aria-hidden="true" />}
+    <section class="card profile-summary" data-testid="profile-summary" id="overview">
+      <Avatar
+        name={profile.displayName}
+        src={profile.avatarUrl}
+        size="lg"
+        testId="profile-avatar"
+      />
       <div>
         <h1>{profile.displayName}</h1>
-        {profile.bio && <p>{profile.bio}</p>}
+        {profile.bio && <Bio text={profile.bio} />}
       </div>
     </section>
   );

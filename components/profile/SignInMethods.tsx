@@ -3,7 +3,7 @@ import type { IdentitySummary } from "@/lib/auth/identities.ts";
 
 /**
  * The providers bound to the account, each with Unbind (a plain form, refused for the
- * last one), and Bind links for the available providers not bound yet.
+ * last one, whose row alone says why), and Bind links for the available providers not bound yet.
  *
  * @example
  * ```tsx
@@ -16,8 +16,13 @@ export function SignInMethods(
   const bound = new Map(identities.map((i) => [i.provider, i]));
   const only = identities.length <= 1;
   return (
-    <section class="card sign-in-methods" data-testid="sign-in-methods">
-      <h2>Sign-in methods</h2>
+    <section
+      class="card sign-in-methods"
+      data-testid="sign-in-methods"
+      id="sign-in-methods"
+      aria-labelledby="sign-in-methods-h"
+    >
+      <h2 id="sign-in-methods-h">Sign-in methods</h2>
       <ul class="list">
         {PROVIDERS.filter((p) => bound.has(p) || available.includes(p)).map((p) => {
           const id = bound.get(p);
@@ -28,8 +33,8 @@ export function SignInMethods(
                 <strong>{label}</strong> {id
                   ? <span class="meta">Bound as {id.name}</span>
                   : <span class="meta">Not bound</span>}
-                {only && (
-                  <span class="hint" data-testid="only-method">
+                {only && id && (
+                  <span class="hint only-method" data-testid="only-method">
                     Your only sign-in method: bind another before unbinding this one.
                   </span>
                 )}

@@ -37,17 +37,30 @@ import {
 import { getMessage, messageViews, postMessage } from "../community/messages.ts";
 import { findQuestions } from "../community/questions/feed.ts";
 import { askQuestion } from "../community/questions/write.ts";
+import { deleteQuestion } from "../community/questions/delete.ts";
+import { editQuestion } from "../community/questions/edit.ts";
+import { questionViewOf } from "../community/questions/read.ts";
+import { deleteMessage, editMessage } from "../community/message_lifecycle.ts";
 import { getQuestionThreadPage } from "../community/thread.ts";
 import type { PostingLimits } from "../limits/posting.ts";
 import { castVote } from "../community/votes.ts";
 import { HttpError } from "../http/errors.ts";
-import { AGENT_WRITE_FAILURES, orThrow } from "../http/outcome.ts";
+import {
+  AGENT_WRITE_FAILURES,
+  LIFECYCLE_FAILURES,
+  orThrow,
+  OWN_POST_VOTE,
+} from "../http/outcome.ts";
 import { parseInput } from "../schemas/parse.ts";
 import {
   AgentQuestionCreated,
   AskQuestionInput,
+  DeletePostInput,
+  EditPostInput,
+  EditPostResult,
   GetQuestionInput,
   MessageSchema,
+  OkResult,
   QuestionPage,
   QuestionThreadPage,
   ReplyInput,
@@ -88,6 +101,8 @@ interface ToolDef<I extends z.ZodType = z.ZodType> {
   input: I;
   output: z.ZodType;
   readOnly: boolean;
+  /** True for tools that remove something (MCP's `destructiveHint`). */
+  destructive?: boolean;
   run(caller: McpCaller, args: z.infer<I>): Promise<Json>;
 }
 
@@ -200,9 +215,58 @@ export const MCP_TOOLS: readonly ToolDef[] = [
           now(),
           { limits },
         ),
-        { not_found: [404, "Question not found"] },
+        { not_found: [404, "Question not found"], own_post: OWN_POST_VOTE },
       );
       return vote as unknown as Json;
+    },
+  }),
+  tool({
+    name: "edit_post",
+    title: "Edit your post",
+    description:
+      'Edit one of your own posts: a question (targetType "question": title, description and/or tags) or an answer/reply (targetType "message": content). The previous version is kept. Same as PATCH /api/agent/questions/{id} and /api/agent/messages/{id}.',
+    input: EditPostInput,
+    output: EditPostResult,
+    readOnly: false,
+    async run({ kv, now, userId }, args) {
+      if (args.targetType === "question") {
+        const { question } = orThrow(
+          await editQuestion(kv, {
+            questionId: args.id,
+            userId,
+            edit: { title: args.title, description: args.description, tags: args.tags },
+          }, { now: now() }),
+          LIFECYCLE_FAILURES,
+        );
+        return { targetType: "question", question: await questionViewOf(kv, question) };
+      }
+      const { message } = orThrow(
+        await editMessage(kv, { messageId: args.id, userId, content: args.content! }, {
+          now: now(),
+        }),
+        LIFECYCLE_FAILURES,
+      );
+      return { targetType: "message", message: (await messageViews(kv, [message]))[0] };
+    },
+  }),
+  tool({
+    name: "delete_post",
+    title: "Delete your post",
+    description:
+      'Delete one of your own posts (targetType "question" or "message"). A message with replies stays as "[deleted]". Same as DELETE /api/agent/questions/{id} and /api/agent/messages/{id}.',
+    input: DeletePostInput,
+    output: OkResult,
+    readOnly: false,
+    destructive: true,
+    async run({ kv, now, userId }, args) {
+      const input = { userId, moderator: false };
+      orThrow(
+        args.targetType === "question"
+          ? await deleteQuestion(kv, { ...input, questionId: args.id }, { now: now() })
+          : await deleteMessage(kv, { ...input, messageId: args.id }, { now: now() }),
+        LIFECYCLE_FAILURES,
+      );
+      return { ok: true };
     },
   }),
 ];
@@ -249,7 +313,7 @@ export function mcpToolDefinitions(): Tool[] {
     annotations: {
       title: t.title,
       readOnlyHint: t.readOnly,
-      destructiveHint: false,
+      destructiveHint: t.destructive === true,
       openWorldHint: false,
     },
   }));

@@ -102,6 +102,7 @@ export const exampleMessage = {
   content: "Use a dense sequence index: page p is one key range.",
   createdAt: 1700000000000,
   replyTo: "msg-0mwr82nqg0000ikeh",
+  editedAt: null,
   upvotes: 0,
   downvotes: 0,
   likedBy: [],

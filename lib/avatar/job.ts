@@ -1,57 +1,41 @@
 /**
- * The AI avatar job's timer: a tick every 30 s on each instance (the lease makes sure
- * only one of them works at a time), stopped on shutdown before KV closes — a model
- * call in flight is cancelled and the tick is awaited.
+ * The AI avatar job as a periodic job (lib/jobs/schedule.ts): a tick every 30 s across
+ * all instances, driven by KV queue messages. The lease in lib/avatar/lease.ts still
+ * guards each tick, so even two schedulers (or a one-off caller) never run two ticks at
+ * once; a stopping scheduler aborts the tick's model call and waits for it.
  *
  * @module
  */
+import type { PeriodicJob } from "../jobs/schedule.ts";
 import type { Services } from "../state.ts";
 import { AVATAR_INTERVAL_MS } from "./lease.ts";
 import { runAvatarTick } from "./tick.ts";
 
-/** A running job. */
-export interface AvatarJob {
-  /** This instance's id in the lease. */
-  owner: string;
-  /** Stop the timer, cancel a running tick and wait for it. Idempotent. */
-  stop(): Promise<void>;
-}
-
-/** Options of {@link startAvatarJob}. */
+/** Options of {@link avatarJob}. */
 export interface AvatarJobOptions {
-  /** Timer period in ms (default 30 s, SPEC.md). */
+  /** Period in ms (default 30 s, SPEC.md). */
   intervalMs?: number;
+  /** This instance's id in the avatar lease (default: a fresh id). */
+  owner?: string;
 }
 
 /**
- * Start ticking.
+ * The avatar tick as a {@link PeriodicJob} named `avatar`.
  *
  * @example
  * ```ts
+ * import { startScheduler } from "@/lib/jobs/schedule.ts";
  * import type { Services } from "@/lib/state.ts";
  * declare const services: Services;
- * const job = startAvatarJob(services);
- * // on shutdown, before kv.close():
- * await job.stop();
+ * const scheduler = await startScheduler(services.kv, [avatarJob(services)]);
+ * await scheduler.stop();
  * ```
  */
-export function startAvatarJob(services: Services, opts: AvatarJobOptions = {}): AvatarJob {
-  const owner = crypto.randomUUID();
-  const controller = new AbortController();
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (running || controller.signal.aborted) return;
-    running = runAvatarTick(services, services.now(), { owner, signal: controller.signal })
-      .then(() => {}, (err) => console.error("AI avatar: tick failed", err))
-      .finally(() => running = null);
-  };
-  const timer = setInterval(tick, opts.intervalMs ?? AVATAR_INTERVAL_MS);
+export function avatarJob(services: Services, opts: AvatarJobOptions = {}): PeriodicJob {
+  const owner = opts.owner ?? crypto.randomUUID();
   return {
-    owner,
-    async stop() {
-      clearInterval(timer);
-      controller.abort();
-      await running;
-    },
+    name: "avatar",
+    intervalMs: opts.intervalMs ?? AVATAR_INTERVAL_MS,
+    run: (signal) => runAvatarTick(services, services.now(), { owner, signal }),
   };
 }

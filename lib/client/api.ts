@@ -8,7 +8,7 @@
 /** The outcome of a call: data, or a message fit to show a person. */
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }
-  | { ok: false; status: number; error: string };
+  | { ok: false; status: number; error: string; retryAfter?: number };
 
 /**
  * Send JSON and read JSON.
@@ -48,18 +48,64 @@ export async function sendJson<T>(
     // Not JSON (a proxy error page, say): the status is all we know.
   }
   if (res.ok) return { ok: true, status: res.status, data: data as T };
-  return { ok: false, status: res.status, error: describeFailure(res.status, data) };
+  const retryAfter = res.status === 429 ? retryAfterSeconds(res.headers, data) : undefined;
+  return {
+    ok: false,
+    status: res.status,
+    error: describeFailure(res.status, data, retryAfter),
+    ...(retryAfter === undefined ? {} : { retryAfter }),
+  };
 }
 
-/** A sentence for a failed call. */
-export function describeFailure(status: number, data: unknown): string {
+/**
+ * Seconds to wait after a 429: the `Retry-After` header (seconds or an HTTP date), else a
+ * numeric `retryAfter` in the body; undefined when neither says.
+ *
+ * @example
+ * ```ts
+ * retryAfterSeconds(new Headers({ "retry-after": "42" }), null); // 42
+ * ```
+ */
+export function retryAfterSeconds(headers: Headers, data: unknown): number | undefined {
+  const header = headers.get("retry-after")?.trim();
+  if (header) {
+    if (/^\d+$/.test(header)) return Number(header);
+    const at = Date.parse(header);
+    if (!Number.isNaN(at)) return Math.max(1, Math.ceil((at - Date.now()) / 1000));
+  }
+  const body = (data as { retryAfter?: unknown } | null)?.retryAfter;
+  return typeof body === "number" && Number.isFinite(body) && body >= 0
+    ? Math.ceil(body)
+    : undefined;
+}
+
+/**
+ * How long to wait, in words: "42 seconds", "1 minute", "2 minutes 5 seconds".
+ *
+ * @example
+ * ```ts
+ * waitInWords(65); // "1 minute 5 seconds"
+ * ```
+ */
+export function waitInWords(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+  if (s < 60) return plural(s, "second");
+  const m = Math.floor(s / 60);
+  const rest = s % 60;
+  return rest ? `${plural(m, "minute")} ${plural(rest, "second")}` : plural(m, "minute");
+}
+
+/** A sentence for a failed call; a 429 says how long to wait when the server said. */
+export function describeFailure(status: number, data: unknown, retryAfter?: number): string {
   const error = (data as { error?: unknown } | null)?.error;
   if (status === 401) return "Your session has ended — please sign in again.";
-  // A posting limit says which and when to retry: show that sentence.
+  // A posting limit says which limit and when to retry: show that sentence as it is.
   if (status === 429) {
-    return typeof error === "string" && error.startsWith("Too many")
-      ? error
-      : "Too many requests — wait a moment and try again.";
+    if (typeof error === "string" && error.startsWith("Too many")) return error;
+    return retryAfter === undefined
+      ? "Too many requests — wait a moment and try again."
+      : `Too many requests — try again in ${waitInWords(retryAfter)}.`;
   }
   if (typeof error === "string" && error) return error;
   return status >= 500

@@ -32,15 +32,32 @@ export interface MessageRecord {
   via?: "ai-avatar";
   /** Set when the offline stand-in model wrote the content (local mode); the UI labels it. */
   standIn?: true;
+  /** Unix ms of the last edit (lib/community/message_lifecycle.ts); absent if never edited. */
+  editedAt?: number;
+  /** Revisions so far (1 = never edited); absent means 1 (lib/community/revisions.ts). */
+  revision?: number;
+  /** Soft delete: when, and by whom (lib/community/message_lifecycle.ts). */
+  deletedAt?: number;
+  deletedBy?: string;
 }
 
-/** A full message (SPEC.md "Message"). */
-export interface MessageView extends MessageRecord {
+/**
+ * A full message (SPEC.md "Message") plus `editedAt` (null if never edited). A deleted
+ * message that still has replies is served as a placeholder: `deleted: true`, content
+ * `""`, and the author {@link DELETED_AUTHOR} (SPEC.md's author object stays well-formed;
+ * no trace of who wrote it).
+ */
+export interface MessageView extends Omit<MessageRecord, "editedAt" | "revision" | "deletedBy"> {
+  editedAt: number | null;
+  deleted?: true;
   upvotes: number;
   downvotes: number;
   likedBy: string[];
   dislikedBy: string[];
 }
+
+/** The author shown on a deleted message's placeholder. */
+export const DELETED_AUTHOR: Author = { id: "", name: "[deleted]", avatar: null };
 
 let lastMs = 0;
 let sameMs = 0;
@@ -127,6 +144,7 @@ export function writeMessage(
     const root = rootId ?? m.replyTo;
     op.set(keys.answerReply(root, m.createdAt, m.id), m.id);
     addToCounter(op, keys.replyCount(root), 1);
+    addToCounter(op, keys.directReplyCount(m.replyTo), 1);
   } else {
     op.set(keys.questionAnswer(m.questionId, m.createdAt, m.id), m.id);
     addToCounter(op, keys.answerCount(m.questionId), 1);
@@ -191,8 +209,13 @@ export async function addMessage(
       keys.message(input.replyTo && input.replyTo.length <= 200 ? input.replyTo : "\u0000none"),
       budget?.key ?? keys.rateLimitLog("none", "none"),
     ]);
-    if (!q.value) return { op: null, result: { ok: false, reason: "question_not_found" } };
-    if (input.replyTo && parent.value?.questionId !== input.questionId) {
+    if (!q.value || q.value.deletedAt !== undefined) {
+      return { op: null, result: { ok: false, reason: "question_not_found" } };
+    }
+    if (
+      input.replyTo &&
+      (parent.value?.questionId !== input.questionId || parent.value.deletedAt !== undefined)
+    ) {
       return { op: null, result: { ok: false, reason: "reply_not_found" } };
     }
     const rootId = parent.value ? await rootAnswerOf(kv, parent.value) : undefined;
@@ -220,7 +243,7 @@ export async function addMessage(
 const MAX_CHAIN = 64;
 
 /** The top-level answer at the top of `m`'s reply chain (`m` itself when it is one). */
-async function rootAnswerOf(kv: Deno.Kv, m: MessageRecord): Promise<string> {
+export async function rootAnswerOf(kv: Deno.Kv, m: MessageRecord): Promise<string> {
   let cur = m;
   for (let i = 0; i < MAX_CHAIN && cur.replyTo; i++) {
     const up = (await kv.get<MessageRecord>(keys.message(cur.replyTo))).value;
@@ -263,10 +286,11 @@ export async function postMessage(
   return await addMessage(kv, { ...input, author }, opts);
 }
 
-/** The stored message, or null. */
+/** The stored message, or null — also null for a deleted one (it cannot be voted on or edited). */
 export async function getMessage(kv: Deno.Kv, id: string): Promise<MessageRecord | null> {
   if (!isLookupId(id)) return null;
-  return (await kv.get<MessageRecord>(keys.message(id))).value;
+  const m = (await kv.get<MessageRecord>(keys.message(id))).value;
+  return m && m.deletedAt === undefined ? m : null;
 }
 
 /**
@@ -319,7 +343,8 @@ export async function listThreadTail(
   const out: MessageRecord[] = [];
   for (let i = 0; i < ids.length; i += 10) {
     const got = await kv.getMany<MessageRecord[]>(ids.slice(i, i + 10).map(keys.message));
-    for (const e of got) if (e.value) out.push(e.value);
+    // "[deleted]" placeholders carry nothing a prompt could use.
+    for (const e of got) if (e.value && e.value.deletedAt === undefined) out.push(e.value);
   }
   return out;
 }
@@ -341,7 +366,10 @@ export async function messageViews(kv: Deno.Kv, messages: MessageRecord[]): Prom
       listVoters(kv, "message", m.id),
     ]);
     const [up, down] = counts.map((e) => counterValue(e.value));
-    return { ...m, upvotes: up, downvotes: down, ...voters };
+    const { editedAt, revision: _r, deletedBy: _d, ...rest } = m;
+    const base = { ...rest, editedAt: editedAt ?? null, upvotes: up, downvotes: down, ...voters };
+    if (m.deletedAt === undefined) return base;
+    return { ...base, content: "", author: DELETED_AUTHOR, deleted: true as const };
   }));
 }
 

@@ -25,7 +25,7 @@ export interface TargetInfo {
 }
 
 /**
- * Resolve a target, or null when it does not exist.
+ * Resolve a target, or null when it does not exist or is deleted.
  *
  * @example
  * ```ts
@@ -42,8 +42,12 @@ export async function findTarget(
   if (!isLookupId(id)) return null;
   if (type === "question") {
     const q = (await kv.get<QuestionRecord>(keys.question(id))).value;
-    return q ? { type, id, authorId: q.author.id, questionId: q.id } : null;
+    return q && q.deletedAt === undefined
+      ? { type, id, authorId: q.author.id, questionId: q.id }
+      : null;
   }
   const m = (await kv.get<MessageRecord>(keys.message(id))).value;
-  return m ? { type, id, authorId: m.author.id, questionId: m.questionId } : null;
+  return m && m.deletedAt === undefined
+    ? { type, id, authorId: m.author.id, questionId: m.questionId }
+    : null;
 }

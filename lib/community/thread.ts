@@ -2,8 +2,9 @@
  * Paged threads (DESIGN.md §9): a question's page shows {@link ANSWERS_PER_PAGE} top-level
  * answers, each with at most {@link REPLIES_PER_ANSWER} of its replies (any depth, in time
  * order) and the total, so no page or JSON response grows with the thread. The rest of one
- * answer's replies are paged apart (`answer` + `replyPage`). Within a page, messages keep
- * thread order (oldest first, as before paging): replies always come after their parent.
+ * answer's replies are paged apart (`answer` + `replyPage`). Top-level answers come in the
+ * query's `sort` order (issue 11: `votes` by default, `newest`, `oldest`); each is
+ * followed by its replies in time order, so replies always come after their parent.
  *
  * Reads are bounded: one list of the question's answer index for the page range, one list
  * of each shown answer's reply index (limit {@link REPLIES_PER_ANSWER}), the counters in one
@@ -17,21 +18,34 @@
  */
 import { counterValue, getAll } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
+import { EVENTUAL } from "../kv/consistency.ts";
 import {
   listThread,
   type MessageRecord,
   messageViews,
   type QuestionWithMessages,
 } from "./messages.ts";
-import { getQuestionView } from "./questions/read.ts";
+import { getQuestionView, type Viewer } from "./questions/read.ts";
 
 /** Top-level answers per page. */
 export const ANSWERS_PER_PAGE = 30;
 /** Replies shown under one answer on a thread page (and per reply page). */
 export const REPLIES_PER_ANSWER = 50;
 
+/** Orders of the top-level answers (DESIGN.md §9 "Answer order"). */
+export type AnswerSort = "votes" | "newest" | "oldest";
+
+/** Most top-level answers ranked by `sort=votes` (a longer thread ranks its oldest ones). */
+export const MAX_RANKED_ANSWERS = 5000;
+
 /** Which part of a thread to read. */
 export interface ThreadQuery {
+  /**
+   * Order of the top-level answers: `votes` (the default: accepted answer first, then
+   * up − down, ties oldest first), `newest` or `oldest`. Replies stay under their answer
+   * in time order.
+   */
+  sort?: AnswerSort;
   /** 1-based page of top-level answers. */
   page: number;
   /** Show only this answer with its replies, page `replyPage` of them. */
@@ -43,6 +57,8 @@ export interface ThreadQuery {
 export type QuestionThreadPage = QuestionWithMessages & {
   /** Top-level answers in the whole thread. */
   answerCount: number;
+  /** The answer order used. */
+  sort: AnswerSort;
   page: number;
   /** Pages of top-level answers (at least 1). */
   pageCount: number;
@@ -60,10 +76,12 @@ async function idsOf(
   prefix: Deno.KvKey,
   skip: number,
   take: number,
+  reverse = false,
 ): Promise<string[]> {
   const ids: string[] = [];
   let i = 0;
-  for await (const e of kv.list<string>({ prefix }, { limit: skip + take, batchSize: 500 })) {
+  const opts = { limit: skip + take, batchSize: 500, reverse };
+  for await (const e of kv.list<string>({ prefix }, opts)) {
     if (i++ >= skip) ids.push(e.value);
   }
   return ids;
@@ -75,8 +93,54 @@ async function records(kv: Deno.Kv, ids: string[]): Promise<MessageRecord[]> {
 }
 
 /**
- * One page of a question's thread, or null when there is no such question. An
- * out-of-range page is empty, with the totals.
+ * The ids of one page of top-level answers in `sort` order. `oldest` and `newest` are one
+ * bounded list of the answer index (forwards or backwards). `votes` reads every answer id
+ * of the question (one list, at most {@link MAX_RANKED_ANSWERS}) and their vote counters
+ * (`getMany` in chunks), ranks them in memory and slices the page: 2 counter reads per
+ * answer. Measured on the in-memory store (one page read, whole request path of the domain):
+ * 100 answers 5.5 ms (oldest 4.2), 1000 answers 28.5 ms (oldest 7.5), 3000 answers 113 ms
+ * (oldest 16). Fine for real threads; past a few thousand answers a score-ordered index
+ * (rewritten on every vote) would be the next step.
+ */
+async function answerPageIds(
+  kv: Deno.Kv,
+  questionId: string,
+  sort: AnswerSort,
+  page: number,
+  accepted: string | null,
+): Promise<string[]> {
+  const skip = (page - 1) * ANSWERS_PER_PAGE;
+  const prefix = keys.questionAnswersPrefix(questionId);
+  if (sort === "oldest") return await idsOf(kv, prefix, skip, ANSWERS_PER_PAGE);
+  if (sort === "newest") return await idsOf(kv, prefix, skip, ANSWERS_PER_PAGE, true);
+  const all: { id: string; createdAt: number }[] = [];
+  for await (
+    const e of kv.list<string>({ prefix }, { limit: MAX_RANKED_ANSWERS, batchSize: 500 })
+  ) {
+    all.push({ id: e.value, createdAt: e.key[2] as number });
+  }
+  const counts = await getAll(
+    kv,
+    all.flatMap((a) => [
+      keys.voteCount("message", a.id, "up"),
+      keys.voteCount("message", a.id, "down"),
+    ]),
+  );
+  const ranked = all.map((a, i) => ({
+    ...a,
+    accepted: a.id === accepted ? 1 : 0,
+    score: counterValue(counts[2 * i].value) - counterValue(counts[2 * i + 1].value),
+  })).sort((a, b) =>
+    b.accepted - a.accepted || b.score - a.score || a.createdAt - b.createdAt ||
+    (a.id < b.id ? -1 : 1)
+  );
+  return ranked.slice(skip, skip + ANSWERS_PER_PAGE).map((a) => a.id);
+}
+
+/**
+ * One page of a question's thread, or null when there is no such question (or it is
+ * deleted and `viewer` is neither its author nor a moderator). An out-of-range page is
+ * empty, with the totals. Each answer is followed by its replies in time order.
  *
  * @example
  * ```ts
@@ -89,15 +153,19 @@ export async function getQuestionThreadPage(
   kv: Deno.Kv,
   questionId: string,
   query: ThreadQuery,
+  viewer?: Viewer | null,
 ): Promise<QuestionThreadPage | null> {
   if (!isLookupId(questionId)) return null;
+  const sort = query.sort ?? "votes";
   const [view, counts] = await Promise.all([
-    getQuestionView(kv, questionId),
-    kv.getMany([keys.answerCount(questionId)]),
+    getQuestionView(kv, questionId, viewer),
+    kv.getMany([keys.answerCount(questionId)], EVENTUAL),
   ]);
   if (!view) return null;
   const indexed = counts[0].versionstamp !== null;
-  if (!indexed && view.messageCount > 0) return await legacyPage(kv, view, query);
+  if (!indexed && view.messageCount > 0) {
+    return await legacyPage(kv, view, { ...query, sort });
+  }
   const answerCount = counterValue(counts[0].value);
   const pageCount = Math.max(1, Math.ceil(answerCount / ANSWERS_PER_PAGE));
 
@@ -108,12 +176,7 @@ export async function getQuestionThreadPage(
     answers = one.filter((m) => m.questionId === questionId && !m.replyTo);
     replyPage = query.replyPage ?? 1;
   } else {
-    const ids = await idsOf(
-      kv,
-      keys.questionAnswersPrefix(questionId),
-      (query.page - 1) * ANSWERS_PER_PAGE,
-      ANSWERS_PER_PAGE,
-    );
+    const ids = await answerPageIds(kv, questionId, sort, query.page, view.acceptedMessageId);
     answers = await records(kv, ids);
   }
   const [replyIds, replyTotals] = await Promise.all([
@@ -133,7 +196,7 @@ export async function getQuestionThreadPage(
     const shown = replies.slice(at, at += replyIds[i].length).flatMap((e) =>
       e.value ? [e.value] : []
     );
-    return [a, ...shown];
+    return [a, ...shown.sort(threadOrder)];
   });
   const replyCounts = answers.map((a, i) => ({
     answerId: a.id,
@@ -141,8 +204,9 @@ export async function getQuestionThreadPage(
   }));
   return {
     ...view,
-    messages: await messageViews(kv, ordered.sort(threadOrder)),
+    messages: await messageViews(kv, ordered),
     answerCount,
+    sort,
     page: query.page,
     pageCount,
     replyCounts,
@@ -165,6 +229,24 @@ async function legacyPage(
     return cur.id;
   };
   const roots = all.filter((m) => !m.replyTo || !byId.has(m.replyTo));
+  if (query.sort === "newest") roots.reverse();
+  if (query.sort === "votes") {
+    const counts = await getAll(
+      kv,
+      roots.flatMap((m) => [
+        keys.voteCount("message", m.id, "up"),
+        keys.voteCount("message", m.id, "down"),
+      ]),
+    );
+    const score = new Map(roots.map((m, i) => [
+      m.id,
+      counterValue(counts[2 * i].value) - counterValue(counts[2 * i + 1].value),
+    ]));
+    const accepted = (m: MessageRecord) => m.id === view.acceptedMessageId ? 1 : 0;
+    roots.sort((a, b) =>
+      accepted(b) - accepted(a) || score.get(b.id)! - score.get(a.id)! || threadOrder(a, b)
+    );
+  }
   const under = new Map<string, MessageRecord[]>();
   for (const m of all) {
     if (roots.includes(m)) continue;
@@ -183,7 +265,7 @@ async function legacyPage(
   }
   const ordered = shown.flatMap((a) => [
     a,
-    ...(under.get(a.id) ?? []).slice(
+    ...(under.get(a.id) ?? []).sort(threadOrder).slice(
       (replyPage - 1) * REPLIES_PER_ANSWER,
       replyPage * REPLIES_PER_ANSWER,
     ),
@@ -194,8 +276,9 @@ async function legacyPage(
   }));
   return {
     ...view,
-    messages: await messageViews(kv, ordered.sort(threadOrder)),
+    messages: await messageViews(kv, ordered),
     answerCount,
+    sort: query.sort ?? "votes",
     page: query.page,
     pageCount,
     replyCounts,

@@ -47,10 +47,13 @@ export interface VoteResult {
   downvoted: boolean;
 }
 
-/** A cast vote, or `not_found` when the target does not exist. */
+/**
+ * A cast vote, or `not_found` when the target does not exist, or `own_post` when the
+ * voter wrote it (DESIGN.md §9: no self-votes, so nobody raises their own score).
+ */
 export type CastVoteResult =
   | { ok: true; vote: VoteResult }
-  | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "not_found" | "own_post" }
   | RateLimited;
 
 /** Input of {@link castVote}. */
@@ -89,7 +92,7 @@ export async function castVote(
   let target: TargetInfo | null = null;
   let counts = { up: 0, down: 0 };
   const outcome = await updateAtomically<
-    ReturnType<typeof nextVote> | RateLimited | { ok: false; reason: "not_found" }
+    ReturnType<typeof nextVote> | RateLimited | { ok: false; reason: "not_found" | "own_post" }
   >(async () => {
     // One read for everything the vote needs: the target, the voter's vote, the budget
     // and the counts the answer reports.
@@ -104,6 +107,10 @@ export async function castVote(
     ]);
     target = targetOf(targetType, targetId, record.value);
     if (!target) return { op: null, result: { ok: false as const, reason: "not_found" as const } };
+    // No self-votes (DESIGN.md §9): nobody raises their own score.
+    if (target.authorId === userId) {
+      return { op: null, result: { ok: false as const, reason: "own_post" as const } };
+    }
     const prev = cur.value?.voteType ?? null;
     const step = nextVote(prev, voteType);
     const op = kv.atomic().check(cur);
@@ -186,7 +193,8 @@ function targetOf(
   id: string,
   record: QuestionRecord | MessageRecord | null,
 ): TargetInfo | null {
-  if (!record) return null;
+  // A deleted post is not a target (as in `findTarget`).
+  if (!record || record.deletedAt !== undefined) return null;
   if (type === "question") {
     const q = record as QuestionRecord;
     return { type, id, authorId: q.author.id, questionId: q.id };

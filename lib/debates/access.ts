@@ -29,9 +29,31 @@ export async function readableDebate(
   viewerId: string | null,
   now: number,
 ): Promise<Debate | null> {
+  const r = await debateAccess(kv, id, viewerId, now);
+  return r.ok ? r.debate : null;
+}
+
+/**
+ * Like {@linkcode readableDebate}, but says why a debate cannot be read: `private` (it
+ * exists and its owner keeps the archive private) or `not_found`. The debate page uses it
+ * to tell someone opening a private link that it is private — and nothing more about it.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const r = await debateAccess(kv, "d-1", null, Date.now());
+ * if (!r.ok && r.reason === "private") console.log("This debate is private");
+ * ```
+ */
+export async function debateAccess(
+  kv: Deno.Kv,
+  id: string,
+  viewerId: string | null,
+  now: number,
+): Promise<{ ok: true; debate: Debate } | { ok: false; reason: "not_found" | "private" }> {
   const debate = await getDebate(kv, id, now);
-  if (!debate) return null;
-  if (viewerId === debate.userId) return debate;
+  if (!debate) return { ok: false, reason: "not_found" };
+  if (viewerId === debate.userId) return { ok: true, debate };
   const { debateArchive } = await getSettings(kv, debate.userId);
-  return debateArchive === "public" ? debate : null;
+  return debateArchive === "public" ? { ok: true, debate } : { ok: false, reason: "private" };
 }

@@ -1,17 +1,18 @@
 /**
- * The resumer: every instance scans the small index of running debates
- * (`["debates_running", id]`) and claims those whose lease lapsed — their process died
+ * The resumer: once per period (on one instance per tick, lib/jobs/schedule.ts) it
+ * scans the small index of running debates (`["debates_running", id]`) and claims those whose lease lapsed — their process died
  * or stalled — and continues each from its last stored complete message. A message
  * that was half streamed is generated again from scratch; stored messages are never
  * written twice (each is stored with its event under the lease, lib/debates/lease.ts).
  *
  * {@link resumeStalledDebates} is one pass, a plain function any driver can call (a
- * timer here; a KV queue message or `Deno.cron` on Deno Deploy).
+ * KV queue message chain here: {@link debateResumeJob}, lib/jobs/schedule.ts).
  *
  * @module
  */
 import { keys } from "../kv/keys.ts";
 import { commit } from "../kv/atomic.ts";
+import type { PeriodicJob } from "../jobs/schedule.ts";
 import type { LlmClient } from "../llm/types.ts";
 import { type RunningDebate, startDebateInBackground } from "./engine.ts";
 import { claimDebate, type DebateLease, INSTANCE_ID } from "./lease.ts";
@@ -95,35 +96,24 @@ export async function resumeStalledDebates(
 }
 
 /**
- * Run {@link resumeStalledDebates} every `intervalMs` (default 2 s) until `stop()`.
+ * The resumer as a {@link PeriodicJob} named `debate-resume` (default every 2 s, so a
+ * debate whose instance died is continued within about its 6 s lease plus one period).
  *
  * @example
  * ```ts
+ * import { startScheduler } from "@/lib/jobs/schedule.ts";
  * declare const services: ResumerServices;
- * const resumer = startDebateResumer(services);
- * await resumer.stop();
+ * const scheduler = await startScheduler(services.kv, [debateResumeJob(services)]);
+ * await scheduler.stop();
  * ```
  */
-export function startDebateResumer(
+export function debateResumeJob(
   services: ResumerServices,
   { intervalMs = 2_000 }: { intervalMs?: number } = {},
-): { stop(): Promise<void> } {
-  let stopped = false;
-  let pass: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    pass = resumeStalledDebates(services, services.now()).catch((err) => {
-      if (!stopped) console.error("Debate resumer pass failed", err);
-    });
-  };
-  const timer = setInterval(() => {
-    if (!stopped) tick();
-  }, intervalMs);
-  tick();
+): PeriodicJob {
   return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await pass;
-    },
+    name: "debate-resume",
+    intervalMs,
+    run: () => resumeStalledDebates(services, services.now()),
   };
 }

@@ -7,6 +7,7 @@
  */
 import { islandName } from "./islands.ts";
 import type { BuildInfo } from "./assets.ts";
+import { precompress } from "../http/compress.ts";
 
 const SOURCE = /\.(tsx|ts|jsx|js)$/;
 
@@ -120,8 +121,9 @@ async function sha256Hex(data: Uint8Array): Promise<string> {
 }
 
 /**
- * Bundle the islands and copy `static/` into `<root>/.build/static/<buildId>/`, then
- * write `.build/build.json`. The build id hashes every output byte.
+ * Bundle the islands and copy `static/` into `<root>/.build/static/<buildId>/`, write
+ * `.br` and `.gz` beside each JS, CSS and SVG asset over 1 KiB, then write
+ * `.build/build.json`. The build id hashes every output byte (before compression).
  */
 export async function buildAssets(root: string, { minify = true } = {}): Promise<BuildInfo> {
   const { islands } = await findSources(root);
@@ -204,6 +206,11 @@ export async function buildAssets(root: string, { minify = true } = {}): Promise
       );
     }
   }
+  // Pre-compressed variants beside each text asset (served per Accept-Encoding by
+  // lib/http/static.ts); written after hashing, since they follow from the same bytes.
+  await Promise.all(
+    outputs.filter((f) => /\.(js|css|svg)$/.test(f)).map((f) => precompress(`${tmpOut}/${f}`)),
+  );
   const finalDir = `${buildDir}/static/${buildId}`;
   await Deno.mkdir(`${buildDir}/static`, { recursive: true });
   await Deno.remove(finalDir, { recursive: true }).catch(() => {});

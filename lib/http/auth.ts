@@ -4,7 +4,9 @@
  * @module
  */
 import { HttpError } from "./errors.ts";
-import type { SessionUser } from "../state.ts";
+import type { Services, SessionUser } from "../state.ts";
+import { isModeratorUser } from "../auth/moderators.ts";
+import type { Viewer } from "../community/questions/read.ts";
 
 /**
  * The session user, or a 401 `{error: "Unauthorized"}`.
@@ -19,4 +21,26 @@ import type { SessionUser } from "../state.ts";
 export function requireUser(user: SessionUser | null): SessionUser {
   if (!user) throw new HttpError(401, "Unauthorized");
   return user;
+}
+
+/**
+ * Who is looking, for reads that show a deleted question to its author and moderators:
+ * null when signed out.
+ *
+ * @example
+ * ```ts
+ * import type { AppState } from "@/lib/state.ts";
+ * declare const ctx: { state: AppState };
+ * const viewer = await viewerOf(ctx.state.services, ctx.state.user);
+ * ```
+ */
+export async function viewerOf(
+  services: Pick<Services, "kv" | "config">,
+  user: Pick<SessionUser, "id"> | null,
+): Promise<Viewer | null> {
+  if (!user) return null;
+  return {
+    userId: user.id,
+    moderator: await isModeratorUser(services.kv, services.config, user.id),
+  };
 }

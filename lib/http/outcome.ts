@@ -88,6 +88,25 @@ export function debateCapacityError(
   );
 }
 
+/** The refusal of a vote on one's own question or message (DESIGN.md §9). */
+export const OWN_POST_VOTE = [403, "You cannot vote on your own post"] as const;
+
+/** Edits and deletes (DESIGN.md §9 "Content lifecycle"). */
+export const LIFECYCLE_FAILURES = {
+  question_not_found: [404, "Question not found"],
+  message_not_found: [404, "Message not found"],
+  not_author: [403, "Only the author can edit this"],
+  forbidden: [403, "Only the author or a moderator can delete this"],
+} as const;
+
+/** Accepting an answer. */
+export const ACCEPT_FAILURES = {
+  question_not_found: [404, "Question not found"],
+  not_asker: [403, "Only the asker can accept an answer"],
+  message_not_found: [404, "Message not found in this question"],
+  not_an_answer: [400, "Only a top-level answer can be accepted"],
+} as const;
+
 /** Writes by a signed-in person (questions, messages). */
 export const WRITE_FAILURES = {
   no_author: [401, "Unauthorized"],

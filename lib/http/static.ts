@@ -1,8 +1,15 @@
 /**
  * Serving built assets from `.build/static/<buildId>/`, immutable under their build id.
+ * JS and CSS go out as the `.br` or `.gz` the build wrote beside them, per
+ * `Accept-Encoding`, with `Vary: Accept-Encoding`.
  *
  * @module
  */
+import { appendVary, type Encoding, pickEncoding } from "./compress.ts";
+
+/** Assets the build pre-compresses (lib/fresh/build.ts). */
+const PRECOMPRESSED = new Set(["js", "css", "svg", "json", "map", "txt"]);
+const SUFFIX: Record<Encoding, string> = { br: ".br", gzip: ".gz" };
 
 const TYPES: Record<string, string> = {
   js: "text/javascript; charset=utf-8",
@@ -26,10 +33,28 @@ export async function serveBuildAsset(
   buildDir: string,
   buildId: string,
   file: string,
+  acceptEncoding: string | null = null,
 ): Promise<Response | null> {
   if (!/^[A-Za-z0-9_-]+$/.test(buildId)) return null;
   if (!file || file.split("/").some((p) => p === ".." || p === "." || p === "")) return null;
   const path = `${buildDir}/static/${buildId}/${file}`;
+  const body = await readCached(path);
+  if (!body) return null;
+  const ext = file.slice(file.lastIndexOf(".") + 1).toLowerCase();
+  const headers = new Headers({
+    "content-type": TYPES[ext] ?? "application/octet-stream",
+    "cache-control": "public, max-age=31536000, immutable",
+  });
+  if (!PRECOMPRESSED.has(ext)) return new Response(body as BodyInit, { headers });
+  appendVary(headers, "Accept-Encoding");
+  const encoding = pickEncoding(acceptEncoding);
+  const encoded = encoding ? await readCached(path + SUFFIX[encoding]) : null;
+  if (!encoding || !encoded) return new Response(body as BodyInit, { headers });
+  headers.set("content-encoding", encoding);
+  return new Response(encoded as BodyInit, { headers });
+}
+
+async function readCached(path: string): Promise<Uint8Array | null> {
   let body = cache.get(path);
   if (body === undefined) {
     try {
@@ -39,12 +64,5 @@ export async function serveBuildAsset(
     }
     cache.set(path, body);
   }
-  if (!body) return null;
-  const ext = file.slice(file.lastIndexOf(".") + 1).toLowerCase();
-  return new Response(body as BodyInit, {
-    headers: {
-      "content-type": TYPES[ext] ?? "application/octet-stream",
-      "cache-control": "public, max-age=31536000, immutable",
-    },
-  });
+  return body;
 }

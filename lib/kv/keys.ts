@@ -64,9 +64,11 @@
  *
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
+ * | `["ticks", jobName]` | `TickRecord` `{token, next, owner}` | the schedule of a periodic job (lib/jobs/schedule.ts): set with the queue message that carries `token` in one op; only a message with the current token runs the job |
  * | `["avatar_job"]` | `AvatarJobState` `{owner, leaseUntil, lastTickAt, cursor}` | the lease: taken with a check on this key, so one instance runs a tick at a time and ticks are ≥30 s apart |
  * | `["avatar_answered", userId, questionId]` | `{messageId, answeredAt}` | checked absent and set in the same op as the avatar's answer: never two answers per user and question |
  * | `["avatar_answer_log", userId]` | `{times: number[]}` (the ≤10 newest answer times) | checked and rewritten with each avatar answer: the sliding hourly cap |
+ * | `["participation_drafts", userId, draftId]` | `StoredDraft` (what the agent is about to post) | written by the preview with `expireIn` 30 min + `expiresAt`; deleted, under a check on its versionstamp, by the post |
  *
  * Hardening (issue 10):
  *
@@ -78,6 +80,17 @@
  * | `["answer_replies", rootAnswerId, createdAt, id]` | message id | every reply under one top-level answer (at any depth) in time order, written with the message; a page lists at most 50 per answer |
  * | `["reply_counts", rootAnswerId]` | `Deno.KvU64` | `sum` +1 per reply under the answer: "N replies" and the reply pages |
  * | `["debate_leases"]` | `{leases: {slotId: until}}` (≤ `MAX_CONCURRENT_DEBATES` live entries) | checked + set when a debate starts and ends; each running debate renews its lease every 20 s, an unrenewed one lapses after 90 s, so a crashed process's slot frees itself (lib/debates/capacity.ts) |
+ *
+ * Content lifecycle (issue 11: edit, delete, accept; DESIGN.md §9):
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["question_seqs", questionId]` | `QuestionSeqEntry` `{seq, tags: {tag: seq}}` | written with the question (and rewritten by a tag edit): where its feed rows are, so an edit or delete can move them |
+ * | `["seq_holes", feed, seq]` | question id | a removed row of a dense feed (`feed` = `"all"` or `"tag:<tag>"`), written with the delete/tag edit that removed it; a page read skips them (lib/community/questions/holes.ts) |
+ * | `["seq_hole_counts", feed]` | `Deno.KvU64` | `sum` +1 per hole: a tag feed's live total is its head minus this |
+ * | `["revisions", targetType, targetId, revision]` | `RevisionRecord` | one per version, written by the edit that makes it (revision 1, the original, with the first edit); lib/community/revisions.ts |
+ * | `["accepted_answers", questionId]` | message id | the accepted answer; set/cleared by `POST /api/questions/:id/accept`, cleared in the op that deletes that answer |
+ * | `["direct_reply_counts", messageId]` | `Deno.KvU64` | `sum` +1 per reply whose `replyTo` is the message (−1 when one disappears): a deleted message with replies stays as "[deleted]" |
  *
  * Later features add their rows here, next to their builders.
  *
@@ -182,6 +195,7 @@ export const keys = {
   questionBySeq: (seq: number): Deno.KvKey => ["questions_by_seq", seq],
   tagSeqHead: (tag: string): Deno.KvKey => ["tag_seq_head", tag],
   questionByTag: (tag: string, seq: number): Deno.KvKey => ["questions_by_tag", tag, seq],
+  questionsByTagPrefix: (tag: string): Deno.KvKey => ["questions_by_tag", tag],
   questionTermPrefix: (term: string): Deno.KvKey => ["question_terms", term],
   questionTerm: (term: string, inverted: number, id: string): Deno.KvKey => [
     "question_terms",
@@ -286,12 +300,19 @@ export const keys = {
   ],
   agentKeyCount: (userId: string): Deno.KvKey => ["agent_key_count", userId],
   avatarJob: (): Deno.KvKey => ["avatar_job"],
+  /** The schedule of a periodic job (lib/jobs/schedule.ts). */
+  tick: (jobName: string): Deno.KvKey => ["ticks", jobName],
   avatarAnswered: (userId: string, questionId: string): Deno.KvKey => [
     "avatar_answered",
     userId,
     questionId,
   ],
   avatarAnswerLog: (userId: string): Deno.KvKey => ["avatar_answer_log", userId],
+  participationDraft: (userId: string, draftId: string): Deno.KvKey => [
+    "participation_drafts",
+    userId,
+    draftId,
+  ],
   debateLeases: (): Deno.KvKey => ["debate_leases"],
   idempotency: (caller: string, key: string): Deno.KvKey => ["idempotency", caller, key],
   rateLimitLog: (bucket: string, key: string): Deno.KvKey => ["ratelimit_log", bucket, key],
@@ -301,4 +322,21 @@ export const keys = {
     key,
     subBucket,
   ],
+  questionSeqs: (questionId: string): Deno.KvKey => ["question_seqs", questionId],
+  seqHolesPrefix: (feed: string): Deno.KvKey => ["seq_holes", feed],
+  seqHole: (feed: string, seq: number): Deno.KvKey => ["seq_holes", feed, seq],
+  seqHoleCount: (feed: string): Deno.KvKey => ["seq_hole_counts", feed],
+  revisionsPrefix: (targetType: string, targetId: string): Deno.KvKey => [
+    "revisions",
+    targetType,
+    targetId,
+  ],
+  revision: (targetType: string, targetId: string, n: number): Deno.KvKey => [
+    "revisions",
+    targetType,
+    targetId,
+    n,
+  ],
+  acceptedAnswer: (questionId: string): Deno.KvKey => ["accepted_answers", questionId],
+  directReplyCount: (messageId: string): Deno.KvKey => ["direct_reply_counts", messageId],
 } as const;

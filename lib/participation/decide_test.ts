@@ -14,6 +14,9 @@ Deno.test("byHeat() ranks by upvotes plus messages, hottest first, newer first a
     createdAt,
     author: { id: "u", name: "U", avatar: null },
     createdBy: "user" as const,
+    answerCount: messageCount,
+    acceptedMessageId: null,
+    editedAt: null,
   });
   const ranked = byHeat([q("a", 1, 1, 1), q("b", 0, 3, 2), q("c", 2, 0, 3), q("d", 0, 0, 4)]);
   assert.deepEqual(ranked.map((c) => [c.question.id, c.heat]), [

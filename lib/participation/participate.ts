@@ -65,8 +65,11 @@ export interface ParticipationDeps {
   limits?: PostingLimits;
 }
 
-/** Spend the budget of `kind` before the model writes anything; throw when none is left. */
-async function spend(deps: ParticipationDeps, kind: LimitKind, userId: string): Promise<void> {
+/** What posting a draft needs: no model. */
+export type PostDeps = Pick<ParticipationDeps, "kv" | "now" | "limits">;
+
+/** Spend the budget of `kind` before anything is written; throw when none is left. */
+async function spend(deps: PostDeps, kind: LimitKind, userId: string): Promise<void> {
   const r = await spendPostingBudget(deps.kv, deps.limits, kind, userId, deps.now());
   if (!r.ok) throw new PostingLimitError(r);
 }
@@ -84,12 +87,25 @@ export class ParticipationError extends Error {
 
 /** A message as served, fresh from creation (no votes yet). */
 function newMessageView(m: MessageRecord): MessageView {
-  return { ...m, upvotes: 0, downvotes: 0, likedBy: [], dislikedBy: [] };
+  const { revision: _r, deletedBy: _d, ...rest } = m;
+  return { ...rest, editedAt: null, upvotes: 0, downvotes: 0, likedBy: [], dislikedBy: [] };
 }
 
 /** A question as served, fresh from creation with its initial message. */
 function newQuestionView(q: QuestionRecord): QuestionView {
-  return { ...q, upvotes: 0, downvotes: 0, likedBy: [], dislikedBy: [], messageCount: 1 };
+  const { revision: _r, ...rest } = q;
+  return {
+    ...rest,
+    editedAt: null,
+    upvotes: 0,
+    downvotes: 0,
+    likedBy: [],
+    dislikedBy: [],
+    messageCount: 1,
+    // The initial message is the one top-level answer.
+    answerCount: 1,
+    acceptedMessageId: null,
+  };
 }
 
 /** The message a reply answers: the newest one by someone else, else the newest. */
@@ -97,21 +113,13 @@ export function replyTarget(thread: MessageRecord[], userId: string): MessageRec
   return thread.findLast((m) => m.author.id !== userId) ?? thread.at(-1) ?? null;
 }
 
-async function askNew(
-  deps: ParticipationDeps,
+async function writeAsk(
+  deps: PostDeps,
   author: Author,
-  persona: Persona,
-  recent: Parameters<typeof askPrompt>[1],
+  value: { title: string; description: string },
+  standIn: boolean | undefined,
 ): Promise<{ question: QuestionRecord; message: MessageRecord }> {
-  const { value } = await jsonAnswer(
-    deps.llm,
-    askPrompt(persona, recent),
-    AskAnswerSchema.nullable(),
-    { temperature: 0.7, fallback: null },
-  );
-  if (!value) throw new ParticipationError("The model's question could not be read");
   const now = deps.now();
-  const standIn = deps.llm.standIn;
   let message: MessageRecord | undefined;
   const question = await createQuestion(deps.kv, {
     title: value.title,
@@ -140,29 +148,20 @@ async function askNew(
   return { question, message: message! };
 }
 
-async function replyExisting(
-  deps: ParticipationDeps,
+async function writeReply(
+  deps: PostDeps,
   author: Author,
-  persona: Persona,
-  questionId: string,
+  draft: { questionId: string; content: string; replyTo: string | null },
+  standIn: boolean | undefined,
 ): Promise<MessageRecord> {
-  const question = await getQuestion(deps.kv, questionId);
-  if (!question) throw new ParticipationError("The chosen question is gone");
-  const thread = await listThreadTail(deps.kv, question.id, TRANSCRIPT_MESSAGES);
-  const target = replyTarget(thread, author.id);
-  const text = await deps.llm.chat(replyPrompt(persona, question, thread, target), {
-    temperature: 0.7,
-  });
-  const content = tidyReply(text, REPLY_STORE_MAX, persona.name);
-  if (!content) throw new ParticipationError("The model's reply was empty");
   const r = await addMessage(deps.kv, {
-    questionId: question.id,
+    questionId: draft.questionId,
     author,
-    content,
-    replyTo: target?.id,
+    content: draft.content,
+    replyTo: draft.replyTo ?? undefined,
     createdBy: "agent",
     authorType: "user",
-    standIn: deps.llm.standIn,
+    standIn,
   }, {
     now: deps.now(),
     idPrefix: "msg-agent-reply-",
@@ -174,7 +173,154 @@ async function replyExisting(
 }
 
 /**
- * Take part on behalf of `userId`.
+ * What the agent is about to post, written by the model but not stored: the preview step
+ * of "Ask my agent to take part" shows it with Post / Discard. `standIn` records whether
+ * the offline stand-in wrote it, so the posted record carries the same label.
+ */
+export type ParticipationDraft =
+  & { trigger: ParticipateInput["trigger"]; reason: string; standIn: boolean }
+  & (
+    | { action: "ask_new"; title: string; description: string }
+    | {
+      action: "reply_existing";
+      questionId: string;
+      questionTitle: string;
+      content: string;
+      replyTo: string | null;
+    }
+  );
+
+async function authorOf(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<{ author: Author; persona: Persona }> {
+  const profile = await getProfile(kv, userId);
+  if (!profile) throw new ParticipationError("The user has no profile");
+  return {
+    author: { id: profile.userId, name: profile.displayName, avatar: profile.avatarUrl },
+    persona: { name: profile.displayName, bio: profile.bio },
+  };
+}
+
+/**
+ * Decide and let the model write, without storing anything: the draft a person reviews
+ * before it is posted ({@linkcode postDraft}).
+ *
+ * @example
+ * ```ts
+ * import type { LlmClient } from "@/lib/llm/types.ts";
+ * declare const kv: Deno.Kv;
+ * declare const llm: LlmClient;
+ * declare const userId: string;
+ * const deps = { kv, llm, now: Date.now, random: Math.random };
+ * const draft = await draftParticipation(deps, userId, { trigger: "manual" });
+ * if (draft.action === "reply_existing") console.log(draft.content);
+ * ```
+ * @throws {ParticipationError} when the model fails or its output is unusable.
+ */
+export async function draftParticipation(
+  deps: ParticipationDeps,
+  userId: string,
+  input: ParticipateInput,
+): Promise<ParticipationDraft> {
+  const { author, persona } = await authorOf(deps.kv, userId);
+  const standIn = deps.llm.standIn === true;
+  const [{ questions: recent }, preferred] = await Promise.all([
+    listQuestionsPage(deps.kv, { page: 1, limit: RECENT_QUESTIONS, downvotes: false }),
+    input.preferredQuestionId ? getQuestion(deps.kv, input.preferredQuestionId) : null,
+  ]);
+  try {
+    const decision = await decide({
+      llm: deps.llm,
+      persona,
+      input,
+      recent,
+      preferred,
+      random: deps.random,
+    });
+    const base = { trigger: input.trigger, reason: decision.reason, standIn };
+    if (decision.action === "ask_new") {
+      const { value } = await jsonAnswer(
+        deps.llm,
+        askPrompt(persona, recent),
+        AskAnswerSchema.nullable(),
+        { temperature: 0.7, fallback: null },
+      );
+      if (!value) throw new ParticipationError("The model's question could not be read");
+      return { ...base, action: "ask_new", title: value.title, description: value.description };
+    }
+    const question = await getQuestion(deps.kv, decision.questionId);
+    if (!question) throw new ParticipationError("The chosen question is gone");
+    const thread = await listThreadTail(deps.kv, question.id, TRANSCRIPT_MESSAGES);
+    const target = replyTarget(thread, author.id);
+    const text = await deps.llm.chat(replyPrompt(persona, question, thread, target), {
+      temperature: 0.7,
+    });
+    const content = tidyReply(text, REPLY_STORE_MAX, persona.name);
+    if (!content) throw new ParticipationError("The model's reply was empty");
+    return {
+      ...base,
+      action: "reply_existing",
+      questionId: question.id,
+      questionTitle: question.title,
+      content,
+      replyTo: target?.id ?? null,
+    };
+  } catch (err) {
+    if (err instanceof LlmError) {
+      throw new ParticipationError(`The model failed: ${err.message}`, { cause: err });
+    }
+    throw err;
+  }
+}
+
+/**
+ * Store a draft exactly as it was shown, in ONE atomic op (see the module doc), under
+ * the user's current profile; the answer is SPEC.md's participate response.
+ *
+ * @example
+ * ```ts
+ * declare const deps: PostDeps;
+ * declare const draft: ParticipationDraft;
+ * const result = await postDraft(deps, "u_1", draft);
+ * result.action; // "ask_new" | "reply_existing"
+ * ```
+ * @throws {ParticipationError} when the user has no profile or the question is gone.
+ */
+export async function postDraft(
+  deps: PostDeps,
+  userId: string,
+  draft: ParticipationDraft,
+): Promise<ParticipateResponse> {
+  const { author } = await authorOf(deps.kv, userId);
+  await spend(deps, draft.action === "ask_new" ? "questions" : "messages", userId);
+  if (draft.action === "ask_new") {
+    const { question, message } = await writeAsk(deps, author, draft, draft.standIn);
+    return {
+      action: "ask_new",
+      trigger: draft.trigger,
+      reason: draft.reason,
+      question: newQuestionView(question),
+      questionMessage: newMessageView(message),
+      replyMessage: null,
+      replyQuestionId: null,
+    };
+  }
+  const reply = await writeReply(deps, author, draft, draft.standIn);
+  return {
+    action: "reply_existing",
+    trigger: draft.trigger,
+    reason: draft.reason,
+    question: null,
+    questionMessage: null,
+    replyMessage: newMessageView(reply),
+    replyQuestionId: draft.questionId,
+  };
+}
+
+/**
+ * Take part on behalf of `userId` at once: {@linkcode draftParticipation} then
+ * {@linkcode postDraft} (SPEC.md's one-step endpoint).
  *
  * @example
  * ```ts
@@ -194,56 +340,5 @@ export async function participate(
   userId: string,
   input: ParticipateInput,
 ): Promise<ParticipateResponse> {
-  const profile = await getProfile(deps.kv, userId);
-  if (!profile) throw new ParticipationError("The user has no profile");
-  const author: Author = {
-    id: profile.userId,
-    name: profile.displayName,
-    avatar: profile.avatarUrl,
-  };
-  const persona: Persona = { name: profile.displayName, bio: profile.bio };
-  const [{ questions: recent }, preferred] = await Promise.all([
-    listQuestionsPage(deps.kv, { page: 1, limit: RECENT_QUESTIONS, downvotes: false }),
-    input.preferredQuestionId ? getQuestion(deps.kv, input.preferredQuestionId) : null,
-  ]);
-
-  try {
-    const decision = await decide({
-      llm: deps.llm,
-      persona,
-      input,
-      recent,
-      preferred,
-      random: deps.random,
-    });
-    if (decision.action === "ask_new") {
-      await spend(deps, "questions", userId);
-      const { question, message } = await askNew(deps, author, persona, recent);
-      return {
-        action: "ask_new",
-        trigger: input.trigger,
-        reason: decision.reason,
-        question: newQuestionView(question),
-        questionMessage: newMessageView(message),
-        replyMessage: null,
-        replyQuestionId: null,
-      };
-    }
-    await spend(deps, "messages", userId);
-    const reply = await replyExisting(deps, author, persona, decision.questionId);
-    return {
-      action: "reply_existing",
-      trigger: input.trigger,
-      reason: decision.reason,
-      question: null,
-      questionMessage: null,
-      replyMessage: newMessageView(reply),
-      replyQuestionId: decision.questionId,
-    };
-  } catch (err) {
-    if (err instanceof LlmError) {
-      throw new ParticipationError(`The model failed: ${err.message}`, { cause: err });
-    }
-    throw err;
-  }
+  return await postDraft(deps, userId, await draftParticipation(deps, userId, input));
 }

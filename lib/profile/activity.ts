@@ -92,7 +92,9 @@ async function targetContents(
     questionIds.map((id) => keys.question(id ?? "\u0000none")),
   );
   return records.map((r, i) => {
-    if (!r.value) return null;
+    // A deleted question or message (or a message of a deleted question) shows as removed.
+    if (!r.value || r.value.deletedAt !== undefined) return null;
+    if (parents[i].value?.deletedAt !== undefined) return null;
     if (items[i].targetType === "question") {
       const q = r.value as QuestionRecord;
       return {
@@ -151,7 +153,7 @@ export async function listActivity(
     case "questions": {
       const { values, cursor } = await page<string>(keys.questionsByAuthorPrefix(userId));
       const records = (await getAll<QuestionRecord>(kv, values.map(keys.question)))
-        .flatMap((e) => e.value ? [e.value] : []);
+        .flatMap((e) => e.value && e.value.deletedAt === undefined ? [e.value] : []);
       const summaries = await summarize(kv, records, { downvotes: false });
       return done(
         summaries.map((s) => ({
@@ -162,6 +164,8 @@ export async function listActivity(
           createdAt: s.createdAt,
           upvotes: s.upvotes,
           messageCount: s.messageCount,
+          // Additive: the one definition of "answers" (top-level messages).
+          answerCount: s.answerCount,
         })),
         cursor,
       );
@@ -175,8 +179,10 @@ export async function listActivity(
         getAll<QuestionRecord>(kv, values.map((v) => keys.question(v.questionId))),
         getAll(kv, values.map((v) => keys.voteCount("message", v.id, "up"))),
       ]);
+      // Answers of a deleted question leave activity with it (a deleted message has no row).
       const items = messages.flatMap((m, i) =>
-        m.value
+        m.value && m.value.deletedAt === undefined &&
+          questions[i].value?.deletedAt === undefined
           ? [{
             id: m.value.id,
             content: m.value.content,

@@ -49,16 +49,23 @@ export function titleField(error: string) {
   return z.string({ error }).trim().min(TITLE_MIN, { error }).max(TITLE_MAX, { error });
 }
 
-/** Tags rule of SPEC.md: trimmed, empties dropped, first 5 kept (at most 50 sent). */
+/**
+ * Tags rule of SPEC.md: trimmed, empties dropped, first 5 kept — any number may be sent
+ * (the body limit bounds them). Each is normalized (NFKC, lower case, inner whitespace
+ * joined by "-") and repeats dropped before the first 5 are taken; a kept tag longer than
+ * 40 characters is refused.
+ */
 export const TagsField = z.array(
-  z.string({ error: "each tag must be a string" }).trim().max(
-    TAG_MAX_LENGTH,
-    { error: `each tag must be at most ${TAG_MAX_LENGTH} characters` },
-  ),
+  z.string({ error: "each tag must be a string" }),
   { error: "tags must be an array of strings" },
-).max(50, { error: "at most 50 tags may be sent (the first 5 are kept)" })
-  .transform((t) => normalizeTags(t))
-  .meta({ description: "Each trimmed, empty ones dropped, repeats dropped, the first 5 kept." });
+).transform((t) => normalizeTags(t))
+  .refine((t) => t.every((tag) => tag.length <= TAG_MAX_LENGTH), {
+    error: `each tag must be at most ${TAG_MAX_LENGTH} characters`,
+  })
+  .meta({
+    description:
+      'Any number may be sent. Each is normalized — NFKC, trimmed, lower-cased, inner whitespace joined by "-" (`" Deno  KV "` → `"deno-kv"`) — empty ones and repeats dropped, then the first 5 kept; extras are dropped, not refused. A kept tag may have at most 40 characters.',
+  });
 
 export const DescriptionField = z.string({ error: "description must be a string" })
   .max(DESCRIPTION_MAX, {
@@ -82,6 +89,10 @@ export const QuestionsQuery = z.object({
     error: `q must be at most ${SEARCH_QUERY_MAX} characters`,
   }).optional(),
   tag: z.string().max(TAG_MAX_LENGTH, { error: "tag is too long" }).optional(),
+  filter: z.enum(["unanswered"], { error: 'filter must be "unanswered"' }).optional().meta({
+    description:
+      "`unanswered`: only questions with no top-level answer and no accepted answer (replies do not count). Newest-first pages scan at most 2000 questions (`total` is null when the scan stopped early).",
+  }),
   page: PageParam,
   limit: LimitParam,
 });
@@ -92,14 +103,62 @@ export const NewQuestionBody = z.object({
   tags: TagsField.nullish(),
 }).meta({ id: "NewQuestion" });
 
+/** Message content: the creation rule (1 to 10 000 characters after trimming). */
+export const ContentField = z.string({ error: "content is required" }).trim().min(1, {
+  error: "content is required",
+}).max(CONTENT_MAX, { error: `content must be at most ${CONTENT_MAX} characters` });
+
 export const NewMessageBody = z.object({
-  content: z.string({ error: "content is required" }).trim().min(1, {
-    error: "content is required",
-  }).max(CONTENT_MAX, { error: `content must be at most ${CONTENT_MAX} characters` }),
+  content: ContentField,
   replyTo: id("replyTo").nullish().meta({
     description: "Id of a message of the same question this message replies to.",
   }),
 }).meta({ id: "NewMessage" });
+
+/** `PATCH /api/questions/:id`: the fields to change, each under its creation rule. */
+export const EditQuestionBody = z.object({
+  title: titleField(`title must be ${TITLE_MIN} to ${TITLE_MAX} characters`).optional(),
+  description: DescriptionField.optional(),
+  tags: TagsField.optional(),
+}).refine((b) => b.title !== undefined || b.description !== undefined || b.tags !== undefined, {
+  error: "Send at least one of title, description, tags",
+}).meta({ id: "EditQuestion" });
+
+/** `PATCH /api/messages/:id`. */
+export const EditMessageBody = z.object({ content: ContentField }).meta({ id: "EditMessage" });
+
+/** `POST /api/questions/:id/accept`. */
+export const AcceptBody = z.object({
+  messageId: z.string({ error: "messageId must be a message id or null" }).trim().min(1, {
+    error: "messageId must be a message id or null",
+  }).max(200, { error: "messageId is too long" }).nullable().meta({
+    description: "A top-level answer of this question, or null to clear the mark.",
+  }),
+}).meta({ id: "AcceptRequest" });
+
+export const AcceptResult = z.object({
+  acceptedMessageId: z.string().nullable(),
+}).meta({ id: "AcceptResult" });
+
+/** `{ok: true}` of a delete. */
+export const OkResult = z.object({ ok: z.literal(true) }).meta({ id: "Ok" });
+
+export const Revision = z.object({
+  revision: z.int().meta({
+    description:
+      "Revision N is the state after N − 1 edits: 1 is the original, the highest is the current text.",
+  }),
+  editedAt: z.number().meta({ description: "Unix ms (revision 1: the creation time)" }),
+  editedBy: z.object({ id: z.string(), name: z.string() }),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  content: z.string().optional(),
+}).meta({ id: "Revision" });
+
+export const RevisionList = z.object({
+  revisions: z.array(Revision).meta({ description: "Newest first" }),
+}).meta({ id: "RevisionList" });
 
 export const LikeBody = z.object({
   targetId: id("targetId"),
@@ -137,10 +196,24 @@ export const QuestionListItem = z.object({
   createdAt: z.number().meta({ description: "Unix time in milliseconds" }),
 }).meta({ id: "QuestionListItem" });
 
+const answerCount = z.int().meta({
+  description:
+    "Top-level answers (replies — messages with replyTo — are not answers; messageCount counts both).",
+});
+const acceptedMessageId = z.string().nullable().meta({
+  description: "The accepted answer's id; null when none.",
+});
+const editedAt = z.number().nullable().meta({
+  description: "Unix ms of the last edit; null if never edited.",
+});
+
 export const QuestionSummary = QuestionListItem.extend({
   downvotes: z.int(),
   author: AuthorSchema,
   createdBy: z.enum(["user", "agent"]),
+  answerCount,
+  acceptedMessageId,
+  editedAt,
 }).meta({ id: "QuestionSummary" });
 
 export const QuestionPage = z.object({
@@ -175,6 +248,12 @@ export const MessageSchema = z.object({
   standIn: z.literal(true).optional().meta({
     description: "Present when Parley's offline stand-in model wrote the content (local mode).",
   }),
+  editedAt,
+  deleted: z.literal(true).optional().meta({
+    description:
+      'A deleted message kept as a placeholder because it has replies: content "", author {id: "", name: "[deleted]", avatar: null}.',
+  }),
+  deletedAt: z.number().optional(),
   ...VoteFields,
 }).meta({ id: "Message" });
 
@@ -192,15 +271,21 @@ export const QuestionSchema = z.object({
     description: "Present when Parley's offline stand-in model wrote the question (local mode).",
   }),
   messageCount: z.int(),
+  answerCount,
+  acceptedMessageId,
+  editedAt,
+  deletedAt: z.number().optional().meta({
+    description: "Present only on a deleted question, which only its author and moderators see.",
+  }),
   ...VoteFields,
 }).meta({ id: "Question" });
 
 export const QuestionWithMessages = QuestionSchema.extend({
   messages: z.array(MessageSchema).meta({
     description:
-      "This page of the thread: up to 30 top-level answers, oldest first, each followed by up to 50 of its replies (any depth, time order). `messageCount` stays the whole thread's count.",
+      "This page of the thread: up to 30 top-level answers in `sort` order, each followed by up to 50 of its replies (any depth, time order). `messageCount` stays the whole thread's count.",
   }),
-  answerCount: z.int().meta({ description: "Top-level answers in the whole thread." }),
+  sort: z.enum(["votes", "newest", "oldest"]).meta({ description: "The answer order used." }),
   page: z.int().meta({ description: "This page (1-based); past the last page it is empty." }),
   pageCount: z.int().meta({ description: "Pages of 30 top-level answers (at least 1)." }),
   replyCounts: z.array(z.object({ answerId: z.string(), replies: z.int() })).meta({
@@ -211,6 +296,12 @@ export const QuestionWithMessages = QuestionSchema.extend({
 
 /** Query of `GET /api/questions/:id` and `/questions/:id`: the thread page. */
 export const ThreadQuery = z.object({
+  sort: z.enum(["votes", "newest", "oldest"], {
+    error: 'sort must be "votes", "newest" or "oldest"',
+  }).default("votes").meta({
+    description:
+      "Order of the top-level answers: `votes` (default: the accepted answer first, then up-votes − down-votes, ties oldest first), `newest` or `oldest`. Replies stay under their answer in time order.",
+  }),
   page: PageParam,
   answer: z.string().min(1).max(200).optional().meta({
     description: "Show only this top-level answer and a page of its replies.",

@@ -14,13 +14,21 @@ import {
   AgentVoteBody,
 } from "./agent.ts";
 import {
+  ContentField,
+  DescriptionField,
   MessageSchema,
+  OkResult,
   PageParam,
   QuestionPage,
+  QuestionSchema,
   QuestionsQuery,
   QuestionWithMessages,
+  TagsField,
+  TargetType,
+  titleField,
   VoteResult,
 } from "./community.ts";
+import { TITLE_MAX, TITLE_MIN } from "../shared.ts";
 
 /** Top-level answers per page of `get_question` (DESIGN.md §9 "Threads are paged"). */
 export const THREAD_PAGE_SIZE = 30;
@@ -56,4 +64,48 @@ export const VoteInput = z.object({ questionId: QuestionIdArg, ...AgentVoteBody.
 /** `get_question`'s answer: the question and one page of its thread, as the REST API's. */
 export const QuestionThreadPage = QuestionWithMessages;
 
-export { AgentQuestionCreated, MessageSchema, QuestionPage, VoteResult };
+/** The post an `edit_post` / `delete_post` names. */
+const PostId = z.string({ error: "id is required" }).trim().min(1, { error: "id is required" })
+  .max(200, { error: "id is too long" }).meta({ description: "Question id or message id" });
+
+/**
+ * `edit_post`: `PATCH /api/agent/questions/:id` (title, description, tags) or
+ * `PATCH /api/agent/messages/:id` (content), by `targetType`.
+ */
+export const EditPostInput = z.object({
+  targetType: TargetType,
+  id: PostId,
+  title: titleField(`title must be ${TITLE_MIN} to ${TITLE_MAX} characters`).optional(),
+  description: DescriptionField.optional(),
+  tags: TagsField.optional(),
+  content: ContentField.optional().meta({ description: "A message's new content (Markdown)" }),
+}).superRefine((v, ctx) => {
+  const questionFields = v.title !== undefined || v.description !== undefined ||
+    v.tags !== undefined;
+  if (v.targetType === "question" && (!questionFields || v.content !== undefined)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["title"],
+      message: "A question edit takes title, description and/or tags (not content)",
+    });
+  }
+  if (v.targetType === "message" && (v.content === undefined || questionFields)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["content"],
+      message: "A message edit takes content only",
+    });
+  }
+});
+
+/** `edit_post`'s answer: the edited question or message, as the REST PATCH answers it. */
+export const EditPostResult = z.object({
+  targetType: TargetType,
+  question: QuestionSchema.optional(),
+  message: MessageSchema.optional(),
+});
+
+/** `delete_post`: `DELETE /api/agent/questions/:id` or `/api/agent/messages/:id`. */
+export const DeletePostInput = z.object({ targetType: TargetType, id: PostId });
+
+export { AgentQuestionCreated, MessageSchema, OkResult, QuestionPage, VoteResult };

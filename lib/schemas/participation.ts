@@ -108,3 +108,39 @@ export const AskAnswerSchema = z.object({
 
 /** A validated new question. */
 export type AskAnswer = z.infer<typeof AskAnswerSchema>;
+
+// ——— The preview step (DESIGN.md §9 additions; SPEC.md's endpoint is unchanged) ———
+
+/** A draft id as the preview hands it out. */
+const DraftId = z.string({ error: "draftId is required" }).trim().regex(
+  /^draft_[A-Za-z0-9_-]{8,40}$/,
+  {
+    error: "draftId must be an id from the preview",
+  },
+);
+
+/** `POST /api/agent/participate/post` and `DELETE /api/agent/participate/preview`. */
+export const DraftRef = z.object({ draftId: DraftId }, {
+  error: "The body must be a JSON object",
+}).meta({ id: "ParticipationDraftRef" });
+
+/** What the agent is about to post: shown with Post / Discard, nothing stored yet. */
+export const ParticipationPreview = z.object({
+  draftId: z.string().meta({ description: "Pass to /api/agent/participate/post to post it." }),
+  expiresAt: z.number().meta({ description: "Unix ms; the draft is forgotten after this." }),
+  action: ParticipationAction,
+  trigger: ParticipationTrigger,
+  reason: z.string(),
+  question: z.object({ title: z.string(), description: z.string() }).nullable().meta({
+    description: "The question the agent would ask; set when action is ask_new.",
+  }),
+  reply: z.object({
+    questionId: z.string(),
+    questionTitle: z.string(),
+    content: z.string(),
+    replyTo: z.string().nullable(),
+  }).nullable().meta({ description: "The reply the agent would post; set for reply_existing." }),
+}).meta({ id: "ParticipationPreview" });
+
+/** The preview response body. */
+export type ParticipationPreviewBody = z.infer<typeof ParticipationPreview>;

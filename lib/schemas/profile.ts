@@ -64,6 +64,9 @@ export const ActivityQuestion = z.object({
   createdAt: unixMs,
   upvotes: z.int(),
   messageCount: z.int(),
+  answerCount: z.int().meta({
+    description: "Top-level answers (messageCount also counts replies)",
+  }),
 }).meta({ id: "ActivityQuestion" });
 
 export const ActivityAnswer = z.object({

@@ -2,7 +2,7 @@ import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi
 import { castVote } from "@/lib/community/votes.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
-import { orThrow } from "@/lib/http/outcome.ts";
+import { orThrow, OWN_POST_VOTE } from "@/lib/http/outcome.ts";
 import { LikeBody, VoteResult } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
 
@@ -18,6 +18,7 @@ export const handler = define.handlers({
     const cast = await castVote(kv, { ...body, userId: user.id }, now(), { limits: config.limits });
     const { vote } = orThrow(cast, {
       not_found: [404, `The ${body.targetType} was not found`],
+      own_post: OWN_POST_VOTE,
     });
     return Response.json(vote);
   },
@@ -29,13 +30,14 @@ export const docs: OperationDoc[] = [{
   tag: "Votes and favorites",
   summary: "Vote up or down (toggle or switch)",
   description:
-    "none+up → liked; none+down → downvoted; up+up → unliked; down+down → undownvoted; down+up → liked (switch); up+down → downvoted (switch).",
+    "none+up → liked; none+down → downvoted; up+up → unliked; down+down → undownvoted; down+up → liked (switch); up+down → downvoted (switch). Voting on your own question or message is refused (403).",
   auth: "session",
   body: LikeBody,
   responses: {
     "200": { description: "The vote after the call", schema: VoteResult },
     "400": err("Bad targetType or voteType", 'targetType must be "question" or "message"'),
     "401": unauthorizedSession,
+    "403": err("The target is the caller's own post", "You cannot vote on your own post"),
     "404": err("No such target", "The question was not found"),
   },
 }];

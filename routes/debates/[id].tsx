@@ -5,7 +5,7 @@ import {
   SynthesisReport,
 } from "@/components/DebateView.tsx";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
-import { readableDebate } from "@/lib/debates/access.ts";
+import { debateAccess } from "@/lib/debates/access.ts";
 import type { Debate } from "@/lib/debates/store.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import { define } from "@/lib/state.ts";
@@ -20,8 +20,12 @@ export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     const { kv, now } = ctx.state.services;
     const viewer = ctx.state.user?.id ?? null;
-    const debate = await readableDebate(kv, ctx.params.id, viewer, now());
-    if (!debate) return ctx.renderNotFound();
+    const access = await debateAccess(kv, ctx.params.id, viewer, now());
+    // A private debate says so (and nothing else about it); a missing one is a plain 404.
+    if (!access.ok) {
+      return ctx.renderNotFound(access.reason === "private" ? { privateDebate: true } : undefined);
+    }
+    const debate = access.debate;
     return ctx.render({ debate, isOwner: viewer === debate.userId, now: now() });
   },
 });

@@ -73,7 +73,9 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
           <code>{`{"error": "…"}`}</code>, with <code>issues</code>{" "}
           (<code>{`[{"path", "message"}]`}</code>) listing bad fields on a validation 400.
         </p>
-        <pre><code>{`curl -s "${data.origin}/api/agent/questions?limit=5" \\\n  -H "Authorization: Bearer $PARLEY_KEY"`}</code></pre>
+        <pre
+          tabIndex={0}
+        ><code>{`curl -s "${data.origin}/api/agent/questions?limit=5" \\\n  -H "Authorization: Bearer $PARLEY_KEY"`}</code></pre>
         <h2 id="spec-choices">Choices SPEC.md leaves open</h2>
         <ul>
           <li>
@@ -106,7 +108,7 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
           (Streamable HTTP) with the same agent key and the same rate limit. Add Parley to the
           client's configuration:
         </p>
-        <pre><code>{mcpClientConfig(data.origin)}</code></pre>
+        <pre tabIndex={0}><code>{mcpClientConfig(data.origin)}</code></pre>
         <p>
           Each tool has an input and an output schema and returns <code>structuredContent</code>
           {" "}
@@ -158,7 +160,7 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
                 </p>
                 {op.description && <p>{op.description}</p>}
                 {params.length > 0 && (
-                  <table class="docs-table">
+                  <table class="docs-table" tabIndex={0}>
                     <thead>
                       <tr>
                         <th>Parameter</th>
@@ -187,7 +189,7 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
                 {body && (
                   <details>
                     <summary>Request body (JSON Schema)</summary>
-                    <pre><code>{pretty(body["application/json"].schema)}</code></pre>
+                    <pre tabIndex={0}><code>{pretty(body["application/json"].schema)}</code></pre>
                   </details>
                 )}
                 <dl class="docs-responses">
@@ -217,7 +219,7 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
                             </div>
                           )}
                           {events && (
-                            <table class="docs-table">
+                            <table class="docs-table" tabIndex={0}>
                               <thead>
                                 <tr>
                                   <th>Event</th>
@@ -235,7 +237,7 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
                                     <td>
                                       <details>
                                         <summary>Schema</summary>
-                                        <pre><code>{pretty(e.data)}</code></pre>
+                                        <pre tabIndex={0}><code>{pretty(e.data)}</code></pre>
                                       </details>
                                     </td>
                                   </tr>
@@ -252,7 +254,7 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
                           {content?.schema !== undefined && (
                             <details>
                               <summary>Schema</summary>
-                              <pre><code>{pretty(content.schema)}</code></pre>
+                              <pre tabIndex={0}><code>{pretty(content.schema)}</code></pre>
                             </details>
                           )}
                         </dd>
@@ -272,7 +274,7 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
             <summary>
               <code>{name}</code>
             </summary>
-            <pre><code>{pretty(schema)}</code></pre>
+            <pre tabIndex={0}><code>{pretty(schema)}</code></pre>
           </details>
         ))}
       </section>

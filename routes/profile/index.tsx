@@ -80,6 +80,27 @@ export const handler = define.handlers<Data>({
   },
 });
 
+/** The profile's parts, each one tap away. */
+const SECTIONS = [
+  { href: "#overview", label: "Overview" },
+  { href: "#activity", label: "Activity" },
+  { href: "#settings", label: "Settings" },
+  { href: "#agent-keys", label: "API keys" },
+  { href: "#sign-in-methods", label: "Sign-in methods" },
+];
+
+/**
+ * Section links that stay at the top of the viewport while the page scrolls, so every
+ * part of a long profile is one tap away (a plain anchor list: no script).
+ */
+function ProfileSectionNav() {
+  return (
+    <nav class="section-nav" aria-label="Profile sections" data-testid="profile-sections">
+      {SECTIONS.map((s) => <a key={s.href} href={s.href}>{s.label}</a>)}
+    </nav>
+  );
+}
+
 /**
  * /profile: the signed-in user's own page. Each section is its own component under
  * components/profile/, so features add sections without touching the others.
@@ -91,6 +112,7 @@ export default define.page<typeof handler>(function ProfilePage({ data, url }) {
         <title>{`${data.profile.displayName} — your profile — Parley`}</title>
       </Head>
       <div class="stack profile-page">
+        <ProfileSectionNav />
         <BindResult url={url} />
         <ProfileSummary profile={data.profile} />
         <p>

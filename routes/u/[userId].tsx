@@ -1,3 +1,5 @@
+import { Avatar } from "@/components/Avatar.tsx";
+import { Bio } from "@/components/Markdown.tsx";
 import { ActivityList, ActivityTabs } from "@/components/profile/ActivityList.tsx";
 import { StatsAndBadges } from "@/components/profile/StatsAndBadges.tsx";
 import {
@@ -60,15 +62,13 @@ export default define.page<typeof handler>(function PublicProfilePage({ data }) 
             ? <img class="public-cover" src={p.coverUrl} alt="" />
             : <div class="public-cover" aria-hidden="true" />}
           <div class="public-head">
-            {p.avatarUrl
-              ? <img class="avatar avatar-lg" src={p.avatarUrl} alt="" />
-              : <span class="avatar avatar-lg avatar-initial" aria-hidden="true" />}
+            <Avatar name={p.displayName} src={p.avatarUrl} size="lg" />
             <div>
               <h1>{p.displayName}</h1>
               <span class="meta">Member since {p.memberSince.slice(0, 10)}</span>
             </div>
           </div>
-          {p.bio && <p>{p.bio}</p>}
+          {p.bio && <Bio text={p.bio} />}
           {data.isOwner && (
             <p class="alert alert-info">
               This is how others see your profile. <a href="/profile">Edit your profile</a>

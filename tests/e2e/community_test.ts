@@ -99,49 +99,57 @@ browserTest(
     await page.locator(".replies .message").getByText("Thanks, that helps.").waitFor();
     await page.waitForSelector('html[data-islands="ready"]');
 
-    // Upvote the question, then switch to a downvote, then favorite — by keyboard too.
+    // Another member upvotes the question, then switches to a downvote, then favorites it —
+    // by keyboard too (one's own post cannot be voted on: DESIGN.md §9).
+    const voterContext = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    await signedInContext(t, voterContext, srv.url, "Bob");
+    const voter = await voterContext.newPage();
+    const voterErrors = collectErrors(voter);
+    await voter.goto(page.url());
+    await voter.waitForSelector('html[data-islands="ready"]');
     const up = "Upvote this question";
     const down = "Downvote this question";
     const vote = (name: string) =>
       Promise.all([
-        page.waitForResponse((r) => r.url().endsWith("/api/likes") && r.ok()),
-        button(page, name).click(),
+        voter.waitForResponse((r) => r.url().endsWith("/api/likes") && r.ok()),
+        button(voter, name).click(),
       ]);
     await vote(up);
-    assert.equal(await pressed(page, up), "true");
+    assert.equal(await pressed(voter, up), "true");
     // The count is part of the accessible name.
-    await page.getByRole("button", { name: "Upvote this question, 1 upvote", exact: true })
+    await voter.getByRole("button", { name: "Upvote this question, 1 upvote", exact: true })
       .waitFor();
-    assert.equal(await page.locator(".question [data-testid=upvotes]").textContent(), "1");
+    assert.equal(await voter.locator(".question [data-testid=upvotes]").textContent(), "1");
     await vote(down);
-    assert.equal(await pressed(page, up), "false");
-    assert.equal(await pressed(page, down), "true");
-    assert.equal(await page.locator(".question [data-testid=upvotes]").textContent(), "0");
-    assert.equal(await page.locator(".question [data-testid=downvotes]").textContent(), "1");
-    const fav = button(page, "Favorite this question");
+    assert.equal(await pressed(voter, up), "false");
+    assert.equal(await pressed(voter, down), "true");
+    assert.equal(await voter.locator(".question [data-testid=upvotes]").textContent(), "0");
+    assert.equal(await voter.locator(".question [data-testid=downvotes]").textContent(), "1");
+    const fav = button(voter, "Favorite this question");
     await fav.focus();
     await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith("/api/favorites") && r.ok()),
-      page.keyboard.press("Enter"),
+      voter.waitForResponse((r) => r.url().endsWith("/api/favorites") && r.ok()),
+      voter.keyboard.press("Enter"),
     ]);
     assert.equal(await fav.getAttribute("aria-pressed"), "true");
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/question-voted.png`, fullPage: true });
+    await voter.screenshot({ path: `${SCREENSHOT_DIR}/question-voted.png`, fullPage: true });
 
     // The server kept it all.
-    await page.reload();
-    await page.waitForSelector('html[data-islands="ready"]');
-    assert.equal(await pressed(page, down), "true");
-    assert.equal(await pressed(page, up), "false");
+    await voter.reload();
+    await voter.waitForSelector('html[data-islands="ready"]');
+    assert.equal(await pressed(voter, down), "true");
+    assert.equal(await pressed(voter, up), "false");
     assert.equal(await fav.getAttribute("aria-pressed"), "true");
-    const id = new URL(page.url()).pathname.split("/").pop()!;
+    const id = new URL(voter.url()).pathname.split("/").pop()!;
     const api = await (await fetch(`${srv.url}/api/questions/${id}`)).json();
     assert.deepEqual([api.upvotes, api.downvotes, api.messageCount], [0, 1, 2]);
     assert.deepEqual(api.tags, ["preact", "islands"]);
 
     // The feed shows it, with its tags as links.
-    await page.goto(`${srv.url}/?tag=islands`);
-    await page.getByRole("link", { name: "How do islands hydrate in Parley?" }).waitFor();
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/feed-tag.png`, fullPage: true });
+    await voter.goto(`${srv.url}/?tag=islands`);
+    await voter.getByRole("link", { name: "How do islands hydrate in Parley?" }).waitFor();
+    await voter.screenshot({ path: `${SCREENSHOT_DIR}/feed-tag.png`, fullPage: true });
+    assert.deepEqual(voterErrors, []);
     assert.deepEqual(errors, []);
   },
 );

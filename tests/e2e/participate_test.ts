@@ -29,14 +29,14 @@ function collectErrors(page: Page, expected: RegExp[] = []): string[] {
 
 /** Hold participation requests back a little, so the progress state can be seen. */
 async function slowParticipation(page: Page) {
-  await page.route("**/api/agent/participate", async (route) => {
+  await page.route("**/api/agent/participate/preview", async (route) => {
     await new Promise((r) => setTimeout(r, 400));
     await route.continue();
   });
 }
 
 browserTest(
-  "on a question page the agent's reply appears, labelled, and shows in the thread",
+  "on a question page the agent's reply is shown first with Post / Discard, then posted exactly, labelled “written by <name>'s agent”",
   async ({ t, srv, browser }) => {
     assert.equal(t.services.llm?.standIn, true, "local mode uses the stand-in model");
     const bob = { id: "u-bob", name: "Bob", avatar: null };
@@ -60,12 +60,27 @@ browserTest(
       "no second request while the first runs",
     );
     await page.getByTestId("standin-note").waitFor();
+    // The preview: what the agent is about to post, nothing posted yet.
+    const draft = page.getByTestId("participate-draft");
+    await draft.waitFor();
+    assert.equal(await page.getByTestId("participate-progress").count(), 0);
+    const drafted = (await page.getByTestId("participate-draft-text").innerText()).trim();
+    assert.ok(drafted.length >= 100, drafted);
+    await draft.getByText(/Why: .*the question you chose/).waitFor();
+    assert.equal(
+      (await t.request(`/api/questions/${q.id}`).then((r) => r.json())).messages.length,
+      0,
+      "nothing is posted before Post",
+    );
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/participate-preview.png`, fullPage: true });
+    await draft.getByRole("button", { name: "Post" }).click();
     const result = page.getByTestId("participate-result");
     await result.waitFor();
-    assert.equal(await page.getByTestId("participate-progress").count(), 0);
     const reply = (await page.getByTestId("participate-reply").innerText()).trim();
-    assert.ok(reply.length >= 100, reply);
-    await result.getByText(/Why: .*the question you chose/).waitFor();
+    assert.equal(reply, drafted.length <= 400 ? drafted : reply, "the posted text is the draft");
+    const stored = (await t.request(`/api/questions/${q.id}`).then((r) => r.json())).messages;
+    assert.equal(stored.length, 1);
+    assert.equal(stored[0].content.trim(), drafted, "exactly the previewed text is posted");
     await page.screenshot({ path: `${SCREENSHOT_DIR}/participate-reply.png`, fullPage: true });
 
     // The link opens the reply in the thread, badged and labelled.
@@ -75,7 +90,7 @@ browserTest(
     ]);
     const message = page.getByTestId("message").filter({ hasText: reply.slice(0, 40) });
     await message.waitFor();
-    await message.getByText("via agent").waitFor();
+    await message.getByTestId("badge-agent").getByText("written by Ada's agent").waitFor();
     await message.getByTestId("badge-standin").waitFor();
     await message.getByRole("link", { name: "Ada" }).waitFor();
     await page.getByText("Your message was posted.").waitFor();
@@ -94,10 +109,17 @@ browserTest(
       0,
     );
     const { page } = await signedInPage(browser, t, srv.url, "Grace");
-    const errors = collectErrors(page, [/500/, /401/]);
+    const errors = collectErrors(page, [/500/, /401/, /429/]);
     await page.goto(`${srv.url}/`);
     await page.waitForSelector('html[data-islands="ready"]');
+    // Discard posts nothing.
     await page.getByRole("button", { name: "Ask my agent to take part" }).click();
+    await page.getByTestId("participate-draft").getByText("Your agent wants to ask:").waitFor();
+    await page.getByRole("button", { name: "Discard" }).click();
+    await page.getByTestId("participate-discarded").waitFor();
+    assert.equal((await t.request("/api/questions").then((r) => r.json())).questions.length, 0);
+    await page.getByRole("button", { name: "Ask my agent to take part" }).click();
+    await page.getByTestId("participate-draft").getByRole("button", { name: "Post" }).click();
     const result = page.getByTestId("participate-result");
     await result.waitFor();
     // With no question yet, asking is the only possible action.
@@ -108,14 +130,14 @@ browserTest(
       page.getByRole("link", { name: "Open the question" }).click(),
     ]);
     await page.getByText("Your question is live.").waitFor();
-    await page.getByTestId("question").getByText("via agent").waitFor();
+    await page.getByTestId("question").getByTestId("badge-agent").waitFor();
     // Its initial message carries the description.
     assert.equal(await page.getByTestId("message").count(), 1);
 
     // A failing model is reported in words, and the button works again.
     await page.goto(`${srv.url}/`);
     await page.waitForSelector('html[data-islands="ready"]');
-    await page.route("**/api/agent/participate", (route) =>
+    await page.route("**/api/agent/participate/preview", (route) =>
       route.fulfill({
         status: 500,
         contentType: "application/json",
@@ -129,8 +151,8 @@ browserTest(
       false,
     );
     // An ended session asks to sign in again, with a way back to this page.
-    await page.unroute("**/api/agent/participate");
-    await page.route("**/api/agent/participate", (route) =>
+    await page.unroute("**/api/agent/participate/preview");
+    await page.route("**/api/agent/participate/preview", (route) =>
       route.fulfill({
         status: 401,
         contentType: "application/json",
@@ -143,7 +165,23 @@ browserTest(
       await ended.getByRole("link", { name: "Sign in" }).getAttribute("href"),
       "/signin?returnTo=%2F",
     );
-    assert.deepEqual(errors, []);
+    // Over the limit, it says how long to wait (from Retry-After) and holds the button.
+    await page.unroute("**/api/agent/participate/preview");
+    await page.route("**/api/agent/participate/preview", (route) =>
+      route.fulfill({
+        status: 429,
+        contentType: "application/json",
+        headers: { "retry-after": "42" },
+        body: JSON.stringify({ error: "Rate limit exceeded" }),
+      }));
+    await page.getByRole("button", { name: "Ask my agent to take part" }).click();
+    await page.getByTestId("participate-error").getByText(/try again in 4\d seconds/).waitFor();
+    assert.equal(
+      await page.getByRole("button", { name: "Ask my agent to take part" }).isDisabled(),
+      true,
+      "held until the wait is over",
+    );
+    assert.deepEqual(errors.filter((e) => !/429/.test(e)), []);
 
     // Signed out, a question page's sign-in prompt mentions the agent.
     const { id: qid } = await createQuestion(t.kv, {

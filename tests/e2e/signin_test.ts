@@ -77,7 +77,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "a failed sign-in shows a plain-words error on the home page",
+  name: "cancelling sign-in at the provider says “Sign-in cancelled” neutrally, not a red failure",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -89,9 +89,12 @@ Deno.test({
       await page.getByRole("link", { name: /Continue with Provider C/ }).click();
       await page.getByRole("button", { name: "Cancel and return to Parley" }).click();
       await page.waitForURL(`${srv.origin}/?error=oauth_error`);
-      const banner = page.getByTestId("signin-error");
+      const banner = page.getByTestId("signin-cancelled");
       await banner.waitFor();
-      assert.match((await banner.textContent()) ?? "", /Sign-in was cancelled/);
+      assert.match((await banner.textContent()) ?? "", /^Sign-in cancelled\./);
+      assert.equal(await page.getByTestId("signin-error").count(), 0);
+      assert.equal(await banner.getAttribute("role"), "status");
+      assert.match(await banner.getAttribute("class") ?? "", /alert-info/);
       await page.screenshot({ path: `${SCREENSHOT_DIR}/signin-error.png` });
     } finally {
       await browser.close();

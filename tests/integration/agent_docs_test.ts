@@ -85,6 +85,18 @@ Deno.test("every /skill.md example, replayed against a real server, gets the doc
       carol.send("POST", `/api/questions/${question.id}/messages`, { content: "Use cursors." }),
     );
 
+    // The key owner's own posts, for the edit, delete and self-vote examples.
+    const myQuestion = await jsonOf<{ id: string }>(
+      ada.send("POST", "/api/questions", {
+        title: "Paging a KV list fast",
+        description: "Mine",
+        tags: ["deno"],
+      }),
+    );
+    const myMessage = await jsonOf<{ id: string }>(
+      ada.send("POST", `/api/questions/${myQuestion.id}/messages`, { content: "Try ranges." }),
+    );
+
     const md = await (await fetch(`${origin}/skill.md`)).text();
     const pairs = httpExamples(md);
     let key = "";
@@ -93,7 +105,8 @@ Deno.test("every /skill.md example, replayed against a real server, gets the doc
       if (!request) continue;
       const fill = (s: string) =>
         s.replaceAll("$PARLEY_KEY", key).replaceAll("{questionId}", question.id)
-          .replaceAll("{messageId}", message.id);
+          .replaceAll("{messageId}", message.id).replaceAll("{myQuestionId}", myQuestion.id)
+          .replaceAll("{myMessageId}", myMessage.id);
       const headers = new Headers();
       for (const [name, value] of request.headers) {
         if (name === "Host") assert.equal(value, new URL(origin).host, `line ${line}: Host`);
@@ -131,6 +144,12 @@ Deno.test("every /skill.md example, replayed against a real server, gets the doc
         "POST /api/agent/questions 400",
         "POST /api/agent/questions/{questionId}/reply 201",
         "POST /api/agent/questions/{questionId}/vote 200",
+        "POST /api/agent/questions/{myQuestionId}/vote 403",
+        "PATCH /api/agent/questions/{myQuestionId} 200",
+        "PATCH /api/agent/questions/{questionId} 403",
+        "PATCH /api/agent/messages/{myMessageId} 200",
+        "DELETE /api/agent/messages/{myMessageId} 200",
+        "DELETE /api/agent/questions/{myQuestionId} 200",
       ]
     ) assert.ok(covered.has(needed), `skill.md has no example of ${needed}`);
 
@@ -329,6 +348,45 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
       "/api/agent/participate",
       await agent("POST", "/api/agent/participate", {}),
     );
+    // The preview step: draft, post it, discard another, and the failures.
+    const previewed = await ada.send("POST", "/api/agent/participate/preview", {
+      forceAction: "reply_existing",
+    });
+    const draft = await previewed.clone().json() as { draftId: string };
+    await c.check("POST", "/api/agent/participate/preview", previewed);
+    await c.check(
+      "POST",
+      "/api/agent/participate/preview",
+      await ada.send("POST", "/api/agent/participate/preview", { trigger: "sometimes" }),
+    );
+    await c.check(
+      "POST",
+      "/api/agent/participate/post",
+      await ada.send("POST", "/api/agent/participate/post", { draftId: draft.draftId }),
+    );
+    await c.check(
+      "POST",
+      "/api/agent/participate/post",
+      await ada.send("POST", "/api/agent/participate/post", { draftId: draft.draftId }),
+    );
+    await c.check(
+      "POST",
+      "/api/agent/participate/post",
+      await ada.send("POST", "/api/agent/participate/post", { draftId: "nope" }),
+    );
+    const other = await jsonOf<{ draftId: string }>(
+      ada.send("POST", "/api/agent/participate/preview", {}),
+    );
+    await c.check(
+      "DELETE",
+      "/api/agent/participate/preview",
+      await ada.send("DELETE", `/api/agent/participate/preview?draftId=${other.draftId}`),
+    );
+    await c.check(
+      "DELETE",
+      "/api/agent/participate/preview",
+      await ada.send("DELETE", "/api/agent/participate/preview"),
+    );
 
     // People: questions, votes, favorites.
     await c.check("GET", "/api/questions", await anon("/api/questions?sort=hot&limit=5"));
@@ -354,6 +412,11 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
     await c.check(
       "POST",
       "/api/likes",
+      await bob.send("POST", "/api/likes", { targetId: qid, targetType: "question" }),
+    );
+    await c.check(
+      "POST",
+      "/api/likes",
       await ada.send("POST", "/api/likes", { targetId: qid, targetType: "question" }),
     );
     await c.check(
@@ -370,6 +433,122 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
       "GET",
       "/api/favorites",
       await ada.get(`/api/favorites?targetType=message&targetIds=${answer.id}`),
+    );
+
+    // Content lifecycle: edits, revisions, accept, deletes (people and agents).
+    const mine = await c.check(
+      "POST",
+      "/api/questions/{id}/messages",
+      await ada.send("POST", `/api/questions/${qid}/messages`, { content: "Mine" }),
+    ) as { id: string };
+    const edit = (who: Browser, path: string, body: unknown) => who.send("PATCH", path, body);
+    const q = `/api/questions/${qid}`;
+    await c.check("PATCH", "/api/questions/{id}", await edit(ada, q, { description: "Edited" }));
+    await c.check("PATCH", "/api/questions/{id}", await edit(bob, q, { title: "Not mine" }));
+    await c.check("PATCH", "/api/questions/{id}", await edit(ada, q, {}));
+    await c.check(
+      "PATCH",
+      "/api/questions/{id}",
+      await edit(ada, "/api/questions/q-no", { title: "No such" }),
+    );
+    await c.check("GET", "/api/questions/{id}/revisions", await anon(`${q}/revisions`));
+    await c.check(
+      "GET",
+      "/api/questions/{id}/revisions",
+      await anon("/api/questions/q-no/revisions"),
+    );
+    const m = `/api/messages/${mine.id}`;
+    await c.check("PATCH", "/api/messages/{id}", await edit(ada, m, { content: "Mine, edited" }));
+    await c.check("PATCH", "/api/messages/{id}", await edit(bob, m, { content: "x" }));
+    await c.check("PATCH", "/api/messages/{id}", await edit(ada, m, { content: "" }));
+    await c.check("GET", "/api/messages/{id}/revisions", await anon(`${m}/revisions`));
+    await c.check(
+      "GET",
+      "/api/messages/{id}/revisions",
+      await anon("/api/messages/m-no/revisions"),
+    );
+    const accept = (who: Browser, messageId: unknown) =>
+      who.send("POST", `${q}/accept`, { messageId });
+    await c.check("POST", "/api/questions/{id}/accept", await accept(ada, answer.id));
+    await c.check("POST", "/api/questions/{id}/accept", await accept(bob, null));
+    await c.check("POST", "/api/questions/{id}/accept", await accept(ada, "m-no"));
+    await c.check("POST", "/api/questions/{id}/accept", await accept(ada, 5));
+    await c.check(
+      "PATCH",
+      "/api/agent/questions/{id}",
+      await agent("PATCH", `/api/agent/questions/${qid}`, { tags: ["Docs Drift"] }),
+    );
+    await c.check(
+      "PATCH",
+      "/api/agent/questions/{id}",
+      await agent("PATCH", "/api/agent/questions/q-no", { title: "Gone?" }),
+    );
+    await c.check(
+      "PATCH",
+      "/api/agent/messages/{id}",
+      await agent("PATCH", `/api/agent/messages/${mine.id}`, { content: "Agent edit" }),
+    );
+    await c.check(
+      "PATCH",
+      "/api/agent/messages/{id}",
+      await agent("PATCH", `/api/agent/messages/${answer.id}`, { content: "Not mine" }),
+    );
+    await c.check(
+      "DELETE",
+      "/api/agent/messages/{id}",
+      await agent("DELETE", `/api/agent/messages/${answer.id}`),
+    );
+    await c.check(
+      "DELETE",
+      "/api/agent/messages/{id}",
+      await agent("DELETE", `/api/agent/messages/${mine.id}`),
+    );
+    await c.check(
+      "DELETE",
+      "/api/messages/{id}",
+      await bob.send("DELETE", `/api/messages/${answer.id}`),
+    );
+    await c.check("DELETE", "/api/messages/{id}", await bob.send("DELETE", "/api/messages/m-no"));
+    await c.check(
+      "DELETE",
+      "/api/messages/{id}",
+      await anon("/api/messages/m-no", { method: "DELETE" }),
+    );
+    const spareQ = await jsonOf<{ id: string }>(
+      ada.send("POST", "/api/questions", { title: "Spare" }),
+    );
+    await c.check(
+      "DELETE",
+      "/api/questions/{id}",
+      await bob.send("DELETE", `/api/questions/${spareQ.id}`),
+    );
+    await c.check(
+      "DELETE",
+      "/api/questions/{id}",
+      await ada.send("DELETE", `/api/questions/${spareQ.id}`),
+    );
+    await c.check(
+      "DELETE",
+      "/api/questions/{id}",
+      await ada.send("DELETE", `/api/questions/${spareQ.id}`),
+    );
+    const agentQ = await jsonOf<{ id: string }>(
+      agent("POST", "/api/agent/questions", { title: "Short-lived" }),
+    );
+    await c.check(
+      "DELETE",
+      "/api/agent/questions/{id}",
+      await agent("DELETE", `/api/agent/questions/${agentQ.id}`),
+    );
+    await c.check(
+      "DELETE",
+      "/api/agent/questions/{id}",
+      await agent("DELETE", `/api/agent/questions/${agentQ.id}`),
+    );
+    await c.check(
+      "POST",
+      "/api/agent/questions/{id}/vote",
+      await agent("POST", `/api/agent/questions/${qid}/vote`, {}),
     );
 
     // Debates (the stand-in model of local mode answers).

@@ -183,7 +183,6 @@ Deno.test("the home page explains each sign-in error in plain words", async () =
   const { t, close } = await appWithFakeProviders();
   try {
     const expected: Record<string, RegExp> = {
-      oauth_error: /cancelled or the provider reported a problem/,
       invalid_state: /expired or was started in another browser/,
       no_code: /without confirming who you are/,
       auth_failed: /could not finish signing you in/,
@@ -193,6 +192,12 @@ Deno.test("the home page explains each sign-in error in plain words", async () =
       assert.match(html, /data-testid="signin-error"/);
       assert.match(html, text);
     }
+    const cancelled = await (await t.request("/?error=oauth_error")).text();
+    assert.match(
+      cancelled,
+      /data-testid="signin-cancelled"[^>]*>\s*<strong>Sign-in cancelled\.<\/strong>/,
+    );
+    assert.doesNotMatch(cancelled, /data-testid="signin-error"|Sign-in failed/);
     const plain = await (await t.request("/?error=<script>")).text();
     assert.doesNotMatch(plain, /data-testid="signin-error"/);
   } finally {

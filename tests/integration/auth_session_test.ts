@@ -180,7 +180,7 @@ Deno.test("header: user menu with name, avatar and a sign-out form; sign-in link
     const { jar } = await signInThrough(t, "provider_a");
     const html = await (await t.request("/", { headers: { cookie: jar.header() } })).text();
     assert.match(html, /data-testid="user-name">Ada from A</);
-    assert.match(html, /<img class="avatar" src="https:\/\/a.test\/ada.png"/);
+    assert.match(html, /<img class="avatar-img" src="https:\/\/a.test\/ada.png"/);
     assert.match(html, /<form method="post" action="\/api\/auth\/logout"/);
     assert.doesNotMatch(html, /\son[a-z]+=/i, "no inline handlers");
   } finally {

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { bindIdentity } from "@/lib/auth/identities.ts";
 import { saveSettings } from "@/lib/profile/settings.ts";
 import { createTestApp, jsonWrite, type TestApp } from "../helpers/app.ts";
-import { agentCall, agentKey, getAs, json, member, postAs } from "../helpers/community.ts";
+import { agentCall, agentKey, ask, getAs, json, member, postAs } from "../helpers/community.ts";
 import { seedOwner } from "../helpers/seed.ts";
 
 async function withApp(fn: (t: TestApp) => Promise<void>) {
@@ -100,10 +100,12 @@ Deno.test("authz: A's private activity is hidden from B (API and page), question
   withApp(async (t) => {
     const a = await seedOwner(t, "Alice");
     const b = await member(t, "Bob");
-    // A votes and favorites something, so there is private metadata to leak.
+    // A votes and favorites something, so there is private metadata to leak (a vote on
+    // someone else's post: one's own cannot be voted on).
+    const other = await ask(t, b, { title: "Bob's question" });
     assert.equal(
       (await postAs(t, a.owner, "/api/likes", {
-        targetId: a.questionId,
+        targetId: other,
         targetType: "question",
       })).status,
       200,

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { answerAsAvatar, type AvatarOwner } from "@/lib/avatar/answer.ts";
-import { startAvatarJob } from "@/lib/avatar/job.ts";
+import { avatarJob } from "@/lib/avatar/job.ts";
+import { startScheduler } from "@/lib/jobs/schedule.ts";
 import { runAvatarTick } from "@/lib/avatar/tick.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { listThread, type MessageRecord } from "@/lib/community/messages.ts";
@@ -335,14 +336,15 @@ Deno.test("local mode: the stand-in model answers for the avatar, and its answer
   }
 });
 
-Deno.test("the job ticks on its own timer, releases its lease after each tick, and stops", async () => {
+Deno.test("the job ticks from KV queue messages (no timer), releases its lease after each tick, and stops", async () => {
   const fake = avatarModel();
   const t = await createTestApp({ env: fake.env });
   try {
     await person(t, "Ada", "Gardener.", true);
     const bob = await person(t, "Bob", "", false);
     const q = await question(t, bob, "Timer?", Date.now() - 120 * S);
-    const job = startAvatarJob(t.services, { intervalMs: 10 });
+    const owner = "instance-1";
+    const job = await startScheduler(t.kv, [avatarJob(t.services, { intervalMs: 50, owner })]);
     try {
       for (let i = 0; i < 500 && (await listThread(t.kv, q.id)).length === 0; i++) {
         await new Promise((r) => setTimeout(r, 10));
@@ -353,7 +355,7 @@ Deno.test("the job ticks on its own timer, releases its lease after each tick, a
     }
     assert.equal((await listThread(t.kv, q.id)).length, 1);
     const state = (await t.kv.get<{ owner: string; leaseUntil: number }>(keys.avatarJob())).value;
-    assert.equal(state?.owner, job.owner);
+    assert.equal(state?.owner, owner);
     assert.equal(state?.leaseUntil, 0, "the lease was released");
   } finally {
     await t.close();
@@ -369,7 +371,7 @@ Deno.test("stopping the job cancels a model call in flight and writes nothing", 
     await person(t, "Ada", "Gardener.", true);
     const bob = await person(t, "Bob", "", false);
     const q = await question(t, bob, "Hanging?", Date.now() - 120 * S);
-    const job = startAvatarJob(t.services, { intervalMs: 10 });
+    const job = await startScheduler(t.kv, [avatarJob(t.services, { intervalMs: 50 })]);
     for (let i = 0; i < 500 && fake.calls.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 10));
     }

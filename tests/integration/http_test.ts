@@ -285,9 +285,11 @@ Deno.test("the cached home feed shows a new question, answer and vote on the nex
       headers,
       body: JSON.stringify({ content: "An answer" }),
     });
+    // Someone else votes (one's own post cannot be voted on).
+    const bob = await signInAs(t, "Bob");
     await t.request("/api/likes", {
       method: "POST",
-      headers,
+      headers: { ...headers, cookie: bob.cookie },
       body: JSON.stringify({ targetId: id, targetType: "question" }),
     });
     const api = await (await t.request(`/api/questions?limit=1`)).json();

@@ -55,6 +55,8 @@ Deno.test("mcp: tools/list names the tools, each with an object input and output
       "ask_question",
       "reply",
       "vote",
+      "edit_post",
+      "delete_post",
     ]);
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, "object", tool.name);
@@ -75,6 +77,9 @@ Deno.test("mcp: tools/list names the tools, each with an object input and output
     assert.deepEqual(byName.ask_question.inputSchema.required, ["title"]);
     assert.deepEqual(byName.reply.inputSchema.required?.sort(), ["content", "questionId"]);
     assert.deepEqual(byName.vote.inputSchema.required, ["questionId"]);
+    assert.deepEqual(byName.edit_post.inputSchema.required?.sort(), ["id", "targetType"]);
+    assert.deepEqual(byName.delete_post.inputSchema.required?.sort(), ["id", "targetType"]);
+    assert.equal(byName.delete_post.annotations?.destructiveHint, true);
   });
 });
 
@@ -125,8 +130,9 @@ Deno.test("mcp: ask, search, get, reply and vote act as the key's owner, with st
     const got = await client.callTool({ name: "get_question", arguments: { id: created.id } });
     assert.ok(!got.isError, text(got));
     const q = got.structuredContent as { messages: Structured[]; page: number; pageCount: number };
-    assert.deepEqual(q.messages.map((m) => m.id), [message.id, bobsAnswer]);
-    assert.equal(q.messages[1].upvotes, 1);
+    // Answers come by votes (the default order): Bob's up-voted answer first.
+    assert.deepEqual(q.messages.map((m) => m.id), [bobsAnswer, message.id]);
+    assert.equal(q.messages[0].upvotes, 1);
     assert.equal(q.page, 1);
     assert.equal(q.page < q.pageCount, false);
 
@@ -243,6 +249,8 @@ Deno.test("mcp: /skill.md and /docs/api show the client configuration and every 
         "ask_question {title, description?, tags?}",
         "reply {questionId, content, replyTo?}",
         "vote {questionId, voteType?, messageId?}",
+        "edit_post {targetType, id, title?, description?, tags?, content?}",
+        "delete_post {targetType, id}",
       ]
     ) {
       assert.ok(skill.includes(sig), `skill.md lists ${sig}`);
@@ -251,4 +259,68 @@ Deno.test("mcp: /skill.md and /docs/api show the client configuration and every 
   } finally {
     await t.close();
   }
+});
+
+Deno.test("mcp: edit_post and delete_post change only the key owner's own posts", async () => {
+  await withMcp(async ({ t, client }) => {
+    const asked = await client.callTool({
+      name: "ask_question",
+      arguments: { title: "Editable over MCP", tags: ["one"] },
+    });
+    const qid = String((asked.structuredContent as Structured).id);
+    const replied = await client.callTool({
+      name: "reply",
+      arguments: { questionId: qid, content: "First words" },
+    });
+    const mid = String((replied.structuredContent as Structured).id);
+
+    const editedQ = await client.callTool({
+      name: "edit_post",
+      arguments: { targetType: "question", id: qid, title: "Edited over MCP", tags: ["Two Words"] },
+    });
+    assert.ok(!editedQ.isError, text(editedQ));
+    const q = (editedQ.structuredContent as { question: Structured }).question;
+    assert.deepEqual([q.title, q.tags], ["Edited over MCP", ["two-words"]]);
+    assert.equal(typeof q.editedAt, "number");
+    const editedM = await client.callTool({
+      name: "edit_post",
+      arguments: { targetType: "message", id: mid, content: "Better words" },
+    });
+    assert.ok(!editedM.isError, text(editedM));
+    assert.equal(
+      (editedM.structuredContent as { message: Structured }).message.content,
+      "Better words",
+    );
+    const mixed = await client.callTool({
+      name: "edit_post",
+      arguments: { targetType: "message", id: mid, title: "No titles on messages" },
+    });
+    assert.equal(mixed.isError, true);
+
+    const bob = await member(t, "Bob");
+    const theirs = await ask(t, bob, { title: "Bob's question" });
+    const denied = await client.callTool({
+      name: "edit_post",
+      arguments: { targetType: "question", id: theirs, title: "Hijacked" },
+    });
+    assert.equal(denied.isError, true);
+    assert.equal(text(denied), "Only the author can edit this");
+    const notDeleted = await client.callTool({
+      name: "delete_post",
+      arguments: { targetType: "question", id: theirs },
+    });
+    assert.equal(notDeleted.isError, true);
+
+    const delM = await client.callTool({
+      name: "delete_post",
+      arguments: { targetType: "message", id: mid },
+    });
+    assert.deepEqual(delM.structuredContent, { ok: true });
+    const delQ = await client.callTool({
+      name: "delete_post",
+      arguments: { targetType: "question", id: qid },
+    });
+    assert.deepEqual(delQ.structuredContent, { ok: true });
+    assert.equal((await t.request(`/api/questions/${qid}`)).status, 404);
+  });
 });

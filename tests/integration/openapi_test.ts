@@ -76,7 +76,8 @@ Deno.test("real responses match the documented response schemas", async () => {
     await check(QuestionWithMessages, getAs(t, null, `/api/questions/${qid}`));
     await check(QuestionSchema, postAs(t, ada, "/api/questions", { title: "Another" }));
     await check(MessageSchema, postAs(t, ada, `/api/questions/${qid}/messages`, { content: "x" }));
-    await check(VoteResult, postAs(t, ada, "/api/likes", { targetId: mid, targetType: "message" }));
+    const bob = await member(t, "Bob");
+    await check(VoteResult, postAs(t, bob, "/api/likes", { targetId: mid, targetType: "message" }));
     await check(
       FavoriteToggleResult,
       postAs(t, ada, "/api/favorites", { targetId: qid, targetType: "question" }),

@@ -557,3 +557,63 @@ Deno.test("the button is on the home and question pages for signed-in people, a 
     }
   });
 });
+
+Deno.test("the preview writes nothing but a draft; Post stores exactly that text once, as the agent's", () =>
+  withApp({}, async (t) => {
+    const c = await community(t);
+    const before = (await dump(t.kv)).filter((k) => !k.includes("participation_drafts"));
+    const preview = await json<{
+      draftId: string;
+      action: string;
+      reply: { questionId: string; content: string; replyTo: string | null };
+      question: null;
+    }>(postAs(t, c.ada, `${PATH}/preview`, { forceAction: "reply_existing" }));
+    assert.equal(preview.status, 200);
+    assert.equal(preview.body.action, "reply_existing");
+    assert.equal(preview.body.reply.content, REPLY_TEXT);
+    assert.equal(preview.body.question, null);
+    assert.match(preview.headers.get("x-ratelimit-limit") ?? "", /^10$/);
+    const after = (await dump(t.kv)).filter((k) => !k.includes("participation_drafts"));
+    assert.deepEqual(after, before, "a preview posts nothing");
+
+    // Someone else cannot post (or see) Ada's draft.
+    const stolen = await postAs(t, c.bob, `${PATH}/post`, { draftId: preview.body.draftId });
+    assert.equal(stolen.status, 404);
+
+    const posted = await json<Result>(
+      postAs(t, c.ada, `${PATH}/post`, { draftId: preview.body.draftId }),
+    );
+    assert.equal(posted.status, 200);
+    ParticipateResult.parse(posted.body);
+    assert.equal(posted.body.replyMessage?.content, REPLY_TEXT);
+    assert.equal(posted.body.replyMessage?.createdBy, "agent");
+    assert.equal(posted.body.replyMessage?.replyTo, preview.body.reply.replyTo);
+    assert.equal(posted.body.replyQuestionId, preview.body.reply.questionId);
+    const again = await json(postAs(t, c.ada, `${PATH}/post`, { draftId: preview.body.draftId }));
+    assert.equal(again.status, 404, "a draft posts once");
+  }));
+
+Deno.test("a discarded draft cannot be posted; bad draft ids are 400; API keys are refused", () =>
+  withApp({}, async (t) => {
+    const c = await community(t);
+    const preview = await json<{ draftId: string; question: { title: string } | null }>(
+      postAs(t, c.ada, `${PATH}/preview`, { forceAction: "ask_new" }),
+    );
+    assert.equal(preview.body.question?.title, ASKED.title);
+    const discarded = await t.request(`${PATH}/preview?draftId=${preview.body.draftId}`, {
+      method: "DELETE",
+      headers: { cookie: c.ada.cookie, origin: t.services.config.appOrigin },
+    });
+    assert.equal(discarded.status, 200);
+    const late = await postAs(t, c.ada, `${PATH}/post`, { draftId: preview.body.draftId });
+    assert.equal(late.status, 404);
+    assert.equal((await postAs(t, c.ada, `${PATH}/post`, { draftId: "../x" })).status, 400);
+    assert.equal((await postAs(t, c.ada, `${PATH}/post`, "not json")).status, 400);
+    const key = await agentKey(t, c.ada);
+    const withKey = await t.request(`${PATH}/preview`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    assert.equal(withKey.status, 401);
+  }));

@@ -75,6 +75,7 @@ Deno.test("activity: questions and answers, newest first, in SPEC's shapes", asy
     assert.deepEqual(qs.body.activities.map((a) => a.id), [q2, q1]);
     const first = qs.body.activities[1];
     assert.deepEqual(Object.keys(first).sort(), [
+      "answerCount",
       "createdAt",
       "description",
       "id",

@@ -14,7 +14,6 @@ const SIXTY = Array.from({ length: 60 }, (_, i) => `tag${i}`);
 const MESSY = ["  Deno ", "", "   ", "deno", "DENO", "kv", "kv", "Fresh", "a", "b", "c"];
 /** MESSY after trim, drop empties, de-duplicate, then the first five. */
 const MESSY_KEPT = ["deno", "kv", "fresh", "a", "b"];
-const IGNORE = true;
 
 async function tagsOf(t: Awaited<ReturnType<typeof createTestApp>>, id: string) {
   return (await json<{ tags: string[] }>(getAs(t, null, `/api/questions/${id}`))).body.tags;
@@ -22,22 +21,21 @@ async function tagsOf(t: Awaited<ReturnType<typeof createTestApp>>, id: string) 
 
 Deno.test({
   name: "POST /api/agent/questions accepts 60 tags and keeps the first five",
-  ignore: IGNORE,
   async fn() {
     const t = await createTestApp();
     try {
       const key = await agentKey(t, await member(t, "Ada"));
-      const res = await json<{ id: string; tags: string[] }>(
+      const res = await json<{ id: string }>(
         agentCall(t, key, "/api/agent/questions", { body: { title: "Sixty tags", tags: SIXTY } }),
       );
       assert.equal(res.status, 201, JSON.stringify(res.body));
-      assert.deepEqual(res.body.tags, SIXTY.slice(0, 5));
+      // SPEC.md's agent create answers {id, title, createdAt} only: read the tags back.
       assert.deepEqual(await tagsOf(t, res.body.id), SIXTY.slice(0, 5));
-      const messy = await json<{ tags: string[] }>(
+      const messy = await json<{ id: string }>(
         agentCall(t, key, "/api/agent/questions", { body: { title: "Messy tags", tags: MESSY } }),
       );
       assert.equal(messy.status, 201);
-      assert.deepEqual(messy.body.tags, MESSY_KEPT);
+      assert.deepEqual(await tagsOf(t, messy.body.id), MESSY_KEPT);
     } finally {
       await t.close();
     }
@@ -46,7 +44,6 @@ Deno.test({
 
 Deno.test({
   name: "POST /api/questions accepts 60 tags; repeats are dropped before the first five are kept",
-  ignore: IGNORE,
   async fn() {
     const t = await createTestApp();
     try {
@@ -76,7 +73,6 @@ Deno.test({
 
 Deno.test({
   name: "PATCH /api/questions/:id applies the same tag rule (60 tags, repeats, empties)",
-  ignore: IGNORE,
   async fn() {
     const t = await createTestApp();
     try {
@@ -101,7 +97,6 @@ Deno.test({
 
 Deno.test({
   name: "the OpenAPI document and /skill.md say tags are de-duplicated and the first five kept",
-  ignore: IGNORE,
   async fn() {
     const t = await createTestApp();
     try {

@@ -6,6 +6,7 @@
  */
 import { counterValue, listNewestFirst } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
+import { EVENTUAL } from "../../kv/consistency.ts";
 import { queryTerms, questionTerms } from "../search_terms.ts";
 import {
   type QuestionRecord,
@@ -14,27 +15,26 @@ import {
   tagKey,
 } from "./model.ts";
 import { getQuestions, summarize } from "./read.ts";
+import { ALL_FEED, livePage, tagFeed } from "./holes.ts";
 
 /** How many of the newest questions the hot feed ranks. */
 export const HOT_WINDOW = 200;
 /** How many postings one search looks at, at most. */
 export const SEARCH_SCAN_LIMIT = 1000;
 
-/** Values at positions `(head − page·limit, head − (page−1)·limit]` of a dense sequence. */
-async function seqPage<T>(
+/**
+ * Page `page` of a dense sequence, newest first, skipping removed rows (./holes.ts): the
+ * live rows at ranks `((page−1)·limit, page·limit]`.
+ */
+function seqPage<T>(
   kv: Deno.Kv,
+  feed: string,
   head: number,
   page: number,
   limit: number,
   keyOf: (seq: number) => Deno.KvKey,
 ): Promise<T[]> {
-  const hi = head - (page - 1) * limit;
-  const lo = Math.max(1, hi - limit + 1);
-  if (hi < 1) return [];
-  const out: T[] = [];
-  const range = { start: keyOf(lo), end: keyOf(hi + 1) };
-  for await (const e of kv.list<T>(range, { reverse: true, batchSize: limit })) out.push(e.value);
-  return out;
+  return livePage<T>(kv, feed, head, page, limit, keyOf);
 }
 
 /**
@@ -54,9 +54,10 @@ export async function listQuestionsPage(
   const [head, total] = await kv.getMany<[number, Deno.KvU64]>([
     keys.questionSeqHead(),
     keys.counter("questions"),
-  ]);
+  ], EVENTUAL);
   const snapshots = await seqPage<QuestionSnapshot>(
     kv,
+    ALL_FEED,
     head.value ?? 0,
     page,
     limit,
@@ -89,6 +90,11 @@ export interface FeedQuery {
   sort: "new" | "hot";
   q?: string;
   tag?: string;
+  /**
+   * `unanswered`: only questions with no top-level answer and no accepted answer (the one
+   * definition; see {@link isUnanswered}).
+   */
+  filter?: "unanswered";
   page: number;
   limit: number;
 }
@@ -100,6 +106,17 @@ export interface FeedPage {
   page: number;
   limit: number;
   hasMore: boolean;
+}
+
+/** How many questions of a feed `filter=unanswered` looks at, at most. */
+export const FILTER_SCAN_LIMIT = 2000;
+
+/**
+ * "Unanswered" (the feed filter): no top-level answer and no accepted answer. Replies
+ * do not count — an answer is a top-level message (`answerCount`).
+ */
+export function isUnanswered(s: QuestionSummary): boolean {
+  return s.answerCount === 0 && s.acceptedMessageId === null;
 }
 
 /**
@@ -177,15 +194,54 @@ export async function findQuestions(
     hasMore,
   });
 
-  if (terms.length === 0 && sort === "new") {
+  const unanswered = query.filter === "unanswered";
+  if (terms.length === 0 && sort === "new" && !unanswered) {
     if (!tag) {
       const { questions, total } = await listQuestionsPage(kv, { page, limit });
       return answer(questions, total, page * limit < total);
     }
-    const head = (await kv.get<number>(keys.tagSeqHead(tag))).value ?? 0;
-    const ids = await seqPage<string>(kv, head, page, limit, (s) => keys.questionByTag(tag, s));
+    const [head, holes] = await kv.getMany<[number, Deno.KvU64]>([
+      keys.tagSeqHead(tag),
+      keys.seqHoleCount(tagFeed(tag)),
+    ], EVENTUAL);
+    const total = Math.max(0, (head.value ?? 0) - counterValue(holes.value));
+    const ids = await seqPage<string>(
+      kv,
+      tagFeed(tag),
+      head.value ?? 0,
+      page,
+      limit,
+      (s) => keys.questionByTag(tag, s),
+    );
     const questions = await summarize(kv, await getQuestions(kv, ids));
-    return answer(questions, head, page * limit < head);
+    return answer(questions, total, page * limit < total);
+  }
+  if (terms.length === 0 && sort === "new") {
+    // filter=unanswered, newest first: walk the feed, keep the unanswered, until the page
+    // is full (plus one, for hasMore) or the scan bound.
+    const want = page * limit + 1;
+    const head = (await kv.get<number>(tag ? keys.tagSeqHead(tag) : keys.questionSeqHead()))
+      .value ?? 0;
+    const feed = tag ? tagFeed(tag) : ALL_FEED;
+    const matches: QuestionSummary[] = [];
+    const chunk = 100;
+    let exhausted = false;
+    for (let p = 1;; p++) {
+      const rows = tag
+        ? await getQuestions(
+          kv,
+          await seqPage<string>(kv, feed, head, p, chunk, (s) => keys.questionByTag(tag, s)),
+        )
+        : await seqPage<QuestionSnapshot>(kv, feed, head, p, chunk, keys.questionBySeq);
+      matches.push(...(await summarize(kv, rows)).filter(isUnanswered));
+      if (rows.length < chunk) {
+        exhausted = true;
+        break;
+      }
+      if (matches.length >= want || p * chunk >= FILTER_SCAN_LIMIT) break;
+    }
+    const slice = matches.slice((page - 1) * limit, page * limit);
+    return answer(slice, exhausted ? matches.length : null, matches.length > page * limit);
   }
 
   let candidates: QuestionSnapshot[];
@@ -198,29 +254,45 @@ export async function findQuestions(
     total = exhausted ? matches.length : null;
     more = !exhausted;
   } else {
-    const head = (await kv.get<number>(tag ? keys.tagSeqHead(tag) : keys.questionSeqHead()))
-      .value ?? 0;
+    const headKey = tag ? keys.tagSeqHead(tag) : keys.questionSeqHead();
+    const head = (await kv.get<number>(headKey, EVENTUAL)).value ?? 0;
     candidates = tag
       ? await getQuestions(
         kv,
-        await seqPage<string>(kv, head, 1, HOT_WINDOW, (s) => keys.questionByTag(tag, s)),
+        await seqPage<string>(
+          kv,
+          tagFeed(tag),
+          head,
+          1,
+          HOT_WINDOW,
+          (s) => keys.questionByTag(tag, s),
+        ),
       )
-      : await seqPage<QuestionSnapshot>(kv, head, 1, HOT_WINDOW, keys.questionBySeq);
+      : await seqPage<QuestionSnapshot>(kv, ALL_FEED, head, 1, HOT_WINDOW, keys.questionBySeq);
     total = candidates.length;
   }
 
+  // Hot or search with the filter: filter the (bounded) candidates.
+  let summaries: QuestionSummary[] | null = null;
+  if (unanswered) {
+    summaries = (await summarize(kv, candidates)).filter(isUnanswered);
+    if (total !== null) total = summaries.length;
+  }
+
   if (sort === "hot") {
-    const ranked = (await summarize(kv, candidates))
+    const ranked = (summaries ?? await summarize(kv, candidates))
       .map((s) => ({ s, score: hotScore(s, now) }))
       .sort((a, b) => b.score - a.score || b.s.createdAt - a.s.createdAt)
       .map((r) => r.s);
     const slice = ranked.slice((page - 1) * limit, page * limit);
     return answer(slice, total ?? ranked.length, page * limit < ranked.length);
   }
-  const slice = candidates.slice((page - 1) * limit, page * limit);
+  const from = (page - 1) * limit;
   return answer(
-    await summarize(kv, slice),
+    summaries
+      ? summaries.slice(from, from + limit)
+      : await summarize(kv, candidates.slice(from, from + limit)),
     total,
-    page * limit < candidates.length || more,
+    page * limit < (summaries ?? candidates).length || more,
   );
 }

@@ -30,6 +30,13 @@ export interface QuestionRecord {
   discussionRounds: number;
   /** Set when the offline stand-in model wrote the question (local mode); the UI labels it. */
   standIn?: true;
+  /** Unix ms of the last edit (lib/community/questions/edit.ts); absent if never edited. */
+  editedAt?: number;
+  /** Revisions so far (1 = never edited); absent means 1. See lib/community/revisions.ts. */
+  revision?: number;
+  /** Soft delete (lib/community/questions/delete.ts): when, and by whom. */
+  deletedAt?: number;
+  deletedBy?: string;
 }
 
 /**
@@ -38,12 +45,12 @@ export interface QuestionRecord {
  */
 export type QuestionSnapshot = Pick<
   QuestionRecord,
-  "id" | "title" | "description" | "tags" | "author" | "createdBy" | "createdAt"
+  "id" | "title" | "description" | "tags" | "author" | "createdBy" | "createdAt" | "editedAt"
 >;
 
-/** The snapshot of a record. */
+/** The snapshot of a record (an edit rewrites it: lib/community/questions/edit.ts). */
 export function snapshotOf(q: QuestionRecord): QuestionSnapshot {
-  return {
+  const s: QuestionSnapshot = {
     id: q.id,
     title: q.title,
     description: q.description,
@@ -52,6 +59,8 @@ export function snapshotOf(q: QuestionRecord): QuestionSnapshot {
     createdBy: q.createdBy,
     createdAt: q.createdAt,
   };
+  if (q.editedAt !== undefined) s.editedAt = q.editedAt;
+  return s;
 }
 
 /** An item of the agent list (SPEC.md: only these fields). */
@@ -65,47 +74,65 @@ export interface QuestionListItem {
   createdAt: number;
 }
 
-/** An item of the people feed: the list item plus what a feed shows. */
+/**
+ * An item of the people feed: the list item plus what a feed shows. `answerCount` is the
+ * one definition of "answers" (top-level messages; replies are messages with `replyTo`,
+ * `messageCount` stays SPEC.md's whole-thread count).
+ */
 export interface QuestionSummary extends QuestionListItem {
   downvotes: number;
   author: Author;
   createdBy: "user" | "agent";
+  answerCount: number;
+  acceptedMessageId: string | null;
+  editedAt: number | null;
 }
 
-/** A full question (SPEC.md "Question"). */
-export interface QuestionView extends QuestionRecord {
+/** A full question (SPEC.md "Question") plus the lifecycle fields (DESIGN.md §9). */
+export interface QuestionView extends Omit<QuestionRecord, "editedAt" | "revision"> {
   upvotes: number;
   downvotes: number;
   likedBy: string[];
   dislikedBy: string[];
   messageCount: number;
+  answerCount: number;
+  acceptedMessageId: string | null;
+  editedAt: number | null;
 }
 
 /**
- * Tags as SPEC.md stores them: each trimmed, empty ones dropped, repeats (ignoring case)
- * dropped, the first 5 kept.
+ * Tags as SPEC.md stores them ("each tag is trimmed, empty ones dropped, and only the first
+ * 5 kept"), in their one canonical form ({@link tagKey}: NFKC, lower case, inner
+ * whitespace runs joined by "-"), repeats dropped BEFORE the first 5 are taken — so
+ * `["Deno", "deno", "kv"]` keeps both distinct tags. Any number may be sent.
  *
  * @example
  * ```ts
- * normalizeTags([" deno ", "", "Deno", "kv"]); // ["deno", "kv"]
+ * normalizeTags([" Deno ", "", "deno", "Deno KV"]); // ["deno", "deno-kv"]
  * ```
  */
 export function normalizeTags(tags: readonly string[] | undefined): string[] {
-  const seen = new Set<string>();
   const out: string[] = [];
   for (const raw of tags ?? []) {
-    const t = raw.trim();
-    if (!t || seen.has(tagKey(t))) continue;
-    seen.add(tagKey(t));
+    const t = tagKey(raw);
+    if (!t || out.includes(t)) continue;
     out.push(t);
     if (out.length === TAGS_KEPT) break;
   }
   return out;
 }
 
-/** The index form of a tag (tag links and filters ignore case). */
+/**
+ * The canonical form of a tag, used for storage, indexes, links and filters: NFKC,
+ * trimmed, lower case, inner whitespace runs replaced by one "-".
+ *
+ * @example
+ * ```ts
+ * tagKey("  Deno   KV "); // "deno-kv"
+ * ```
+ */
 export function tagKey(tag: string): string {
-  return tag.trim().normalize("NFKC").toLowerCase();
+  return tag.normalize("NFKC").trim().toLowerCase().replace(/\s+/g, "-");
 }
 
 /** Index key of a question in the newest-first time feed. */

@@ -53,6 +53,20 @@ export interface QuestionSeqs {
 }
 
 /**
+ * Where a question's feed rows are, under `["question_seqs", id]`: its position in the
+ * newest feed and in each tag's feed (edits and deletes move them).
+ */
+export interface QuestionSeqEntry {
+  seq: number;
+  tags: Record<string, number>;
+}
+
+/** The stored form of {@link QuestionSeqs}. */
+export function seqEntryOf(seqs: QuestionSeqs): QuestionSeqEntry {
+  return { seq: seqs.seq, tags: Object.fromEntries(seqs.tagSeqs) };
+}
+
+/**
  * Add a question and all its index rows to `op` (record, time/sequence/tag/term/author
  * indexes, total and per-author counters). The caller allocates `seqs` and checks the
  * heads it read; {@link createQuestion} does both.
@@ -68,6 +82,7 @@ export function writeQuestion(
     .set(keys.questionBySeq(seqs.seq), snapshotOf(q))
     .set(keys.questionByAuthor(q.author.id, inv, q.id), q.id);
   for (const [tag, seq] of seqs.tagSeqs) op.set(keys.questionByTag(tag, seq), q.id);
+  op.set(keys.questionSeqs(q.id), seqEntryOf(seqs));
   for (const term of questionTerms(q)) op.set(keys.questionTerm(term, inv, q.id), q.id);
   addToCounter(op, keys.counter("questions"), 1);
   addToCounter(op, keys.userStat(q.author.id, "questions"), 1);
@@ -161,7 +176,7 @@ function enqueueCreate(
 }
 
 function mutationsOf(q: QuestionRecord): number {
-  return 8 + q.tags.length + questionTerms(q).length + 4;
+  return 9 + q.tags.length + questionTerms(q).length + 4;
 }
 
 /** Commit queued creates in batches until the queue is empty. */

@@ -28,7 +28,8 @@ const STOPWORDS = new Set(
     "were be been being it its this that these those we you i he she they them our your their " +
     "should would could can will do does did not no yes than then so as what which who whom how " +
     "why when where there here more most less very just also only any all some such own same " +
-    "too up down out off again once my me us his her has have had vs versus whether").split(" "),
+    "too up down out off again once my me us his her has have had vs versus whether " +
+    "without within").split(" "),
 );
 
 /**
@@ -270,11 +271,46 @@ export function fillTemplate(template: unknown, reading: PromptReading, path = "
   if (template && typeof template === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(template)) {
-      out[k] = fillTemplate(v, reading, `${path}.${k}`);
+      out[k] = k === "reason" && typeof v === "string"
+        ? undefined // composed below, once the action beside it is known
+        : fillTemplate(v, reading, `${path}.${k}`);
     }
+    if ("reason" in out) out.reason = composeReason(out.action, reading, seed);
     return out;
   }
   return template;
+}
+
+/** Why the stand-in chose to ask: short, grammatical, the topic word quoted. */
+const ASK_REASONS = [
+  "Recent questions leave “{kw}” unexplored, so a new question could start that discussion.",
+  "A fresh question about “{kw}” seems more useful than adding to the existing threads.",
+  "None of the recent threads asks about “{kw}” yet.",
+] as const;
+
+/** Why the stand-in chose to reply (or chose this question). */
+const REPLY_REASONS = [
+  "This discussion is active, and a reply about “{kw}” can add something new.",
+  "This thread has the most activity, and “{kw}” is something I can speak to.",
+  "The question about “{kw}” is still open, so a careful reply can help.",
+] as const;
+
+/**
+ * A plan's `reason`: one short template sentence matching the `action` beside it (a
+ * reply when there is none), never a string of loose topic words.
+ *
+ * @example
+ * ```ts
+ * declare const reading: Parameters<typeof composeReason>[1];
+ * composeReason("ask_new", reading, 1); // e.g. "None of the recent threads asks about “tea” yet."
+ * ```
+ */
+export function composeReason(action: unknown, reading: PromptReading, seed: number): string {
+  const rng = seededRandom(seed);
+  const words = keywords(`${reading.topic} ${reading.interests ?? ""}`, 12)
+    .filter((w) => !TEMPLATE_WORDS.has(w) && w.length >= 4);
+  const kw = words.length > 0 ? pick(rng, words) : "this topic";
+  return fill(pick(rng, action === "ask_new" ? ASK_REASONS : REPLY_REASONS), { kw });
 }
 
 function hashPath(path: string): number {

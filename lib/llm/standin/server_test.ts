@@ -146,6 +146,9 @@ Deno.test("standInAnswer() gives participation prompts a plan, a question ending
     createdAt: 1,
     author: { id: "u-bob", name: "Bob", avatar: null },
     createdBy: "user" as const,
+    answerCount: messageCount,
+    acceptedMessageId: null,
+    editedAt: null,
   });
   const recent = TOPICS.map((t, i) => summary(t, i, i % 3));
   for (let n = 1; n <= recent.length; n++) {
@@ -160,11 +163,8 @@ Deno.test("standInAnswer() gives participation prompts a plan, a question ending
     assert.match(parsed.data.title, /\?$/);
     assert.ok(parsed.data.title.length <= 110, parsed.data.title);
   }
-  const question = {
-    ...summary("Should cities build more bike lanes?", 2, 1),
-    status: "active" as const,
-    discussionRounds: 0,
-  };
+  const { editedAt: _e, ...base } = summary("Should cities build more bike lanes?", 2, 1);
+  const question = { ...base, status: "active" as const, discussionRounds: 0 };
   const said = {
     id: "m1",
     questionId: question.id,

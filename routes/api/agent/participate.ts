@@ -26,8 +26,8 @@ export const PARTICIPATE_RATE_LIMIT = 10;
 const RATE_WINDOW_MS = 60_000;
 const BODY_LIMIT = 8 * 1024;
 
-/** The body as JSON; an empty body means "all defaults". */
-async function readOptionalJson(req: Request): Promise<unknown> {
+/** The body as JSON; an empty body means "all defaults". Shared with the preview route. */
+export async function readOptionalJson(req: Request): Promise<unknown> {
   const text = await readTextLimited(req, BODY_LIMIT);
   if (!text.trim()) return {};
   try {
@@ -35,6 +35,26 @@ async function readOptionalJson(req: Request): Promise<unknown> {
   } catch {
     throw new HttpError(400, "Invalid JSON body");
   }
+}
+
+/**
+ * Count one model-backed participation (this endpoint or its preview) against the
+ * user's and IP's 10 per minute; throws the 429 when over.
+ */
+export async function limitParticipation(
+  kv: Deno.Kv,
+  userId: string,
+  ip: string,
+  now: number,
+): Promise<Awaited<ReturnType<typeof enforceRateLimit>>> {
+  return await enforceRateLimit(
+    kv,
+    "participate",
+    `${userId}:${ip}`,
+    PARTICIPATE_RATE_LIMIT,
+    RATE_WINDOW_MS,
+    now,
+  );
 }
 
 /**
@@ -51,14 +71,7 @@ export const handler = define.handlers({
     const user = requireUser(ctx.state.user);
     try {
       const input = parseInput(ParticipateBody, await readOptionalJson(req));
-      const limit = await enforceRateLimit(
-        kv,
-        "participate",
-        `${user.id}:${ctx.remoteAddr.hostname}`,
-        PARTICIPATE_RATE_LIMIT,
-        RATE_WINDOW_MS,
-        now(),
-      );
+      const limit = await limitParticipation(kv, user.id, ctx.remoteAddr.hostname, now());
       if (!llm) {
         console.error("POST /api/agent/participate: no language model (set LLM_API_KEY)");
         throw new HttpError(500, PARTICIPATION_FAILED);
@@ -89,7 +102,7 @@ export const docs: OperationDoc[] = [{
   tag: "Agent",
   summary: "Let your agent take part: ask a new question or reply to one",
   description:
-    "Session only: a request carrying an API key is refused with 401. `trigger` `manual` (default) lets the model decide from the 50 most recent questions; `auto` flips a coin; `forceAction` overrides both. A reply goes to `preferredQuestionId` when it exists, else to a question chosen by heat (upvotes + messages) and the model's analysis, and answers the newest message by someone else (`replyTo`). With no question at all, the agent asks. A new question (`q-agent-…`, `discussionRounds: 1`) and its initial message (`msg-agent-ask-…`, the description), or a reply (`msg-agent-reply-…`) and the question's `discussionRounds` + 1, are written in one atomic operation. The author is always the signed-in user's profile; `actor` is accepted but does not change it. 10 requests per minute per user and IP.",
+    "Session only: a request carrying an API key is refused with 401. `trigger` `manual` (default) lets the model decide from the 50 most recent questions; `auto` flips a coin; `forceAction` overrides both. A reply goes to `preferredQuestionId` when it exists, else to a question chosen by heat (upvotes + messages) and the model's analysis, and answers the newest message by someone else (`replyTo`). With no question at all, the agent asks. A new question (`q-agent-…`, `discussionRounds: 1`) and its initial message (`msg-agent-ask-…`, the description), or a reply (`msg-agent-reply-…`) and the question's `discussionRounds` + 1, are written in one atomic operation. The author is always the signed-in user's profile; `actor` is accepted but does not change it. 10 requests per minute per user and IP (shared with the preview). To show a person what their agent is about to post first, use `POST /api/agent/participate/preview` and then `POST /api/agent/participate/post`.",
   auth: "session",
   body: ParticipateBody,
   responses: {

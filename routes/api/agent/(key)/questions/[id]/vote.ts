@@ -12,7 +12,7 @@ import { castVote } from "@/lib/community/votes.ts";
 import { requireAgent } from "@/lib/http/agent.ts";
 import { DEFAULT_BODY_LIMIT, parseBody } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
-import { orThrow } from "@/lib/http/outcome.ts";
+import { orThrow, OWN_POST_VOTE } from "@/lib/http/outcome.ts";
 import { AgentVoteBody } from "@/lib/schemas/agent.ts";
 import { VoteResult } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
@@ -45,7 +45,7 @@ export const handler = define.handlers({
         now(),
         { limits: config.limits },
       ),
-      { not_found: [404, "Question not found"] },
+      { not_found: [404, "Question not found"], own_post: OWN_POST_VOTE },
     );
     return Response.json(vote);
   },
@@ -57,7 +57,7 @@ export const docs: OperationDoc[] = [{
   tag: "Agent",
   summary: "Vote on a question or one of its messages",
   description:
-    "Same state table and answer as POST /api/likes: up toggles an up-vote, down toggles a down-vote, and the opposite type switches.",
+    "Same state table and answer as POST /api/likes: up toggles an up-vote, down toggles a down-vote, and the opposite type switches. Voting on the key owner's own post is refused (403).",
   auth: "apiKey",
   pathParams: questionIdParam,
   body: AgentVoteBody,
@@ -72,6 +72,10 @@ export const docs: OperationDoc[] = [{
       'voteType must be "up" or "down"',
     ),
     "401": unauthorizedKey,
+    "403": err(
+      "The target is the key owner's own question or message",
+      "You cannot vote on your own post",
+    ),
     "404": err(
       "No such question (`Question not found`), or the message is not in it (`Message not found in this question`)",
       "Question not found",

@@ -1,0 +1,67 @@
+/**
+ * The accepted answer (DESIGN.md §9): the asker marks the top-level answer that solved
+ * the question, under `["accepted_answers", questionId]`, or clears it with null. A
+ * deleted accepted answer unaccepts (lib/community/message_lifecycle.ts clears the key in
+ * the delete's own op); this write checks the message, so the two cannot cross.
+ *
+ * @module
+ */
+import { afterCommit } from "../kv/after_commit.ts";
+import { updateAtomically } from "../kv/atomic.ts";
+import { isLookupId, keys } from "../kv/keys.ts";
+import type { MessageRecord } from "./messages.ts";
+import type { QuestionRecord } from "./questions/model.ts";
+import { invalidateReads } from "./read_cache.ts";
+
+/** The outcome of an accept. */
+export type AcceptResult =
+  | { ok: true; acceptedMessageId: string | null }
+  | {
+    ok: false;
+    reason: "question_not_found" | "not_asker" | "message_not_found" | "not_an_answer";
+  };
+
+/**
+ * Accept `messageId` (a top-level answer of the question) as `userId`, the asker; null
+ * clears the mark.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const r = await acceptAnswer(kv, { questionId: "q-1", userId: "u_1", messageId: "msg-1" });
+ * if (r.ok) r.acceptedMessageId; // "msg-1"
+ * ```
+ */
+export async function acceptAnswer(
+  kv: Deno.Kv,
+  input: { questionId: string; userId: string; messageId: string | null },
+): Promise<AcceptResult> {
+  if (!isLookupId(input.questionId)) return { ok: false, reason: "question_not_found" };
+  const { messageId } = input;
+  const result = await updateAtomically<AcceptResult>(async () => {
+    const [q, m] = await kv.getMany<[QuestionRecord, MessageRecord]>([
+      keys.question(input.questionId),
+      keys.message(messageId && isLookupId(messageId) ? messageId : "\u0000none"),
+    ]);
+    if (!q.value || q.value.deletedAt !== undefined) {
+      return { op: null, result: { ok: false, reason: "question_not_found" } };
+    }
+    if (q.value.author.id !== input.userId) {
+      return { op: null, result: { ok: false, reason: "not_asker" } };
+    }
+    const op = kv.atomic();
+    if (messageId === null) {
+      op.delete(keys.acceptedAnswer(q.value.id));
+      return { op, result: { ok: true, acceptedMessageId: null } };
+    }
+    const msg = m.value;
+    if (!msg || msg.deletedAt !== undefined || msg.questionId !== q.value.id) {
+      return { op: null, result: { ok: false, reason: "message_not_found" } };
+    }
+    if (msg.replyTo) return { op: null, result: { ok: false, reason: "not_an_answer" } };
+    op.check(m).set(keys.acceptedAnswer(q.value.id), msg.id);
+    return { op, result: { ok: true, acceptedMessageId: msg.id } };
+  });
+  if (result.ok) await afterCommit("accept caches", () => invalidateReads(kv));
+  return result;
+}

@@ -1,0 +1,181 @@
+/**
+ * Editing and deleting messages (DESIGN.md §9 "Content lifecycle").
+ *
+ * Edit: the author only; the content follows the creation rules (the route validates
+ * with the create schema); the previous version is kept (./revisions.ts); `editedAt` is
+ * set. Markdown is rendered per request (lib/markdown.ts keeps no cache), so nothing
+ * stale is served after an edit; the feed's short read cache is dropped.
+ *
+ * Delete (soft; the author or a moderator), in one atomic op:
+ * - With replies (any message whose `replyTo` is this one), the message stays in its
+ *   thread as a placeholder: the record keeps its place and is marked `deletedAt`, its
+ *   content is erased, and it is served with `deleted: true`, content `""` and the author
+ *   `{id: "", name: "[deleted]", avatar: null}`. It still occupies its slot, so the
+ *   thread's counters (`messageCount`, `answerCount`, reply counts) keep counting it.
+ * - Without replies, it disappears: its thread rows (`question_messages`, and
+ *   `question_answers` or `answer_replies`) are removed and `messageCount`, the answer or
+ *   reply counter and the parent's direct-reply counter move down.
+ * - Either way it leaves its author's activity (`messages_by_author`) and their `answers`
+ *   statistic moves down, and if it was the accepted answer the question is unaccepted.
+ * The record itself is kept (marked), so ids never dangle; it answers 404 to reads,
+ * votes, favorites, edits and replies. A placeholder whose replies later all disappear
+ * stays a placeholder (no cascade).
+ *
+ * @module
+ */
+import { afterCommit } from "../kv/after_commit.ts";
+import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
+import { isLookupId, keys } from "../kv/keys.ts";
+import { type MessageRecord, rootAnswerOf } from "./messages.ts";
+import type { QuestionRecord } from "./questions/model.ts";
+import { invalidateReads } from "./read_cache.ts";
+import { writeRevisions } from "./revisions.ts";
+
+/** The outcome of an edit. */
+export type EditMessageResult =
+  | { ok: true; message: MessageRecord }
+  | { ok: false; reason: "message_not_found" | "not_author" };
+
+/**
+ * Edit a message's content as `userId` (its author only).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const r = await editMessage(kv, { messageId: "msg-1", userId: "u_1", content: "Fixed." });
+ * if (!r.ok) r.reason; // "message_not_found" | "not_author"
+ * ```
+ */
+export async function editMessage(
+  kv: Deno.Kv,
+  input: { messageId: string; userId: string; content: string },
+  { now = Date.now() }: { now?: number } = {},
+): Promise<EditMessageResult> {
+  if (!isLookupId(input.messageId)) return { ok: false, reason: "message_not_found" };
+  const content = input.content.trim();
+  const result = await updateAtomically<EditMessageResult>(async () => {
+    const cur = await kv.get<MessageRecord>(keys.message(input.messageId));
+    const m = cur.value;
+    if (!m || m.deletedAt !== undefined || !await questionLive(kv, m.questionId)) {
+      return { op: null, result: { ok: false, reason: "message_not_found" } };
+    }
+    if (m.author.id !== input.userId) {
+      return { op: null, result: { ok: false, reason: "not_author" } };
+    }
+    if (m.content === content) return { op: null, result: { ok: true, message: m } };
+    const revision = (m.revision ?? 1) + 1;
+    const next: MessageRecord = { ...m, content, editedAt: now, revision };
+    const op = kv.atomic().check(cur).set(keys.message(m.id), next);
+    writeRevisions(
+      op,
+      "message",
+      m,
+      { content: m.content },
+      { revision, editedAt: now },
+      { content },
+      { id: m.author.id, name: m.author.name },
+    );
+    return { op, result: { ok: true, message: next } };
+  });
+  if (result.ok) await afterCommit("message edit caches", () => invalidateReads(kv));
+  return result;
+}
+
+async function questionLive(kv: Deno.Kv, questionId: string): Promise<boolean> {
+  const q = (await kv.get<QuestionRecord>(keys.question(questionId))).value;
+  return !!q && q.deletedAt === undefined;
+}
+
+/** The outcome of a delete: `placeholder` when it stays as "[deleted]" (it has replies). */
+export type DeleteMessageResult =
+  | { ok: true; placeholder: boolean; questionId: string }
+  | { ok: false; reason: "message_not_found" | "forbidden" };
+
+/**
+ * Soft-delete a message as `userId` — its author, or anyone when `moderator` is true.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const r = await deleteMessage(kv, { messageId: "msg-1", userId: "u_1", moderator: false });
+ * if (r.ok) r.placeholder; // true when replies keep it as "[deleted]"
+ * ```
+ */
+export async function deleteMessage(
+  kv: Deno.Kv,
+  input: { messageId: string; userId: string; moderator: boolean },
+  { now = Date.now() }: { now?: number } = {},
+): Promise<DeleteMessageResult> {
+  if (!isLookupId(input.messageId)) return { ok: false, reason: "message_not_found" };
+  const result = await updateAtomically<DeleteMessageResult>(async () => {
+    const cur = await kv.get<MessageRecord>(keys.message(input.messageId));
+    const m = cur.value;
+    if (!m || m.deletedAt !== undefined || !await questionLive(kv, m.questionId)) {
+      return { op: null, result: { ok: false, reason: "message_not_found" } };
+    }
+    if (m.author.id !== input.userId && !input.moderator) {
+      return { op: null, result: { ok: false, reason: "forbidden" } };
+    }
+    const rootId = m.replyTo ? await rootAnswerOf(kv, m) : m.id;
+    const [direct, accepted] = await kv.getMany<[Deno.KvU64, string]>([
+      keys.directReplyCount(m.id),
+      keys.acceptedAnswer(m.questionId),
+    ]);
+    // The check on the direct-reply counter makes a reply posted meanwhile (its `sum`
+    // moves the versionstamp) retry this decision.
+    const replies = direct.versionstamp === null
+      ? await countDirectRepliesLegacy(kv, m, rootId)
+      : counterValue(direct.value);
+    const placeholder = replies > 0;
+    const op = kv.atomic().check(cur, direct, accepted);
+    op.set(
+      keys.message(m.id),
+      {
+        ...m,
+        content: "",
+        deletedAt: now,
+        deletedBy: input.userId,
+      } satisfies MessageRecord,
+    );
+    op.delete(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id));
+    addToCounter(op, keys.userStat(m.author.id, "answers"), -1);
+    if (accepted.value === m.id) op.delete(keys.acceptedAnswer(m.questionId));
+    if (!placeholder) {
+      op.delete(keys.questionMessage(m.questionId, m.createdAt, m.id));
+      addToCounter(op, keys.messageCount(m.questionId), -1);
+      if (m.replyTo) {
+        op.delete(keys.answerReply(rootId, m.createdAt, m.id));
+        addToCounter(op, keys.replyCount(rootId), -1);
+        addToCounter(op, keys.directReplyCount(m.replyTo), -1);
+      } else {
+        op.delete(keys.questionAnswer(m.questionId, m.createdAt, m.id));
+        addToCounter(op, keys.answerCount(m.questionId), -1);
+      }
+    }
+    return { op, result: { ok: true, placeholder, questionId: m.questionId } };
+  });
+  if (result.ok) await afterCommit("message delete caches", () => invalidateReads(kv));
+  return result;
+}
+
+/**
+ * Direct replies of a message written before the direct-reply counter existed: the
+ * replies under its top-level answer whose `replyTo` is it (bounded by that answer's
+ * reply count).
+ */
+async function countDirectRepliesLegacy(
+  kv: Deno.Kv,
+  m: MessageRecord,
+  rootId: string,
+): Promise<number> {
+  const ids: string[] = [];
+  for await (const e of kv.list<string>({ prefix: keys.answerRepliesPrefix(rootId) })) {
+    ids.push(e.value);
+  }
+  let n = 0;
+  for (let i = 0; i < ids.length; i += 10) {
+    const got = await kv.getMany<MessageRecord[]>(ids.slice(i, i + 10).map(keys.message));
+    for (const e of got) if (e.value?.replyTo === m.id) n++;
+  }
+  return n;
+}

@@ -1,0 +1,84 @@
+/**
+ * Deleting a question (DESIGN.md §9): a soft delete by its author or a moderator. One
+ * atomic op marks the record (`deletedAt`, `deletedBy`) and removes every row that lists
+ * it — the time feed, its position in the newest feed and in each tag feed (each recorded
+ * as a hole, ./holes.ts, so pages stay full and totals right), its search postings and
+ * its author's activity row — and moves the `questions` total and the author's
+ * `questions` statistic down. So it leaves the new, hot, tag and search feeds, the agent
+ * list, activity and public profiles at once. Reads treat a deleted record as absent
+ * (./read.ts `getQuestion`), except for its author and moderators, who still open it;
+ * its thread can no longer be answered, voted on or favorited.
+ *
+ * The thread's messages are left as they are (a question may have thousands): answers
+ * on a deleted question keep counting in their authors' `answers` statistic but leave
+ * their activity lists, which skip answers whose question is deleted
+ * (lib/profile/activity.ts).
+ *
+ * @module
+ */
+import { afterCommit } from "../../kv/after_commit.ts";
+import { addToCounter, invertTime, updateAtomically } from "../../kv/atomic.ts";
+import { isLookupId, keys } from "../../kv/keys.ts";
+import { invalidateReads } from "../read_cache.ts";
+import { questionTerms } from "../search_terms.ts";
+import { addHole, ALL_FEED, tagFeed } from "./holes.ts";
+import { feedKey, type QuestionRecord } from "./model.ts";
+import { findSeqEntry } from "./seqs.ts";
+import type { QuestionSeqEntry } from "./write.ts";
+
+/** The outcome of a delete. */
+export type DeleteQuestionResult =
+  | { ok: true }
+  | { ok: false; reason: "question_not_found" | "forbidden" };
+
+/**
+ * Soft-delete a question as `userId` — its author, or anyone when `moderator` is true.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const r = await deleteQuestion(kv, { questionId: "q-1", userId: "u_1", moderator: false });
+ * if (!r.ok) r.reason; // "question_not_found" | "forbidden"
+ * ```
+ */
+export async function deleteQuestion(
+  kv: Deno.Kv,
+  input: { questionId: string; userId: string; moderator: boolean },
+  { now = Date.now() }: { now?: number } = {},
+): Promise<DeleteQuestionResult> {
+  if (!isLookupId(input.questionId)) return { ok: false, reason: "question_not_found" };
+  const result = await updateAtomically<DeleteQuestionResult>(async () => {
+    const [cur, seqsEntry] = await kv.getMany<[QuestionRecord, QuestionSeqEntry]>([
+      keys.question(input.questionId),
+      keys.questionSeqs(input.questionId),
+    ]);
+    const q = cur.value;
+    if (!q || q.deletedAt !== undefined) {
+      return { op: null, result: { ok: false, reason: "question_not_found" } };
+    }
+    if (q.author.id !== input.userId && !input.moderator) {
+      return { op: null, result: { ok: false, reason: "forbidden" } };
+    }
+    const seqs = seqsEntry.value ?? await findSeqEntry(kv, q);
+    const inv = invertTime(q.createdAt);
+    const op = kv.atomic().check(cur, seqsEntry)
+      .set(keys.question(q.id), { ...q, deletedAt: now, deletedBy: input.userId })
+      .set(keys.questionSeqs(q.id), seqs)
+      .delete(feedKey(q))
+      .delete(keys.questionByAuthor(q.author.id, inv, q.id));
+    if (seqs.seq > 0) {
+      op.delete(keys.questionBySeq(seqs.seq));
+      addHole(op, ALL_FEED, seqs.seq, q.id);
+    }
+    for (const [tag, seq] of Object.entries(seqs.tags)) {
+      op.delete(keys.questionByTag(tag, seq));
+      addHole(op, tagFeed(tag), seq, q.id);
+    }
+    for (const t of questionTerms(q)) op.delete(keys.questionTerm(t, inv, q.id));
+    addToCounter(op, keys.counter("questions"), -1);
+    addToCounter(op, keys.userStat(q.author.id, "questions"), -1);
+    return { op, result: { ok: true } };
+  });
+  if (result.ok) await afterCommit("question delete caches", () => invalidateReads(kv));
+  return result;
+}

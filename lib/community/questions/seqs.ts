@@ -1,0 +1,55 @@
+/**
+ * Where a question's feed rows are. Questions written now carry `["question_seqs", id]`
+ * (./write.ts); for older ones the positions are found once by scanning the feeds (a
+ * fallback for existing data only — the edit or delete that needs it then stores them).
+ *
+ * @module
+ */
+import { keys } from "../../kv/keys.ts";
+import { type QuestionRecord, type QuestionSnapshot, tagKey } from "./model.ts";
+import type { QuestionSeqEntry } from "./write.ts";
+
+/** Longest scan of one feed when looking for an old question's position. */
+const LEGACY_SCAN = 100_000;
+
+/**
+ * The feed positions of a question written before `question_seqs` existed (0 / absent
+ * when not found).
+ *
+ * @example
+ * ```ts
+ * import type { QuestionRecord } from "@/lib/community/questions/model.ts";
+ * declare const kv: Deno.Kv;
+ * declare const q: QuestionRecord;
+ * const { seq, tags } = await findSeqEntry(kv, q);
+ * ```
+ */
+export async function findSeqEntry(kv: Deno.Kv, q: QuestionRecord): Promise<QuestionSeqEntry> {
+  let seq = 0;
+  let n = 0;
+  for await (
+    const e of kv.list<QuestionSnapshot>({ prefix: keys.questionsBySeqPrefix() }, {
+      reverse: true,
+    })
+  ) {
+    if (e.value.id === q.id) {
+      seq = e.key[1] as number;
+      break;
+    }
+    if (++n >= LEGACY_SCAN) break;
+  }
+  const tags: Record<string, number> = {};
+  for (const tag of new Set(q.tags.map(tagKey))) {
+    n = 0;
+    for await (
+      const e of kv.list<string>({ prefix: keys.questionsByTagPrefix(tag) }, { reverse: true })
+    ) {
+      if (e.value === q.id) {
+        tags[tag] = e.key[2] as number;
+        break;
+      }
+      if (++n >= LEGACY_SCAN) break;
+    }
+  }
+  return { seq, tags };
+}

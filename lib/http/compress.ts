@@ -1,0 +1,161 @@
+/**
+ * Response compression per `Accept-Encoding` (DESIGN.md §9 "Speed"): brotli or gzip for
+ * text responses over 1 KiB, with `Vary: Accept-Encoding` on every response that could
+ * have been compressed. Never touched: `text/event-stream` (streams must flush event by
+ * event), responses that already carry a `Content-Encoding` (the pre-compressed build
+ * assets of lib/http/static.ts), `Cache-Control: no-transform`, HEAD, 204 and 304.
+ *
+ * Pages are rendered to a string anyway, so the body is compressed in one piece: brotli
+ * at a quality that is quick per request (build assets get the slow, best quality once,
+ * at build time — {@linkcode precompress}).
+ *
+ * @module
+ */
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+
+/** The encodings Parley sends, best first. */
+export type Encoding = "br" | "gzip";
+
+/** Bodies shorter than this go out as they are: compression would not pay. */
+export const COMPRESS_MIN_BYTES = 1024;
+
+/** Brotli quality per response: fast enough per request, most of the gain of 11. */
+const DYNAMIC_BROTLI_QUALITY = 5;
+
+/**
+ * The encoding to use for an `Accept-Encoding` header: `br` when accepted, else `gzip`,
+ * else null. `q=0` refuses an encoding; `*` accepts those not named.
+ *
+ * @example
+ * ```ts
+ * pickEncoding("gzip, deflate, br"); // "br"
+ * pickEncoding("gzip;q=1, br;q=0"); // "gzip"
+ * pickEncoding(null); // null
+ * ```
+ */
+export function pickEncoding(acceptEncoding: string | null): Encoding | null {
+  if (!acceptEncoding) return null;
+  const q = new Map<string, number>();
+  for (const part of acceptEncoding.toLowerCase().split(",")) {
+    const [name, ...params] = part.trim().split(";").map((s) => s.trim());
+    if (!name) continue;
+    const qParam = params.find((p) => p.startsWith("q="));
+    const value = qParam ? Number(qParam.slice(2)) : 1;
+    q.set(name, Number.isFinite(value) ? value : 0);
+  }
+  const accepts = (e: Encoding) => (q.get(e) ?? q.get("*") ?? 0) > 0;
+  if (accepts("br")) return "br";
+  if (accepts("gzip")) return "gzip";
+  return null;
+}
+
+/**
+ * True for a content type worth compressing: text, JSON, JavaScript, XML, SVG — never
+ * `text/event-stream`.
+ *
+ * @example
+ * ```ts
+ * isCompressibleType("text/html; charset=utf-8"); // true
+ * isCompressibleType("text/event-stream"); // false
+ * ```
+ */
+export function isCompressibleType(contentType: string | null): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(";")[0].trim().toLowerCase();
+  if (type === "text/event-stream") return false;
+  return type.startsWith("text/") || type === "application/json" ||
+    type.endsWith("+json") || type.endsWith("+xml") || type === "application/javascript" ||
+    type === "application/xml" || type === "image/svg+xml";
+}
+
+/**
+ * Compress bytes with `encoding`; `best` spends build-time effort (brotli 11, gzip 9).
+ *
+ * @example
+ * ```ts
+ * const br = encode(new TextEncoder().encode("hello ".repeat(500)), "br");
+ * ```
+ */
+export function encode(data: Uint8Array, encoding: Encoding, { best = false } = {}): Uint8Array {
+  if (encoding === "br") {
+    return new Uint8Array(brotliCompressSync(data, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: best ? 11 : DYNAMIC_BROTLI_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    }));
+  }
+  return new Uint8Array(gzipSync(data, { level: best ? 9 : 6 }));
+}
+
+/** Add `value` to a comma-separated header unless it is there already. */
+export function appendVary(headers: Headers, value: string): void {
+  const current = headers.get("vary");
+  if (!current) return headers.set("vary", value);
+  const names = current.split(",").map((s) => s.trim().toLowerCase());
+  if (names.includes("*") || names.includes(value.toLowerCase())) return;
+  headers.set("vary", `${current}, ${value}`);
+}
+
+/**
+ * `res` compressed for `req` when the rules above allow it, else `res` itself (with
+ * `Vary: Accept-Encoding` added when its type is compressible).
+ *
+ * @example
+ * ```ts
+ * const req = new Request("http://localhost/", { headers: { "accept-encoding": "br" } });
+ * const res = await compressResponse(req, new Response("<p>hi</p>".repeat(400), {
+ *   headers: { "content-type": "text/html; charset=utf-8" },
+ * }));
+ * res.headers.get("content-encoding"); // "br"
+ * ```
+ */
+export async function compressResponse(req: Request, res: Response): Promise<Response> {
+  if (req.method === "HEAD" || res.status === 204 || res.status === 304 || !res.body) return res;
+  if (res.headers.has("content-encoding")) return res;
+  if (!isCompressibleType(res.headers.get("content-type"))) return res;
+  if (/\bno-transform\b/i.test(res.headers.get("cache-control") ?? "")) return res;
+  const length = Number(res.headers.get("content-length") ?? NaN);
+  const encoding = pickEncoding(req.headers.get("accept-encoding"));
+  if (!encoding || length < COMPRESS_MIN_BYTES) {
+    const out = new Response(res.body, res);
+    appendVary(out.headers, "Accept-Encoding");
+    return out;
+  }
+  const body = new Uint8Array(await res.arrayBuffer());
+  const headers = new Headers(res.headers);
+  appendVary(headers, "Accept-Encoding");
+  const init = { status: res.status, statusText: res.statusText, headers };
+  if (body.length < COMPRESS_MIN_BYTES) return new Response(body as BodyInit, init);
+  const compressed = encode(body, encoding);
+  headers.set("content-encoding", encoding);
+  headers.delete("content-length");
+  // A strong validator names exact bytes; the compressed body is other bytes.
+  const etag = headers.get("etag");
+  if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
+  return new Response(compressed as BodyInit, init);
+}
+
+/**
+ * Write `<file>.br` and `<file>.gz` beside a built asset (best quality), when it is big
+ * enough to gain; returns the encodings written. Used by the build (lib/fresh/build.ts);
+ * lib/http/static.ts serves the variants per `Accept-Encoding`.
+ *
+ * @example
+ * ```ts
+ * const written = await precompress(".build/static/abc123/client.js");
+ * ```
+ */
+export async function precompress(path: string): Promise<Encoding[]> {
+  const data = await Deno.readFile(path);
+  if (data.length < COMPRESS_MIN_BYTES) return [];
+  const written: Encoding[] = [];
+  for (const [encoding, ext] of [["br", "br"], ["gzip", "gz"]] as const) {
+    const out = encode(data, encoding, { best: true });
+    if (out.length >= data.length) continue;
+    await Deno.writeFile(`${path}.${ext}`, out);
+    written.push(encoding);
+  }
+  return written;
+}

@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { compressResponse, pickEncoding } from "./compress.ts";
+
+const big = "<p>engines and heat</p>".repeat(200);
+const req = (init: RequestInit = {}) =>
+  new Request("http://localhost/", { headers: { "accept-encoding": "br, gzip" }, ...init });
+
+Deno.test("pickEncoding() prefers br, honours q=0 and *", () => {
+  assert.equal(pickEncoding("gzip, deflate, br"), "br");
+  assert.equal(pickEncoding("gzip"), "gzip");
+  assert.equal(pickEncoding("br;q=0, gzip;q=0.5"), "gzip");
+  assert.equal(pickEncoding("*"), "br");
+  assert.equal(pickEncoding("*, br;q=0"), "gzip");
+  assert.equal(pickEncoding("identity"), null);
+  assert.equal(pickEncoding(""), null);
+});
+
+Deno.test("compressResponse() leaves event streams, encoded bodies, no-transform and 204 alone", async () => {
+  const cases: [string, Response][] = [
+    ["sse", new Response(big, { headers: { "content-type": "text/event-stream" } })],
+    [
+      "encoded",
+      new Response(big, { headers: { "content-type": "text/css", "content-encoding": "br" } }),
+    ],
+    [
+      "no-transform",
+      new Response(big, {
+        headers: { "content-type": "text/html", "cache-control": "no-transform" },
+      }),
+    ],
+    ["204", new Response(null, { status: 204 })],
+    ["image", new Response(big, { headers: { "content-type": "image/png" } })],
+  ];
+  for (const [name, res] of cases) {
+    const out = await compressResponse(req(), res);
+    assert.equal(out, res, name);
+  }
+});
+
+Deno.test("compressResponse() compresses text over 1 KiB only, and always says Vary", async () => {
+  const html = { "content-type": "text/html; charset=utf-8", vary: "Cookie" };
+  const small = await compressResponse(req(), new Response("<p>hi</p>", { headers: html }));
+  assert.equal(small.headers.get("content-encoding"), null);
+  assert.equal(small.headers.get("vary"), "Cookie, Accept-Encoding");
+  const out = await compressResponse(req(), new Response(big, { status: 404, headers: html }));
+  assert.equal(out.status, 404);
+  assert.equal(out.headers.get("content-encoding"), "br");
+  assert.equal(out.headers.get("vary"), "Cookie, Accept-Encoding");
+  const head = await compressResponse(
+    req({ method: "HEAD" }),
+    new Response(big, { headers: html }),
+  );
+  assert.equal(head.headers.get("content-encoding"), null);
+});

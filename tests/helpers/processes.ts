@@ -1,0 +1,99 @@
+/**
+ * Real `main.ts` processes for deployment tests: spawn with a chosen environment and
+ * permissions, wait for `/healthz`, and sign in through the local providers over HTTP
+ * exactly as a browser does (no test-only shortcut into KV).
+ */
+import assert from "node:assert/strict";
+import { ROOT } from "./app.ts";
+import { CookieJar, ROUTES } from "./oauth.ts";
+import type { ProviderId } from "@/lib/config.ts";
+
+/** Spawn `deno run <permissions> main.ts` with exactly `env` (plus PATH). */
+export function spawnMain(
+  env: Record<string, string>,
+  permissions: string[] = ["-A"],
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", ...permissions, "main.ts"],
+    cwd: ROOT,
+    env: { PATH: Deno.env.get("PATH") ?? "", ...env },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** Collect a child's output as text (for failure messages). */
+export function collectOutput(child: Deno.ChildProcess): () => string {
+  let text = "";
+  const dec = new TextDecoder();
+  const pump = async (s: ReadableStream<Uint8Array>) => {
+    for await (const chunk of s) text += dec.decode(chunk);
+  };
+  pump(child.stdout).catch(() => {});
+  pump(child.stderr).catch(() => {});
+  return () => text;
+}
+
+/** Wait until `origin/healthz` answers 200. */
+export async function waitHealthy(origin: string, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    try {
+      const res = await fetch(`${origin}/healthz`);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${origin} did not start`);
+}
+
+/** One browser step: no redirects followed, cookies from the jar. */
+export async function step(origin: string, jar: CookieJar, url: string, init: RequestInit = {}) {
+  const res = await fetch(new URL(url, origin), {
+    ...init,
+    redirect: "manual",
+    headers: { cookie: jar.header(), ...init.headers },
+  });
+  jar.take(res);
+  return res;
+}
+
+/**
+ * Sign in through a local provider: start, the chooser form (fields from the rendered
+ * page), the provider's redirect to the API callback, the app callback. Returns the jar.
+ */
+export async function localSignIn(
+  origin: string,
+  provider: ProviderId,
+  choice: Record<string, string>,
+): Promise<CookieJar> {
+  const jar = new CookieJar();
+  const start = await step(origin, jar, ROUTES[provider].login);
+  const authorize = start.headers.get("location")!;
+  assert.ok(authorize.startsWith(`${origin}/local-oauth/${provider}/authorize?`), authorize);
+  const page = await step(origin, jar, authorize);
+  assert.equal(page.status, 200);
+  const html = (await page.text()).split('data-testid="local-oauth"')[1];
+  const hidden = Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
+      m[1],
+      m[2].replace(/&amp;/g, "&"),
+    ]),
+  );
+  const action = /<form method="post" action="([^"]+)"/.exec(html)![1];
+  const decided = await step(origin, jar, action, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin },
+    body: new URLSearchParams({ ...hidden, ...choice }).toString(),
+  });
+  assert.equal(decided.status, 303);
+  const cb = await step(origin, jar, decided.headers.get("location")!);
+  const app = cb.headers.get("location")!;
+  assert.ok(app.includes("/auth/callback/"), app);
+  await step(origin, jar, app);
+  return jar;
+}
