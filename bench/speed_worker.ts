@@ -163,9 +163,9 @@ async function bytesPerRender(path: string, cookie: string, n: number): Promise<
   for (let i = 0; i < 50; i++) await (await t.request(path, { headers })).text();
   const s = new Session();
   s.connect();
-  // deno-lint-ignore no-explicit-any
+  type Reply = { profile: { samples: { size: number }[] } };
   const post = (m: string, p: object = {}) =>
-    new Promise<any>((ok, fail) => s.post(m, p, (e, r) => e ? fail(e) : ok(r)));
+    new Promise<Reply>((ok, fail) => s.post(m, p, (e, r) => e ? fail(e) : ok(r as Reply)));
   await post("HeapProfiler.enable");
   await post("HeapProfiler.startSampling", {
     samplingInterval: 512,
@@ -176,7 +176,7 @@ async function bytesPerRender(path: string, cookie: string, n: number): Promise<
   const { profile } = await post("HeapProfiler.stopSampling");
   s.disconnect();
   let total = 0;
-  for (const sample of profile.samples as { size: number }[]) total += sample.size;
+  for (const sample of profile.samples) total += sample.size;
   return total / n;
 }
 

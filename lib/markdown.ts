@@ -71,18 +71,30 @@ function remember(key: string, html: string): void {
   }
 }
 
-/** How many rendered texts the cache holds and their size (for tests and the bench). */
-export function markdownCacheStats(): { entries: number; size: number } {
-  return { entries: cache.size, size: cachedSize };
+/**
+ * How many rendered texts the cache holds and their size, and how many times the GFM
+ * extensions were built (syntax once per process; HTML once per id prefix) — for tests
+ * and the bench.
+ */
+export function markdownCacheStats(): {
+  entries: number;
+  size: number;
+  syntaxBuilds: number;
+  htmlBuilds: number;
+} {
+  return { entries: cache.size, size: cachedSize, syntaxBuilds, htmlBuilds };
 }
 
-const GFM = gfm();
+let syntaxBuilds = 0;
+let htmlBuilds = 0;
+const GFM = (syntaxBuilds++, gfm());
 const htmlExtensions = new Map<string, ReturnType<typeof gfmHtml>>();
 
 function gfmHtmlFor(idPrefix: string): ReturnType<typeof gfmHtml> {
   let ext = htmlExtensions.get(idPrefix);
   if (!ext) {
     ext = gfmHtml({ clobberPrefix: idPrefix });
+    htmlBuilds++;
     // Prefixes are per post id: keep the table bounded.
     if (htmlExtensions.size >= 1000) htmlExtensions.clear();
     htmlExtensions.set(idPrefix, ext);
