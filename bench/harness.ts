@@ -12,6 +12,8 @@ export interface LoadResult {
   non2xx: number;
   errors: number;
   total: number;
+  /** Responses with a status ≥ 500. */
+  status5xx?: number;
 }
 
 const LOAD = new URL("./load.ts", import.meta.url).pathname;
@@ -83,4 +85,53 @@ export async function benchApp(opts: TestAppOptions = {}): Promise<TestApp & { d
 export function row(name: string, value: string, ratio?: number): string {
   const r = ratio === undefined ? "" : `  ${ratio.toFixed(3)}× baseline`;
   return `${name.padEnd(48)} ${value.padStart(16)}${r}`;
+}
+
+/** A server process started by {@link startTree}, and the JSON line it printed. */
+export interface TreeServer<T> {
+  info: T;
+  stop(): Promise<void>;
+}
+
+const WORKER = new URL("./speed_worker.ts", import.meta.url).pathname;
+
+/**
+ * Run bench/speed_worker.ts inside the source tree `root` (this checkout, or a worktree
+ * of the base commit) with that tree's deno.json, so each side runs its own code.
+ *
+ * @example
+ * ```ts
+ * const base = await startTree<{ url: string }>("/tmp/parley-base13", "serve", "/tmp/b.kv");
+ * await base.stop();
+ * ```
+ */
+export async function startTree<T>(
+  root: string,
+  mode: "serve" | "inproc",
+  kvPath: string,
+  extra: string[] = [],
+): Promise<TreeServer<T>> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--config", `${root}/deno.json`, WORKER, mode, root, kvPath, ...extra],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = "";
+  while (!buf.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`worker in ${root} (${mode}) ended without output`);
+    buf += value;
+  }
+  const info = JSON.parse(buf.slice(0, buf.indexOf("\n"))) as T;
+  return {
+    info,
+    stop: async () => {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      await reader.cancel().catch(() => {});
+      await child.status;
+    },
+  };
 }

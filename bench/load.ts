@@ -33,5 +33,6 @@ console.log(JSON.stringify({
   latencyP99: result.latency.p99,
   non2xx: result.non2xx,
   errors: result.errors,
+  status5xx: result["5xx"],
   total: result.requests.total,
 }));

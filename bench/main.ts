@@ -7,7 +7,7 @@
  * rate) and the agent question list over 100,000 questions (against bare Hono).
  *
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50), BENCH_ONLY (a
- * comma-separated subset of home, signin, debate, community, participation, stress,
+ * comma-separated subset of home, signin, debate, community, participation, speed, stress,
  * notifications).
  */
 import { Hono } from "hono";
@@ -102,6 +102,8 @@ if (wanted("debate")) await runDebateBench();
 if (wanted("community")) await runCommunity();
 // Agent participation and the AI avatar: the cost of one atomic answer, against KV commits.
 if (wanted("participation")) await (await import("./participation.ts")).run();
+// Speed (issue 13): the issue's table, before (base worktree) and after, same run.
+if (wanted("speed")) await (await import("./speed.ts")).run();
 // Stress: 3 processes on one KV file, 90 writers, against the base commit in the same run.
 if (wanted("stress")) await (await import("./stress.ts")).run();
 

@@ -5,7 +5,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { NONCE, secureHeaders } from "hono/secure-headers";
+import { secureHeaders } from "hono/secure-headers";
 import type { BuildInfo } from "./fresh/assets.ts";
 import { createFreshHandler } from "./fresh/server.ts";
 import type { Manifest } from "./fresh/types.ts";
@@ -14,6 +14,9 @@ import { ContentionError, InvalidCursorError } from "./kv/atomic.ts";
 import { isLockError } from "./kv/retry.ts";
 import { formatRequestLine, logSink } from "./http/log.ts";
 import { serveBuildAsset } from "./http/static.ts";
+import { PageCache } from "./http/page_cache.ts";
+import { sessionCookieName } from "./auth/sessions.ts";
+import { onReadsInvalidated } from "./community/read_cache.ts";
 import { compressResponse } from "./http/compress.ts";
 import { keys } from "./kv/keys.ts";
 import type { AppState, Services } from "./state.ts";
@@ -26,6 +29,11 @@ export interface AppOptions {
   buildDir: string;
   /** Log one line per request (default true). */
   logRequests?: boolean;
+  /**
+   * The signed-out page cache (lib/http/page_cache.ts): its lifetime in ms (default 1000),
+   * or false for none.
+   */
+  pageCacheTtlMs?: number | false;
 }
 
 /**
@@ -103,7 +111,9 @@ export function createApp(services: Services, opts: AppOptions): Hono {
   app.use(secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", NONCE],
+      // No nonce: the island boot script is an immutable file (lib/fresh/render.ts), so a
+      // page is the same bytes for everyone and can come from the page cache.
+      scriptSrc: ["'self'"],
       scriptSrcAttr: ["'none'"],
       styleSrc: ["'self'"],
       imgSrc: ["'self'", "https:", "http:", "data:"],
@@ -149,19 +159,27 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     return res ?? c.text("Not found", 404);
   });
 
-  app.all("*", (c) => {
-    const state: AppState = {
-      services,
-      user: null,
-      nonce: c.get("secureHeadersNonce") ?? "",
-      theme: "auto",
-    };
+  const pages = opts.pageCacheTtlMs === false ? null : new PageCache({
+    sessionCookie: sessionCookieName(services.config.appOrigin),
+    ttlMs: opts.pageCacheTtlMs,
+  });
+  if (pages) onReadsInvalidated(services.kv, () => pages.drop());
+
+  app.all("*", async (c) => {
+    const req = c.req.raw;
     const info = (c.env as { remoteAddr?: Deno.NetAddr } | undefined)?.remoteAddr;
-    return fresh(c.req.raw, {
-      state: state as unknown as Record<string, unknown>,
-      nonce: state.nonce,
-      remoteAddr: info ? { hostname: info.hostname, port: info.port } : undefined,
-    });
+    const render = () => {
+      const state: AppState = { services, user: null, nonce: "", theme: "auto" };
+      return fresh(req, {
+        state: state as unknown as Record<string, unknown>,
+        nonce: "",
+        remoteAddr: info ? { hostname: info.hostname, port: info.port } : undefined,
+      });
+    };
+    if (!pages) return await render();
+    const res = await pages.serve(req, render);
+    pages.noteWrite(req, res);
+    return res;
   });
 
   app.onError((err, c) => {

@@ -4,6 +4,12 @@
  * this module then keeps only http(s), mailto, relative and in-page links, and marks every
  * link `rel="nofollow ugc noopener"`. The result is the only HTML a page injects.
  *
+ * Markdown is rendered once per distinct text: results live in a bounded LRU keyed by the
+ * source and the id prefix (at most {@link MARKDOWN_CACHE_ENTRIES} entries and
+ * {@link MARKDOWN_CACHE_BYTES} UTF-16 code units of source + HTML), so a question page with
+ * 30 answers parses nothing on its second load; an edit is a new text, hence a new key. The
+ * micromark extensions are built once at module load, not per call.
+ *
  * @module
  */
 import { micromark } from "micromark";
@@ -32,9 +38,74 @@ export function isSafeHref(href: string): boolean {
  * ```
  */
 export function renderMarkdown(text: string, idPrefix = "user-content-"): string {
+  const key = `${idPrefix}\u0000${text}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    // Refresh: a Map iterates in insertion order, so the first key is the least recent.
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const html = renderUncached(text, idPrefix);
+  remember(key, html);
+  return html;
+}
+
+/** Most rendered texts kept. */
+export const MARKDOWN_CACHE_ENTRIES = 5000;
+/** Most UTF-16 code units (keys + HTML) kept: about 32 MB at two bytes each. */
+export const MARKDOWN_CACHE_BYTES = 16_000_000;
+
+const cache = new Map<string, string>();
+let cachedSize = 0;
+
+function remember(key: string, html: string): void {
+  const size = key.length + html.length;
+  if (size > MARKDOWN_CACHE_BYTES / 100) return; // one huge text may not flush the rest
+  cache.set(key, html);
+  cachedSize += size;
+  while (cache.size > MARKDOWN_CACHE_ENTRIES || cachedSize > MARKDOWN_CACHE_BYTES) {
+    const [oldKey, oldHtml] = cache.entries().next().value!;
+    cache.delete(oldKey);
+    cachedSize -= oldKey.length + oldHtml.length;
+  }
+}
+
+/**
+ * How many rendered texts the cache holds and their size, and how many times the GFM
+ * extensions were built (syntax once per process; HTML once per id prefix) — for tests
+ * and the bench.
+ */
+export function markdownCacheStats(): {
+  entries: number;
+  size: number;
+  syntaxBuilds: number;
+  htmlBuilds: number;
+} {
+  return { entries: cache.size, size: cachedSize, syntaxBuilds, htmlBuilds };
+}
+
+let syntaxBuilds = 0;
+let htmlBuilds = 0;
+const GFM = (syntaxBuilds++, gfm());
+const htmlExtensions = new Map<string, ReturnType<typeof gfmHtml>>();
+
+function gfmHtmlFor(idPrefix: string): ReturnType<typeof gfmHtml> {
+  let ext = htmlExtensions.get(idPrefix);
+  if (!ext) {
+    ext = gfmHtml({ clobberPrefix: idPrefix });
+    htmlBuilds++;
+    // Prefixes are per post id: keep the table bounded.
+    if (htmlExtensions.size >= 1000) htmlExtensions.clear();
+    htmlExtensions.set(idPrefix, ext);
+  }
+  return ext;
+}
+
+function renderUncached(text: string, idPrefix: string): string {
   const html = micromark(text, {
-    extensions: [gfm()],
-    htmlExtensions: [gfmHtml({ clobberPrefix: idPrefix })],
+    extensions: [GFM],
+    htmlExtensions: [gfmHtmlFor(idPrefix)],
     allowDangerousHtml: false,
     allowDangerousProtocol: false,
   });

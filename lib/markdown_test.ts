@@ -1,6 +1,13 @@
 /** Markdown → HTML: GFM renders, and no XSS payload survives. */
 import assert from "node:assert/strict";
-import { excerpt, isSafeHref, renderMarkdown } from "@/lib/markdown.ts";
+import {
+  excerpt,
+  isSafeHref,
+  MARKDOWN_CACHE_BYTES,
+  MARKDOWN_CACHE_ENTRIES,
+  markdownCacheStats,
+  renderMarkdown,
+} from "@/lib/markdown.ts";
 
 const PAYLOADS = [
   "<script>alert(1)</script>",
@@ -123,4 +130,41 @@ Deno.test("excerpt drops an unclosed code fence and keeps words with pipes in pr
   assert.equal(excerpt("Intro\n\n```\nnever closed\ncode"), "Intro");
   assert.equal(excerpt("Use a||b in code"), "Use ab in code");
   assert.equal(excerpt("per-voter snake_case"), "per-voter snake_case");
+});
+
+Deno.test("renderMarkdown() renders a text once: a repeat is the cached string, an edit a new render", () => {
+  const text = `cache me **${crypto.randomUUID()}**`;
+  const first = renderMarkdown(text);
+  const before = markdownCacheStats().entries;
+  assert.equal(renderMarkdown(text), first);
+  assert.equal(markdownCacheStats().entries, before, "a repeat adds no entry");
+  assert.match(renderMarkdown(`${text} edited`), /edited/);
+  assert.equal(markdownCacheStats().entries, before + 1);
+});
+
+Deno.test("renderMarkdown() cache stays within its entry and size bounds; a huge text never flushes it", () => {
+  const keep = `kept ${crypto.randomUUID()}`;
+  renderMarkdown(keep);
+  for (let i = 0; i < MARKDOWN_CACHE_ENTRIES + 200; i++) {
+    if (i % 1000 === 0) renderMarkdown(keep); // recently used: survives the flood
+    renderMarkdown(`flood ${i} *${i}*`);
+  }
+  const stats = markdownCacheStats();
+  assert.ok(stats.entries <= MARKDOWN_CACHE_ENTRIES, `${stats.entries} entries`);
+  assert.ok(stats.size <= MARKDOWN_CACHE_BYTES, `${stats.size} size`);
+  // A text too big to cache (over 1% of the budget) is rendered but never flushes the rest.
+  const entries = stats.entries;
+  const huge = "x".repeat(MARKDOWN_CACHE_BYTES / 100 + 1);
+  assert.equal(renderMarkdown(huge), `<p>${huge}</p>`);
+  assert.equal(markdownCacheStats().entries, entries);
+});
+
+Deno.test("renderMarkdown() builds the GFM syntax extension once and the HTML one once per id prefix", () => {
+  const start = markdownCacheStats();
+  assert.equal(start.syntaxBuilds, 1);
+  for (let i = 0; i < 50; i++) renderMarkdown(`gfm ${i} ~~x~~ | a |\n| - |`, "p-same-");
+  renderMarkdown("one more", "p-same-");
+  const end = markdownCacheStats();
+  assert.equal(end.syntaxBuilds, 1);
+  assert.ok(end.htmlBuilds - start.htmlBuilds <= 1, `${end.htmlBuilds - start.htmlBuilds} builds`);
 });

@@ -6,7 +6,7 @@
  * @module
  */
 import { afterCommit } from "../kv/after_commit.ts";
-import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
+import { addToCounter, counterValue, getAll, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
 import type { HitLog } from "../limits/window.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
@@ -370,17 +370,26 @@ export async function listThreadTail(
  * ```
  */
 export async function messageViews(kv: Deno.Kv, messages: MessageRecord[]): Promise<MessageView[]> {
-  return await Promise.all(messages.map(async (m) => {
-    const [counts, voters] = await Promise.all([
-      kv.getMany([keys.voteCount("message", m.id, "up"), keys.voteCount("message", m.id, "down")]),
-      listVoters(kv, "message", m.id),
-    ]);
-    const [up, down] = counts.map((e) => counterValue(e.value));
+  // Every message's counters in `getMany` batches (not one call per message), beside the
+  // voter lists.
+  const [counts, voterLists] = await Promise.all([
+    getAll(
+      kv,
+      messages.flatMap((m) => [
+        keys.voteCount("message", m.id, "up"),
+        keys.voteCount("message", m.id, "down"),
+      ]),
+    ),
+    Promise.all(messages.map((m) => listVoters(kv, "message", m.id))),
+  ]);
+  return messages.map((m, i) => {
+    const voters = voterLists[i];
+    const [up, down] = [counts[2 * i], counts[2 * i + 1]].map((e) => counterValue(e.value));
     const { editedAt, revision: _r, deletedBy: _d, hiddenAt: _h, ...rest } = m;
     const base = { ...rest, editedAt: editedAt ?? null, upvotes: up, downvotes: down, ...voters };
     if (m.deletedAt === undefined) return base;
     return { ...base, content: "", author: DELETED_AUTHOR, deleted: true as const };
-  }));
+  });
 }
 
 /**

@@ -73,4 +73,25 @@ export function cachedRead<T>(
  */
 export function invalidateReads(kv: Deno.Kv): void {
   stores.get(kv)?.clear();
+  for (const fn of listeners.get(kv) ?? []) fn();
+}
+
+const listeners = new WeakMap<Deno.Kv, Set<() => void>>();
+
+/**
+ * Call `fn` whenever {@link invalidateReads} drops a store's reads (the signed-out page
+ * cache, lib/http/page_cache.ts, drops its pages then). Returns the unsubscribe function.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const stop = onReadsInvalidated(kv, () => console.log("dropped"));
+ * stop();
+ * ```
+ */
+export function onReadsInvalidated(kv: Deno.Kv, fn: () => void): () => void {
+  let set = listeners.get(kv);
+  if (!set) listeners.set(kv, set = new Set());
+  set.add(fn);
+  return () => set.delete(fn);
 }

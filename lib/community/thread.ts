@@ -179,17 +179,16 @@ export async function getQuestionThreadPage(
     const ids = await answerPageIds(kv, questionId, sort, query.page, view.acceptedMessageId);
     answers = await records(kv, ids);
   }
-  const [replyIds, replyTotals] = await Promise.all([
-    Promise.all(answers.map((a) =>
-      idsOf(
-        kv,
-        keys.answerRepliesPrefix(a.id),
-        (replyPage - 1) * REPLIES_PER_ANSWER,
-        REPLIES_PER_ANSWER,
-      )
-    )),
-    getAll(kv, answers.map((a) => keys.replyCount(a.id))),
-  ]);
+  // Reply totals first: only answers that have replies cost a list (most have none).
+  const replyTotals = await getAll(kv, answers.map((a) => keys.replyCount(a.id)));
+  const replySkip = (replyPage - 1) * REPLIES_PER_ANSWER;
+  const replyIds = await Promise.all(
+    answers.map((a, i) =>
+      counterValue(replyTotals[i].value) > replySkip
+        ? idsOf(kv, keys.answerRepliesPrefix(a.id), replySkip, REPLIES_PER_ANSWER)
+        : Promise.resolve([] as string[])
+    ),
+  );
   const replies = await getAll<MessageRecord>(kv, replyIds.flat().map(keys.message));
   let at = 0;
   const ordered = answers.flatMap((a, i) => {

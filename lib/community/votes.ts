@@ -10,13 +10,15 @@
  */
 import { afterUpvote, bumpQuestion } from "../notifications/hooks.ts";
 import { afterCommit } from "../kv/after_commit.ts";
-import { addToCounter, commit, invertTime, readCounters, updateAtomically } from "../kv/atomic.ts";
+import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
 import type { HitLog } from "../limits/window.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
 import { invalidateReads } from "./read_cache.ts";
-import { keys } from "../kv/keys.ts";
-import { findTarget, type TargetType } from "./targets.ts";
+import { isLookupId, keys } from "../kv/keys.ts";
+import { type TargetInfo, type TargetType } from "./targets.ts";
+import type { MessageRecord } from "./messages.ts";
+import type { QuestionRecord } from "./questions/model.ts";
 import { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
 
 export { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
@@ -82,17 +84,34 @@ export async function castVote(
   { limits }: { limits?: PostingLimits } = {},
 ): Promise<CastVoteResult> {
   const { userId, targetType, targetId, voteType } = input;
-  const target = await findTarget(kv, targetType, targetId);
-  if (!target) return { ok: false, reason: "not_found" };
-  if (target.authorId === userId) return { ok: false, reason: "own_post" };
+  if (!isLookupId(targetId)) return { ok: false, reason: "not_found" };
   // Votes and favorites share one budget (`votes`), spent in the vote's own atomic op.
   const budget = budgetOf(limits, "votes", userId);
   const voteKey = keys.vote(targetType, targetId, userId);
-  const outcome = await updateAtomically<ReturnType<typeof nextVote> | RateLimited>(async () => {
-    const [cur, log] = await kv.getMany<[VoteRecord, HitLog]>([
+  const upKey = keys.voteCount(targetType, targetId, "up");
+  const downKey = keys.voteCount(targetType, targetId, "down");
+  let target: TargetInfo | null = null;
+  let counts = { up: 0, down: 0 };
+  const outcome = await updateAtomically<
+    ReturnType<typeof nextVote> | RateLimited | { ok: false; reason: "not_found" | "own_post" }
+  >(async () => {
+    // One read for everything the vote needs: the target, the voter's vote, the budget
+    // and the counts the answer reports.
+    const [record, cur, log, up, down] = await kv.getMany<
+      [QuestionRecord | MessageRecord, VoteRecord, HitLog, Deno.KvU64, Deno.KvU64]
+    >([
+      targetType === "question" ? keys.question(targetId) : keys.message(targetId),
       voteKey,
       budget?.key ?? keys.rateLimitLog("none", "none"),
+      upKey,
+      downKey,
     ]);
+    target = targetOf(targetType, targetId, record.value);
+    if (!target) return { op: null, result: { ok: false as const, reason: "not_found" as const } };
+    // No self-votes (DESIGN.md §9): nobody raises their own score.
+    if (target.authorId === userId) {
+      return { op: null, result: { ok: false as const, reason: "own_post" as const } };
+    }
     const prev = cur.value?.voteType ?? null;
     const step = nextVote(prev, voteType);
     const op = kv.atomic().check(cur);
@@ -104,10 +123,15 @@ export async function castVote(
     const newIndex = step.next
       ? keys.userVote(userId, invertTime(now), targetType, targetId)
       : null;
-    if (prev) addToCounter(op, keys.voteCount(targetType, targetId, prev), -1);
+    counts = { up: counterValue(up.value), down: counterValue(down.value) };
+    if (prev) {
+      addToCounter(op, keys.voteCount(targetType, targetId, prev), -1);
+      counts[prev]--;
+    }
     if (oldIndex && !(newIndex && sameKey(oldIndex, newIndex))) op.delete(oldIndex);
     if (step.next && newIndex) {
       addToCounter(op, keys.voteCount(targetType, targetId, step.next), 1);
+      counts[step.next]++;
       op.set(voteKey, { voteType: step.next, createdAt: now } satisfies VoteRecord);
       op.set(newIndex, { targetType, targetId, voteType: step.next, createdAt: now });
     } else {
@@ -118,36 +142,82 @@ export async function castVote(
       addToCounter(op, keys.userStat(target.authorId, "upvotes_received"), received);
     }
     bumpQuestion(op, target.questionId); // the live question page
+    if (step.next === "up") {
+      // The peak up-vote count the author's question/answer reached, for badges: `max`
+      // never conflicts and joins the vote's own commit.
+      op.max(
+        keys.userStat(target.authorId, bestStatOf(targetType)),
+        BigInt(Math.max(0, counts.up)),
+      );
+    }
     return { op, result: step };
   });
   if ("reason" in outcome) return outcome;
   const { action, next } = outcome;
-  const bestStat = targetType === "question" ? "best_question_upvotes" : "best_answer_upvotes";
-  const bestKey = keys.userStat(target.authorId, bestStat);
-  const [upvotes, downvotes, best] = await readCounters(kv, [
-    keys.voteCount(targetType, targetId, "up"),
-    keys.voteCount(targetType, targetId, "down"),
-    bestKey,
-  ]);
-  // After the commit: nothing here may fail the request (the vote stands).
-  await afterCommit("vote peak, caches and badges", async () => {
-    if (action === "liked" && upvotes > best) {
-      // The best count a user's question/answer reached, for badges. `max` never conflicts;
-      // every liker that sees a new peak after its own vote writes it, so the peak is kept,
-      // and on a busy item most likes find the peak already recorded and write nothing.
-      await commit(kv, (op) => op.max(bestKey, BigInt(upvotes)));
-    }
+  const author = (target as TargetInfo | null)!.authorId;
+  // After the commit: nothing here may fail the request (the vote stands). The counts are
+  // the ones the commit moved from (no second read): votes committed concurrently by others
+  // may be missing from this answer, never from the stored counters.
+  await afterCommit("vote caches and badges", async () => {
     invalidateReads(kv); // vote counts in the feed
-    // A like can earn the author a badge (Helpful Answer, Popular Question, Crowd Favorite).
-    if (action === "liked") await recordEarnedBadges(kv, target.authorId, now);
+    // A like can earn the author a badge (Helpful Answer, Popular Question, Crowd Favorite);
+    // concurrent likes of one author's posts share one check.
+    if (action === "liked") {
+      // The in-op `max` saw only this voter's read; concurrent likes may have gone higher,
+      // so the peak is confirmed against the committed counter (written only when higher).
+      const bestKey = keys.userStat(author, bestStatOf(targetType));
+      const [up, best] = await kv.getMany<[Deno.KvU64, Deno.KvU64]>([upKey, bestKey]);
+      const peak = counterValue(up.value);
+      if (peak > counterValue(best.value)) {
+        await kv.atomic().max(bestKey, BigInt(peak)).commit();
+      }
+      await sharedBadgeCheck(kv, author, now);
+    }
   });
   if (action === "liked") {
-    await afterCommit("upvote notification", () => afterUpvote(kv, target, userId, now));
+    const liked = (target as TargetInfo | null)!;
+    await afterCommit("upvote notification", () => afterUpvote(kv, liked, userId, now));
   }
   return {
     ok: true,
-    vote: { action, upvotes, downvotes, liked: next === "up", downvoted: next === "down" },
+    vote: {
+      action,
+      upvotes: Math.max(0, counts.up),
+      downvotes: Math.max(0, counts.down),
+      liked: next === "up",
+      downvoted: next === "down",
+    },
   };
+}
+
+function bestStatOf(type: TargetType): "best_question_upvotes" | "best_answer_upvotes" {
+  return type === "question" ? "best_question_upvotes" : "best_answer_upvotes";
+}
+
+function targetOf(
+  type: TargetType,
+  id: string,
+  record: QuestionRecord | MessageRecord | null,
+): TargetInfo | null {
+  // A deleted or hidden post is not a target (as in `findTarget`).
+  if (!record || record.deletedAt !== undefined || record.hiddenAt !== undefined) return null;
+  if (type === "question") {
+    const q = record as QuestionRecord;
+    return { type, id, authorId: q.author.id, questionId: q.id };
+  }
+  const m = record as MessageRecord;
+  return { type, id, authorId: m.author.id, questionId: m.questionId };
+}
+
+const badgeChecks = new Map<string, Promise<unknown>>();
+
+/** One badge check per author at a time; a like arriving while one runs joins it. */
+function sharedBadgeCheck(kv: Deno.Kv, authorId: string, now: number): Promise<unknown> {
+  const running = badgeChecks.get(authorId);
+  if (running) return running;
+  const p = recordEarnedBadges(kv, authorId, now).finally(() => badgeChecks.delete(authorId));
+  badgeChecks.set(authorId, p);
+  return p;
 }
 
 function sameKey(a: Deno.KvKey, b: Deno.KvKey): boolean {

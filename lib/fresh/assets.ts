@@ -10,6 +10,8 @@ export interface BuildInfo {
   buildId: string;
   /** Bundle file of the client boot module. */
   client: string;
+  /** Bundle file of the module a page loads to hydrate its islands (absent in old builds). */
+  boot?: string;
   /** Island name → bundle file. */
   islands: Record<string, string>;
   /** Files copied from `static/` (relative paths). */

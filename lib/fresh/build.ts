@@ -137,6 +137,11 @@ export async function buildAssets(root: string, { minify = true } = {}): Promise
     `${entriesDir}/client.ts`,
     `export { boot } from "../../lib/fresh/client.ts";\n`,
   );
+  // The page's boot module: an immutable file, so pages carry no inline script.
+  await Deno.writeTextFile(
+    `${entriesDir}/boot.ts`,
+    `import { start } from "../../lib/fresh/client.ts";\nawait start(new URL("./", import.meta.url).href);\n`,
+  );
   const islandFiles: Record<string, string> = {};
   for (const f of islands) {
     const name = islandName(f);
@@ -148,6 +153,7 @@ export async function buildAssets(root: string, { minify = true } = {}): Promise
   }
   const entryPaths = [
     `${entriesDir}/client.ts`,
+    `${entriesDir}/boot.ts`,
     ...islands.map((f) => `${entriesDir}/island_${islandName(f)}.ts`),
   ];
   const args = [
@@ -209,7 +215,13 @@ export async function buildAssets(root: string, { minify = true } = {}): Promise
   await Deno.mkdir(`${buildDir}/static`, { recursive: true });
   await Deno.remove(finalDir, { recursive: true }).catch(() => {});
   await Deno.rename(tmpOut, finalDir);
-  const info: BuildInfo = { buildId, client: "client.js", islands: islandFiles, staticFiles };
+  const info: BuildInfo = {
+    buildId,
+    client: "client.js",
+    boot: "boot.js",
+    islands: islandFiles,
+    staticFiles,
+  };
   await Deno.writeTextFile(`${buildDir}/build.json`, JSON.stringify(info, null, 2) + "\n");
   await pruneOldBuilds(`${buildDir}/static`, buildId);
   return info;

@@ -63,3 +63,28 @@ export async function boot(components: Record<string, ComponentType<any>>): Prom
   }
   document.documentElement.dataset.islands = "ready";
 }
+
+/**
+ * The page's boot module (`boot.js` of the build): import the bundle of every island the
+ * page's JSON names — `island_<name>.js` beside this module — and {@link boot} them. A
+ * file rather than an inline script, so the CSP allows it as `'self'` with no nonce.
+ *
+ * @example
+ * ```ts
+ * import { start } from "./client.ts";
+ *
+ * await start(new URL("./", import.meta.url).href);
+ * ```
+ */
+export async function start(base: string): Promise<void> {
+  const stateEl = document.getElementById("__parley_islands");
+  const instances = JSON.parse(stateEl?.textContent ?? "[]") as { name: string }[];
+  const names = [...new Set(instances.map((i) => i.name))].filter((n) => /^\w+$/.test(n));
+  // deno-lint-ignore no-explicit-any
+  const components: Record<string, ComponentType<any>> = {};
+  await Promise.all(names.map(async (name) => {
+    const url = new URL(`island_${name}.js`, base).href;
+    components[name] = (await import(url)).default;
+  }));
+  await boot(components);
+}

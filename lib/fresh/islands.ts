@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { Signal } from "@preact/signals";
+// The class only: `@preact/signals` would install its render hooks on the server.
+import { Signal } from "@preact/signals-core";
 import { type ComponentType, h, isValidElement, options, type VNode } from "preact";
 import type { IslandModule } from "./types.ts";
 

@@ -20,29 +20,31 @@ export interface RenderInput {
   layouts: RouteModule[];
   app?: RouteModule;
   skipApp?: boolean;
-  nonce: string;
+  /** Unused since the boot script became a file; kept so callers need not change. */
+  nonce?: string;
   build: BuildInfo;
   defaultTitle: string;
 }
-
-const BODY_SLOT = "__parley_body_slot_7f3a__";
 
 function escapeAttr(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 }
 
-/** The boot script: one import per island used, then `boot()`. */
-function bootScript(used: Set<string>, build: BuildInfo, nonce: string): string {
-  const imports = [...used].map((name, i) => {
+/**
+ * The boot script: one immutable module of the build (`boot.js`, see ./client.ts `start`),
+ * which reads the island names from the page's JSON and imports their bundles. No inline
+ * script, so the CSP needs no per-response nonce (`script-src 'self'`) and a rendered page
+ * can be cached and served to anyone. The bundles are preloaded beside it.
+ */
+function bootScript(used: Set<string>, build: BuildInfo): string {
+  let out = "";
+  for (const name of used) {
     const file = build.islands[name];
     if (!file) throw new Error(`Island "${name}" has no bundle: run \`deno task build\``);
-    return `import i${i} from ${JSON.stringify(bundleUrl(file))};`;
-  });
-  const table = [...used].map((name, i) => `${JSON.stringify(name)}:i${i}`).join(",");
-  const src = `import{boot}from${JSON.stringify(bundleUrl(build.client))};${
-    imports.join("")
-  }boot({${table}});`;
-  return `<script type="module" nonce="${escapeAttr(nonce)}">${src}</script>`;
+    out += `<link rel="modulepreload" href="${escapeAttr(bundleUrl(file))}">`;
+  }
+  const boot = build.boot ?? "boot.js";
+  return `${out}<script type="module" src="${escapeAttr(bundleUrl(boot))}"></script>`;
 }
 
 /**
@@ -60,46 +62,57 @@ function bootScript(used: Set<string>, build: BuildInfo, nonce: string): string 
  *   page: Home,
  *   props: { url: new URL("http://localhost/"), params: {}, data: undefined, state: {}, route: "/" },
  *   layouts: [],
- *   nonce: "n0nce",
  *   build,
  *   defaultTitle: "Parley",
  * });
  * ```
  */
 export function renderDocument(input: RenderInput): string {
-  const { props, build, nonce } = input;
+  const { props, build } = input;
   const { result, islands } = collectIslands(() =>
     collectHead(() => {
-      // Innermost first: the page, then each layout from the nearest folder outwards.
+      // One render pass: the page inside each layout from the nearest folder outwards,
+      // inside `_app`.
       let inner: ComponentType<Record<string, never>> = () => h(input.page, props as never);
-      for (const layout of [...input.layouts].reverse()) {
-        const Layout = layout.default as ComponentType<LayoutProps<unknown>> | undefined;
+      for (let i = input.layouts.length - 1; i >= 0; i--) {
+        const Layout = input.layouts[i].default as ComponentType<LayoutProps<unknown>> | undefined;
         if (!Layout) continue;
         const Child: ComponentType<Record<string, never>> = inner;
         inner = (): VNode =>
           h(Layout, { ...props, Component: Child } as LayoutProps<unknown>) as VNode;
       }
-      const body = renderToString(h(inner, {}));
       const App = input.app?.default as ComponentType<LayoutProps<unknown>> | undefined;
-      if (input.skipApp || !App) return body;
-      const Slot = () => h(Fragment, null, BODY_SLOT);
-      const shell = renderToString(h(App, { ...props, Component: Slot } as LayoutProps<unknown>));
-      return shell.replace(BODY_SLOT, () => body);
+      if (input.skipApp || !App) return renderToString(h(inner, {}));
+      return renderToString(h(App, { ...props, Component: inner } as LayoutProps<unknown>));
     })
   );
-  let html = result.result;
-  const headParts = result.head.map((c: ComponentChildren) => renderToString(h(Fragment, null, c)));
-  if (!headParts.some((p) => p.includes("<title"))) {
-    headParts.unshift(`<title>${escapeAttr(input.defaultTitle)}</title>`);
+  const html = result.result;
+  // Head parts once each (several components may ask for the same script or meta tag).
+  const headParts = new Set<string>();
+  let titled = false;
+  for (const c of result.head) {
+    const part = renderToString(h(Fragment, null, c as ComponentChildren));
+    if (part.includes("<title")) titled = true;
+    headParts.add(part);
   }
-  html = injectBefore(html, "</head>", headParts.join(""));
+  let head = titled ? "" : `<title>${escapeAttr(input.defaultTitle)}</title>`;
+  for (const p of headParts) head += p;
+  let tail = "";
   if (islands.used.size > 0) {
-    const state = `<script type="application/json" id="__parley_islands">${
+    tail = `<script type="application/json" id="__parley_islands">${
       scriptSafeJson(islands.instances)
-    }</script>`;
-    html = injectBefore(html, "</body>", state + bootScript(islands.used, build, nonce));
+    }</script>${bootScript(islands.used, build)}`;
   }
-  return html.startsWith("<!DOCTYPE") ? html : `<!DOCTYPE html>${html}`;
+  // One concatenation: the head closes before any user content; the body's end is the
+  // last `</body>`.
+  const doctype = html.startsWith("<!DOCTYPE") ? "" : "<!DOCTYPE html>";
+  const h1 = html.indexOf("</head>");
+  const b1 = tail ? html.lastIndexOf("</body>") : -1;
+  if (h1 === -1 || (tail && b1 === -1)) {
+    return doctype + injectBefore(injectBefore(html, "</head>", head), "</body>", tail);
+  }
+  if (!tail) return doctype + html.slice(0, h1) + head + html.slice(h1);
+  return doctype + html.slice(0, h1) + head + html.slice(h1, b1) + tail + html.slice(b1);
 }
 
 function injectBefore(html: string, marker: string, insert: string): string {

@@ -9,7 +9,8 @@
  * @module
  */
 import { type AgentKeyRecord, authenticateAgentKey } from "../agent/keys.ts";
-import { hitRateLimit, rateLimitHeaders, type RateLimitResult } from "../limits/window.ts";
+import { rateLimitHeaders, type RateLimitResult } from "../limits/window.ts";
+import { hitSlicedLimit } from "../limits/slices.ts";
 import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
 import type { AppState, Services } from "../state.ts";
 import { HttpError } from "./errors.ts";
@@ -64,7 +65,7 @@ export async function authenticateAgent(
   const t = now();
   const key = await authenticateAgentKey(kv, authorization, t);
   if (!key) {
-    const rate = await hitRateLimit(
+    const rate = await hitSlicedLimit(
       kv,
       "agent_auth_failed",
       clientAddress,
@@ -74,7 +75,9 @@ export async function authenticateAgent(
     );
     throw rate.allowed ? invalidKey(rateLimitHeaders(rate)) : rateLimited(rate);
   }
-  const rate = await hitRateLimit(kv, "agent", key.id, limit, WINDOW_MS, t);
+  // Sliced (lib/limits/slices.ts): no commit per request, never a contention 500, and
+  // never more than `limit` in any window across instances.
+  const rate = await hitSlicedLimit(kv, "agent", key.id, limit, WINDOW_MS, t);
   if (!rate.allowed) throw rateLimited(rate);
   return { key, rate };
 }

@@ -12,6 +12,7 @@
  * | `["questions_by_time", invertTime(createdAt), id]` | id | newest-first feed |
  * | `["counters", name]` | `Deno.KvU64` | `sum` only (never conflicts) |
  * | `["ratelimit_log", bucket, key]` | `HitLog` `{times}` (accepted hit times in the window, oldest first) | the sliding-window log (lib/limits/window.ts): checked + set per accepted hit; `expireIn` window + 1 min |
+ * | `["ratelimit_claims", bucket, key, subBucket]` | `Deno.KvU64` | tokens claimed by all processes in one sub-bucket (window / 9) of a sliced limit (lib/limits/slices.ts): `sum` per claim, in the same op as the delete of the sub-bucket 11 back (`sum` keys cannot expire): a limit key keeps at most ~10 |
  * | `["profiles", userId]` | `ProfileRecord` | customizations; absent until the first edit |
  * | `["settings", userId]` | `Settings` | privacy and AI avatar; absent means defaults |
  * | `["avatar_roster", userId]` | true | users with the AI avatar on; written with settings |
@@ -329,6 +330,12 @@ export const keys = {
   debateLeases: (): Deno.KvKey => ["debate_leases"],
   idempotency: (caller: string, key: string): Deno.KvKey => ["idempotency", caller, key],
   rateLimitLog: (bucket: string, key: string): Deno.KvKey => ["ratelimit_log", bucket, key],
+  rateLimitClaims: (bucket: string, key: string, subBucket: number): Deno.KvKey => [
+    "ratelimit_claims",
+    bucket,
+    key,
+    subBucket,
+  ],
   questionSeqs: (questionId: string): Deno.KvKey => ["question_seqs", questionId],
   seqHolesPrefix: (feed: string): Deno.KvKey => ["seq_holes", feed],
   seqHole: (feed: string, seq: number): Deno.KvKey => ["seq_holes", feed, seq],

@@ -15,25 +15,33 @@ export interface QuestionPageExtras {
 }
 
 /**
- * The extras for a signed-in viewer (nothing to read when signed out).
+ * The extras for a signed-in viewer (nothing to read when signed out). A hidden post is
+ * shown only to its author and to moderators, so only those posts are looked up: the
+ * viewer's own, or every post for a moderator.
  *
  * @example
  * ```ts
  * declare const kv: Deno.Kv;
- * const extras = await questionPageExtras(kv, "u_1", { id: "q-1", messages: [] });
+ * const q = { id: "q-1", author: { id: "u_1" }, messages: [] };
+ * const extras = await questionPageExtras(kv, "u_1", q, false);
  * ```
  */
 export async function questionPageExtras(
   kv: Deno.Kv,
   userId: string | null,
-  q: { id: string; messages: { id: string }[] },
+  q: { id: string; author: { id: string }; messages: { id: string; author: { id: string } }[] },
+  moderator: boolean,
 ): Promise<QuestionPageExtras> {
   if (!userId) return { following: false, hidden: [] };
+  const mine = (authorId: string) => moderator || authorId === userId;
   const [following, hidden] = await Promise.all([
     isFollowing(kv, q.id, userId),
     hiddenAmong(kv, [
-      { type: "question" as const, id: q.id },
-      ...q.messages.map((m) => ({ type: "message" as const, id: m.id })),
+      ...(mine(q.author.id) ? [{ type: "question" as const, id: q.id }] : []),
+      ...q.messages.filter((m) => mine(m.author.id)).map((m) => ({
+        type: "message" as const,
+        id: m.id,
+      })),
     ]),
   ]);
   return { following, hidden: [...hidden] };

@@ -53,7 +53,7 @@ export const handler = define.handlers<Data>({
     const question = await getQuestionThreadPage(kv, ctx.params.id, query, viewer);
     if (!question) return ctx.renderNotFound();
     const user = ctx.state.user;
-    const extras = await questionPageExtras(kv, user?.id ?? null, question);
+    const extras = await questionPageExtras(kv, user?.id ?? null, question, !!viewer?.moderator);
     let votes: Record<string, VoteType> = {};
     let favorites: Record<string, boolean> = {};
     if (user) {

@@ -2,7 +2,6 @@
 import assert from "node:assert/strict";
 import { keys } from "@/lib/kv/keys.ts";
 import type { ProfileRecord } from "@/lib/profile/profiles.ts";
-import { DEFAULT_SETTINGS } from "@/lib/profile/settings.ts";
 import { createTestApp, jsonWrite, signInAs, type TestApp } from "../helpers/app.ts";
 import { startFakeLlm } from "../helpers/fake_llm.ts";
 import { parseSse } from "../helpers/sse.ts";
@@ -103,7 +102,14 @@ Deno.test("/debates/:id re-reads a saved debate: transcript and report; private 
       .text();
     assert.ok(own.includes("Your agent"));
 
-    await t.kv.set(keys.settings(ada.user.id), { ...DEFAULT_SETTINGS, debateArchive: "private" });
+    // The owner's write goes through this instance, so the signed-out page cache drops it.
+    const put = await t.request("/api/profile/settings", {
+      method: "PUT",
+      headers: jsonWrite(t, ada.cookie),
+      body: JSON.stringify({ debateArchive: "private" }),
+    });
+    assert.equal(put.status, 200);
+    await put.body?.cancel();
     assert.equal((await t.request(`/debates/${id}`)).status, 404);
     const grace = await signInAs(t, "Grace");
     assert.equal(

@@ -1,0 +1,54 @@
+/**
+ * KV calls per page: wrap the app's store in a counter and load a question page with 30
+ * answers, the home page and /api/questions (signed in, so no page cache), listing each
+ * call. `deno run -A bench/kv_calls.ts`
+ *
+ * @module
+ */
+import { createTestApp, signInAs } from "../tests/helpers/app.ts";
+import { countingKv } from "../tests/helpers/kv_calls.ts";
+
+if (import.meta.main) {
+  const t = await createTestApp();
+  const write = (cookie: string) => ({
+    cookie,
+    origin: t.services.config.appOrigin,
+    "content-type": "application/json",
+  });
+  const asker = await signInAs(t, "Asker");
+  const q = await t.request("/api/questions", {
+    method: "POST",
+    headers: write(asker.cookie),
+    body: JSON.stringify({ title: "Thirty answers: how many KV calls?", tags: ["bench"] }),
+  });
+  const { id } = await q.json() as { id: string };
+  for (let i = 0; i < 30; i++) {
+    const m = await signInAs(t, `A${i}`);
+    await t.request(`/api/questions/${id}/messages`, {
+      method: "POST",
+      headers: write(m.cookie),
+      body: JSON.stringify({ content: `Answer **${i}**` }),
+    });
+  }
+  const viewer = await signInAs(t, "Viewer");
+  const log: string[] = [];
+  t.services.kv = countingKv(t.kv, log);
+  for (
+    const [name, path, cookie] of [
+      ["question page, 30 answers, signed in", `/questions/${id}`, viewer.cookie],
+      ["question page, 30 answers, signed out (cache miss)", `/questions/${id}?miss=1`, ""],
+      ["home, signed in", "/", viewer.cookie],
+      ["GET /api/questions", "/api/questions", ""],
+    ]
+  ) {
+    log.length = 0;
+    const res = await t.request(path, { headers: cookie ? { cookie } : {} });
+    await res.text();
+    const counts = new Map<string, number>();
+    for (const l of log) counts.set(l, (counts.get(l) ?? 0) + 1);
+    console.log(`${name}: ${log.length} KV calls (status ${res.status})`);
+    for (const [k, n] of counts) console.log(`  ${n}× ${k}`);
+  }
+  t.services.kv = t.kv;
+  await t.close();
+}

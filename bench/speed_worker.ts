@@ -1,0 +1,234 @@
+/**
+ * One side of the speed bench (bench/speed.ts): run inside a source tree — this one
+ * ("after") or the base commit's worktree ("before") — with that tree's own modules, so
+ * both sides are measured on their own code and their own KV file in the same run.
+ *
+ * `deno run -A --config <root>/deno.json bench/speed_worker.ts <mode> <root> <kvPath>`
+ *
+ * - `serve`: seed the store if empty (BENCH_QUESTIONS questions, 20 home questions, one
+ *   question with 30 Markdown answers, 200 voters, 50 agent keys), serve the app on a
+ *   loopback port and print one JSON line with the URL, ids, cookies and keys; run until
+ *   killed.
+ * - `inproc`: open the same store and measure in-process: the signed-in question page
+ *   (sequential `app.request`, p50/p99), bytes allocated per home render (V8's sampling
+ *   heap profiler, objects collected by GC included), raw KV `sum` commits/s with 200
+ *   concurrent writers, and whether the likes left exact counts.
+ *
+ * @module
+ */
+import { Session } from "node:inspector";
+
+const [mode, root, kvPath] = Deno.args;
+const QUESTIONS = Number(Deno.env.get("BENCH_QUESTIONS") ?? 100_000);
+const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
+
+// The tree's own modules (its deno.json maps "@/" and the npm packages).
+const helpers = await import(`${root}/tests/helpers/app.ts`);
+const { createQuestion, writeQuestion } = await import(`${root}/lib/community/questions/write.ts`);
+const { keys } = await import(`${root}/lib/kv/keys.ts`);
+const { counterValue } = await import(`${root}/lib/kv/atomic.ts`);
+const { createAgentKey } = await import(`${root}/lib/agent/keys.ts`);
+
+const t = await helpers.createTestApp({ kvPath });
+t.services.agentRateLimit = 1_000_000_000; // measure the limiter's cost, not 429s
+const kv: Deno.Kv = t.kv;
+
+const ANSWER = (i: number) =>
+  `Answer ${i}: **KV** keeps *every* read small.\n\n` +
+  "- one `getMany` per kind of data\n- counts kept with `sum`\n- [a link](https://example.com)\n\n" +
+  "```ts\nconst r = await kv.getMany([a, b, c]);\nconsole.log(r.length);\n```\n\n" +
+  "| measure | goal |\n| --- | --- |\n| home | 0.25× |\n\n" +
+  `> A quote to close answer number ${i}, with a footnote-ish ~~strike~~ and more words.`;
+
+interface Info {
+  url: string;
+  questionId: string;
+  viewerCookie: string;
+  voterCookies: string[];
+  agentKeys: string[];
+}
+
+async function seed(origin: string): Promise<Info> {
+  const infoKey = ["bench_speed_info"];
+  const stored = (await kv.get<Info>(infoKey)).value;
+  if (stored) return { ...stored, url: origin };
+  // 1. Many questions, in big atomic batches (as bench/community.ts).
+  const BATCH = 30;
+  const base = Date.now() - (QUESTIONS + 100) * 1000;
+  const author = { id: "u-seeder", name: "Seeder", avatar: null };
+  let head = 0;
+  const tagHeads = new Map<string, number>();
+  for (let start = 0; start < QUESTIONS; start += BATCH) {
+    const op = kv.atomic();
+    for (let i = start; i < Math.min(QUESTIONS, start + BATCH); i++) {
+      const tag = `topic${i % 20}`;
+      const tagSeq = (tagHeads.get(tag) ?? 0) + 1;
+      tagHeads.set(tag, tagSeq);
+      writeQuestion(op, {
+        id: `q-seed-${i}`,
+        title: `Seeded question ${i}`,
+        description: "Seeded for the benchmark.",
+        tags: [tag],
+        author,
+        createdBy: "user",
+        createdAt: base + i * 1000,
+        status: "active",
+        discussionRounds: 0,
+      }, { seq: ++head, tagSeqs: new Map([[tag, tagSeq]]) });
+    }
+    op.set(keys.questionSeqHead(), head);
+    for (const [tag, n] of tagHeads) op.set(keys.tagSeqHead(tag), n);
+    if (!(await op.commit()).ok) throw new Error("seed batch failed");
+  }
+  // 2. Twenty recent questions for the home page, through the domain write.
+  for (let i = 0; i < 20; i++) {
+    await createQuestion(kv, {
+      title: `Benchmark question number ${i} about Deno KV and Preact islands`,
+      description: "Seeded for the home page benchmark, with **Markdown** in it.",
+      tags: ["bench", "deno"],
+      author: { id: "u-bench", name: "Bench", avatar: null },
+      createdBy: "user",
+    }, { now: Date.now() - (20 - i) * 1000 });
+  }
+  // 3. The question page: 30 answers by 30 members, through the HTTP API.
+  const asker = await helpers.signInAs(t, "Asker");
+  const write = (cookie: string) => ({
+    cookie,
+    origin: t.services.config.appOrigin,
+    "content-type": "application/json",
+  });
+  const qRes = await t.request("/api/questions", {
+    method: "POST",
+    headers: write(asker.cookie),
+    body: JSON.stringify({
+      title: "How do I keep a question page with 30 answers fast?",
+      description: "It re-renders *every* answer's Markdown on each request.",
+      tags: ["bench"],
+    }),
+  });
+  if (qRes.status !== 201) throw new Error(`ask: ${qRes.status} ${await qRes.text()}`);
+  const questionId = ((await qRes.json()) as { id: string }).id;
+  for (let i = 0; i < 30; i++) {
+    const m = await helpers.signInAs(t, `Answerer ${i}`);
+    const r = await t.request(`/api/questions/${questionId}/messages`, {
+      method: "POST",
+      headers: write(m.cookie),
+      body: JSON.stringify({ content: ANSWER(i) }),
+    });
+    if (r.status !== 201) throw new Error(`answer: ${r.status} ${await r.text()}`);
+    await r.body?.cancel();
+  }
+  // 4. A signed-in viewer, 200 voters, 50 agents with one key each.
+  const viewer = await helpers.signInAs(t, "Viewer");
+  const voterCookies: string[] = [];
+  for (let i = 0; i < 200; i++) voterCookies.push((await helpers.signInAs(t, `Voter ${i}`)).cookie);
+  const agentKeys: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    const u = await helpers.signInAs(t, `Agent ${i}`);
+    const k = await createAgentKey(kv, u.user.id, "bench");
+    if (!k.ok) throw new Error("key limit");
+    agentKeys.push(k.created.key);
+  }
+  const info = { url: origin, questionId, viewerCookie: viewer.cookie, voterCookies, agentKeys };
+  await kv.set(infoKey, { ...info, url: "" });
+  return info;
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+/** Sequential in-process requests for `seconds`: req/s and p50/p99 (ms). */
+async function inprocRate(path: string, cookie: string | null, seconds: number) {
+  const headers: Record<string, string> = cookie ? { cookie } : {};
+  for (let i = 0; i < 20; i++) await (await t.request(path, { headers })).text();
+  const times: number[] = [];
+  const end = performance.now() + seconds * 1000;
+  const start = performance.now();
+  while (performance.now() < end) {
+    const s = performance.now();
+    const res = await t.request(path, { headers });
+    await res.text();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+    times.push(performance.now() - s);
+  }
+  const wall = (performance.now() - start) / 1000;
+  times.sort((a, b) => a - b);
+  return { rps: times.length / wall, p50: pct(times, 0.5), p99: pct(times, 0.99) };
+}
+
+/** Bytes allocated per request of `path`, from V8's sampling heap profiler. */
+async function bytesPerRender(path: string, cookie: string, n: number): Promise<number> {
+  const headers = { cookie };
+  for (let i = 0; i < 50; i++) await (await t.request(path, { headers })).text();
+  const s = new Session();
+  s.connect();
+  type Reply = { profile: { samples: { size: number }[] } };
+  const post = (m: string, p: object = {}) =>
+    new Promise<Reply>((ok, fail) => s.post(m, p, (e, r) => e ? fail(e) : ok(r as Reply)));
+  await post("HeapProfiler.enable");
+  await post("HeapProfiler.startSampling", {
+    samplingInterval: 512,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  for (let i = 0; i < n; i++) await (await t.request(path, { headers })).text();
+  const { profile } = await post("HeapProfiler.stopSampling");
+  s.disconnect();
+  let total = 0;
+  for (const sample of profile.samples) total += sample.size;
+  return total / n;
+}
+
+async function sumRate(writers: number, seconds: number): Promise<number> {
+  const key = ["bench_speed_sum"];
+  const end = performance.now() + seconds * 1000;
+  const start = performance.now();
+  let done = 0;
+  await Promise.all(Array.from({ length: writers }, async () => {
+    while (performance.now() < end) {
+      await kv.atomic().sum(key, 1n).commit();
+      done++;
+    }
+  }));
+  return done / ((performance.now() - start) / 1000);
+}
+
+if (mode === "serve") {
+  const srv = helpers.serveOnLoopback(t.app.fetch);
+  const info = await seed(srv.url);
+  console.log(JSON.stringify(info));
+  // Until the parent kills us.
+  await new Promise(() => {});
+} else if (mode === "inproc") {
+  const info = await seed("");
+  const what = Deno.args[3] ?? "all";
+  const out: Record<string, unknown> = {};
+  if (what === "all" || what === "page") {
+    out.questionSignedIn = await inprocRate(
+      `/questions/${info.questionId}`,
+      info.viewerCookie,
+      SECONDS,
+    );
+    out.homeSignedIn = await inprocRate("/", info.viewerCookie, SECONDS);
+    out.homeBytes = await bytesPerRender("/", info.viewerCookie, 200);
+    out.questionBytes = await bytesPerRender(
+      `/questions/${info.questionId}`,
+      info.viewerCookie,
+      50,
+    );
+  }
+  if (what === "all" || what === "sum") out.sumRate = await sumRate(200, SECONDS);
+  if (what === "all" || what === "counts") {
+    const likedBy =
+      (await Array.fromAsync(kv.list({ prefix: keys.votesPrefix("question", info.questionId) })))
+        .length;
+    const up = counterValue(
+      (await kv.get(keys.voteCount("question", info.questionId, "up"))).value,
+    );
+    out.counts = { likedBy, up };
+  }
+  console.log(JSON.stringify(out));
+  await t.close();
+  Deno.exit(0);
+}

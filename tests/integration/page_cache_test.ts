@@ -1,0 +1,119 @@
+/**
+ * The signed-out page cache (lib/http/page_cache.ts, DESIGN.md §9 "Speed"): shared only
+ * between signed-out visitors, dropped by writes through this instance at once and by
+ * writes through another instance within its one-second lifetime.
+ */
+import assert from "node:assert/strict";
+import { CACHE_HEADER } from "@/lib/http/page_cache.ts";
+import { createTestApp } from "../helpers/app.ts";
+import { answer, ask, getAs, member, postAs } from "../helpers/community.ts";
+
+async function page(t: Awaited<ReturnType<typeof createTestApp>>, path: string, cookie = "") {
+  const res = await t.request(path, { headers: cookie ? { cookie } : {} });
+  return { res, html: await res.text(), cache: res.headers.get(CACHE_HEADER) };
+}
+
+Deno.test("page cache: a signed-out page never contains a signed-in user's data, and signed-in pages are never cached", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada Secretname");
+    const id = await ask(t, ada, { title: "Who can see my name in the header?" });
+    // Ada loads first: her page names her and is not stored for anyone.
+    const mine = await page(t, "/", ada.cookie);
+    assert.match(mine.html, /Ada Secretname|Ada S\./);
+    assert.equal(mine.cache, null, "a signed-in page bypasses the cache");
+    for (const path of ["/", `/questions/${id}`, "/?q=name", `/u/${ada.id}`]) {
+      await getAs(t, ada, path).then((r) => r.body?.cancel());
+      const first = await page(t, path);
+      const second = await page(t, path);
+      assert.equal(first.cache, "miss", path);
+      assert.equal(second.cache, "hit", path);
+      assert.equal(second.html, first.html, path);
+      assert.doesNotMatch(second.html, /href="\/profile"|Sign out|signout/i, path);
+      assert.match(second.html, /Sign in/, path);
+    }
+    // A bearer request never reads or fills the shared cache.
+    const bearer = await t.request("/", { headers: { authorization: "Bearer agent_x" } });
+    assert.equal(bearer.headers.get(CACHE_HEADER), null);
+    await bearer.body?.cancel();
+    // After a signed-out load was cached, Ada still gets her own page.
+    const again = await page(t, "/", ada.cookie);
+    assert.equal(again.cache, null);
+    assert.match(again.html, /Ada Secretname|Ada S\./);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("page cache: a write is visible to its author and to visitors on the next load", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const grace = await member(t, "Grace");
+    const id = await ask(t, ada, { title: "Cached pages and fresh answers" });
+    assert.equal((await page(t, `/questions/${id}`)).cache, "miss");
+    assert.equal((await page(t, `/questions/${id}`)).cache, "hit");
+    assert.equal((await page(t, "/")).cache, "miss");
+    await answer(t, grace, id, "An answer written through this instance");
+    // The author sees it (signed in, never cached) ...
+    const own = await page(t, `/questions/${id}`, grace.cookie);
+    assert.match(own.html, /An answer written through this instance/);
+    // ... and so does every visitor: the write dropped the cached pages.
+    const visitor = await page(t, `/questions/${id}`);
+    assert.equal(visitor.cache, "miss");
+    assert.match(visitor.html, /An answer written through this instance/);
+    // A vote drops the page too (its counts change).
+    assert.equal((await page(t, `/questions/${id}`)).cache, "hit");
+    const vote = await postAs(t, grace, "/api/likes", {
+      targetId: id,
+      targetType: "question",
+      voteType: "up",
+    });
+    assert.equal(vote.status, 200);
+    await vote.body?.cancel();
+    assert.equal((await page(t, `/questions/${id}`)).cache, "miss");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("page cache: a write through another instance shows within one second", async () => {
+  const dir = await Deno.makeTempDir();
+  const one = await createTestApp({ kvPath: `${dir}/shared.kv` });
+  const two = await createTestApp({ kvPath: `${dir}/shared.kv` });
+  try {
+    const ada = await member(one, "Ada");
+    assert.doesNotMatch((await page(two, "/")).html, /Asked on the other instance/);
+    assert.equal((await page(two, "/")).cache, "hit");
+    await ask(one, ada, { title: "Asked on the other instance" });
+    await new Promise((r) => setTimeout(r, 1100));
+    const later = await page(two, "/");
+    assert.equal(later.cache, "miss");
+    assert.match(later.html, /Asked on the other instance/);
+  } finally {
+    await one.close();
+    await two.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("page cache: only 200 HTML without Set-Cookie is stored; themes are kept apart", async () => {
+  const t = await createTestApp();
+  try {
+    const missing = await page(t, "/questions/nope");
+    assert.equal(missing.res.status, 404);
+    assert.equal((await page(t, "/questions/nope")).cache, null, "a 404 is not stored");
+    const api = await t.request("/api/questions");
+    assert.equal(api.headers.get(CACHE_HEADER), null, "API answers are not stored");
+    await api.body?.cancel();
+    const dark = await page(t, "/", "parley_theme=dark");
+    const light = await page(t, "/", "parley_theme=light");
+    assert.equal(dark.cache, "miss");
+    assert.equal(light.cache, "miss");
+    assert.match(dark.html, /data-theme="dark"/);
+    assert.match(light.html, /data-theme="light"/);
+    assert.equal((await page(t, "/", "parley_theme=dark")).cache, "hit");
+  } finally {
+    await t.close();
+  }
+});
