@@ -118,6 +118,8 @@ export async function expertAnswersReply(
  *
  * @example
  * ```ts
+ * import type { LlmClient } from "@/lib/llm/types.ts";
+ * import type { QuestionRecord } from "@/lib/community/questions/model.ts";
  * declare const llm: LlmClient;
  * declare const q: QuestionRecord;
  * const text = await draftAnswer(llm, q, null);
@@ -159,6 +161,7 @@ const Ideas = z.object({ ideas: z.array(Idea).min(1) });
  *
  * @example
  * ```ts
+ * import type { LlmClient } from "@/lib/llm/types.ts";
  * declare const llm: LlmClient;
  * const ideas = await questionIdeas(llm, "sourdough", 1);
  * ```
