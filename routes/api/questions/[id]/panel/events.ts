@@ -20,13 +20,18 @@ export const handler = define.handlers({
       throw new HttpError(404, "Question not found");
     }
     const id = ctx.params.id;
+    const headers = { ...sseHeadersFor(req), "X-Accel-Buffering": "no" };
+    if (!(await kv.get(keys.panelJob(id))).value) {
+      // No panel on this question (opted out, or asked before panels): nothing will come.
+      return new Response("retry: 1000\n\nevent: done\ndata: {}\n\n", { headers });
+    }
     const after = resumePoint(req.headers, ctx.url);
     const body = followLog(kv, panelLog(id), after, {
       endTypes: ["done"],
       signal: req.signal,
       idle: async () => (await kv.get<PanelJob>(keys.panelJob(id))).value?.status !== "running",
     });
-    return new Response(body, { headers: { ...sseHeadersFor(req), "X-Accel-Buffering": "no" } });
+    return new Response(body, { headers });
   },
 });
 
