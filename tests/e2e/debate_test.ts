@@ -129,18 +129,25 @@ browserTest(
     );
 
     const { user, page } = await signedInPage(browser, t, srv.url, "Grace");
-    // This minute's budget is already spent (eight hits in the sliding-window log).
+    // This minute's budget is already spent (eight hits in the sliding-window log). The
+    // hits are 20 s old, so the wait is 39–40 s however fast the page loads: hits made
+    // "now" would leave a wait of 60 s when the click comes within a second, which the
+    // island (like every limit message) words as "1 minute", not in seconds.
+    const hitAt = Date.now() - 20_000;
     await t.kv.set(keys.rateLimitLog("debate", `${user.id}:127.0.0.1`), {
-      times: Array.from({ length: 8 }, () => Date.now()),
+      times: Array.from({ length: 8 }, () => hitAt),
     });
     await page.goto(`${srv.url}/debate`);
     await page.waitForSelector('html[data-islands="ready"]');
     await page.getByLabel("Topic").fill("Is tea better than coffee?");
     await page.getByRole("button", { name: "Start the debate" }).click();
-    await page.getByTestId("debate-error").getByText(
+    const wait = page.getByTestId("debate-error").getByText(
       /too many debates.*Try again in \d+ seconds?/,
-    )
-      .waitFor();
+    );
+    await wait.waitFor();
+    // The wait is the server's retryAfter for this log: at most 40 s.
+    const seconds = Number((await wait.innerText()).match(/Try again in (\d+) second/)![1]);
+    assert.ok(seconds >= 1 && seconds <= 40, `wait of ${seconds} s`);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/debate-rate-limited.png` });
   },
 );
