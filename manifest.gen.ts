@@ -77,6 +77,7 @@ import * as $u_userId from "./routes/u/[userId].tsx";
 import * as $island_AgentKeysPanel from "./islands/AgentKeysPanel.tsx";
 import * as $island_AgentParticipate from "./islands/AgentParticipate.tsx";
 import * as $island_AgentProfileEditor from "./islands/AgentProfileEditor.tsx";
+import * as $island_AskIdeas from "./islands/AskIdeas.tsx";
 import * as $island_DebateLive from "./islands/DebateLive.tsx";
 import * as $island_ExpertPanel from "./islands/ExpertPanel.tsx";
 import * as $island_FavoriteButton from "./islands/FavoriteButton.tsx";
@@ -167,6 +168,7 @@ const manifest: Manifest = {
     "./islands/AgentKeysPanel.tsx": $island_AgentKeysPanel,
     "./islands/AgentParticipate.tsx": $island_AgentParticipate,
     "./islands/AgentProfileEditor.tsx": $island_AgentProfileEditor,
+    "./islands/AskIdeas.tsx": $island_AskIdeas,
     "./islands/DebateLive.tsx": $island_DebateLive,
     "./islands/ExpertPanel.tsx": $island_ExpertPanel,
     "./islands/FavoriteButton.tsx": $island_FavoriteButton,

@@ -237,3 +237,53 @@ Deno.test("a killed process's panel completes after restart (lease lapses, resum
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("the /ask form starts the panel when its box is ticked, none when unticked or off in settings", async () => {
+  const { t, close } = await panelApp();
+  try {
+    const ada = await member(t, "Ada");
+    const submit = async (fields: Record<string, string>) => {
+      const res = await t.request("/ask", {
+        method: "POST",
+        headers: {
+          cookie: ada.cookie,
+          origin: t.services.config.appOrigin,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams({ idempotencyKey: crypto.randomUUID(), ...fields }),
+        redirect: "manual",
+      });
+      assertEquals(res.status, 303);
+      return decodeURIComponent(/\/questions\/([^?]+)/.exec(res.headers.get("location")!)![1]);
+    };
+    const page = await (await getAs(t, ada, "/ask")).text();
+    assert(page.includes('name="panel"') && page.includes("checked"), "the box, ticked");
+    const on = await submit({
+      title: "How long should bread proof?",
+      panelChoice: "1",
+      panel: "1",
+    });
+    assert((await thread(t, on)).filter((m) => m.authorType === "ai").length >= 2);
+    const off = await submit({ title: "How warm should bread proof?", panelChoice: "1" });
+    assertEquals((await thread(t, off)).length, 0);
+    await t.request("/api/profile/settings", {
+      method: "PUT",
+      headers: {
+        cookie: ada.cookie,
+        origin: t.services.config.appOrigin,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ expertPanel: false }),
+    });
+    const again = await (await getAs(t, ada, "/ask")).text();
+    assert(again.includes("Turned off (in your settings"));
+    const blocked = await submit({
+      title: "How cold should bread proof?",
+      panelChoice: "1",
+      panel: "1",
+    });
+    assertEquals((await thread(t, blocked)).length, 0);
+  } finally {
+    await close();
+  }
+});

@@ -34,7 +34,8 @@ export const handler = define.handlers({
     const { kv, now, config } = ctx.state.services;
     const view = async (id: string) =>
       Response.json(await getQuestionView(kv, id), { status: 201 });
-    const panel = body.panel !== false &&
+    // EXPERT_PANEL_PER_DAY=0 turns the panel off: no job is even recorded.
+    const panel = config.expertPanelPerDay > 0 && body.panel !== false &&
       (await getSettings(kv, user.id)).expertPanel !== false;
     return await idempotentCreate(req, kv, `user:${user.id}`, now(), async (attach) => {
       const { question } = orThrow(
