@@ -7,7 +7,7 @@
  * rate) and the agent question list over 100,000 questions (against bare Hono).
  *
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50), BENCH_ONLY (a
- * comma-separated subset of home, signin, debate, community, participation, stress).
+ * comma-separated subset of home, signin, debate, community, participation, stress, panel).
  */
 import { Hono } from "hono";
 import { createQuestion } from "../lib/community/questions/write.ts";
@@ -103,3 +103,5 @@ if (wanted("community")) await runCommunity();
 if (wanted("participation")) await (await import("./participation.ts")).run();
 // Stress: 3 processes on one KV file, 90 writers, against the base commit in the same run.
 if (wanted("stress")) await (await import("./stress.ts")).run();
+
+if (wanted("panel")) await (await import("./panel.ts")).run();
