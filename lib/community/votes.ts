@@ -16,6 +16,7 @@ import { recordEarnedBadges } from "../profile/stats.ts";
 import { invalidateReads } from "./read_cache.ts";
 import { keys } from "../kv/keys.ts";
 import { findTarget, type TargetType } from "./targets.ts";
+import { isExpertAuthor } from "../panel/experts.ts";
 import { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
 
 export { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
@@ -113,7 +114,8 @@ export async function castVote(
       op.delete(voteKey);
     }
     const received = (step.next === "up" ? 1 : 0) - (prev === "up" ? 1 : 0);
-    if (received !== 0) {
+    // An AI expert's message: the counts move, no one's statistics do.
+    if (received !== 0 && !isExpertAuthor(target.authorId)) {
       addToCounter(op, keys.userStat(target.authorId, "upvotes_received"), received);
     }
     return { op, result: step };
@@ -129,7 +131,7 @@ export async function castVote(
   ]);
   // After the commit: nothing here may fail the request (the vote stands).
   await afterCommit("vote peak, caches and badges", async () => {
-    if (action === "liked" && upvotes > best) {
+    if (action === "liked" && upvotes > best && !isExpertAuthor(target.authorId)) {
       // The best count a user's question/answer reached, for badges. `max` never conflicts;
       // every liker that sees a new peak after its own vote writes it, so the peak is kept,
       // and on a busy item most likes find the peak already recorded and write nothing.
@@ -137,7 +139,9 @@ export async function castVote(
     }
     invalidateReads(kv); // vote counts in the feed
     // A like can earn the author a badge (Helpful Answer, Popular Question, Crowd Favorite).
-    if (action === "liked") await recordEarnedBadges(kv, target.authorId, now);
+    if (action === "liked" && !isExpertAuthor(target.authorId)) {
+      await recordEarnedBadges(kv, target.authorId, now);
+    }
   });
   return {
     ok: true,

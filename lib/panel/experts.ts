@@ -139,6 +139,21 @@ export function expertAuthorId(id: string): string {
   return `expert-${id}`;
 }
 
+/**
+ * True for an AI expert's author id: nobody's account, so no statistic, badge or
+ * activity entry may ever be written for it (votes and favorites on expert messages
+ * count on the message only).
+ *
+ * @example
+ * ```ts
+ * isExpertAuthor("expert-omar"); // true
+ * isExpertAuthor("u_abc"); // false
+ * ```
+ */
+export function isExpertAuthor(authorId: string): boolean {
+  return authorId.startsWith("expert-");
+}
+
 /** The public shape of `GET /api/experts`. */
 export function publicExpert(e: Expert): Omit<Expert, "voice"> {
   return { id: e.id, name: e.name, title: e.title, avatar: e.avatar, expertise: e.expertise };

@@ -287,3 +287,48 @@ Deno.test("the /ask form starts the panel when its box is ticked, none when unti
     await close();
   }
 });
+
+Deno.test("votes, favorites and a moderator's delete of an expert message move no expert-… statistic, badge or activity", async () => {
+  const { t, close } = await panelApp();
+  try {
+    const ada = await member(t, "Ada");
+    const mod = await member(t, "Mod");
+    t.services.config.moderators = [mod.id];
+    const id = await ask(t, ada, { title: "How do I store passwords safely?" });
+    const experts = (await thread(t, id)).filter((m) => m.authorType === "ai");
+    const [first, second] = experts;
+    const like = await postAs(t, ada, "/api/likes", {
+      targetId: first.id,
+      targetType: "message",
+      voteType: "up",
+    });
+    assertEquals(like.status, 200);
+    const fav = await postAs(t, ada, "/api/favorites", {
+      targetId: first.id,
+      targetType: "message",
+    });
+    assert(fav.status === 200 || fav.status === 201, String(fav.status));
+    const del = await t.request(`/api/messages/${second.id}`, {
+      method: "DELETE",
+      headers: { cookie: mod.cookie, origin: t.services.config.appOrigin },
+    });
+    assertEquals(del.status, 200);
+    const { body } = await json<{ messages: Msg[] }>(t.request(`/api/questions/${id}`));
+    const liked = body.messages.find((m) => m.id === first.id) as Msg & { upvotes: number };
+    assertEquals(liked.upvotes, 1); // the count on the message moves
+    for (const prefix of [["user_stats"], ["badges"], ["messages_by_author"]]) {
+      for await (const e of t.kv.list({ prefix })) {
+        assert(!String(e.key[1]).startsWith("expert-"), `${e.key.join("/")} for an expert`);
+      }
+    }
+    const stats = await json<Record<string, unknown>>(
+      t.request(`/api/profile/public/${first.author.id}`),
+    );
+    assert(
+      stats.status === 404 || stats.status === 400,
+      `no profile for an expert: ${stats.status}`,
+    );
+  } finally {
+    await close();
+  }
+});
