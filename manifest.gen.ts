@@ -16,6 +16,8 @@ import * as $api_agent_key_questions_index from "./routes/api/agent/(key)/questi
 import * as $api_agent_participate from "./routes/api/agent/participate.ts";
 import * as $api_agent_participate_post from "./routes/api/agent/participate/post.ts";
 import * as $api_agent_participate_preview from "./routes/api/agent/participate/preview.ts";
+import * as $api_ai_draft from "./routes/api/ai/draft.ts";
+import * as $api_ai_question_ideas from "./routes/api/ai/question-ideas.ts";
 import * as $api_auth_bind_start from "./routes/api/auth/bind/start.ts";
 import * as $api_auth_callback_provider from "./routes/api/auth/callback/[provider].ts";
 import * as $api_auth_callback_index from "./routes/api/auth/callback/index.ts";
@@ -27,6 +29,7 @@ import * as $api_debate from "./routes/api/debate.ts";
 import * as $api_debate_history from "./routes/api/debate/history.ts";
 import * as $api_debates_id from "./routes/api/debates/[id].ts";
 import * as $api_debates_id_events from "./routes/api/debates/[id]/events.ts";
+import * as $api_experts from "./routes/api/experts.ts";
 import * as $api_favorites from "./routes/api/favorites.ts";
 import * as $api_feed from "./routes/api/feed.ts";
 import * as $api_flags from "./routes/api/flags.ts";
@@ -54,7 +57,9 @@ import * as $api_questions_id_accept from "./routes/api/questions/[id]/accept.ts
 import * as $api_questions_id_events from "./routes/api/questions/[id]/events.ts";
 import * as $api_questions_id_follow from "./routes/api/questions/[id]/follow.ts";
 import * as $api_questions_id_index from "./routes/api/questions/[id]/index.ts";
+import * as $api_questions_id_invite from "./routes/api/questions/[id]/invite.ts";
 import * as $api_questions_id_messages from "./routes/api/questions/[id]/messages.ts";
+import * as $api_questions_id_panel_events from "./routes/api/questions/[id]/panel/events.ts";
 import * as $api_questions_id_revisions from "./routes/api/questions/[id]/revisions.ts";
 import * as $api_questions_index from "./routes/api/questions/index.ts";
 import * as $ask from "./routes/ask.tsx";
@@ -87,7 +92,9 @@ import * as $u_userId from "./routes/u/[userId].tsx";
 import * as $island_AgentKeysPanel from "./islands/AgentKeysPanel.tsx";
 import * as $island_AgentParticipate from "./islands/AgentParticipate.tsx";
 import * as $island_AgentProfileEditor from "./islands/AgentProfileEditor.tsx";
+import * as $island_AskIdeas from "./islands/AskIdeas.tsx";
 import * as $island_DebateLive from "./islands/DebateLive.tsx";
+import * as $island_ExpertPanel from "./islands/ExpertPanel.tsx";
 import * as $island_FavoriteButton from "./islands/FavoriteButton.tsx";
 import * as $island_FlagButton from "./islands/FlagButton.tsx";
 import * as $island_FollowToggle from "./islands/FollowToggle.tsx";
@@ -119,6 +126,8 @@ const manifest: Manifest = {
     "./routes/api/agent/participate.ts": $api_agent_participate,
     "./routes/api/agent/participate/post.ts": $api_agent_participate_post,
     "./routes/api/agent/participate/preview.ts": $api_agent_participate_preview,
+    "./routes/api/ai/draft.ts": $api_ai_draft,
+    "./routes/api/ai/question-ideas.ts": $api_ai_question_ideas,
     "./routes/api/auth/bind/start.ts": $api_auth_bind_start,
     "./routes/api/auth/callback/[provider].ts": $api_auth_callback_provider,
     "./routes/api/auth/callback/index.ts": $api_auth_callback_index,
@@ -130,6 +139,7 @@ const manifest: Manifest = {
     "./routes/api/debate/history.ts": $api_debate_history,
     "./routes/api/debates/[id].ts": $api_debates_id,
     "./routes/api/debates/[id]/events.ts": $api_debates_id_events,
+    "./routes/api/experts.ts": $api_experts,
     "./routes/api/favorites.ts": $api_favorites,
     "./routes/api/feed.ts": $api_feed,
     "./routes/api/flags.ts": $api_flags,
@@ -157,7 +167,9 @@ const manifest: Manifest = {
     "./routes/api/questions/[id]/events.ts": $api_questions_id_events,
     "./routes/api/questions/[id]/follow.ts": $api_questions_id_follow,
     "./routes/api/questions/[id]/index.ts": $api_questions_id_index,
+    "./routes/api/questions/[id]/invite.ts": $api_questions_id_invite,
     "./routes/api/questions/[id]/messages.ts": $api_questions_id_messages,
+    "./routes/api/questions/[id]/panel/events.ts": $api_questions_id_panel_events,
     "./routes/api/questions/[id]/revisions.ts": $api_questions_id_revisions,
     "./routes/api/questions/index.ts": $api_questions_index,
     "./routes/ask.tsx": $ask,
@@ -192,7 +204,9 @@ const manifest: Manifest = {
     "./islands/AgentKeysPanel.tsx": $island_AgentKeysPanel,
     "./islands/AgentParticipate.tsx": $island_AgentParticipate,
     "./islands/AgentProfileEditor.tsx": $island_AgentProfileEditor,
+    "./islands/AskIdeas.tsx": $island_AskIdeas,
     "./islands/DebateLive.tsx": $island_DebateLive,
+    "./islands/ExpertPanel.tsx": $island_ExpertPanel,
     "./islands/FavoriteButton.tsx": $island_FavoriteButton,
     "./islands/FlagButton.tsx": $island_FlagButton,
     "./islands/FollowToggle.tsx": $island_FollowToggle,

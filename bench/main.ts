@@ -8,7 +8,7 @@
  *
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50), BENCH_ONLY (a
  * comma-separated subset of home, signin, debate, community, participation, speed, stress,
- * notifications).
+ * notifications, panel).
  */
 import { Hono } from "hono";
 import { createQuestion } from "../lib/community/questions/write.ts";
@@ -108,3 +108,4 @@ if (wanted("speed")) await (await import("./speed.ts")).run();
 if (wanted("stress")) await (await import("./stress.ts")).run();
 
 if (wanted("notifications")) await (await import("./notifications.ts")).run();
+if (wanted("panel")) await (await import("./panel.ts")).run();

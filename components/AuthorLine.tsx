@@ -8,10 +8,14 @@ import type { Author } from "@/lib/community/questions/model.ts";
  * own, and a "stand-in model" label on text from the offline stand-in (local mode).
  */
 export function AuthorLine(
-  { author, createdAt, createdBy, now, verb = "asked", via, standIn }: {
+  { author, createdAt, createdBy, now, verb = "asked", via, standIn, expertTitle, draftedWithAi }: {
     author: Author;
     createdAt: number;
-    createdBy: "user" | "agent";
+    createdBy: "user" | "agent" | "system";
+    /** Set on AI expert messages: labelled "AI expert · <title>", no profile link. */
+    expertTitle?: string;
+    /** Set on messages posted from an AI draft, mostly unedited. */
+    draftedWithAi?: boolean;
     now: number;
     verb?: string;
     via?: "ai-avatar";
@@ -21,10 +25,26 @@ export function AuthorLine(
   return (
     <div class="meta author-line">
       <Avatar name={author.name} src={author.avatar} />
-      <a href={`/u/${encodeURIComponent(author.id)}`}>{author.name}</a>
+      {expertTitle !== undefined
+        ? <span class="expert-name">{author.name}</span>
+        : <a href={`/u/${encodeURIComponent(author.id)}`}>{author.name}</a>}
       <span>
         {verb} <RelativeTime ms={createdAt} now={now} />
       </span>
+      {expertTitle !== undefined && (
+        <span
+          class="badge-agent badge-expert"
+          data-testid="badge-expert"
+          title="Written by Parley's AI expert panel, not a person"
+        >
+          AI expert · {expertTitle}
+        </span>
+      )}
+      {draftedWithAi && (
+        <span class="badge-agent" data-testid="badge-drafted" title="Posted from an AI draft">
+          drafted with AI
+        </span>
+      )}
       {via === "ai-avatar"
         ? (
           <span

@@ -22,6 +22,23 @@ export default function MessageForm(props: Props) {
   const [content, setContent] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The AI draft the text started from (sent along: the post says "drafted with AI" unless edited a lot).
+  const [aiDraft, setAiDraft] = useState<string | null>(null);
+  const [drafting, setDrafting] = useState(false);
+  const draftWithAi = async () => {
+    setDrafting(true);
+    setError(null);
+    const r = await sendJson<{ content: string }>("POST", "/api/ai/draft", {
+      questionId: props.questionId,
+      replyTo: props.replyTo,
+    });
+    setDrafting(false);
+    if (!r.ok) return setError(r.error);
+    setContent(r.data.content);
+    setAiDraft(r.data.content);
+    setSubmissionKey(newIdempotencyKey());
+    field.current?.focus();
+  };
   // One Idempotency-Key per submission: made when the form is shown, reused when the same
   // text is sent again (a double click, a retry after a network error), new once edited.
   const [submissionKey, setSubmissionKey] = useState(newIdempotencyKey);
@@ -53,7 +70,7 @@ export default function MessageForm(props: Props) {
     const r = await sendJson<{ id: string }>(
       "POST",
       `/api/questions/${encodeURIComponent(props.questionId)}/messages`,
-      { content, replyTo: props.replyTo },
+      { content, replyTo: props.replyTo, ...(aiDraft ? { aiDraft } : {}) },
       { "idempotency-key": submissionKey },
     );
     if (r.ok) {
@@ -126,6 +143,9 @@ export default function MessageForm(props: Props) {
       <div class="row">
         <button type="submit" class="btn btn-primary" disabled={busy}>
           {busy ? "Posting…" : isReply ? "Post reply" : "Post answer"}
+        </button>
+        <button type="button" class="btn" disabled={drafting} onClick={draftWithAi}>
+          {drafting ? "Drafting…" : "Draft with AI"}
         </button>
         {isReply && (
           <button

@@ -5,9 +5,14 @@ interface Settings {
   voteHistory: "public" | "private";
   debateArchive: "public" | "private";
   aiAvatar: boolean;
+  expertPanel?: boolean;
 }
 
-const CHOICES: { key: Exclude<keyof Settings, "aiAvatar">; label: string; hint: string }[] = [
+const CHOICES: {
+  key: Exclude<keyof Settings, "aiAvatar" | "expertPanel">;
+  label: string;
+  hint: string;
+}[] = [
   {
     key: "activityVisibility",
     label: "Activity feed",
@@ -69,6 +74,15 @@ export default function PrivacySettings({ initial }: { initial: Settings }) {
           onChange={(e) => save({ aiAvatar: (e.target as HTMLInputElement).checked })}
         />{" "}
         Let my AI avatar answer new questions for me (at most 10 an hour, in the voice of my bio)
+      </label>
+      <label class="inline">
+        <input
+          type="checkbox"
+          name="expertPanel"
+          checked={settings.expertPanel !== false}
+          onChange={(e) => save({ expertPanel: (e.target as HTMLInputElement).checked })}
+        />{" "}
+        Let the AI expert panel discuss my new questions (labelled AI experts; they never vote)
       </label>
       <div role="status" class={status?.kind === "error" ? "field-error" : "ok-text"}>
         {status?.text ?? ""}

@@ -68,6 +68,8 @@ export interface Config {
   maxConcurrentDebates: number;
   /** Debates one user may start per day (`DEBATES_PER_USER_PER_DAY`; 0 turns it off). */
   debatesPerUserPerDay: number;
+  /** AI expert panels started per day across all instances (`EXPERT_PANEL_PER_DAY`; 0 = none). */
+  expertPanelPerDay: number;
 }
 
 /**
@@ -132,6 +134,7 @@ const envSchema = z.object({
     error: "must be at least 1",
   }).max(100_000).default(50),
   DEBATES_PER_USER_PER_DAY: limitVar(50),
+  EXPERT_PANEL_PER_DAY: limitVar(200),
   PROVIDER_A_CLIENT_ID: optionalString,
   PROVIDER_A_CLIENT_SECRET: optionalString,
   PROVIDER_A_AUTHORIZE_URL: httpUrl.optional(),
@@ -260,6 +263,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     },
     maxConcurrentDebates: env.MAX_CONCURRENT_DEBATES,
     debatesPerUserPerDay: env.DEBATES_PER_USER_PER_DAY,
+    expertPanelPerDay: env.EXPERT_PANEL_PER_DAY,
   };
 }
 

@@ -8,16 +8,22 @@ import { isIdempotencyKey } from "@/lib/community/idempotency.ts";
 import { DESCRIPTION_MAX, TAG_MAX_LENGTH, TAGS_KEPT, TITLE_MAX, TITLE_MIN } from "@/lib/shared.ts";
 import { NewQuestionBody } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
+import { newPanelOps, runInBackground } from "@/lib/panel/job.ts";
+import { getSettings } from "@/lib/profile/settings.ts";
+import AskIdeas from "@/islands/AskIdeas.tsx";
 
 interface Data {
-  values: { title: string; description: string; tags: string };
+  values: { title: string; description: string; tags: string; panel: boolean };
+  /** The asker turned the panel off in settings: the form's box is off and disabled. */
+  panelOff: boolean;
   errors: Partial<Record<"title" | "description" | "tags" | "form", string>>;
   /** The submission's idempotency key: new when the form is shown, kept on a re-render. */
   idempotencyKey: string;
 }
 
-const empty = (): Data => ({
-  values: { title: "", description: "", tags: "" },
+const empty = (panelOff: boolean): Data => ({
+  values: { title: "", description: "", tags: "", panel: !panelOff },
+  panelOff,
   errors: {},
   idempotencyKey: crypto.randomUUID(),
 });
@@ -27,8 +33,12 @@ const empty = (): Data => ({
  * re-renders with messages next to the fields, or redirects to the new question.
  */
 export const handler = define.handlers<Data>({
-  GET(_req, ctx) {
-    return ctx.render(empty());
+  async GET(_req, ctx) {
+    const user = ctx.state.user;
+    const { kv, config } = ctx.state.services;
+    const panelOff = config.expertPanelPerDay === 0 ||
+      (!!user && (await getSettings(kv, user.id)).expertPanel === false);
+    return ctx.render(empty(panelOff));
   },
   async POST(req, ctx) {
     const user = ctx.state.user;
@@ -36,10 +46,15 @@ export const handler = define.handlers<Data>({
       return new Response(null, { status: 303, headers: { location: "/signin?returnTo=%2Fask" } });
     }
     const form = new URLSearchParams(await readTextLimited(req, 64 * 1024));
+    const { kv, now, config } = ctx.state.services;
+    const panelOff = config.expertPanelPerDay === 0 ||
+      (await getSettings(kv, user.id)).expertPanel === false;
     const values = {
       title: form.get("title") ?? "",
       description: form.get("description") ?? "",
       tags: form.get("tags") ?? "",
+      // An unticked box sends nothing: `panelChoice` says the box was on the form.
+      panel: !panelOff && (form.get("panelChoice") !== "1" || form.get("panel") === "1"),
     };
     // The same key on a double submit or a retried POST: one question, never two.
     const sent = form.get("idempotencyKey") ?? "";
@@ -55,9 +70,9 @@ export const handler = define.handlers<Data>({
         const field = issue.path[0] as keyof Data["errors"];
         if (field && !errors[field]) errors[field] = issue.message;
       }
-      return ctx.render({ values, errors, idempotencyKey }, { status: 400 });
+      return ctx.render({ values, errors, idempotencyKey, panelOff }, { status: 400 });
     }
-    const { kv, now, config } = ctx.state.services;
+    let panelJob = false;
     const r = await submitQuestionForm(
       kv,
       `user:${user.id}`,
@@ -70,7 +85,16 @@ export const handler = define.handlers<Data>({
           description: parsed.data.description ?? "",
           tags: parsed.data.tags ?? [],
           createdBy: "user",
-        }, { now: now(), idPrefix: "q-", limits: config.limits, extra }),
+        }, {
+          now: now(),
+          idPrefix: "q-",
+          limits: config.limits,
+          extra: (op, q) => {
+            extra(op, q);
+            // The panel's job is created with the question (never on a replayed submit).
+            if (values.panel) newPanelOps(op, q.id, now());
+          },
+        }).then((res) => (panelJob = values.panel && res.ok, res)),
     );
     if (!r.ok) {
       const form = r.reason === "rate_limited"
@@ -82,8 +106,12 @@ export const handler = define.handlers<Data>({
       const headers = r.reason === "rate_limited"
         ? { "retry-after": String(r.retryAfter) }
         : undefined;
-      return ctx.render({ values, errors: { form }, idempotencyKey }, { status, headers });
+      return ctx.render({ values, errors: { form }, idempotencyKey, panelOff }, {
+        status,
+        headers,
+      });
     }
+    if (panelJob) runInBackground(ctx.state.services, r.questionId);
     return new Response(null, {
       status: 303,
       headers: { location: `/questions/${encodeURIComponent(r.questionId)}?asked=1` },
@@ -109,9 +137,9 @@ export default define.page<typeof handler>(function Ask({ data, state, url }) {
       <div class="page-head">
         <h1>Ask a question</h1>
       </div>
-      {!state.user
-        ? <SignInPrompt url={url} action="ask a question" />
-        : (
+      {!state.user ? <SignInPrompt url={url} action="ask a question" /> : (
+        <>
+          <AskIdeas />
           <form method="post" action="/ask" class="stack card ask-form" noValidate>
             <input type="hidden" name="idempotencyKey" value={data.idempotencyKey} />
             {count > 0 && (
@@ -180,12 +208,32 @@ export default define.page<typeof handler>(function Ask({ data, state, url }) {
               </p>
               {errors.tags && <p class="field-error" id="tags-error">{errors.tags}</p>}
             </div>
+            <div>
+              <input type="hidden" name="panelChoice" value="1" />
+              <label class="inline">
+                <input
+                  type="checkbox"
+                  name="panel"
+                  value="1"
+                  checked={values.panel}
+                  disabled={data.panelOff}
+                  aria-describedby="panel-hint"
+                />{" "}
+                Let the AI expert panel discuss my question
+              </label>
+              <p class="hint" id="panel-hint">
+                {data.panelOff
+                  ? "Turned off (in your settings, or on this site)."
+                  : "Up to 3 labelled AI experts answer on the page; they never vote."}
+              </p>
+            </div>
             <div class="row">
               <button type="submit" class="btn btn-primary">Post question</button>
               <a class="btn" href="/">Cancel</a>
             </div>
           </form>
-        )}
+        </>
+      )}
     </>
   );
 });

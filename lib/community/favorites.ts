@@ -11,6 +11,7 @@ import type { HitLog } from "../limits/window.ts";
 import { keys } from "../kv/keys.ts";
 import { withLockRetry } from "../kv/retry.ts";
 import { findTarget, type TargetType } from "./targets.ts";
+import { isExpertAuthor } from "../panel/experts.ts";
 
 /** A favorite as stored under `["favorites", userId, targetType, targetId]`. */
 export interface FavoriteRecord {
@@ -99,13 +100,17 @@ export async function toggleFavorite(
         } satisfies UserFavoriteEntry,
       );
       addToCounter(op, keys.favoriteCount(targetType, targetId), 1);
-      addToCounter(op, keys.userStat(target.authorId, "favorites_received"), 1);
+      if (!isExpertAuthor(target.authorId)) {
+        addToCounter(op, keys.userStat(target.authorId, "favorites_received"), 1);
+      }
     } else {
       op.delete(key).delete(
         keys.userFavorite(userId, invertTime(cur.value.createdAt), targetType, targetId),
       );
       addToCounter(op, keys.favoriteCount(targetType, targetId), -1);
-      addToCounter(op, keys.userStat(target.authorId, "favorites_received"), -1);
+      if (!isExpertAuthor(target.authorId)) {
+        addToCounter(op, keys.userStat(target.authorId, "favorites_received"), -1);
+      }
     }
     const wanted = cur.value === null ? FAVORITED : UNFAVORITED;
     const res = await withLockRetry(() => op.commit());

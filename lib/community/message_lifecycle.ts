@@ -140,8 +140,11 @@ export async function deleteMessage(
         deletedBy: input.userId,
       } satisfies MessageRecord,
     );
-    op.delete(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id));
-    addToCounter(op, keys.userStat(m.author.id, "answers"), -1);
+    // An AI expert's message was never on anyone's activity list or statistics.
+    if (m.authorType !== "ai") {
+      op.delete(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id));
+      addToCounter(op, keys.userStat(m.author.id, "answers"), -1);
+    }
     if (accepted.value === m.id) op.delete(keys.acceptedAnswer(m.questionId));
     if (!placeholder) {
       op.delete(keys.questionMessage(m.questionId, m.createdAt, m.id));

@@ -23,9 +23,16 @@ export interface MessageRecord {
   id: string;
   questionId: string;
   author: Author;
-  /** `user` for messages written by a person or by their agent (SPEC.md). */
-  authorType: "user" | "agent";
-  createdBy: "user" | "agent";
+  /**
+   * `user` for messages written by a person or by their agent (SPEC.md); `ai` for the
+   * AI expert panel's messages (lib/panel), whose author is an expert, not a user.
+   */
+  authorType: "user" | "agent" | "ai";
+  createdBy: "user" | "agent" | "system";
+  /** The expert who wrote an `ai` message (lib/panel/experts.ts). */
+  expertId?: string;
+  /** Set when the author posted an AI draft mostly unedited (lib/panel/helpers.ts). */
+  draftedWithAi?: true;
   content: string;
   replyTo?: string;
   createdAt: number;
@@ -90,8 +97,10 @@ export interface NewMessage {
   author: Author;
   content: string;
   replyTo?: string;
-  createdBy: "user" | "agent";
-  authorType?: "user" | "agent";
+  createdBy: "user" | "agent" | "system";
+  authorType?: "user" | "agent" | "ai";
+  expertId?: string;
+  draftedWithAi?: boolean;
   via?: "ai-avatar";
   /** True when the offline stand-in model wrote the content. */
   standIn?: boolean;
@@ -129,6 +138,8 @@ export function buildMessage(input: NewMessage, opts: MessageOptions = {}): Mess
   if (input.replyTo) m.replyTo = input.replyTo;
   if (input.via) m.via = input.via;
   if (input.standIn) m.standIn = true;
+  if (input.expertId) m.expertId = input.expertId;
+  if (input.draftedWithAi) m.draftedWithAi = true;
   return m;
 }
 
@@ -153,12 +164,14 @@ export function writeMessage(
     addToCounter(op, keys.answerCount(m.questionId), 1);
   }
   op.set(keys.message(m.id), m)
-    .set(keys.questionMessage(m.questionId, m.createdAt, m.id), m.id)
-    .set(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id), {
-      id: m.id,
-      questionId: m.questionId,
-    });
+    .set(keys.questionMessage(m.questionId, m.createdAt, m.id), m.id);
   addToCounter(op, keys.messageCount(m.questionId), 1);
+  // An AI expert is nobody's account: its messages join no activity list and no statistic.
+  if (m.authorType === "ai") return op;
+  op.set(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id), {
+    id: m.id,
+    questionId: m.questionId,
+  });
   addToCounter(op, keys.userStat(m.author.id, "answers"), 1);
   return op;
 }

@@ -19,6 +19,7 @@ import { isLookupId, keys } from "../kv/keys.ts";
 import { type TargetInfo, type TargetType } from "./targets.ts";
 import type { MessageRecord } from "./messages.ts";
 import type { QuestionRecord } from "./questions/model.ts";
+import { isExpertAuthor } from "../panel/experts.ts";
 import { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
 
 export { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
@@ -138,11 +139,12 @@ export async function castVote(
       op.delete(voteKey);
     }
     const received = (step.next === "up" ? 1 : 0) - (prev === "up" ? 1 : 0);
-    if (received !== 0) {
+    // An AI expert's message: the counts move, no one's statistics do.
+    if (received !== 0 && !isExpertAuthor(target.authorId)) {
       addToCounter(op, keys.userStat(target.authorId, "upvotes_received"), received);
     }
     bumpQuestion(op, target.questionId); // the live question page
-    if (step.next === "up") {
+    if (step.next === "up" && !isExpertAuthor(target.authorId)) {
       // The peak up-vote count the author's question/answer reached, for badges: `max`
       // never conflicts and joins the vote's own commit.
       op.max(
@@ -162,7 +164,7 @@ export async function castVote(
     invalidateReads(kv); // vote counts in the feed
     // A like can earn the author a badge (Helpful Answer, Popular Question, Crowd Favorite);
     // concurrent likes of one author's posts share one check.
-    if (action === "liked") {
+    if (action === "liked" && !isExpertAuthor(author)) {
       // The in-op `max` saw only this voter's read; concurrent likes may have gone higher,
       // so the peak is confirmed against the committed counter (written only when higher).
       const bestKey = keys.userStat(author, bestStatOf(targetType));
@@ -174,7 +176,7 @@ export async function castVote(
       await sharedBadgeCheck(kv, author, now);
     }
   });
-  if (action === "liked") {
+  if (action === "liked" && !isExpertAuthor(author)) {
     const liked = (target as TargetInfo | null)!;
     await afterCommit("upvote notification", () => afterUpvote(kv, liked, userId, now));
   }

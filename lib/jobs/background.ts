@@ -1,13 +1,14 @@
 /**
  * Parley's background work, all of it periodic jobs on KV queue messages
  * (lib/jobs/schedule.ts): the AI avatar tick (every 30 s) and the resumer of debates
- * whose instance died (every 2 s). `main.ts` starts it before serving; nothing here
+ * whose instance died (every 2 s), and the resumer of AI expert panels (every 2 s). `main.ts` starts it before serving; nothing here
  * uses a timer, so it runs the same way on one machine and on Deno Deploy.
  *
  * @module
  */
 import { avatarJob } from "../avatar/job.ts";
 import { debateResumeJob } from "../debates/resume.ts";
+import { panelResumeJob } from "../panel/job.ts";
 import type { Services } from "../state.ts";
 import { type Scheduler, startScheduler } from "./schedule.ts";
 
@@ -17,6 +18,8 @@ export interface BackgroundOptions {
   avatarIntervalMs?: number;
   /** Debate resumer period (default 2 s). */
   debateResumeIntervalMs?: number;
+  /** AI expert panel resumer period (default 2 s). */
+  panelResumeIntervalMs?: number;
 }
 
 /**
@@ -39,5 +42,6 @@ export async function startBackgroundWork(
   return await startScheduler(services.kv, [
     avatarJob(services, { intervalMs: opts.avatarIntervalMs, owner }),
     debateResumeJob(services, { intervalMs: opts.debateResumeIntervalMs }),
+    panelResumeJob(services, { intervalMs: opts.panelResumeIntervalMs }),
   ], { owner });
 }

@@ -78,6 +78,12 @@
  * | `["question_answers", questionId, createdAt, id]` | message id | top-level answers in time order, written with the message: a thread page is one bounded list of this index |
  * | `["answer_counts", questionId]` | `Deno.KvU64` | `sum` +1 per top-level answer: the page count |
  * | `["answer_replies", rootAnswerId, createdAt, id]` | message id | every reply under one top-level answer (at any depth) in time order, written with the message; a page lists at most 50 per answer |
+ * | `["panel_jobs", questionId]` | `PanelJob` `{experts, step, status, lease, claims, …}` | the AI expert panel of a question (lib/panel/job.ts): created with the question; every step (one expert message) commits under a check on it — the job is its own lease and fencing token |
+ * | `["panel_running", questionId]` | true | written with the job, deleted when it ends; the panel resumer scans it |
+ * | `["panel_events", questionId, seq]` | `StoredEvent` `{type, data}` | the panel's SSE events (typing, message, done, failed), seq 1, 2, … (lib/kv/event_log.ts) |
+ * | `["panel_event_head", questionId]` | number (last seq) | set with every event; followers `kv.watch` it |
+ * | `["panel_day", day]` | number (panels started that UTC day) | checked + set when a panel starts: the `EXPERT_PANEL_PER_DAY` budget; `expireIn` 2 days |
+ * | `["expert_invites", questionId, expertId]` | `{by, at}` | checked absent and set with the invited expert's job: once per expert and question |
  * | `["reply_counts", rootAnswerId]` | `Deno.KvU64` | `sum` +1 per reply under the answer: "N replies" and the reply pages |
  * | `["debate_leases"]` | `{leases: {slotId: until}}` (≤ `MAX_CONCURRENT_DEBATES` live entries) | checked + set when a debate starts and ends; each running debate renews its lease every 20 s, an unrenewed one lapses after 90 s, so a crashed process's slot frees itself (lib/debates/capacity.ts) |
  *
@@ -385,4 +391,15 @@ export const keys = {
   ],
   modLogPrefix: (): Deno.KvKey => ["mod_log"],
   modLog: (inverted: number, id: string): Deno.KvKey => ["mod_log", inverted, id],
+  panelJob: (questionId: string): Deno.KvKey => ["panel_jobs", questionId],
+  panelRunningPrefix: (): Deno.KvKey => ["panel_running"],
+  panelRunning: (questionId: string): Deno.KvKey => ["panel_running", questionId],
+  panelEvent: (questionId: string, seq: number): Deno.KvKey => ["panel_events", questionId, seq],
+  panelEventHead: (questionId: string): Deno.KvKey => ["panel_event_head", questionId],
+  panelDay: (day: string): Deno.KvKey => ["panel_day", day],
+  expertInvite: (questionId: string, expertId: string): Deno.KvKey => [
+    "expert_invites",
+    questionId,
+    expertId,
+  ],
 } as const;

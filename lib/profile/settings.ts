@@ -16,6 +16,7 @@ export const DEFAULT_SETTINGS: Settings = {
   voteHistory: "private",
   debateArchive: "public",
   aiAvatar: false,
+  expertPanel: true,
 };
 
 /**

@@ -101,6 +101,10 @@ export const NewQuestionBody = z.object({
   title: titleField(`title must be ${TITLE_MIN} to ${TITLE_MAX} characters`),
   description: DescriptionField.nullish(),
   tags: TagsField.nullish(),
+  panel: z.boolean().optional().meta({
+    description:
+      "Let the AI expert panel discuss the question (default true; the asker's `expertPanel` setting can turn it off too).",
+  }),
 }).meta({ id: "NewQuestion" });
 
 /** Message content: the creation rule (1 to 10 000 characters after trimming). */
@@ -112,6 +116,10 @@ export const NewMessageBody = z.object({
   content: ContentField,
   replyTo: id("replyTo").nullish().meta({
     description: "Id of a message of the same question this message replies to.",
+  }),
+  aiDraft: z.string().max(CONTENT_MAX).nullish().meta({
+    description:
+      "The AI draft (`POST /api/ai/draft`) the content started from: unless substantially edited, the message shows `draftedWithAi: true`.",
   }),
 }).meta({ id: "NewMessage" });
 
@@ -237,8 +245,19 @@ export const MessageSchema = z.object({
   id: z.string(),
   questionId: z.string(),
   author: AuthorSchema,
-  authorType: z.enum(["user", "agent"]),
-  createdBy: z.enum(["user", "agent"]),
+  authorType: z.enum(["user", "agent", "ai"]).meta({
+    description: "`ai` for messages of Parley's AI expert panel (never a person's post).",
+  }),
+  createdBy: z.enum(["user", "agent", "system"]).meta({
+    description: "`system` for AI expert messages.",
+  }),
+  expertId: z.string().optional().meta({
+    description: "The AI expert who wrote the message (`GET /api/experts`); only on `ai` messages.",
+  }),
+  draftedWithAi: z.literal(true).optional().meta({
+    description:
+      "Present when the author posted an AI draft (`POST /api/ai/draft`) mostly unedited.",
+  }),
   content: z.string().meta({ description: "Markdown" }),
   replyTo: z.string().optional(),
   createdAt: z.number(),

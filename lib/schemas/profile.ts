@@ -186,6 +186,9 @@ export const SettingsSchema = z.object({
   voteHistory: z.enum(["public", "private"]),
   debateArchive: z.enum(["public", "private"]),
   aiAvatar: z.boolean(),
+  expertPanel: z.boolean().optional().meta({
+    description: "Let the AI expert panel discuss the user's new questions (default true).",
+  }),
 }).strict();
 
 /** A user's settings. */

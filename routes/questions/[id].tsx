@@ -1,3 +1,5 @@
+import ExpertPanel from "@/islands/ExpertPanel.tsx";
+import { expertById, EXPERTS, publicExpert } from "@/lib/panel/experts.ts";
 import { AuthorLine } from "@/components/AuthorLine.tsx";
 import { AcceptedMark, AnswerSort, EditedNote } from "@/components/Lifecycle.tsx";
 import { Markdown } from "@/components/Markdown.tsx";
@@ -238,6 +240,8 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
             verb={parent ? "replied" : "answered"}
             via={m.via}
             standIn={m.standIn}
+            expertTitle={m.expertId ? expertById(m.expertId)?.title ?? "" : undefined}
+            draftedWithAi={m.draftedWithAi}
           />
           {parent && depth >= MAX_DEPTH && (
             <p class="hint">
@@ -379,6 +383,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
           : <ol class="thread">{roots.map((m) => renderMessage(m, 1))}</ol>}
         <ThreadPager q={q} url={url} />
       </section>
+      <ExpertPanel questionId={q.id} experts={EXPERTS.map(publicExpert)} signedIn={signedIn} />
 
       {signedIn && (
         <section class="participate-box" aria-label="Your agent">

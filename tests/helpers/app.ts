@@ -7,6 +7,7 @@ import { parseConfig } from "@/lib/config.ts";
 import { readBuildInfo } from "@/lib/fresh/assets.ts";
 import { openKv } from "@/lib/kv/open.ts";
 import { waitForDebates } from "@/lib/debates/runner.ts";
+import { waitForPanels } from "@/lib/panel/job.ts";
 import { llmFromConfig } from "@/lib/llm/from_config.ts";
 import type { LlmClient } from "@/lib/llm/types.ts";
 import { resolveAppSecret } from "@/lib/auth/secret.ts";
@@ -55,7 +56,13 @@ export interface TestAppOptions {
  * ```
  */
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const config = parseConfig({ KV_PATH: opts.kvPath ?? ":memory:", ...opts.env });
+  // The AI expert panel is off unless a test sets EXPERT_PANEL_PER_DAY, so every other
+  // test's threads hold exactly what it wrote.
+  const config = parseConfig({
+    KV_PATH: opts.kvPath ?? ":memory:",
+    EXPERT_PANEL_PER_DAY: "0",
+    ...opts.env,
+  });
   const kv = await openKv(config.kvPath);
   const secret = await resolveAppSecret(kv, config);
   // The in-app stand-in model is reached through the app built below.
@@ -81,6 +88,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     close: async () => {
       // Debates run on after their client leaves; let them finish writing first.
       await waitForDebates(10_000);
+      await waitForPanels(10_000);
       kv.close();
     },
   };

@@ -480,6 +480,49 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
     await c.check("POST", "/api/questions/{id}/accept", await accept(bob, null));
     await c.check("POST", "/api/questions/{id}/accept", await accept(ada, "m-no"));
     await c.check("POST", "/api/questions/{id}/accept", await accept(ada, 5));
+    // The AI expert panel and writing helpers (issue 18).
+    await c.check("GET", "/api/experts", await anon("/api/experts"));
+    await c.check("GET", "/api/questions/{id}/panel/events", await anon(`${q}/panel/events`));
+    await c.check(
+      "GET",
+      "/api/questions/{id}/panel/events",
+      await anon("/api/questions/q-none/panel/events"),
+    );
+    await c.check(
+      "POST",
+      "/api/questions/{id}/invite",
+      await ada.send("POST", `${q}/invite`, { expertId: "ada" }),
+    );
+    await c.check(
+      "POST",
+      "/api/questions/{id}/invite",
+      await ada.send("POST", `${q}/invite`, { expertId: "ada" }),
+    );
+    await c.check(
+      "POST",
+      "/api/questions/{id}/invite",
+      await ada.send("POST", `${q}/invite`, { expertId: "zz" }),
+    );
+    await c.check(
+      "POST",
+      "/api/ai/draft",
+      await ada.send("POST", "/api/ai/draft", { questionId: qid }),
+    );
+    await c.check(
+      "POST",
+      "/api/ai/draft",
+      await ada.send("POST", "/api/ai/draft", { questionId: "q-none" }),
+    );
+    await c.check(
+      "POST",
+      "/api/ai/question-ideas",
+      await ada.send("POST", "/api/ai/question-ideas", { keyword: "bread" }),
+    );
+    await c.check(
+      "POST",
+      "/api/ai/question-ideas",
+      await ada.send("POST", "/api/ai/question-ideas", { keyword: "" }),
+    );
     await c.check(
       "PATCH",
       "/api/agent/questions/{id}",

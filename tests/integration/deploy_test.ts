@@ -40,6 +40,7 @@ Deno.test({
     const origin = `http://127.0.0.1:${port}`;
     const child = spawnMain({
       DENO_DEPLOYMENT_ID: "test-deployment-1",
+      EXPERT_PANEL_PER_DAY: "0", // threads hold exactly what this test wrote
       DENO_DIR: denoDir,
       HOME: tmp,
       PORT: String(port),

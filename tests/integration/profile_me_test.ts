@@ -140,6 +140,7 @@ Deno.test("settings: defaults, partial update, validation, avatar roster", async
       voteHistory: "private",
       debateArchive: "public",
       aiAvatar: false,
+      expertPanel: true,
     });
     const put = await t.request("/api/profile/settings", {
       method: "PUT",

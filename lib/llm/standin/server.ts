@@ -12,6 +12,7 @@ import type { ChatMessage } from "../types.ts";
 import { STANDIN_MODEL } from "../from_config.ts";
 import { composeAnswer } from "./compose.ts";
 import { readPrompt } from "./read_prompt.ts";
+import { composeExpert, readExpert } from "./expert.ts";
 
 /** Pacing of streamed answers (tests and the benchmark may change it). */
 export const standInPacing = {
@@ -35,8 +36,17 @@ function toChatMessages(req: StandInRequest): ChatMessage[] {
 export function standInAnswer(req: StandInRequest): string {
   const json = req.response_format?.type === "json_object" ||
     req.response_format?.type === "json_schema";
-  const reading = readPrompt(toChatMessages(req), json);
-  const text = composeAnswer(reading);
+  const messages = toChatMessages(req);
+  const reading = readPrompt(messages, json);
+  // Seated on the AI expert panel: a short message in that expert's field.
+  const expert = reading.wantsJson ? null : readExpert(messages.map((m) => m.content).join("\n"));
+  const text = expert
+    ? composeExpert(expert, reading.topic, {
+      seed: reading.seed,
+      minChars: reading.minChars,
+      maxChars: Math.min(reading.maxChars, 480),
+    })
+    : composeAnswer(reading);
   if (!reading.wantsJson && req.max_tokens) {
     const cap = req.max_tokens * 4;
     if (text.length > cap) return text.slice(0, cap);

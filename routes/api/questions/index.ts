@@ -14,10 +14,13 @@ import {
 } from "@/lib/schemas/community.ts";
 import { parseInput, queryObject } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
+import { newPanelOps, runInBackground } from "@/lib/panel/job.ts";
+import { getSettings } from "@/lib/profile/settings.ts";
 
 /**
  * GET /api/questions?sort=new|hot&q=&tag=&page=&limit= — the people feed (public).
- * POST /api/questions {title, description?, tags?} — ask as the signed-in user.
+ * POST /api/questions {title, description?, tags?, panel?} — ask as the signed-in user; the
+ * AI expert panel discusses it unless `panel: false` or the asker's `expertPanel` setting.
  */
 export const handler = define.handlers({
   async GET(_req, ctx) {
@@ -31,6 +34,9 @@ export const handler = define.handlers({
     const { kv, now, config } = ctx.state.services;
     const view = async (id: string) =>
       Response.json(await getQuestionView(kv, id), { status: 201 });
+    // EXPERT_PANEL_PER_DAY=0 turns the panel off: no job is even recorded.
+    const panel = config.expertPanelPerDay > 0 && body.panel !== false &&
+      (await getSettings(kv, user.id)).expertPanel !== false;
     return await idempotentCreate(req, kv, `user:${user.id}`, now(), async (attach) => {
       const { question } = orThrow(
         await askQuestion(kv, {
@@ -43,10 +49,15 @@ export const handler = define.handlers({
           now: now(),
           idPrefix: "q-",
           limits: config.limits,
-          extra: attach && ((op, q) => attach(op, q.id)),
+          extra: (op, q) => {
+            attach?.(op, q.id);
+            // The panel's job is created with the question: it cannot be lost.
+            if (panel) newPanelOps(op, q.id, now());
+          },
         }),
         WRITE_FAILURES,
       );
+      if (panel) runInBackground(ctx.state.services, question.id);
       return { resourceId: question.id, response: await view(question.id) };
     }, view);
   },

@@ -11,8 +11,12 @@ import { idempotentCreate } from "@/lib/http/idempotency.ts";
 import { orThrow, WRITE_FAILURES } from "@/lib/http/outcome.ts";
 import { MessageSchema, NewMessageBody } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
+import { expertAnswersReply, mostlyDraft } from "@/lib/panel/helpers.ts";
 
-/** POST /api/questions/:id/messages {content, replyTo?} — answer or reply (session). */
+/**
+ * POST /api/questions/:id/messages {content, replyTo?, aiDraft?} — answer or reply (session).
+ * A reply to an AI expert's message gets that expert's answer in the background.
+ */
 export const handler = define.handlers({
   async POST(req, ctx) {
     const user = requireUser(ctx.state.user);
@@ -28,9 +32,12 @@ export const handler = define.handlers({
           content: body.content,
           replyTo: body.replyTo ?? undefined,
           createdBy: "user",
+          draftedWithAi: body.aiDraft ? mostlyDraft(body.content, body.aiDraft) : false,
         }, { now: now(), limits: config.limits, extra: attach && ((op, m) => attach(op, m.id)) }),
         WRITE_FAILURES,
       );
+      // A reply to an AI expert gets that expert's answer (bounded; never fails the post).
+      if (message.replyTo) await expertAnswersReply(ctx.state.services, message);
       return { resourceId: message.id, response: await created(message.id) };
     }, created);
   },

@@ -1,0 +1,582 @@
+/**
+ * The AI expert panel's work (DESIGN.md §9): one job record per question,
+ * `["panel_jobs", questionId]`, holding a queue of tasks (one expert message each) and
+ * its progress. The record is its own lease: it names the instance running it and until
+ * when, and every step commits under a check on the record's versionstamp — the fencing
+ * token — so a stalled holder whose job was claimed by another instance cannot write.
+ *
+ * A step is: store a `typing` event (renewing the lease), ask the model, then in one
+ * atomic op store the message, the job's progress, the `message` event and, when a
+ * round completes, the question's `discussionRounds`. A model failure stores a quiet
+ * `skipped` event, never a half-written message. A process that dies mid-step leaves
+ * the lease to lapse; the resumer ({@link panelResumeJob}, a periodic job on the KV-queue
+ * scheduler) claims it and redoes the step from scratch.
+ *
+ * Tasks come from three places: a new question's panel (experts chosen by topic, 2
+ * rounds, the second replying to the first), an invitation, and a person's reply to an
+ * expert. Invitations and replies append to the same job (reopening a finished one).
+ *
+ * KV writes of one 3-expert, 2-round panel: 1 (with the question) + 1 selection +
+ * 6 × (typing + message) + 1 done = 15 commits.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { appendEvents, type EventLogKeys } from "../kv/event_log.ts";
+import { commit } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
+import type { PeriodicJob } from "../jobs/schedule.ts";
+import { jsonAnswer } from "../llm/json.ts";
+import type { ChatMessage, LlmClient } from "../llm/types.ts";
+import { buildMessage, type MessageRecord, writeMessage } from "../community/messages.ts";
+import type { QuestionRecord } from "../community/questions/model.ts";
+import { invalidateReads } from "../community/read_cache.ts";
+import {
+  type Expert,
+  expertAuthorId,
+  expertById,
+  EXPERTS,
+  PANEL_SIZE,
+  pickExpertsByTopic,
+} from "./experts.ts";
+
+/** How long a claim on a job lasts without a step (each step renews it). */
+export const PANEL_LEASE_MS = 30_000;
+/** Deadline of one expert's model call (well inside the lease). */
+export const PANEL_CALL_MS = 20_000;
+/** Rounds of a new question's panel. */
+export const PANEL_ROUNDS = 2;
+/** A job claimed this many times after its first run is given up. */
+export const MAX_PANEL_CLAIMS = 3;
+/** The line shown when the panel (or one expert) could not write. */
+export const PANEL_UNAVAILABLE = "The panel could not join this discussion.";
+
+/** This process's name as a job owner. */
+export const PANEL_INSTANCE: string = crypto.randomUUID();
+
+/** One expert message to write. */
+export interface PanelTask {
+  expertId: string;
+  /** 1 or 2 for the panel's rounds; absent for invitations and replies. */
+  round?: number;
+  /** Reply to this message id… */
+  replyTo?: string;
+  /** …or to the message written by task number `replyToTask` of this job. */
+  replyToTask?: number;
+  /** Why: the panel, an invitation, or a person's reply. */
+  cause: "panel" | "invite" | "reply";
+}
+
+/** The job record. */
+export interface PanelJob {
+  questionId: string;
+  /** True until the panel's experts were chosen (new questions only). */
+  select: boolean;
+  tasks: PanelTask[];
+  /** Tasks done (written or skipped). */
+  step: number;
+  /** Message id of each task done (null when skipped). */
+  written: (string | null)[];
+  status: "running" | "done";
+  owner: string;
+  /** Unix ms after which another instance may claim the job. */
+  until: number;
+  claims: number;
+  /** Last event seq. */
+  seq: number;
+}
+
+/** What a panel run needs. */
+export interface PanelServices {
+  kv: Deno.Kv;
+  llm?: LlmClient;
+  now: () => number;
+  config: { expertPanelPerDay: number };
+}
+
+/** The panel's event log keys for a question. */
+export function panelLog(questionId: string): EventLogKeys {
+  return { event: (n) => keys.panelEvent(questionId, n), head: keys.panelEventHead(questionId) };
+}
+
+const running = new Set<Promise<void>>();
+
+/** Wait for this process's panel runs to end (tests, shutdown), at most `ms`. */
+export async function waitForPanels(ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (running.size > 0 && Date.now() < deadline) {
+    await Promise.race([
+      Promise.allSettled([...running]),
+      new Promise((r) => setTimeout(r, 100)),
+    ]);
+  }
+}
+
+/** Counters of model calls and commits (the bench reads them). */
+export const panelMetrics = { modelCalls: 0, commits: 0 };
+
+/**
+ * The rows of a new question's panel job, to add to the op that creates the question.
+ *
+ * @example
+ * ```ts
+ * declare const op: Deno.AtomicOperation;
+ * newPanelOps(op, "q-abc", Date.now());
+ * ```
+ */
+export function newPanelOps(op: Deno.AtomicOperation, questionId: string, now: number): void {
+  const job: PanelJob = {
+    questionId,
+    select: true,
+    tasks: [],
+    step: 0,
+    written: [],
+    status: "running",
+    owner: PANEL_INSTANCE,
+    until: now + PANEL_LEASE_MS,
+    claims: 0,
+    seq: 0,
+  };
+  op.set(keys.panelJob(questionId), job).set(keys.panelRunning(questionId), true);
+}
+
+/** Start running a job this process holds, outside the request. */
+export function runInBackground(services: PanelServices, questionId: string): void {
+  const p = runPanelJob(services, questionId).catch((err) =>
+    console.error(`Panel ${questionId}: run failed`, err)
+  );
+  running.add(p);
+  p.finally(() => running.delete(p));
+}
+
+/**
+ * Append tasks to a question's job (creating or reopening it) and claim it when free.
+ * `guard` adds checks/mutations to the same op (e.g. the once-per-expert invitation row);
+ * returns false when the op's checks failed.
+ */
+export async function addPanelTasks(
+  services: PanelServices,
+  questionId: string,
+  tasks: PanelTask[],
+  guard?: (op: Deno.AtomicOperation) => void,
+): Promise<boolean> {
+  const { kv } = services;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const entry = await kv.get<PanelJob>(keys.panelJob(questionId));
+    const now = services.now();
+    const cur = entry.value;
+    const free = !cur || cur.status === "done" || cur.until <= now;
+    const job: PanelJob = cur
+      ? {
+        ...cur,
+        tasks: [...cur.tasks, ...tasks],
+        status: "running",
+        ...(free ? { owner: PANEL_INSTANCE, until: now + PANEL_LEASE_MS } : {}),
+      }
+      : {
+        questionId,
+        select: false,
+        tasks,
+        step: 0,
+        written: [],
+        status: "running",
+        owner: PANEL_INSTANCE,
+        until: now + PANEL_LEASE_MS,
+        claims: 0,
+        seq: 0,
+      };
+    const op = kv.atomic().check(entry).set(keys.panelJob(questionId), job)
+      .set(keys.panelRunning(questionId), true);
+    guard?.(op);
+    const res = await op.commit();
+    panelMetrics.commits++;
+    if (res.ok) {
+      if (free) runInBackground(services, questionId);
+      return true;
+    }
+    // A guard's check failed (not the job's): say so.
+    const again = await kv.get<PanelJob>(keys.panelJob(questionId));
+    if (again.versionstamp === entry.versionstamp) return false;
+  }
+  return false;
+}
+
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Spend one panel from today's budget; false when none is left. */
+async function spendPanelBudget(services: PanelServices): Promise<boolean> {
+  const { kv, config } = services;
+  const key = keys.panelDay(dayOf(services.now()));
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const cur = await kv.get<number>(key);
+    const used = cur.value ?? 0;
+    if (used >= config.expertPanelPerDay) return false;
+    const res = await kv.atomic().check(cur).set(key, used + 1, { expireIn: 2 * 86_400_000 })
+      .commit();
+    panelMetrics.commits++;
+    if (res.ok) return true;
+    await new Promise((r) => setTimeout(r, Math.random() * 20));
+  }
+  return false;
+}
+
+const Selection = z.object({ experts: z.array(z.string()).min(1).max(PANEL_SIZE) });
+
+/** The panel for a question: model-assisted, the topic ranking as fallback. */
+export async function chooseExperts(
+  llm: LlmClient | undefined,
+  q: QuestionRecord,
+): Promise<Expert[]> {
+  const text = `${q.title}\n${q.description}\n${q.tags.join(" ")}`;
+  const fallback = pickExpertsByTopic(text);
+  if (!llm) return fallback;
+  try {
+    panelMetrics.modelCalls++;
+    const roster = EXPERTS.map((e) => `${e.id}: ${e.title} (${e.expertise.join(", ")})`).join("\n");
+    const { value } = await jsonAnswer(
+      llm,
+      [
+        {
+          role: "system",
+          content:
+            `Pick the ${PANEL_SIZE} experts best placed to discuss a question. Experts:\n${roster}\n` +
+            `Reply with JSON: {"experts": ["id", "id", "id"]}`,
+        },
+        { role: "user", content: `Topic: ${q.title}\n${q.description}`.slice(0, 2000) },
+      ],
+      Selection,
+      { temperature: 0.2, maxTokens: 60, timeoutMs: PANEL_CALL_MS, fallback: { experts: [] } },
+    );
+    const picked = [...new Set(value.experts)].map(expertById).filter((e): e is Expert => !!e);
+    for (const e of fallback) if (picked.length < PANEL_SIZE && !picked.includes(e)) picked.push(e);
+    return picked.slice(0, PANEL_SIZE);
+  } catch {
+    return fallback;
+  }
+}
+
+/** The prompt of one expert message. */
+export function expertPrompt(
+  expert: Expert,
+  q: QuestionRecord,
+  thread: MessageRecord[],
+  replyTo: MessageRecord | null,
+): ChatMessage[] {
+  const recent = thread.slice(-8).map((m) => `${m.author.name}: ${m.content.slice(0, 600)}`)
+    .join("\n");
+  const task = replyTo
+    ? `Reply to ${replyTo.author.name}, who wrote: "${replyTo.content.slice(0, 800)}". ` +
+      `Agree or disagree with reasons, and add something new.`
+    : `Answer the question from your field.`;
+  return [
+    {
+      role: "system",
+      content: `You are ${expert.name}, ${expert.title}. Your voice: ${expert.voice}. ` +
+        `You sit on Parley's AI expert panel, clearly labelled as AI. Be concrete and honest ` +
+        `about uncertainty; no greetings, no sign-off, never claim to be human.`,
+    },
+    {
+      role: "user",
+      content: `Topic: ${q.title}\n${q.description.slice(0, 1500)}\n\n` +
+        (recent ? `Discussion so far:\n${recent}\n\n` : "") +
+        `${task} Write 200 to 600 characters.`,
+    },
+  ];
+}
+
+/**
+ * Run a job this process holds until its queue is empty, it is lost, or it fails.
+ *
+ * @example
+ * ```ts
+ * declare const services: PanelServices;
+ * await runPanelJob(services, "q-abc");
+ * ```
+ */
+export async function runPanelJob(
+  services: PanelServices,
+  questionId: string,
+  owner = PANEL_INSTANCE,
+): Promise<void> {
+  const { kv } = services;
+  const log = panelLog(questionId);
+  for (let guard = 0; guard < 100; guard++) {
+    const entry = await kv.get<PanelJob>(keys.panelJob(questionId));
+    const job = entry.value;
+    if (!job || job.status !== "running" || job.owner !== owner) return;
+    const now = services.now();
+    const q = (await kv.get<QuestionRecord>(keys.question(questionId))).value;
+    const end = async (events: { type: string; data: unknown }[]) => {
+      await commit(kv, (op) => {
+        op.check(entry);
+        const seq = appendEvents(op, log, job.seq, events);
+        op.set(keys.panelJob(questionId), { ...job, status: "done", seq } satisfies PanelJob)
+          .delete(keys.panelRunning(questionId));
+      });
+      panelMetrics.commits++;
+    };
+    if (!q || q.deletedAt !== undefined) {
+      return void await end([{ type: "done", data: {} }]);
+    }
+    if (job.select) {
+      const allowed = services.llm !== undefined && await spendPanelBudget(services);
+      if (!allowed) {
+        return void await end([
+          { type: "skipped", data: { message: PANEL_UNAVAILABLE, reason: "budget" } },
+          { type: "done", data: {} },
+        ]);
+      }
+      const experts = await chooseExperts(services.llm, q);
+      const tasks: PanelTask[] = [];
+      for (let round = 1; round <= PANEL_ROUNDS; round++) {
+        experts.forEach((e, i) => {
+          const t: PanelTask = { expertId: e.id, round, cause: "panel" };
+          // Round 2 answers the next panelist's round-1 message.
+          if (round > 1 && experts.length > 1) {
+            t.replyToTask = job.tasks.length + (i + 1) % experts.length;
+          }
+          tasks.push(t);
+        });
+      }
+      const res = await kv.atomic().check(entry).set(
+        keys.panelJob(questionId),
+        {
+          ...job,
+          select: false,
+          tasks: [...job.tasks, ...tasks],
+          until: services.now() + PANEL_LEASE_MS,
+        } satisfies PanelJob,
+      ).commit();
+      panelMetrics.commits++;
+      if (!res.ok) return; // lost the job (or a task was appended: the next loop sees it)
+      continue;
+    }
+    if (job.step >= job.tasks.length) return void await end([{ type: "done", data: {} }]);
+    const task = job.tasks[job.step];
+    const expert = expertById(task.expertId);
+    // Typing: tell the page, renew the lease.
+    const typingSeq = job.seq;
+    const typed = kv.atomic().check(entry).set(
+      keys.panelJob(questionId),
+      {
+        ...job,
+        until: now + PANEL_LEASE_MS,
+        seq: typingSeq + 1,
+      } satisfies PanelJob,
+    );
+    appendEvents(typed, log, typingSeq, [{
+      type: "typing",
+      data: { expertId: task.expertId, name: expert?.name ?? "", title: expert?.title ?? "" },
+    }]);
+    const typedRes = await typed.commit();
+    panelMetrics.commits++;
+    if (!typedRes.ok) continue; // re-read: lost, or tasks appended meanwhile
+    const held: Deno.KvEntryMaybe<PanelJob> = {
+      key: entry.key,
+      value: { ...job, until: now + PANEL_LEASE_MS, seq: typingSeq + 1 },
+      versionstamp: typedRes.versionstamp,
+    };
+    const replyToId = task.replyTo ??
+      (task.replyToTask !== undefined ? job.written[task.replyToTask] ?? undefined : undefined);
+    let content: string | null = null;
+    if (expert && services.llm) {
+      try {
+        const thread = await recentThread(kv, questionId);
+        const parent = replyToId
+          ? (await kv.get<MessageRecord>(keys.message(replyToId))).value
+          : null;
+        panelMetrics.modelCalls++;
+        const text = await services.llm.chat(expertPrompt(expert, q, thread, parent), {
+          temperature: 0.7,
+          maxTokens: 300,
+          timeoutMs: PANEL_CALL_MS,
+        });
+        content = text.trim().slice(0, 4000) || null;
+      } catch (err) {
+        console.warn(`Panel ${questionId}: ${expert.id} could not answer`, String(err));
+      }
+    }
+    await writeStep(services, held, task, expert, content, replyToId, q);
+  }
+}
+
+async function recentThread(kv: Deno.Kv, questionId: string): Promise<MessageRecord[]> {
+  const ids: string[] = [];
+  for await (
+    const e of kv.list<string>({ prefix: ["question_messages", questionId] }, {
+      reverse: true,
+      limit: 8,
+    })
+  ) ids.unshift(e.value);
+  const got = await kv.getMany<MessageRecord[]>(ids.map((id) => keys.message(id)));
+  return got.map((g) => g.value).filter((m): m is MessageRecord => !!m && !m.deletedAt);
+}
+
+/** Store one step's result (a message, or a quiet skip) under the job's check. */
+async function writeStep(
+  services: PanelServices,
+  held: Deno.KvEntryMaybe<PanelJob>,
+  task: PanelTask,
+  expert: Expert | undefined,
+  content: string | null,
+  replyToId: string | undefined,
+  q: QuestionRecord,
+): Promise<void> {
+  const { kv } = services;
+  const job = held.value!;
+  const log = panelLog(job.questionId);
+  let parentOk = false;
+  if (replyToId) {
+    const p = (await kv.get<MessageRecord>(keys.message(replyToId))).value;
+    parentOk = !!p && p.questionId === q.id && p.deletedAt === undefined;
+  }
+  const message = content && expert
+    ? buildMessage({
+      questionId: q.id,
+      author: { id: expertAuthorId(expert.id), name: expert.name, avatar: null },
+      content,
+      replyTo: parentOk ? replyToId : undefined,
+      createdBy: "system",
+      authorType: "ai",
+      expertId: expert.id,
+      standIn: services.llm?.standIn,
+    }, { now: services.now(), idPrefix: "msg-expert-" })
+    : null;
+  // The round is complete when the next task belongs to another round (or none is left).
+  const next = job.tasks[job.step + 1];
+  const roundDone = task.round !== undefined && (!next || next.round !== task.round);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const qEntry = await kv.get<QuestionRecord>(keys.question(q.id));
+    const root = message?.replyTo ? await rootOf(kv, message.replyTo) : undefined;
+    const op = kv.atomic().check(held);
+    const events = message
+      ? [{
+        type: "message",
+        data: {
+          message: {
+            ...message,
+            editedAt: null,
+            upvotes: 0,
+            downvotes: 0,
+            likedBy: [],
+            dislikedBy: [],
+          },
+          expertTitle: expert?.title,
+        },
+      }]
+      : [{ type: "skipped", data: { expertId: task.expertId, message: PANEL_UNAVAILABLE } }];
+    const seq = appendEvents(op, log, job.seq, events);
+    op.set(
+      keys.panelJob(job.questionId),
+      {
+        ...job,
+        step: job.step + 1,
+        written: [...job.written, message?.id ?? null],
+        seq,
+      } satisfies PanelJob,
+    );
+    if (message) writeMessage(op, message, root);
+    if (roundDone && message && qEntry.value && qEntry.value.discussionRounds < (task.round ?? 0)) {
+      op.check(qEntry).set(
+        keys.question(q.id),
+        {
+          ...qEntry.value,
+          discussionRounds: task.round!,
+        } satisfies QuestionRecord,
+      );
+    }
+    const res = await op.commit();
+    panelMetrics.commits++;
+    if (res.ok) {
+      if (message) invalidateReads(kv);
+      return;
+    }
+    const again = await kv.get<PanelJob>(keys.panelJob(job.questionId));
+    if (again.versionstamp !== held.versionstamp) return; // lost, or tasks appended: redo
+  }
+}
+
+async function rootOf(kv: Deno.Kv, id: string): Promise<string> {
+  let cur = (await kv.get<MessageRecord>(keys.message(id))).value;
+  for (let i = 0; i < 64 && cur?.replyTo; i++) {
+    const up = (await kv.get<MessageRecord>(keys.message(cur.replyTo))).value;
+    if (!up) break;
+    cur = up;
+  }
+  return cur?.id ?? id;
+}
+
+/**
+ * One resumer pass: claim every running job whose lease lapsed and continue it here.
+ * Returns the question ids taken over.
+ *
+ * @example
+ * ```ts
+ * declare const services: PanelServices;
+ * await resumeStalledPanels(services);
+ * ```
+ */
+export async function resumeStalledPanels(
+  services: PanelServices,
+  owner = PANEL_INSTANCE,
+): Promise<string[]> {
+  const { kv } = services;
+  const taken: string[] = [];
+  for await (const r of kv.list<true>({ prefix: keys.panelRunningPrefix() })) {
+    const id = r.key[1] as string;
+    const entry = await kv.get<PanelJob>(keys.panelJob(id));
+    const job = entry.value;
+    const now = services.now();
+    if (!job || job.status !== "running") {
+      await kv.atomic().check(entry).delete(keys.panelRunning(id)).commit();
+      continue;
+    }
+    if (job.until > now) continue;
+    if (!services.llm) continue; // an instance without a model leaves it to others
+    const claims = job.claims + 1;
+    if (claims > MAX_PANEL_CLAIMS) {
+      const op = kv.atomic().check(entry);
+      const seq = appendEvents(op, panelLog(id), job.seq, [
+        { type: "skipped", data: { message: PANEL_UNAVAILABLE, reason: "interrupted" } },
+        { type: "done", data: {} },
+      ]);
+      await op.set(keys.panelJob(id), { ...job, status: "done", seq, claims } satisfies PanelJob)
+        .delete(keys.panelRunning(id)).commit();
+      continue;
+    }
+    const res = await kv.atomic().check(entry).set(
+      keys.panelJob(id),
+      {
+        ...job,
+        owner,
+        until: now + PANEL_LEASE_MS,
+        claims,
+      } satisfies PanelJob,
+    ).commit();
+    if (!res.ok) continue;
+    console.log(`Resuming the expert panel of ${id} at step ${job.step}`);
+    const p = runPanelJob(services, id, owner).catch((err) =>
+      console.error(`Panel ${id}: resumed run failed`, err)
+    );
+    running.add(p);
+    p.finally(() => running.delete(p));
+    taken.push(id);
+  }
+  return taken;
+}
+
+/**
+ * The resumer as a periodic job named `panel-resume` (default every 2 s).
+ *
+ * @example
+ * ```ts
+ * declare const services: PanelServices;
+ * const job = panelResumeJob(services);
+ * ```
+ */
+export function panelResumeJob(
+  services: PanelServices,
+  { intervalMs = 2_000 }: { intervalMs?: number } = {},
+): PeriodicJob {
+  return { name: "panel-resume", intervalMs, run: () => resumeStalledPanels(services) };
+}

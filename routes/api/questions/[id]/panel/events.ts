@@ -1,0 +1,56 @@
+import { err, type OperationDoc, questionIdParam } from "@/lib/agent/openapi_docs.ts";
+import { getQuestionView } from "@/lib/community/questions/read.ts";
+import { resumePoint } from "@/lib/debates/events.ts";
+import { sseHeadersFor } from "@/lib/debates/sse.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { followLog } from "@/lib/kv/event_log.ts";
+import { keys } from "@/lib/kv/keys.ts";
+import { type PanelJob, panelLog } from "@/lib/panel/job.ts";
+import { PANEL_EVENTS, PanelEventsQuery } from "@/lib/schemas/panel.ts";
+import { define } from "@/lib/state.ts";
+
+/**
+ * GET /api/questions/:id/panel/events — the AI expert panel's events (typing, message,
+ * skipped, done) replayed after `Last-Event-ID`, then followed live until `done`.
+ */
+export const handler = define.handlers({
+  async GET(req, ctx) {
+    const { kv } = ctx.state.services;
+    if (!(await getQuestionView(kv, ctx.params.id))) {
+      throw new HttpError(404, "Question not found");
+    }
+    const id = ctx.params.id;
+    const headers = { ...sseHeadersFor(req), "X-Accel-Buffering": "no" };
+    if (!(await kv.get(keys.panelJob(id))).value) {
+      // No panel on this question (opted out, or asked before panels): nothing will come.
+      return new Response("retry: 1000\n\nevent: done\ndata: {}\n\n", { headers });
+    }
+    const after = resumePoint(req.headers, ctx.url);
+    const body = followLog(kv, panelLog(id), after, {
+      endTypes: ["done"],
+      signal: req.signal,
+      idle: async () => (await kv.get<PanelJob>(keys.panelJob(id))).value?.status !== "running",
+    });
+    return new Response(body, { headers });
+  },
+});
+
+export const docs: OperationDoc[] = [{
+  method: "get",
+  path: "/api/questions/{id}/panel/events",
+  tag: "Questions",
+  summary: "Follow the AI expert panel of a question (Server-Sent Events)",
+  description:
+    "Each event has `id: <n>`; reconnect with `Last-Event-ID` to resume. Ends after `done` (an invitation or a reply to an expert starts new events: reconnect).",
+  auth: "public",
+  pathParams: questionIdParam,
+  query: PanelEventsQuery,
+  responses: {
+    "200": {
+      description: "The panel's events, streamed",
+      events: PANEL_EVENTS,
+      headers: { "Cache-Control": "no-cache" },
+    },
+    "404": err("No such question", "Question not found"),
+  },
+}];

@@ -1,0 +1,334 @@
+import assert from "node:assert/strict";
+const assertEquals = (a: unknown, b: unknown) => assert.deepEqual(a, b);
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { answer, ask, getAs, json, member, postAs } from "../helpers/community.ts";
+import { type FakeCall, startFakeLlm } from "../helpers/fake_llm.ts";
+import { waitForPanels } from "@/lib/panel/job.ts";
+import { keys } from "@/lib/kv/keys.ts";
+import { newPanelOps, resumeStalledPanels } from "@/lib/panel/job.ts";
+
+interface Msg {
+  id: string;
+  authorType: string;
+  createdBy: string;
+  expertId?: string;
+  replyTo?: string;
+  author: { id: string; name: string };
+  content: string;
+  draftedWithAi?: true;
+}
+
+/** Expert messages read as prose; selection JSON picks two named experts. */
+function reply(call: FakeCall) {
+  const all = call.messages.map((m) => m.content).join("\n");
+  if (all.includes("Pick the 3 experts")) return { text: '{"experts":["omar","ada","mei"]}' };
+  if (all.includes('{"ideas"')) {
+    return {
+      text: JSON.stringify({
+        ideas: [1, 2, 3].map((i) => ({
+          title: `Idea ${i} about bread?`,
+          description: "d",
+          tags: ["Bread"],
+        })),
+      }),
+    };
+  }
+  const who = /You are ([^,]+),/.exec(all)?.[1] ?? "Helper";
+  return { text: `${who} thinks the key point is to measure before changing anything.` };
+}
+
+async function panelApp(env: Record<string, string> = {}) {
+  const llm = startFakeLlm(reply);
+  const t = await createTestApp({ env: { ...llm.env, EXPERT_PANEL_PER_DAY: "50", ...env } });
+  return { llm, t, close: async () => (await t.close(), await llm.close()) };
+}
+
+async function thread(t: TestApp, id: string): Promise<Msg[]> {
+  await waitForPanels();
+  const { body } = await json<{ messages: Msg[]; discussionRounds: number }>(
+    t.request(`/api/questions/${id}`),
+  );
+  return body.messages;
+}
+
+Deno.test("a new question gets panel messages from at least two experts, labelled and never counted", async () => {
+  const { t, close } = await panelApp();
+  try {
+    const ada = await member(t, "Ada");
+    const id = await ask(t, ada, { title: "How do I store passwords safely?", tags: ["security"] });
+    const msgs = await thread(t, id);
+    const experts = msgs.filter((m) => m.authorType === "ai");
+    assertEquals(experts.length, 6); // 3 experts × 2 rounds
+    assert(new Set(experts.map((m) => m.expertId)).size >= 2);
+    for (const m of experts) {
+      assertEquals(m.createdBy, "system");
+      assertEquals(m.author.id, `expert-${m.expertId}`);
+    }
+    assertEquals(experts.filter((m) => m.replyTo).length, 3); // round 2 answers round 1
+    const { body: q } = await json<{ discussionRounds: number }>(t.request(`/api/questions/${id}`));
+    assertEquals(q.discussionRounds, 2);
+    // No statistic for an expert; no vote by one.
+    const stats = await t.kv.get(keys.userStat("expert-omar", "answers"));
+    assertEquals(stats.value, null);
+    for await (const v of t.kv.list({ prefix: ["votes"] })) {
+      assert(!String(v.key[3]).startsWith("expert-"), "an expert voted");
+    }
+    const page = await (await getAs(t, ada, `/questions/${id}`)).text();
+    assert(page.includes("AI expert · "), "label on the page");
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("panel: false and the expertPanel setting opt out", async () => {
+  const { t, close } = await panelApp();
+  try {
+    const ada = await member(t, "Ada");
+    const a = await postAs(t, ada, "/api/questions", { title: "No panel please", panel: false });
+    assertEquals(a.status, 201);
+    const id1 = ((await a.json()) as { id: string }).id;
+    assertEquals((await thread(t, id1)).length, 0);
+    const s = await t.request("/api/profile/settings", {
+      method: "PUT",
+      headers: {
+        cookie: ada.cookie,
+        origin: t.services.config.appOrigin,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ expertPanel: false }),
+    });
+    assertEquals(s.status, 200);
+    const id2 = await ask(t, ada, { title: "Also no panel" });
+    assertEquals((await thread(t, id2)).length, 0);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("replying to an expert gets that expert's reply, at most 3 per thread per hour", async () => {
+  const { t, close } = await panelApp();
+  try {
+    const ada = await member(t, "Ada");
+    const id = await ask(t, ada, { title: "Is sourdough healthier?" });
+    const first = (await thread(t, id)).find((m) => m.authorType === "ai")!;
+    const mine = await answer(t, ada, id, "Why do you say so?", first.id);
+    const after = await thread(t, id);
+    const back = after.find((m) => m.replyTo === mine)!;
+    assertEquals(back.expertId, first.expertId);
+    for (let i = 0; i < 3; i++) await answer(t, ada, id, `Again ${i}?`, first.id);
+    const last = await thread(t, id);
+    const answersToAda = last.filter((m) =>
+      m.authorType === "ai" && m.replyTo &&
+      last.find((p) => p.id === m.replyTo)?.author.id === ada.id
+    );
+    assertEquals(answersToAda.length, 3);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("invite an expert: 202, then 409 on a repeat; unknown expert 400", async () => {
+  const { t, close } = await panelApp();
+  try {
+    const ada = await member(t, "Ada");
+    const id = await ask(t, ada, { title: "Which law covers this contract?", tags: [] });
+    await waitForPanels();
+    const r = await postAs(t, ada, `/api/questions/${id}/invite`, { expertId: "sofia" });
+    assertEquals(r.status, 202);
+    assertEquals(
+      (await postAs(t, ada, `/api/questions/${id}/invite`, { expertId: "sofia" })).status,
+      409,
+    );
+    assertEquals(
+      (await postAs(t, ada, `/api/questions/${id}/invite`, { expertId: "nobody" })).status,
+      400,
+    );
+    assert((await thread(t, id)).some((m) => m.expertId === "sofia" && !m.replyTo));
+    const { body } = await json<{ experts: unknown[] }>(t.request("/api/experts"));
+    assert(body.experts.length >= 12);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("drafts and ideas: shapes, drafted-with-AI label, 15 a minute", async () => {
+  const { t, close } = await panelApp({ EXPERT_PANEL_PER_DAY: "0" });
+  try {
+    const ada = await member(t, "Ada");
+    const id = await ask(t, ada, { title: "How to bake bread?" });
+    const d = await json<{ content: string }>(postAs(t, ada, "/api/ai/draft", { questionId: id }));
+    assertEquals(d.status, 200);
+    assert(d.body.content.length > 0);
+    const posted = await json<Msg>(postAs(t, ada, `/api/questions/${id}/messages`, {
+      content: d.body.content + " (edited)",
+      aiDraft: d.body.content,
+    }));
+    assertEquals(posted.body.draftedWithAi, true);
+    const rewritten = await json<Msg>(postAs(t, ada, `/api/questions/${id}/messages`, {
+      content: "Completely different words written by me alone today.",
+      aiDraft: d.body.content,
+    }));
+    assertEquals(rewritten.body.draftedWithAi, undefined);
+    const ideas = await json<{ ideas: { title: string; tags: string[] }[] }>(
+      postAs(t, ada, "/api/ai/question-ideas", { keyword: "bread" }),
+    );
+    assertEquals(ideas.status, 200);
+    assertEquals(ideas.body.ideas.length, 3);
+    assertEquals((await postAs(t, ada, "/api/ai/question-ideas", { keyword: "x" })).status, 400);
+    for (let i = 0; i < 14; i++) {
+      await postAs(t, ada, "/api/ai/question-ideas", { keyword: "bread" });
+    }
+    assertEquals(
+      (await postAs(t, ada, "/api/ai/question-ideas", { keyword: "bread" })).status,
+      429,
+    );
+    assertEquals((await postAs(t, null, "/api/ai/draft", { questionId: id })).status, 401);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("budget exhaustion: the panel does not join and says so quietly", async () => {
+  const { t, llm, close } = await panelApp({ EXPERT_PANEL_PER_DAY: "1" });
+  try {
+    const ada = await member(t, "Ada");
+    const id1 = await ask(t, ada, { title: "First question today" });
+    assert((await thread(t, id1)).length > 0);
+    const calls = llm.calls.length;
+    const id2 = await ask(t, ada, { title: "Second question today" });
+    assertEquals((await thread(t, id2)).length, 0);
+    assertEquals(llm.calls.length, calls);
+    const res = await t.request(`/api/questions/${id2}/panel/events`);
+    const text = await res.text();
+    assert(text.includes("event: skipped") && text.includes("event: done"), text);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("a killed process's panel completes after restart (lease lapses, resumer continues)", async () => {
+  const dir = await Deno.makeTempDir();
+  const kvPath = `${dir}/kv.sqlite3`;
+  const llm = startFakeLlm(reply);
+  try {
+    const env = { ...llm.env, EXPERT_PANEL_PER_DAY: "50" };
+    let t = await createTestApp({ env: { ...env, EXPERT_PANEL_PER_DAY: "0" }, kvPath });
+    const ada = await member(t, "Ada");
+    const id = await ask(t, ada, {
+      title: "What breaks when a process dies?",
+      description: "crash",
+    });
+    await waitForPanels();
+    // A panel that a dead instance holds, its lease long lapsed.
+    const op = t.kv.atomic();
+    newPanelOps(op, id, Date.now() - 120_000);
+    await op.commit();
+    const job = await t.kv.get<{ owner: string }>(keys.panelJob(id));
+    await t.kv.set(keys.panelJob(id), { ...job.value, owner: "dead-instance" });
+    await t.close();
+    t = await createTestApp({ env, kvPath });
+    const taken = await resumeStalledPanels(t.services);
+    assertEquals(taken, [id]);
+    const msgs = await thread(t, id);
+    assertEquals(msgs.filter((m) => m.authorType === "ai").length, 6);
+    await t.close();
+  } finally {
+    await llm.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the /ask form starts the panel when its box is ticked, none when unticked or off in settings", async () => {
+  const { t, close } = await panelApp();
+  try {
+    const ada = await member(t, "Ada");
+    const submit = async (fields: Record<string, string>) => {
+      const res = await t.request("/ask", {
+        method: "POST",
+        headers: {
+          cookie: ada.cookie,
+          origin: t.services.config.appOrigin,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams({ idempotencyKey: crypto.randomUUID(), ...fields }),
+        redirect: "manual",
+      });
+      assertEquals(res.status, 303);
+      return decodeURIComponent(/\/questions\/([^?]+)/.exec(res.headers.get("location")!)![1]);
+    };
+    const page = await (await getAs(t, ada, "/ask")).text();
+    assert(page.includes('name="panel"') && page.includes("checked"), "the box, ticked");
+    const on = await submit({
+      title: "How long should bread proof?",
+      panelChoice: "1",
+      panel: "1",
+    });
+    assert((await thread(t, on)).filter((m) => m.authorType === "ai").length >= 2);
+    const off = await submit({ title: "How warm should bread proof?", panelChoice: "1" });
+    assertEquals((await thread(t, off)).length, 0);
+    await t.request("/api/profile/settings", {
+      method: "PUT",
+      headers: {
+        cookie: ada.cookie,
+        origin: t.services.config.appOrigin,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ expertPanel: false }),
+    });
+    const again = await (await getAs(t, ada, "/ask")).text();
+    assert(again.includes("Turned off (in your settings"));
+    const blocked = await submit({
+      title: "How cold should bread proof?",
+      panelChoice: "1",
+      panel: "1",
+    });
+    assertEquals((await thread(t, blocked)).length, 0);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("votes, favorites and a moderator's delete of an expert message move no expert-… statistic, badge or activity", async () => {
+  const { t, close } = await panelApp();
+  try {
+    const ada = await member(t, "Ada");
+    const mod = await member(t, "Mod");
+    t.services.config.moderators = [mod.id];
+    const id = await ask(t, ada, { title: "How do I store passwords safely?" });
+    const experts = (await thread(t, id)).filter((m) => m.authorType === "ai");
+    const [first, second] = experts;
+    const like = await postAs(t, ada, "/api/likes", {
+      targetId: first.id,
+      targetType: "message",
+      voteType: "up",
+    });
+    assertEquals(like.status, 200);
+    const fav = await postAs(t, ada, "/api/favorites", {
+      targetId: first.id,
+      targetType: "message",
+    });
+    assert(fav.status === 200 || fav.status === 201, String(fav.status));
+    const del = await t.request(`/api/messages/${second.id}`, {
+      method: "DELETE",
+      headers: { cookie: mod.cookie, origin: t.services.config.appOrigin },
+    });
+    assertEquals(del.status, 200);
+    const { body } = await json<{ messages: Msg[] }>(t.request(`/api/questions/${id}`));
+    const liked = body.messages.find((m) => m.id === first.id) as Msg & { upvotes: number };
+    assertEquals(liked.upvotes, 1); // the count on the message moves
+    for (const prefix of [["user_stats"], ["badges"], ["messages_by_author"]]) {
+      for await (const e of t.kv.list({ prefix })) {
+        assert(!String(e.key[1]).startsWith("expert-"), `${e.key.join("/")} for an expert`);
+      }
+    }
+    const stats = await json<Record<string, unknown>>(
+      t.request(`/api/profile/public/${first.author.id}`),
+    );
+    assert(
+      stats.status === 404 || stats.status === 400,
+      `no profile for an expert: ${stats.status}`,
+    );
+  } finally {
+    await close();
+  }
+});
