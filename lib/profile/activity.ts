@@ -72,6 +72,11 @@ export function activityVisibleToOthers(type: ActivityType, settings: Settings):
   }
 }
 
+/** Deleted posts, and posts hidden by moderators, leave every activity list at once. */
+function shown(record: { deletedAt?: number; hiddenAt?: number }): boolean {
+  return record.deletedAt === undefined && record.hiddenAt === undefined;
+}
+
 /** Resolve like/favorite targets to their embedded content (null when deleted). */
 async function targetContents(
   kv: Deno.Kv,
@@ -93,8 +98,8 @@ async function targetContents(
   );
   return records.map((r, i) => {
     // A deleted question or message (or a message of a deleted question) shows as removed.
-    if (!r.value || r.value.deletedAt !== undefined) return null;
-    if (parents[i].value?.deletedAt !== undefined) return null;
+    if (!r.value || !shown(r.value)) return null;
+    if (parents[i].value && !shown(parents[i].value)) return null;
     if (items[i].targetType === "question") {
       const q = r.value as QuestionRecord;
       return {
@@ -153,7 +158,7 @@ export async function listActivity(
     case "questions": {
       const { values, cursor } = await page<string>(keys.questionsByAuthorPrefix(userId));
       const records = (await getAll<QuestionRecord>(kv, values.map(keys.question)))
-        .flatMap((e) => e.value && e.value.deletedAt === undefined ? [e.value] : []);
+        .flatMap((e) => e.value && shown(e.value) ? [e.value] : []);
       const summaries = await summarize(kv, records, { downvotes: false });
       return done(
         summaries.map((s) => ({
@@ -181,8 +186,8 @@ export async function listActivity(
       ]);
       // Answers of a deleted question leave activity with it (a deleted message has no row).
       const items = messages.flatMap((m, i) =>
-        m.value && m.value.deletedAt === undefined &&
-          questions[i].value?.deletedAt === undefined
+        m.value && shown(m.value) &&
+          (!questions[i].value || shown(questions[i].value))
           ? [{
             id: m.value.id,
             content: m.value.content,

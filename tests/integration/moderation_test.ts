@@ -169,3 +169,20 @@ Deno.test("every moderator action works and is logged, newest first", async () =
     await t.close();
   }
 });
+
+Deno.test("a hidden post leaves activity lists and the public profile at once", async () => {
+  const { t, helper, b, c, d, mid } = await setup();
+  try {
+    const answersOf = async () =>
+      (await json<{ recentAnswers: { id: string }[] }>(
+        getAs(t, b, `/api/profile/public/${helper.id}`),
+      )).body.recentAnswers.map((a) => a.id);
+    assert.deepEqual(await answersOf(), [mid]);
+    for (const who of [b, c, d]) {
+      await postAs(t, who, "/api/flags", { targetType: "message", targetId: mid, reason: "spam" });
+    }
+    assert.deepEqual(await answersOf(), []);
+  } finally {
+    await t.close();
+  }
+});
