@@ -106,6 +106,7 @@ import * as $island_PostActions from "./islands/PostActions.tsx";
 import * as $island_PrivacySettings from "./islands/PrivacySettings.tsx";
 import * as $island_ProfileEditor from "./islands/ProfileEditor.tsx";
 import * as $island_QuestionLive from "./islands/QuestionLive.tsx";
+import * as $island_ShareButton from "./islands/ShareButton.tsx";
 import * as $island_VoteButtons from "./islands/VoteButtons.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
@@ -218,6 +219,7 @@ const manifest: Manifest = {
     "./islands/PrivacySettings.tsx": $island_PrivacySettings,
     "./islands/ProfileEditor.tsx": $island_ProfileEditor,
     "./islands/QuestionLive.tsx": $island_QuestionLive,
+    "./islands/ShareButton.tsx": $island_ShareButton,
     "./islands/VoteButtons.tsx": $island_VoteButtons,
   },
   baseUrl: import.meta.url,

@@ -2,7 +2,8 @@
  * Markdown → sanitized HTML, on the server (DESIGN.md §6 "People"). micromark (CommonMark
  * + GFM) escapes every raw HTML tag by default, so no markup from the author survives;
  * this module then keeps only http(s), mailto, relative and in-page links, and marks every
- * link `rel="nofollow ugc noopener"`. The result is the only HTML a page injects.
+ * link `rel="nofollow ugc noopener"`; last, `#hashtags` in text become links to their tag
+ * feed ({@linkcode linkHashtags}). The result is the only HTML a page injects.
  *
  * Markdown is rendered once per distinct text: results live in a bounded LRU keyed by the
  * source and the id prefix (at most {@link MARKDOWN_CACHE_ENTRIES} entries and
@@ -14,6 +15,8 @@
  */
 import { micromark } from "micromark";
 import { gfm, gfmHtml } from "micromark-extension-gfm";
+import { tagKey } from "./community/questions/model.ts";
+import { TAG_MAX_LENGTH } from "./shared.ts";
 
 /** rel of every link in user content. */
 export const LINK_REL = "nofollow ugc noopener";
@@ -111,19 +114,63 @@ function renderUncached(text: string, idPrefix: string): string {
   });
   // micromark writes attribute values with `"` escaped, so these patterns only ever see
   // attributes it generated itself; author text arrives here as `&lt;a …`.
-  return html
-    .replace(
-      /<a href="([^"]*)"/g,
-      (_m, href: string) =>
-        isSafeHref(href) ? `<a href="${href}" rel="${LINK_REL}"` : `<a rel="${LINK_REL}"`,
-    )
-    // Code blocks and tables scroll sideways on a phone: focusable, so keyboards can too.
-    .replace(/<pre>/g, '<pre tabindex="0">')
-    .replace(/<table>/g, '<table tabindex="0">')
-    .replace(/<img src="([^"]*)"/g, (_m, src: string) => {
-      const ok = /^https?:/i.test(src.trim());
-      return `<img ${ok ? `src="${src}" ` : ""}loading="lazy" referrerpolicy="no-referrer"`;
+  return linkHashtags(
+    html
+      .replace(
+        /<a href="([^"]*)"/g,
+        (_m, href: string) =>
+          isSafeHref(href) ? `<a href="${href}" rel="${LINK_REL}"` : `<a rel="${LINK_REL}"`,
+      )
+      // Code blocks and tables scroll sideways on a phone: focusable, so keyboards can too.
+      .replace(/<pre>/g, '<pre tabindex="0">')
+      .replace(/<table>/g, '<table tabindex="0">')
+      .replace(/<img src="([^"]*)"/g, (_m, src: string) => {
+        const ok = /^https?:/i.test(src.trim());
+        return `<img ${ok ? `src="${src}" ` : ""}loading="lazy" referrerpolicy="no-referrer"`;
+      }),
+  );
+}
+
+/**
+ * A `#word` in text: letters, digits, `-` and `_`, starting and ending with a letter or
+ * digit and holding at least one letter (so "issue #42" stays text). It must open the text
+ * or follow whitespace, `(`, `[` or a quote (`&quot;`), so an entity (`&#123;`), a URL
+ * fragment (`page#part`) or `a#b` never matches.
+ */
+const HASHTAG =
+  /(^|[\s(\[]|&quot;)#((?=[\p{L}\p{N}_-]*\p{L})[\p{L}\p{N}](?:[\p{L}\p{N}_-]*[\p{L}\p{N}])?)(?![\p{L}\p{N}_-])/gu;
+
+/** Elements whose text is never scanned for hashtags. */
+const NO_HASHTAGS = /^<(\/?)(a|code|pre)\b/;
+
+/**
+ * Turns each `#word` of sanitized HTML's text (outside `<a>`, `<code>` and `<pre>`) into a
+ * link to its tag feed, `<a href="/?tag=word" class="hashtag">#word</a>`, the tag in its
+ * canonical form ({@linkcode tagKey}). Runs on micromark's output, where every `<` and `>`
+ * of the author's text is escaped, so splitting at `<…>` finds only generated elements.
+ *
+ * @example
+ * ```ts
+ * linkHashtags("<p>Try #Deno, not <code>#x</code></p>");
+ * // '<p>Try <a href="/?tag=deno" class="hashtag">#Deno</a>, not <code>#x</code></p>'
+ * ```
+ */
+export function linkHashtags(html: string): string {
+  if (!html.includes("#")) return html;
+  let depth = 0;
+  return html.split(/(<[^>]*>)/).map((part, i) => {
+    if (i % 2 === 1) {
+      const m = NO_HASHTAGS.exec(part);
+      if (m && !part.endsWith("/>")) depth = Math.max(0, depth + (m[1] ? -1 : 1));
+      return part;
+    }
+    if (depth > 0 || !part.includes("#")) return part;
+    return part.replace(HASHTAG, (whole, before: string, word: string) => {
+      const tag = tagKey(word);
+      if (tag.length > TAG_MAX_LENGTH) return whole;
+      return `${before}<a href="/?tag=${encodeURIComponent(tag)}" class="hashtag">#${word}</a>`;
     });
+  }).join("");
 }
 
 /** Block constructs (and images) an inline-only text such as a bio does not render. */

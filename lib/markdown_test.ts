@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import {
   excerpt,
   isSafeHref,
+  linkHashtags,
   MARKDOWN_CACHE_BYTES,
   MARKDOWN_CACHE_ENTRIES,
   markdownCacheStats,
@@ -167,4 +168,52 @@ Deno.test("renderMarkdown() builds the GFM syntax extension once and the HTML on
   const end = markdownCacheStats();
   assert.equal(end.syntaxBuilds, 1);
   assert.ok(end.htmlBuilds - start.htmlBuilds <= 1, `${end.htmlBuilds - start.htmlBuilds} builds`);
+});
+
+Deno.test("renderMarkdown() links #hashtags to their tag feed, the tag in its canonical form", () => {
+  assert.equal(
+    renderMarkdown('Try #Deno and (#Deno_KV-2), "#quoted"'),
+    '<p>Try <a href="/?tag=deno" class="hashtag">#Deno</a> and (<a href="/?tag=deno_kv-2" class="hashtag">#Deno_KV-2</a>), &quot;<a href="/?tag=quoted" class="hashtag">#quoted</a>&quot;</p>',
+  );
+  assert.equal(
+    renderMarkdown("#Ünïcode"),
+    '<p><a href="/?tag=%C3%BCn%C3%AFcode" class="hashtag">#Ünïcode</a></p>',
+  );
+});
+
+Deno.test("renderMarkdown() leaves #words in code, pre and links plain", () => {
+  const html = renderMarkdown(
+    "`#code` and [see #inlink](https://a.example/#frag) <https://a.example/p#auto>\n\n```\n#pre\n```",
+  );
+  assert.doesNotMatch(html, /class="hashtag"/);
+  assert.match(html, /<code>#code<\/code>/);
+  assert.match(html, />see #inlink<\/a>/);
+  assert.match(html, /<code>#pre\n<\/code>/);
+});
+
+Deno.test("renderMarkdown() makes no hashtag of a heading marker, an entity, a URL fragment, a#b or #42", () => {
+  const html = renderMarkdown(
+    "# Heading\n\n&#123; &amp;#x41; &#tag a#b example.com/page#part issue #42 #-x",
+  );
+  assert.doesNotMatch(html, /hashtag/);
+  assert.match(html, /<h1>Heading<\/h1>/);
+});
+
+Deno.test("renderMarkdown() hashtags are XSS-safe: only word characters become a link, the rest stays escaped", () => {
+  const html = renderMarkdown("#a\"onmouseover=alert(1) #<script>alert(1)</script> #b'x");
+  assert.equal(
+    html,
+    '<p><a href="/?tag=a" class="hashtag">#a</a>&quot;onmouseover=alert(1) #&lt;script&gt;alert(1)&lt;/script&gt; <a href="/?tag=b" class="hashtag">#b</a>\'x</p>',
+  );
+  for (const p of PAYLOADS) {
+    const out = renderMarkdown(`#tag ${p} #tag`);
+    assert.doesNotMatch(out, /<(script|iframe|svg|style|form|math)\b/i);
+    for (const tag of out.matchAll(/<[a-z][^>]*>/gi)) {
+      const names = [...tag[0].matchAll(/\s([^\s="/>]+)(?:="[^"]*")?/g)].map((m) => m[1]);
+      assert.ok(names.every((n) => !/^on/i.test(n)), `${p} → ${out}`);
+    }
+    assert.ok(out.startsWith('<p><a href="/?tag=tag" class="hashtag">#tag</a> '), out);
+  }
+  // A tag longer than tags may be stays text.
+  assert.equal(linkHashtags(`<p>#${"a".repeat(41)}</p>`), `<p>#${"a".repeat(41)}</p>`);
 });

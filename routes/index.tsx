@@ -14,6 +14,12 @@ import { QuestionsQuery } from "@/lib/schemas/community.ts";
 import { queryObject } from "@/lib/schemas/parse.ts";
 import { cachedRead } from "@/lib/community/read_cache.ts";
 import { define } from "@/lib/state.ts";
+import { DiscoverySidebar } from "@/components/DiscoverySidebar.tsx";
+import {
+  type Discovery,
+  discovery,
+  type DiscoveryLink,
+} from "@/lib/community/questions/discovery.ts";
 
 /** How long a home-feed read is reused (ms). */
 const FEED_CACHE_MS = 1000;
@@ -29,6 +35,12 @@ interface Data {
   total: number;
   now: number;
   pollMs: number;
+  /**
+   * The discovery sidebar (one bounded, cached read; the plain first page only) and its
+   * random unanswered pick.
+   */
+  discovery: Discovery | null;
+  pick: DiscoveryLink | null;
 }
 
 export const handler = define.handlers<Data>({
@@ -45,12 +57,21 @@ export const handler = define.handlers<Data>({
     });
     // The feed is the busiest page: a one-second cache per query turns a crowd of readers
     // into one set of KV reads; this process's own writes drop it at once.
-    const [feed, total] = await cachedRead(
-      kv,
-      `home:${JSON.stringify(query)}`,
-      feedCacheMs,
-      () => Promise.all([findQuestions(kv, query, now()), countQuestions(kv)]),
-    );
+    const plain = !query.q?.trim() && !query.tag?.trim() && !query.filter && query.page === 1;
+    const [[feed, total], side] = await Promise.all([
+      cachedRead(
+        kv,
+        `home:${JSON.stringify(query)}`,
+        feedCacheMs,
+        () => Promise.all([findQuestions(kv, query, now()), countQuestions(kv)]),
+      ),
+      // Only beside the plain first page (like the hero). Cached 30 s, dropped by writes; a
+      // test that turns the feed cache off turns this one off too.
+      plain ? discovery(kv, now(), feedCacheMs === 0 ? 0 : undefined) : null,
+    ]);
+    const pick = side?.unanswered.length
+      ? side.unanswered[Math.floor(Math.random() * side.unanswered.length)]
+      : null;
     // `?poll=` lets browser tests shorten the notice's poll interval (bounded).
     const poll = Number(ctx.url.searchParams.get("poll"));
     const pollMs = Number.isFinite(poll) && poll >= 200 && poll <= 60000 ? poll : 15000;
@@ -63,6 +84,8 @@ export const handler = define.handlers<Data>({
       total,
       now: now(),
       pollMs,
+      discovery: side,
+      pick,
     });
   },
 });
@@ -255,6 +278,7 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
             : <span />}
         </nav>
       )}
+      {data.discovery && <DiscoverySidebar discovery={data.discovery} pick={data.pick} />}
     </>
   );
 });

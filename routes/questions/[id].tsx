@@ -28,6 +28,7 @@ import { HiddenBanner } from "@/components/HiddenBanner.tsx";
 import { FlagAction } from "@/components/PostTools.tsx";
 import FollowToggle from "@/islands/FollowToggle.tsx";
 import QuestionLive from "@/islands/QuestionLive.tsx";
+import ShareButton from "@/islands/ShareButton.tsx";
 import { type QuestionPageExtras, questionPageExtras } from "@/lib/notifications/page.ts";
 
 interface Data {
@@ -271,6 +272,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
                 maxLength={CONTENT_MAX}
               />
             )}
+            <ShareButton questionId={q.id} messageId={m.id} title={q.title} label={label} />
             <FlagAction
               viewerId={state.user?.id ?? null}
               authorId={m.author.id}
@@ -345,6 +347,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
             own={state.user?.id === q.author.id}
           />
           {signedIn && <FollowToggle questionId={q.id} following={data.extras.following} />}
+          <ShareButton questionId={q.id} title={q.title} label="this question" />
           <FlagAction
             viewerId={state.user?.id ?? null}
             authorId={q.author.id}

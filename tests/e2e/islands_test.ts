@@ -38,7 +38,7 @@ browserTest(
     await page.screenshot({ path: `${SCREENSHOT_DIR}/home-new-question.png`, fullPage: true });
     await button.focus();
     await Promise.all([page.waitForEvent("load"), page.keyboard.press("Enter")]);
-    await page.getByText("Does hydration work end to end?").waitFor();
+    await page.getByTestId("feed").getByText("Does hydration work end to end?").waitFor();
     assert.deepEqual(errors, []);
   },
 );

@@ -89,7 +89,7 @@ browserTest(
     const { ada, q } = await setup(t);
     const { page, errors } = await pageAs(browser, srv.url, ada);
     await page.goto(srv.url);
-    await page.getByText("How do I cache Deno KV reads?").waitFor();
+    await page.getByTestId("feed").getByText("How do I cache Deno KV reads?").waitFor();
     await page.goto(`${srv.url}/questions/${q}`);
     await hydrated(page);
     await page.getByRole("button", { name: "Delete this question" }).click();
