@@ -63,6 +63,34 @@ export async function step(origin: string, jar: CookieJar, url: string, init: Re
 }
 
 /**
+ * Open a local provider's chooser page and submit its form the way a browser would
+ * (fields from the rendered page), choosing `choice`. Returns the provider's answer.
+ */
+export async function chooseLocalAccount(
+  origin: string,
+  jar: CookieJar,
+  authorizeUrl: string,
+  choice: Record<string, string>,
+): Promise<Response> {
+  const page = await step(origin, jar, authorizeUrl);
+  assert.equal(page.status, 200);
+  // Only the chooser's forms (the header has a theme form too).
+  const html = (await page.text()).split('data-testid="local-oauth"')[1];
+  const hidden = Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
+      m[1],
+      m[2].replace(/&amp;/g, "&"),
+    ]),
+  );
+  const action = /<form method="post" action="([^"]+)"/.exec(html)![1];
+  return await step(origin, jar, action, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin },
+    body: new URLSearchParams({ ...hidden, ...choice }).toString(),
+  });
+}
+
+/**
  * Sign in through a local provider: start, the chooser form (fields from the rendered
  * page), the provider's redirect to the API callback, the app callback. Returns the jar.
  */
@@ -75,21 +103,7 @@ export async function localSignIn(
   const start = await step(origin, jar, ROUTES[provider].login);
   const authorize = start.headers.get("location")!;
   assert.ok(authorize.startsWith(`${origin}/local-oauth/${provider}/authorize?`), authorize);
-  const page = await step(origin, jar, authorize);
-  assert.equal(page.status, 200);
-  const html = (await page.text()).split('data-testid="local-oauth"')[1];
-  const hidden = Object.fromEntries(
-    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
-      m[1],
-      m[2].replace(/&amp;/g, "&"),
-    ]),
-  );
-  const action = /<form method="post" action="([^"]+)"/.exec(html)![1];
-  const decided = await step(origin, jar, action, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin },
-    body: new URLSearchParams({ ...hidden, ...choice }).toString(),
-  });
+  const decided = await chooseLocalAccount(origin, jar, authorize, choice);
   assert.equal(decided.status, 303);
   const cb = await step(origin, jar, decided.headers.get("location")!);
   const app = cb.headers.get("location")!;
