@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { ROOT } from "./app.ts";
 import { CookieJar, ROUTES } from "./oauth.ts";
+import { readUntil, type SseEvent } from "./sse.ts";
 import type { ProviderId } from "@/lib/config.ts";
 
 /** Spawn `deno run <permissions> main.ts` with exactly `env` (plus PATH). */
@@ -49,6 +50,31 @@ export async function waitHealthy(origin: string, timeoutMs = 30_000): Promise<v
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${origin} did not start`);
+}
+
+/**
+ * Start a debate on `origin` as `cookie` and read its stream until three messages are
+ * done and the fourth is streaming (the moment the crash tests kill the process).
+ * Returns the debate's id and the events read.
+ */
+export async function debateMidway(
+  origin: string,
+  cookie: string,
+): Promise<{ id: string; seen: SseEvent[] }> {
+  const res = await fetch(`${origin}/api/debate`, {
+    method: "POST",
+    headers: { cookie, origin, "content-type": "application/json" },
+    body: JSON.stringify({
+      topic: "Should cities ban cars downtown?",
+      userProfile: { name: "Ada" },
+    }),
+  });
+  assert.equal(res.status, 200);
+  const seen = await readUntil(
+    res,
+    (e, all) => e.type === "chunk" && all.filter((x) => x.type === "message").length === 3,
+  );
+  return { id: seen[0].data.id as string, seen };
 }
 
 /** One browser step: no redirects followed, cookies from the jar. */

@@ -8,8 +8,7 @@ import { signInAs } from "../helpers/app.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { type FakeCall, startFakeLlm, textOfLength, VALID_SYNTHESIS } from "../helpers/fake_llm.ts";
 import { freePort } from "../helpers/oauth.ts";
-import { collectOutput, spawnMain, waitHealthy } from "../helpers/processes.ts";
-import { readUntil } from "../helpers/sse.ts";
+import { collectOutput, debateMidway, spawnMain, waitHealthy } from "../helpers/processes.ts";
 
 /** `main.ts` with `env`, its output drained (not shown). */
 function spawnApp(env: Record<string, string>): Deno.ChildProcess {
@@ -48,21 +47,8 @@ Deno.test("a debate whose process is killed with SIGKILL mid-way is completed by
   try {
     await waitHealthy(origin, 20_000);
     const { cookie } = await signInAs(t, "Ada");
-    const res = await fetch(`${origin}/api/debate`, {
-      method: "POST",
-      headers: { cookie, origin, "content-type": "application/json" },
-      body: JSON.stringify({
-        topic: "Should cities ban cars downtown?",
-        userProfile: { name: "Ada" },
-      }),
-    });
-    assert.equal(res.status, 200);
     // Mid-way: three messages done and the fourth streaming.
-    const seen = await readUntil(
-      res,
-      (e, all) => e.type === "chunk" && all.filter((x) => x.type === "message").length === 3,
-    );
-    const id = seen[0].data.id as string;
+    const { id, seen } = await debateMidway(origin, cookie);
     first.kill("SIGKILL");
     const killedAt = Date.now();
     await first.status;
