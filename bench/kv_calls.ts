@@ -5,32 +5,15 @@
  *
  * @module
  */
-import { createTestApp, signInAs } from "../tests/helpers/app.ts";
-import { countingKv } from "../tests/helpers/kv_calls.ts";
+import { createTestApp } from "../tests/helpers/app.ts";
+import { countingKv, questionWithAnswers } from "../tests/helpers/kv_calls.ts";
 
 if (import.meta.main) {
   const t = await createTestApp();
-  const write = (cookie: string) => ({
-    cookie,
-    origin: t.services.config.appOrigin,
-    "content-type": "application/json",
+  const { id, viewer } = await questionWithAnswers(t, 30, {
+    title: "Thirty answers: how many KV calls?",
+    tags: ["bench"],
   });
-  const asker = await signInAs(t, "Asker");
-  const q = await t.request("/api/questions", {
-    method: "POST",
-    headers: write(asker.cookie),
-    body: JSON.stringify({ title: "Thirty answers: how many KV calls?", tags: ["bench"] }),
-  });
-  const { id } = await q.json() as { id: string };
-  for (let i = 0; i < 30; i++) {
-    const m = await signInAs(t, `A${i}`);
-    await t.request(`/api/questions/${id}/messages`, {
-      method: "POST",
-      headers: write(m.cookie),
-      body: JSON.stringify({ content: `Answer **${i}**` }),
-    });
-  }
-  const viewer = await signInAs(t, "Viewer");
   const log: string[] = [];
   t.services.kv = countingKv(t.kv, log);
   for (

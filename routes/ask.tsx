@@ -1,11 +1,10 @@
 import { SignInPrompt } from "@/components/SignInPrompt.tsx";
-import MarkdownField from "@/islands/MarkdownField.tsx";
+import { QuestionFields } from "@/components/QuestionFields.tsx";
 import { Head } from "@/lib/fresh/head.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
 import { askQuestion } from "@/lib/community/questions/write.ts";
 import { submitQuestionForm } from "@/lib/community/ask_form.ts";
 import { isIdempotencyKey } from "@/lib/community/idempotency.ts";
-import { DESCRIPTION_MAX, TAG_MAX_LENGTH, TAGS_KEPT, TITLE_MAX, TITLE_MIN } from "@/lib/shared.ts";
 import { NewQuestionBody } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
 import { newPanelOps, runInBackground } from "@/lib/panel/job.ts";
@@ -119,16 +118,10 @@ export const handler = define.handlers<Data>({
   },
 });
 
-function invalid(error: string | undefined) {
-  return error ? "true" : undefined;
-}
-
 /** The ask page. */
 export default define.page<typeof handler>(function Ask({ data, state, url }) {
   const { values, errors } = data;
   const count = Object.keys(errors).length;
-  // After a refused submit, the caret goes to the first field to fix (nothing typed is lost).
-  const firstBad = (["title", "description", "tags"] as const).find((f) => errors[f]);
   return (
     <>
       <Head>
@@ -152,62 +145,7 @@ export default define.page<typeof handler>(function Ask({ data, state, url }) {
                 {errors.form && count > 1 && <>{errors.form}</>}
               </div>
             )}
-            <div>
-              <label for="title">Title</label>
-              <input
-                id="title"
-                name="title"
-                type="text"
-                required
-                minLength={TITLE_MIN}
-                maxLength={TITLE_MAX + 20}
-                value={values.title}
-                aria-invalid={invalid(errors.title)}
-                autoFocus={firstBad === "title"}
-                aria-describedby={errors.title ? "title-error title-hint" : "title-hint"}
-              />
-              <p class="hint" id="title-hint">
-                {TITLE_MIN} to {TITLE_MAX} characters: the question in one line.
-              </p>
-              {errors.title && <p class="field-error" id="title-error">{errors.title}</p>}
-            </div>
-            <div>
-              <label for="description">
-                Details <span class="hint">(optional, Markdown)</span>
-              </label>
-              <MarkdownField
-                id="description"
-                name="description"
-                maxLength={DESCRIPTION_MAX}
-                invalid={Boolean(errors.description)}
-                autoFocus={firstBad === "description"}
-                describedBy={errors.description ? "description-error" : undefined}
-                value={values.description}
-              />
-              {errors.description && (
-                <p class="field-error" id="description-error">{errors.description}</p>
-              )}
-            </div>
-            <div>
-              <label for="tags">
-                Tags <span class="hint">(optional)</span>
-              </label>
-              <input
-                id="tags"
-                name="tags"
-                type="text"
-                value={values.tags}
-                placeholder="deno, kv, preact"
-                aria-invalid={invalid(errors.tags)}
-                autoFocus={firstBad === "tags"}
-                aria-describedby={errors.tags ? "tags-error tags-hint" : "tags-hint"}
-              />
-              <p class="hint" id="tags-hint">
-                Comma-separated; the first {TAGS_KEPT} are kept, each up to {TAG_MAX_LENGTH}{" "}
-                characters.
-              </p>
-              {errors.tags && <p class="field-error" id="tags-error">{errors.tags}</p>}
-            </div>
+            <QuestionFields values={values} errors={errors} asking />
             <div>
               <input type="hidden" name="panelChoice" value="1" />
               <label class="inline">

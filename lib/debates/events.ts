@@ -12,14 +12,29 @@
  * @module
  */
 import { closeLiveStreams, shutdownSignal } from "../http/live.ts";
+import {
+  type EventLogKeys,
+  followLog,
+  formatSequenced as formatLogEvent,
+  LOG_RETRY_MS,
+  readLog,
+} from "../kv/event_log.ts";
 import { keys } from "../kv/keys.ts";
 import type { StoredDebateEvent } from "./lease.ts";
 import type { DebateRecord } from "./store.ts";
 
 /** The reconnection delay suggested to clients (SSE `retry:`). */
-export const RETRY_MS = 1_000;
+export const RETRY_MS = LOG_RETRY_MS;
 /** How often a follower re-reads when nothing changed (a debate settled without events). */
 const IDLE_CHECK_MS = 10_000;
+
+/** Where a debate's events live (lib/kv/event_log.ts). */
+function debateLog(debateId: string): EventLogKeys {
+  return {
+    event: (seq) => keys.debateEvent(debateId, seq),
+    head: keys.debateEventHead(debateId),
+  };
+}
 
 /** A stored event with its sequence number. */
 export interface SequencedEvent extends StoredDebateEvent {
@@ -41,13 +56,7 @@ export async function readEvents(
   after: number,
   limit = 500,
 ): Promise<SequencedEvent[]> {
-  const out: SequencedEvent[] = [];
-  const iter = kv.list<StoredDebateEvent>({
-    start: keys.debateEvent(debateId, after + 1),
-    end: keys.debateEvent(debateId, Number.MAX_SAFE_INTEGER),
-  }, { limit });
-  for await (const e of iter) out.push({ ...e.value, seq: e.key[2] as number });
-  return out;
+  return await readLog(kv, debateLog(debateId), after, limit) as SequencedEvent[];
 }
 
 /**
@@ -79,9 +88,7 @@ export function dropAbandonedTurns(events: SequencedEvent[]): SequencedEvent[] {
 }
 
 /** One event in the resumable framing. */
-export function formatSequenced(e: SequencedEvent): string {
-  return `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`;
-}
+export const formatSequenced: (e: SequencedEvent) => string = formatLogEvent;
 
 /**
  * End every live stream of this process, debate followers included (call before the
@@ -107,78 +114,19 @@ export function followDebate(
   debateId: string,
   after: number,
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const stop = new AbortController();
-  const onShutdown = () => stop.abort();
-  const shutdown = shutdownSignal();
-  let watcher: ReadableStreamDefaultReader<unknown> | null = null;
-  return new ReadableStream<Uint8Array>({
-    async start(controller) {
-      shutdown.addEventListener("abort", onShutdown);
-      stop.signal.addEventListener("abort", () => watcher?.cancel().catch(() => {}));
-      const send = (text: string) => {
-        if (!stop.signal.aborted) controller.enqueue(encoder.encode(text));
-      };
-      let last = after;
-      let ended = false;
-      const pump = async (): Promise<void> => {
-        for (;;) {
-          const batch = await readEvents(kv, debateId, last);
-          if (batch.length === 0) return;
-          for (const e of last === 0 ? dropAbandonedTurns(batch) : batch) {
-            send(formatSequenced(e));
-            if (e.type === "done" || e.type === "error") ended = true;
-          }
-          last = batch[batch.length - 1].seq;
-          if (ended) return;
-        }
-      };
-      try {
-        send(`retry: ${RETRY_MS}\n\n`);
-        await pump();
-        if (!ended) {
-          const stream = kv.watch([keys.debateEventHead(debateId)]);
-          watcher = stream.getReader();
-          let idle: ReturnType<typeof setTimeout> | undefined;
-          for (;;) {
-            if (stop.signal.aborted || ended) break;
-            const next = await Promise.race([
-              watcher.read(),
-              new Promise<"idle">((r) => idle = setTimeout(() => r("idle"), IDLE_CHECK_MS)),
-            ]);
-            clearTimeout(idle);
-            if (next !== "idle" && next.done) break;
-            await pump();
-            if (!ended && next === "idle") {
-              // A debate that settled without a final event (it died for good and was
-              // read as failed) ends the stream too.
-              const rec = (await kv.get<DebateRecord>(keys.debate(debateId))).value;
-              if (!rec || rec.status !== "in_progress") {
-                send(
-                  `event: error\ndata: ${
-                    JSON.stringify({ message: rec?.error ?? "The debate ended." })
-                  }\n\n`,
-                );
-                break;
-              }
-            }
-          }
-        }
-      } catch (err) {
-        if (!stop.signal.aborted) console.error(`Debate ${debateId}: follower failed`, err);
-      } finally {
-        shutdown.removeEventListener("abort", onShutdown);
-        watcher?.cancel().catch(() => {});
-        try {
-          controller.close();
-        } catch {
-          // The client already left.
-        }
-      }
+  return followLog(kv, debateLog(debateId), after, {
+    endTypes: ["done", "error"],
+    signal: shutdownSignal(),
+    idleMs: IDLE_CHECK_MS,
+    // A debate that settled without a final event (it died for good and was read as
+    // failed) ends the stream too.
+    idle: async () => {
+      const rec = (await kv.get<DebateRecord>(keys.debate(debateId))).value;
+      if (rec && rec.status === "in_progress") return false;
+      return { type: "error", data: { message: rec?.error ?? "The debate ended." } };
     },
-    cancel() {
-      stop.abort();
-    },
+    fromStart: (events) => dropAbandonedTurns(events as SequencedEvent[]),
+    logPrefix: `Debate ${debateId}:`,
   });
 }
 

@@ -1,9 +1,9 @@
 /**
- * A resumable event log in KV — the pattern of the debates' events (lib/debates/events.ts)
- * made generic: events stored under `event(seq)` (1, 2, …) with a `head` key holding the
+ * A resumable event log in KV: events stored under `event(seq)` (1, 2, …) with a `head` key holding the
  * last seq, set in the same atomic op; readers replay after a sequence number and follow
- * live by watching the head, from any instance. Used by the AI expert panel
- * (lib/panel); the wire format is the debates' one: `id: <seq>\nevent: <type>\ndata: <json>`.
+ * live by watching the head, from any instance. Used by the debates (lib/debates/events.ts)
+ * and the AI expert panel (lib/panel); the wire format is
+ * `id: <seq>\nevent: <type>\ndata: <json>`.
  *
  * @module
  */
@@ -12,6 +12,14 @@
 export interface StoredEvent {
   type: string;
   data: unknown;
+}
+
+/** A stored event with its sequence number. */
+export type SequencedStoredEvent = StoredEvent & { seq: number };
+
+/** One event in the resumable framing. */
+export function formatSequenced(e: SequencedStoredEvent): string {
+  return `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`;
 }
 
 /** Where one log lives. */
@@ -53,8 +61,8 @@ export async function readLog(
   log: EventLogKeys,
   after: number,
   limit = 500,
-): Promise<(StoredEvent & { seq: number })[]> {
-  const out: (StoredEvent & { seq: number })[] = [];
+): Promise<SequencedStoredEvent[]> {
+  const out: SequencedStoredEvent[] = [];
   const iter = kv.list<StoredEvent>({
     start: log.event(after + 1),
     end: log.event(Number.MAX_SAFE_INTEGER),
@@ -71,8 +79,15 @@ export interface FollowOptions {
   signal?: AbortSignal;
   /** Re-read this often when nothing changed (default 10 s); `idle()` may end the stream. */
   idleMs?: number;
-  /** Called when idle; return true to end the stream. */
-  idle?: () => Promise<boolean>;
+  /**
+   * Called when idle; return true to end the stream, or an event to send last (without
+   * an id: it is not in the log) and end.
+   */
+  idle?: () => Promise<boolean | StoredEvent>;
+  /** Rewrites a batch read from the very start (after 0) before it is sent. */
+  fromStart?: (events: SequencedStoredEvent[]) => SequencedStoredEvent[];
+  /** Starts the message logged when the follower fails (default "Event log"). */
+  logPrefix?: string;
 }
 
 /**
@@ -109,8 +124,8 @@ export function followLog(
         for (;;) {
           const batch = await readLog(kv, log, last);
           if (batch.length === 0) return;
-          for (const e of batch) {
-            send(`id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
+          for (const e of last === 0 && opts.fromStart ? opts.fromStart(batch) : batch) {
+            send(formatSequenced(e));
             if (opts.endTypes.includes(e.type)) ended = true;
           }
           last = batch[batch.length - 1].seq;
@@ -133,11 +148,20 @@ export function followLog(
             clearTimeout(timer);
             if (next !== "idle" && next.done) break;
             await pump();
-            if (!ended && next === "idle" && opts.idle && await opts.idle()) break;
+            if (!ended && next === "idle" && opts.idle) {
+              const end = await opts.idle();
+              if (end === false) continue;
+              if (end !== true) {
+                send(`event: ${end.type}\ndata: ${JSON.stringify(end.data)}\n\n`);
+              }
+              break;
+            }
           }
         }
       } catch (err) {
-        if (!stop.signal.aborted) console.error("Event log follower failed", err);
+        if (!stop.signal.aborted) {
+          console.error(`${opts.logPrefix ?? "Event log"} follower failed`, err);
+        }
       } finally {
         opts.signal?.removeEventListener("abort", abort);
         watcher?.cancel().catch(() => {});

@@ -1,4 +1,40 @@
 /** Count a store's KV calls (bench/kv_calls.ts and the read-bound tests). */
+import assert from "node:assert/strict";
+import { signInAs, type TestApp } from "./app.ts";
+
+/**
+ * A question by "Asker" with `answers` answers (`Answer **0**`…), each by its own member
+ * (`A0`…), and a signed-in "Viewer" who wrote nothing: the page the KV-call counts load.
+ */
+export async function questionWithAnswers(
+  t: TestApp,
+  answers: number,
+  { title, tags }: { title: string; tags?: string[] },
+): Promise<{ id: string; viewer: Awaited<ReturnType<typeof signInAs>> }> {
+  const write = (cookie: string) => ({
+    cookie,
+    origin: t.services.config.appOrigin,
+    "content-type": "application/json",
+  });
+  const asker = await signInAs(t, "Asker");
+  const q = await t.request("/api/questions", {
+    method: "POST",
+    headers: write(asker.cookie),
+    body: JSON.stringify({ title, tags }),
+  });
+  const { id } = await q.json() as { id: string };
+  for (let i = 0; i < answers; i++) {
+    const m = await signInAs(t, `A${i}`);
+    const r = await t.request(`/api/questions/${id}/messages`, {
+      method: "POST",
+      headers: write(m.cookie),
+      body: JSON.stringify({ content: `Answer **${i}**` }),
+    });
+    assert.equal(r.status, 201);
+  }
+  return { id, viewer: await signInAs(t, "Viewer") };
+}
+
 /** A store whose calls are recorded (method and first key) in `log`. */
 export function countingKv(kv: Deno.Kv, log: string[]): Deno.Kv {
   return new Proxy(kv, {

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { ROOT } from "./app.ts";
 import { CookieJar, ROUTES } from "./oauth.ts";
+import { readUntil, type SseEvent } from "./sse.ts";
 import type { ProviderId } from "@/lib/config.ts";
 
 /** Spawn `deno run <permissions> main.ts` with exactly `env` (plus PATH). */
@@ -51,6 +52,31 @@ export async function waitHealthy(origin: string, timeoutMs = 30_000): Promise<v
   throw new Error(`${origin} did not start`);
 }
 
+/**
+ * Start a debate on `origin` as `cookie` and read its stream until three messages are
+ * done and the fourth is streaming (the moment the crash tests kill the process).
+ * Returns the debate's id and the events read.
+ */
+export async function debateMidway(
+  origin: string,
+  cookie: string,
+): Promise<{ id: string; seen: SseEvent[] }> {
+  const res = await fetch(`${origin}/api/debate`, {
+    method: "POST",
+    headers: { cookie, origin, "content-type": "application/json" },
+    body: JSON.stringify({
+      topic: "Should cities ban cars downtown?",
+      userProfile: { name: "Ada" },
+    }),
+  });
+  assert.equal(res.status, 200);
+  const seen = await readUntil(
+    res,
+    (e, all) => e.type === "chunk" && all.filter((x) => x.type === "message").length === 3,
+  );
+  return { id: seen[0].data.id as string, seen };
+}
+
 /** One browser step: no redirects followed, cookies from the jar. */
 export async function step(origin: string, jar: CookieJar, url: string, init: RequestInit = {}) {
   const res = await fetch(new URL(url, origin), {
@@ -60,6 +86,34 @@ export async function step(origin: string, jar: CookieJar, url: string, init: Re
   });
   jar.take(res);
   return res;
+}
+
+/**
+ * Open a local provider's chooser page and submit its form the way a browser would
+ * (fields from the rendered page), choosing `choice`. Returns the provider's answer.
+ */
+export async function chooseLocalAccount(
+  origin: string,
+  jar: CookieJar,
+  authorizeUrl: string,
+  choice: Record<string, string>,
+): Promise<Response> {
+  const page = await step(origin, jar, authorizeUrl);
+  assert.equal(page.status, 200);
+  // Only the chooser's forms (the header has a theme form too).
+  const html = (await page.text()).split('data-testid="local-oauth"')[1];
+  const hidden = Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
+      m[1],
+      m[2].replace(/&amp;/g, "&"),
+    ]),
+  );
+  const action = /<form method="post" action="([^"]+)"/.exec(html)![1];
+  return await step(origin, jar, action, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin },
+    body: new URLSearchParams({ ...hidden, ...choice }).toString(),
+  });
 }
 
 /**
@@ -75,21 +129,7 @@ export async function localSignIn(
   const start = await step(origin, jar, ROUTES[provider].login);
   const authorize = start.headers.get("location")!;
   assert.ok(authorize.startsWith(`${origin}/local-oauth/${provider}/authorize?`), authorize);
-  const page = await step(origin, jar, authorize);
-  assert.equal(page.status, 200);
-  const html = (await page.text()).split('data-testid="local-oauth"')[1];
-  const hidden = Object.fromEntries(
-    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
-      m[1],
-      m[2].replace(/&amp;/g, "&"),
-    ]),
-  );
-  const action = /<form method="post" action="([^"]+)"/.exec(html)![1];
-  const decided = await step(origin, jar, action, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin },
-    body: new URLSearchParams({ ...hidden, ...choice }).toString(),
-  });
+  const decided = await chooseLocalAccount(origin, jar, authorize, choice);
   assert.equal(decided.status, 303);
   const cb = await step(origin, jar, decided.headers.get("location")!);
   const app = cb.headers.get("location")!;

@@ -4,41 +4,17 @@
  * messages and a synthesis.
  */
 import assert from "node:assert/strict";
-import { ROOT, signInAs } from "../helpers/app.ts";
+import { signInAs } from "../helpers/app.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { type FakeCall, startFakeLlm, textOfLength, VALID_SYNTHESIS } from "../helpers/fake_llm.ts";
-import { readUntil } from "../helpers/sse.ts";
+import { freePort } from "../helpers/oauth.ts";
+import { collectOutput, debateMidway, spawnMain, waitHealthy } from "../helpers/processes.ts";
 
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
+/** `main.ts` with `env`, its output drained (not shown). */
 function spawnApp(env: Record<string, string>): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
-    cwd: ROOT,
-    env,
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-}
-
-async function waitHealthy(origin: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    try {
-      const res = await fetch(`${origin}/healthz`);
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the app did not start");
+  const child = spawnMain(env);
+  collectOutput(child);
+  return child;
 }
 
 Deno.test("a debate whose process is killed with SIGKILL mid-way is completed by a second process on the same KV file: 10 messages and a synthesis", async () => {
@@ -69,29 +45,16 @@ Deno.test("a debate whose process is killed with SIGKILL mid-way is completed by
   let second: Deno.ChildProcess | null = null;
   const first = spawnApp(env);
   try {
-    await waitHealthy(origin);
+    await waitHealthy(origin, 20_000);
     const { cookie } = await signInAs(t, "Ada");
-    const res = await fetch(`${origin}/api/debate`, {
-      method: "POST",
-      headers: { cookie, origin, "content-type": "application/json" },
-      body: JSON.stringify({
-        topic: "Should cities ban cars downtown?",
-        userProfile: { name: "Ada" },
-      }),
-    });
-    assert.equal(res.status, 200);
     // Mid-way: three messages done and the fourth streaming.
-    const seen = await readUntil(
-      res,
-      (e, all) => e.type === "chunk" && all.filter((x) => x.type === "message").length === 3,
-    );
-    const id = seen[0].data.id as string;
+    const { id, seen } = await debateMidway(origin, cookie);
     first.kill("SIGKILL");
     const killedAt = Date.now();
     await first.status;
 
     second = spawnApp(env);
-    await waitHealthy(origin);
+    await waitHealthy(origin, 20_000);
     let debate: {
       status: string;
       messages: { role: string; content: string }[];

@@ -17,44 +17,9 @@ import {
   startFakeProviders,
   TEST_SECRET,
 } from "../helpers/oauth.ts";
+import { chooseLocalAccount, step } from "../helpers/processes.ts";
 
 type Server = Awaited<ReturnType<typeof localModeServer>>;
-
-/** One browser step: fetch without following redirects, cookies from the jar. */
-async function step(srv: Server, jar: CookieJar, url: string, init: RequestInit = {}) {
-  const res = await fetch(new URL(url, srv.origin), {
-    ...init,
-    redirect: "manual",
-    headers: { cookie: jar.header(), ...init.headers },
-  });
-  jar.take(res);
-  return res;
-}
-
-/** Submit the chooser form the way a browser would (fields from the rendered page). */
-async function choose(
-  srv: Server,
-  jar: CookieJar,
-  authorizeUrl: string,
-  choice: Record<string, string>,
-) {
-  const page = await step(srv, jar, authorizeUrl);
-  assert.equal(page.status, 200);
-  // Only the chooser's forms (the header has a theme form too).
-  const html = (await page.text()).split('data-testid="local-oauth"')[1];
-  const hidden = Object.fromEntries(
-    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
-      m[1],
-      m[2].replace(/&amp;/g, "&"),
-    ]),
-  );
-  const action = /<form method="post" action="([^"]+)"/.exec(html)![1];
-  return await step(srv, jar, action, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: srv.origin },
-    body: new URLSearchParams({ ...hidden, ...choice }).toString(),
-  });
-}
 
 /** Sign in through a local provider, choosing `choice`; returns the jar and final answer. */
 async function localSignIn(
@@ -63,22 +28,22 @@ async function localSignIn(
   choice: Record<string, string>,
   jar = new CookieJar(),
 ) {
-  const start = await step(srv, jar, `${ROUTES[provider].login}?returnTo=%2Fprofile`);
+  const start = await step(srv.origin, jar, `${ROUTES[provider].login}?returnTo=%2Fprofile`);
   const authorize = start.headers.get("location")!;
   assert.ok(authorize.startsWith(`${srv.origin}/local-oauth/${provider}/authorize?`));
-  const decided = await choose(srv, jar, authorize, choice);
+  const decided = await chooseLocalAccount(srv.origin, jar, authorize, choice);
   assert.equal(decided.status, 303);
   const back = decided.headers.get("location")!;
   assert.ok(back.startsWith(`${srv.origin}${ROUTES[provider].callback}?`), back);
-  const cb = await step(srv, jar, back);
+  const cb = await step(srv.origin, jar, back);
   const app = cb.headers.get("location")!;
   if (!app.includes("/auth/callback/")) return { jar, final: app };
-  const done = await step(srv, jar, app);
+  const done = await step(srv.origin, jar, app);
   return { jar, final: done.headers.get("location")! };
 }
 
 async function me(srv: Server, jar: CookieJar) {
-  const res = await step(srv, jar, "/api/auth/session");
+  const res = await step(srv.origin, jar, "/api/auth/session");
   return res.status === 200 ? (await res.json()).user : null;
 }
 
@@ -107,7 +72,7 @@ for (const provider of ["provider_a", "provider_b", "provider_c"] as const) {
           assert.equal(user.name, "Linus Local");
           assert.equal(stored.email, "linus-local@local.test");
         }
-        const avatar = await step(srv, jar, user.image);
+        const avatar = await step(srv.origin, jar, user.image);
         assert.equal(avatar.headers.get("content-type"), "image/svg+xml; charset=utf-8");
         assert.match(await avatar.text(), /<svg[^>]*>.*<\/svg>/);
       } finally {
@@ -128,12 +93,14 @@ Deno.test({
       const again = await localSignIn(srv, "provider_c", { name: "barbara liskov" });
       assert.equal((await me(srv, again.jar)).id, user.id);
       const jar = new CookieJar();
-      const start = await step(srv, jar, ROUTES.provider_c.login);
-      const page = await (await step(srv, jar, start.headers.get("location")!)).text();
+      const start = await step(srv.origin, jar, ROUTES.provider_c.login);
+      const page = await (await step(srv.origin, jar, start.headers.get("location")!)).text();
       assert.match(page, /Barbara Liskov/);
       assert.match(page, /Local mode/);
       // An empty name is refused on the page, not an error.
-      const empty = await choose(srv, jar, start.headers.get("location")!, { name: "   " });
+      const empty = await chooseLocalAccount(srv.origin, jar, start.headers.get("location")!, {
+        name: "   ",
+      });
       assert.equal(empty.status, 400);
       assert.match(await empty.text(), /type a name of 1 to 40 characters/);
     } finally {
@@ -162,11 +129,13 @@ Deno.test({
     const srv = await localModeServer();
     try {
       const { jar } = await localSignIn(srv, "provider_a", { account: "a-1002" });
-      const start = await step(srv, jar, "/api/auth/bind/start?provider=provider_b");
-      const decided = await choose(srv, jar, start.headers.get("location")!, { account: "2002" });
-      const cb = await step(srv, jar, decided.headers.get("location")!);
+      const start = await step(srv.origin, jar, "/api/auth/bind/start?provider=provider_b");
+      const decided = await chooseLocalAccount(srv.origin, jar, start.headers.get("location")!, {
+        account: "2002",
+      });
+      const cb = await step(srv.origin, jar, decided.headers.get("location")!);
       assert.equal(cb.headers.get("location"), "/profile?bind=success&provider=provider_b");
-      const list = await (await step(srv, jar, "/api/profile/identities")).json();
+      const list = await (await step(srv.origin, jar, "/api/profile/identities")).json();
       assert.deepEqual(list.identities.map((i: { provider: string }) => i.provider), [
         "provider_a",
         "provider_b",
@@ -184,7 +153,7 @@ Deno.test({
     try {
       const jar = new CookieJar();
       const good = new URL(
-        (await step(srv, jar, ROUTES.provider_a.login)).headers.get("location")!,
+        (await step(srv.origin, jar, ROUTES.provider_a.login)).headers.get("location")!,
       );
       const cases: [string, string][] = [
         ["redirect_uri", "https://evil.example/cb"],
@@ -195,7 +164,7 @@ Deno.test({
       for (const [k, v] of cases) {
         const url = new URL(good);
         url.searchParams.set(k, v);
-        const res = await step(srv, jar, url.toString());
+        const res = await step(srv.origin, jar, url.toString());
         assert.equal(res.status, 400, k);
         assert.equal(res.headers.get("location"), null);
         await res.body?.cancel();
@@ -216,8 +185,8 @@ Deno.test({
       const verifiers = new Map<string, string>();
       const codeFor = async (provider: ProviderId) => {
         const jar = new CookieJar();
-        const start = await step(srv, jar, ROUTES[provider].login);
-        const decided = await choose(srv, jar, start.headers.get("location")!, {
+        const start = await step(srv.origin, jar, ROUTES[provider].login);
+        const decided = await chooseLocalAccount(srv.origin, jar, start.headers.get("location")!, {
           account: SEEDED[provider],
         });
         const code = new URL(decided.headers.get("location")!).searchParams.get("code")!;
@@ -343,16 +312,16 @@ Deno.test({
     const quiet = captureConsole();
     try {
       const jar = new CookieJar();
-      const start = await step(srv, jar, ROUTES.provider_c.login);
-      const decided = await choose(srv, jar, start.headers.get("location")!, {
+      const start = await step(srv.origin, jar, ROUTES.provider_c.login);
+      const decided = await chooseLocalAccount(srv.origin, jar, start.headers.get("location")!, {
         account: "c-3002",
       });
       const back = decided.headers.get("location")!;
       const saved = new Map(jar.cookies);
-      await step(srv, jar, back);
+      await step(srv.origin, jar, back);
       // Put the flow cookies back, as an attacker holding them would.
       for (const [k, v] of saved) jar.cookies.set(k, v);
-      const replay = await step(srv, jar, back);
+      const replay = await step(srv.origin, jar, back);
       assert.equal(replay.headers.get("location"), "/?error=auth_failed");
     } finally {
       quiet.restore();
@@ -430,10 +399,15 @@ Deno.test({
       for (const provider of ["provider_a", "provider_b", "provider_c"] as const) {
         for (const verifier of [undefined, "x".repeat(43), "right"]) {
           const jar = new CookieJar();
-          const start = await step(srv, jar, ROUTES[provider].login);
-          const decided = await choose(srv, jar, start.headers.get("location")!, {
-            account: SEEDED[provider],
-          });
+          const start = await step(srv.origin, jar, ROUTES[provider].login);
+          const decided = await chooseLocalAccount(
+            srv.origin,
+            jar,
+            start.headers.get("location")!,
+            {
+              account: SEEDED[provider],
+            },
+          );
           const code = new URL(decided.headers.get("location")!).searchParams.get("code")!;
           const fields: Record<string, string> = {
             grant_type: "authorization_code",

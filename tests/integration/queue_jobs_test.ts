@@ -10,8 +10,7 @@ import type { TickRecord } from "@/lib/jobs/schedule.ts";
 import { createTestApp, signInAs } from "../helpers/app.ts";
 import { type FakeCall, startFakeLlm, textOfLength, VALID_SYNTHESIS } from "../helpers/fake_llm.ts";
 import { freePort } from "../helpers/oauth.ts";
-import { collectOutput, spawnMain, waitHealthy } from "../helpers/processes.ts";
-import { readUntil } from "../helpers/sse.ts";
+import { collectOutput, debateMidway, spawnMain, waitHealthy } from "../helpers/processes.ts";
 
 const AVATAR_MS = 1_000;
 const RESUME_MS = 500;
@@ -108,20 +107,7 @@ Deno.test({
       assert.ok(victim >= 0, `owner ${owner} is one of the instances`);
       const survivor = 1 - victim;
       const { cookie } = await signInAs(t, "Ada");
-      const res = await fetch(`${origins[victim]}/api/debate`, {
-        method: "POST",
-        headers: { cookie, origin: origins[victim], "content-type": "application/json" },
-        body: JSON.stringify({
-          topic: "Should cities ban cars downtown?",
-          userProfile: { name: "Ada" },
-        }),
-      });
-      assert.equal(res.status, 200);
-      const events = await readUntil(
-        res,
-        (e, all) => e.type === "chunk" && all.filter((x) => x.type === "message").length === 3,
-      );
-      const id = events[0].data.id as string;
+      const { id } = await debateMidway(origins[victim], cookie);
       killed.add(victim);
       procs[victim].kill("SIGKILL");
       const killedAt = Date.now();

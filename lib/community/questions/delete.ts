@@ -22,9 +22,8 @@ import { isLookupId, keys } from "../../kv/keys.ts";
 import { invalidateReads } from "../read_cache.ts";
 import { questionTerms } from "../search_terms.ts";
 import { addHole, ALL_FEED, tagFeed } from "./holes.ts";
-import { feedKey, type QuestionRecord } from "./model.ts";
-import { findSeqEntry } from "./seqs.ts";
-import type { QuestionSeqEntry } from "./write.ts";
+import { feedKey } from "./model.ts";
+import { findSeqEntry, readQuestionToChange } from "./seqs.ts";
 
 /** The outcome of a delete. */
 export type DeleteQuestionResult =
@@ -48,17 +47,9 @@ export async function deleteQuestion(
 ): Promise<DeleteQuestionResult> {
   if (!isLookupId(input.questionId)) return { ok: false, reason: "question_not_found" };
   const result = await updateAtomically<DeleteQuestionResult>(async () => {
-    const [cur, seqsEntry] = await kv.getMany<[QuestionRecord, QuestionSeqEntry]>([
-      keys.question(input.questionId),
-      keys.questionSeqs(input.questionId),
-    ]);
-    const q = cur.value;
-    if (!q || q.deletedAt !== undefined) {
-      return { op: null, result: { ok: false, reason: "question_not_found" } };
-    }
-    if (q.author.id !== input.userId && !input.moderator) {
-      return { op: null, result: { ok: false, reason: "forbidden" } };
-    }
+    const read = await readQuestionToChange(kv, input, "forbidden");
+    if (!read.ok) return { op: null, result: read };
+    const { cur, q, seqsEntry } = read;
     const seqs = seqsEntry.value ?? await findSeqEntry(kv, q);
     const inv = invertTime(q.createdAt);
     const op = kv.atomic().check(cur, seqsEntry)

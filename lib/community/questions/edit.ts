@@ -18,7 +18,7 @@ import { writeRevisions } from "../revisions.ts";
 import { questionTerms } from "../search_terms.ts";
 import { addHole, tagFeed } from "./holes.ts";
 import { normalizeTags, type QuestionRecord, snapshotOf, tagKey } from "./model.ts";
-import { findSeqEntry } from "./seqs.ts";
+import { findSeqEntry, readQuestionToChange } from "./seqs.ts";
 import type { QuestionSeqEntry } from "./write.ts";
 
 /** The fields an edit may change (absent = unchanged). */
@@ -51,17 +51,9 @@ export async function editQuestion(
 ): Promise<EditQuestionResult> {
   if (!isLookupId(input.questionId)) return { ok: false, reason: "question_not_found" };
   const result = await updateAtomically<EditQuestionResult>(async () => {
-    const [cur, seqsEntry] = await kv.getMany<[QuestionRecord, QuestionSeqEntry]>([
-      keys.question(input.questionId),
-      keys.questionSeqs(input.questionId),
-    ]);
-    const q = cur.value;
-    if (!q || q.deletedAt !== undefined) {
-      return { op: null, result: { ok: false, reason: "question_not_found" } };
-    }
-    if (q.author.id !== input.userId) {
-      return { op: null, result: { ok: false, reason: "not_author" } };
-    }
+    const read = await readQuestionToChange(kv, input, "not_author");
+    if (!read.ok) return { op: null, result: read };
+    const { cur, q, seqsEntry } = read;
     const { edit } = input;
     const title = edit.title?.trim() ?? q.title;
     const description = edit.description?.trim() ?? q.description;

@@ -1,19 +1,16 @@
 import { SignInPrompt } from "@/components/SignInPrompt.tsx";
-import MarkdownField from "@/islands/MarkdownField.tsx";
+import { type QuestionField, QuestionFields } from "@/components/QuestionFields.tsx";
 import { editQuestion } from "@/lib/community/questions/edit.ts";
 import { getQuestion } from "@/lib/community/questions/read.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
 import { EditQuestionBody } from "@/lib/schemas/community.ts";
-import { DESCRIPTION_MAX, TAG_MAX_LENGTH, TAGS_KEPT, TITLE_MAX } from "@/lib/shared.ts";
 import { define } from "@/lib/state.ts";
-
-type Field = "title" | "description" | "tags";
 
 interface Data {
   id: string;
-  values: Record<Field, string>;
-  errors: Partial<Record<Field | "form", string>>;
+  values: Record<QuestionField, string>;
+  errors: Partial<Record<QuestionField | "form", string>>;
   /** False when the viewer is signed in but not the author (the form is not shown). */
   allowed: boolean;
 }
@@ -84,12 +81,9 @@ export const handler = define.handlers<Data>({
   },
 });
 
-const invalid = (e: string | undefined) => (e ? "true" : undefined);
-
 /** The edit-question page. */
 export default define.page<typeof handler>(function EditQuestion({ data, state, url }) {
   const { values, errors } = data;
-  const firstBad = (["title", "description", "tags"] as const).find((f) => errors[f]);
   const count = Object.keys(errors).length;
   return (
     <>
@@ -109,56 +103,7 @@ export default define.page<typeof handler>(function EditQuestion({ data, state, 
           )}
           {data.allowed && (
             <form method="post" class="stack card ask-form" noValidate>
-              <div>
-                <label for="title">Title</label>
-                <input
-                  id="title"
-                  name="title"
-                  type="text"
-                  value={values.title}
-                  maxLength={TITLE_MAX}
-                  aria-invalid={invalid(errors.title)}
-                  autoFocus={firstBad === "title"}
-                  aria-describedby={errors.title ? "title-error" : undefined}
-                />
-                {errors.title && <p class="field-error" id="title-error">{errors.title}</p>}
-              </div>
-              <div>
-                <label for="description">
-                  Details <span class="hint">(optional, Markdown)</span>
-                </label>
-                <MarkdownField
-                  id="description"
-                  name="description"
-                  value={values.description}
-                  maxLength={DESCRIPTION_MAX}
-                  invalid={Boolean(errors.description)}
-                  autoFocus={firstBad === "description"}
-                  describedBy={errors.description ? "description-error" : undefined}
-                />
-                {errors.description && (
-                  <p class="field-error" id="description-error">{errors.description}</p>
-                )}
-              </div>
-              <div>
-                <label for="tags">
-                  Tags <span class="hint">(optional)</span>
-                </label>
-                <input
-                  id="tags"
-                  name="tags"
-                  type="text"
-                  value={values.tags}
-                  aria-invalid={invalid(errors.tags)}
-                  autoFocus={firstBad === "tags"}
-                  aria-describedby={errors.tags ? "tags-error tags-hint" : "tags-hint"}
-                />
-                <p class="hint" id="tags-hint">
-                  Comma-separated; the first {TAGS_KEPT} are kept, each up to {TAG_MAX_LENGTH}{" "}
-                  characters.
-                </p>
-                {errors.tags && <p class="field-error" id="tags-error">{errors.tags}</p>}
-              </div>
+              <QuestionFields values={values} errors={errors} />
               <div class="row">
                 <button type="submit" class="btn btn-primary">Save changes</button>
                 <a class="btn" href={qPath(data.id)}>Cancel</a>

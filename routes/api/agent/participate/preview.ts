@@ -7,9 +7,10 @@ import {
 } from "@/lib/agent/openapi_docs.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { HttpError } from "@/lib/http/errors.ts";
+import { participationRequest } from "@/lib/http/participation.ts";
 import { rateLimitHeaders } from "@/lib/limits/window.ts";
 import { discardDraft, saveDraft } from "@/lib/participation/drafts.ts";
-import { draftParticipation, ParticipationError } from "@/lib/participation/participate.ts";
+import { draftParticipation } from "@/lib/participation/participate.ts";
 import {
   DraftRef,
   ParticipateBody,
@@ -20,7 +21,6 @@ import {
 import { Ok } from "@/lib/schemas/profile.ts";
 import { parseInput } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
-import { limitParticipation, readOptionalJson } from "../participate.ts";
 
 /**
  * POST /api/agent/participate/preview — the same decision and writing as
@@ -30,50 +30,37 @@ import { limitParticipation, readOptionalJson } from "../participate.ts";
  */
 export const handler = define.handlers({
   async POST(req, ctx) {
-    const { kv, llm, now } = ctx.state.services;
-    // Session only, as the one-step endpoint (a bearer credential skips the CSRF check).
-    if (req.headers.has("authorization")) throw new HttpError(401, "Unauthorized");
-    const user = requireUser(ctx.state.user);
-    try {
-      const input = parseInput(ParticipateBody, await readOptionalJson(req));
-      const limit = await limitParticipation(kv, user.id, ctx.remoteAddr.hostname, now());
-      if (!llm) {
-        console.error("POST /api/agent/participate/preview: no language model (set LLM_API_KEY)");
-        throw new HttpError(500, PARTICIPATION_FAILED);
-      }
-      const random = ctx.state.services.random ?? Math.random;
-      const draft = await draftParticipation({ kv, llm, now, random }, user.id, input);
-      const { draftId, expiresAt } = await saveDraft(kv, user.id, draft, now());
-      const body: ParticipationPreviewBody = {
-        draftId,
-        expiresAt,
-        action: draft.action,
-        trigger: draft.trigger,
-        reason: draft.reason,
-        question: draft.action === "ask_new"
-          ? { title: draft.title, description: draft.description }
-          : null,
-        reply: draft.action === "reply_existing"
-          ? {
-            questionId: draft.questionId,
-            questionTitle: draft.questionTitle,
-            content: draft.content,
-            replyTo: draft.replyTo,
-          }
-          : null,
-      };
-      return Response.json(body, {
-        headers: { ...rateLimitHeaders(limit), "cache-control": "no-store" },
-      });
-    } catch (e) {
-      if (e instanceof HttpError) throw e;
-      if (e instanceof ParticipationError) {
-        console.error(`POST /api/agent/participate/preview: ${e.message}`);
-      } else {
-        console.error("POST /api/agent/participate/preview: failed", e);
-      }
-      throw new HttpError(500, PARTICIPATION_FAILED);
-    }
+    const { kv, now } = ctx.state.services;
+    const { result: { draft, draftId, expiresAt }, limit } = await participationRequest(
+      req,
+      ctx,
+      "POST /api/agent/participate/preview",
+      async (deps, userId, input) => {
+        const draft = await draftParticipation(deps, userId, input);
+        return { draft, ...await saveDraft(kv, userId, draft, now()) };
+      },
+    );
+    const body: ParticipationPreviewBody = {
+      draftId,
+      expiresAt,
+      action: draft.action,
+      trigger: draft.trigger,
+      reason: draft.reason,
+      question: draft.action === "ask_new"
+        ? { title: draft.title, description: draft.description }
+        : null,
+      reply: draft.action === "reply_existing"
+        ? {
+          questionId: draft.questionId,
+          questionTitle: draft.questionTitle,
+          content: draft.content,
+          replyTo: draft.replyTo,
+        }
+        : null,
+    };
+    return Response.json(body, {
+      headers: { ...rateLimitHeaders(limit), "cache-control": "no-store" },
+    });
   },
   async DELETE(req, ctx) {
     if (req.headers.has("authorization")) throw new HttpError(401, "Unauthorized");

@@ -4,46 +4,15 @@ import {
   editMessageResponses,
   messageIdParam,
 } from "@/lib/agent/lifecycle_docs.ts";
-import { deleteMessage, editMessage } from "@/lib/community/message_lifecycle.ts";
-import { messageViews } from "@/lib/community/messages.ts";
-import { requireUser, viewerOf } from "@/lib/http/auth.ts";
-import { parseBody } from "@/lib/http/body.ts";
-import { LIFECYCLE_FAILURES, orThrow } from "@/lib/http/outcome.ts";
 import { EditMessageBody, OkResult } from "@/lib/schemas/community.ts";
+import { messageLifecycle, PERSON } from "@/lib/http/lifecycle.ts";
 import { define } from "@/lib/state.ts";
 
 /**
  * PATCH /api/messages/:id {content} — edit your answer or reply (session).
  * DELETE /api/messages/:id — soft delete (author or moderator, session).
  */
-export const handler = define.handlers({
-  async PATCH(req, ctx) {
-    const user = requireUser(ctx.state.user);
-    const { content } = await parseBody(req, EditMessageBody);
-    const { kv, now } = ctx.state.services;
-    const { message } = orThrow(
-      await editMessage(kv, { messageId: ctx.params.id, userId: user.id, content }, {
-        now: now(),
-      }),
-      LIFECYCLE_FAILURES,
-    );
-    return Response.json((await messageViews(kv, [message]))[0]);
-  },
-  async DELETE(_req, ctx) {
-    const user = requireUser(ctx.state.user);
-    const { services } = ctx.state;
-    const viewer = await viewerOf(services, user);
-    orThrow(
-      await deleteMessage(services.kv, {
-        messageId: ctx.params.id,
-        userId: user.id,
-        moderator: viewer?.moderator === true,
-      }, { now: services.now() }),
-      LIFECYCLE_FAILURES,
-    );
-    return Response.json({ ok: true });
-  },
-});
+export const handler = define.handlers(messageLifecycle(PERSON));
 
 export const docs: OperationDoc[] = [
   {

@@ -4,14 +4,10 @@ import {
   questionIdParam,
   unauthorizedSession,
 } from "@/lib/agent/openapi_docs.ts";
-import { deleteQuestion } from "@/lib/community/questions/delete.ts";
-import { editQuestion } from "@/lib/community/questions/edit.ts";
-import { questionViewOf } from "@/lib/community/questions/read.ts";
 import { getQuestionThreadPage } from "@/lib/community/thread.ts";
-import { requireUser, viewerOf } from "@/lib/http/auth.ts";
-import { parseBody } from "@/lib/http/body.ts";
+import { viewerOf } from "@/lib/http/auth.ts";
 import { HttpError } from "@/lib/http/errors.ts";
-import { LIFECYCLE_FAILURES, orThrow } from "@/lib/http/outcome.ts";
+import { PERSON, questionLifecycle } from "@/lib/http/lifecycle.ts";
 import {
   EditQuestionBody,
   OkResult,
@@ -42,30 +38,7 @@ export const handler = define.handlers({
     if (!q) throw new HttpError(404, "Question not found");
     return Response.json(q);
   },
-  async PATCH(req, ctx) {
-    const user = requireUser(ctx.state.user);
-    const edit = await parseBody(req, EditQuestionBody);
-    const { kv, now } = ctx.state.services;
-    const { question } = orThrow(
-      await editQuestion(kv, { questionId: ctx.params.id, userId: user.id, edit }, { now: now() }),
-      LIFECYCLE_FAILURES,
-    );
-    return Response.json(await questionViewOf(kv, question));
-  },
-  async DELETE(_req, ctx) {
-    const user = requireUser(ctx.state.user);
-    const { services } = ctx.state;
-    const viewer = await viewerOf(services, user);
-    orThrow(
-      await deleteQuestion(services.kv, {
-        questionId: ctx.params.id,
-        userId: user.id,
-        moderator: viewer?.moderator === true,
-      }, { now: services.now() }),
-      LIFECYCLE_FAILURES,
-    );
-    return Response.json({ ok: true });
-  },
+  ...questionLifecycle(PERSON),
 });
 
 export const docs: OperationDoc[] = [

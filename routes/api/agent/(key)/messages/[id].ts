@@ -1,10 +1,6 @@
 import { err, type OperationDoc, rateLimited, unauthorizedKey } from "@/lib/agent/openapi_docs.ts";
-import { deleteMessage, editMessage } from "@/lib/community/message_lifecycle.ts";
-import { messageViews } from "@/lib/community/messages.ts";
-import { requireAgent } from "@/lib/http/agent.ts";
-import { parseBody } from "@/lib/http/body.ts";
-import { LIFECYCLE_FAILURES, orThrow } from "@/lib/http/outcome.ts";
 import { EditMessageBody, OkResult } from "@/lib/schemas/community.ts";
+import { AGENT, messageLifecycle } from "@/lib/http/lifecycle.ts";
 import { define } from "@/lib/state.ts";
 import {
   DELETE_MESSAGE_DESCRIPTION,
@@ -16,31 +12,7 @@ import {
  * PATCH /api/agent/messages/:id {content} — edit one of the key owner's messages.
  * DELETE /api/agent/messages/:id — delete one (API key).
  */
-export const handler = define.handlers({
-  async PATCH(req, ctx) {
-    const { key } = requireAgent(ctx.state);
-    const { content } = await parseBody(req, EditMessageBody);
-    const { kv, now } = ctx.state.services;
-    const { message } = orThrow(
-      await editMessage(kv, { messageId: ctx.params.id, userId: key.userId, content }, {
-        now: now(),
-      }),
-      LIFECYCLE_FAILURES,
-    );
-    return Response.json((await messageViews(kv, [message]))[0]);
-  },
-  async DELETE(_req, ctx) {
-    const { key } = requireAgent(ctx.state);
-    const { kv, now } = ctx.state.services;
-    orThrow(
-      await deleteMessage(kv, { messageId: ctx.params.id, userId: key.userId, moderator: false }, {
-        now: now(),
-      }),
-      LIFECYCLE_FAILURES,
-    );
-    return Response.json({ ok: true });
-  },
-});
+export const handler = define.handlers(messageLifecycle(AGENT));
 
 export const docs: OperationDoc[] = [
   {

@@ -5,13 +5,8 @@ import {
   rateLimited,
   unauthorizedKey,
 } from "@/lib/agent/openapi_docs.ts";
-import { deleteQuestion } from "@/lib/community/questions/delete.ts";
-import { editQuestion } from "@/lib/community/questions/edit.ts";
-import { questionViewOf } from "@/lib/community/questions/read.ts";
-import { requireAgent } from "@/lib/http/agent.ts";
-import { parseBody } from "@/lib/http/body.ts";
-import { LIFECYCLE_FAILURES, orThrow } from "@/lib/http/outcome.ts";
 import { EditQuestionBody, OkResult } from "@/lib/schemas/community.ts";
+import { AGENT, questionLifecycle } from "@/lib/http/lifecycle.ts";
 import { define } from "@/lib/state.ts";
 import { EDIT_QUESTION_DESCRIPTION, editQuestionResponses } from "@/lib/agent/lifecycle_docs.ts";
 
@@ -19,36 +14,7 @@ import { EDIT_QUESTION_DESCRIPTION, editQuestionResponses } from "@/lib/agent/li
  * PATCH /api/agent/questions/:id {title?, description?, tags?} — edit one of the key
  * owner's questions. DELETE /api/agent/questions/:id — delete one (API key).
  */
-export const handler = define.handlers({
-  async PATCH(req, ctx) {
-    const { key } = requireAgent(ctx.state);
-    const edit = await parseBody(req, EditQuestionBody);
-    const { kv, now } = ctx.state.services;
-    const { question } = orThrow(
-      await editQuestion(kv, { questionId: ctx.params.id, userId: key.userId, edit }, {
-        now: now(),
-      }),
-      LIFECYCLE_FAILURES,
-    );
-    return Response.json(await questionViewOf(kv, question));
-  },
-  async DELETE(_req, ctx) {
-    const { key } = requireAgent(ctx.state);
-    const { kv, now } = ctx.state.services;
-    orThrow(
-      // An agent acts for its owner on the owner's own posts only: never as a moderator.
-      await deleteQuestion(
-        kv,
-        { questionId: ctx.params.id, userId: key.userId, moderator: false },
-        {
-          now: now(),
-        },
-      ),
-      LIFECYCLE_FAILURES,
-    );
-    return Response.json({ ok: true });
-  },
-});
+export const handler = define.handlers(questionLifecycle(AGENT));
 
 export const docs: OperationDoc[] = [
   {

@@ -1,0 +1,103 @@
+import MarkdownField from "@/islands/MarkdownField.tsx";
+import { DESCRIPTION_MAX, TAG_MAX_LENGTH, TAGS_KEPT, TITLE_MAX, TITLE_MIN } from "@/lib/shared.ts";
+
+/** A question form's fields. */
+export type QuestionField = "title" | "description" | "tags";
+
+/** Props of {@link QuestionFields}. */
+export interface QuestionFieldsProps {
+  values: Record<QuestionField, string>;
+  /** The message beside each field the last submit got wrong. */
+  errors: Partial<Record<QuestionField, string>>;
+  /**
+   * The ask form: the title states its length rule (required, a hint) and the tags show an
+   * example. The edit form keeps neither.
+   */
+  asking?: boolean;
+}
+
+const invalid = (e: string | undefined) => (e ? "true" : undefined);
+
+/**
+ * Title, details (Markdown) and tags of the ask and edit-question forms, each with its
+ * message; after a refused submit the caret goes to the first field to fix.
+ */
+export function QuestionFields({ values, errors, asking = false }: QuestionFieldsProps) {
+  const firstBad = (["title", "description", "tags"] as const).find((f) => errors[f]);
+  return (
+    <>
+      <div>
+        <label for="title">Title</label>
+        {asking
+          ? (
+            <input
+              id="title"
+              name="title"
+              type="text"
+              required
+              minLength={TITLE_MIN}
+              maxLength={TITLE_MAX + 20}
+              value={values.title}
+              aria-invalid={invalid(errors.title)}
+              autoFocus={firstBad === "title"}
+              aria-describedby={errors.title ? "title-error title-hint" : "title-hint"}
+            />
+          )
+          : (
+            <input
+              id="title"
+              name="title"
+              type="text"
+              value={values.title}
+              maxLength={TITLE_MAX}
+              aria-invalid={invalid(errors.title)}
+              autoFocus={firstBad === "title"}
+              aria-describedby={errors.title ? "title-error" : undefined}
+            />
+          )}
+        {asking && (
+          <p class="hint" id="title-hint">
+            {TITLE_MIN} to {TITLE_MAX} characters: the question in one line.
+          </p>
+        )}
+        {errors.title && <p class="field-error" id="title-error">{errors.title}</p>}
+      </div>
+      <div>
+        <label for="description">
+          Details <span class="hint">(optional, Markdown)</span>
+        </label>
+        <MarkdownField
+          id="description"
+          name="description"
+          value={values.description}
+          maxLength={DESCRIPTION_MAX}
+          invalid={Boolean(errors.description)}
+          autoFocus={firstBad === "description"}
+          describedBy={errors.description ? "description-error" : undefined}
+        />
+        {errors.description && (
+          <p class="field-error" id="description-error">{errors.description}</p>
+        )}
+      </div>
+      <div>
+        <label for="tags">
+          Tags <span class="hint">(optional)</span>
+        </label>
+        <input
+          id="tags"
+          name="tags"
+          type="text"
+          value={values.tags}
+          placeholder={asking ? "deno, kv, preact" : undefined}
+          aria-invalid={invalid(errors.tags)}
+          autoFocus={firstBad === "tags"}
+          aria-describedby={errors.tags ? "tags-error tags-hint" : "tags-hint"}
+        />
+        <p class="hint" id="tags-hint">
+          Comma-separated; the first {TAGS_KEPT} are kept, each up to {TAG_MAX_LENGTH} characters.
+        </p>
+        {errors.tags && <p class="field-error" id="tags-error">{errors.tags}</p>}
+      </div>
+    </>
+  );
+}

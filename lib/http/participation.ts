@@ -1,0 +1,111 @@
+/**
+ * The HTTP edge of agent participation, shared by `POST /api/agent/participate` and its
+ * preview: session only, the optional JSON body, the 10-per-minute limit per user and IP,
+ * the model's presence, and SPEC.md's 500 for every failure that is not an HTTP error.
+ *
+ * @module
+ */
+import type { FreshContext } from "../fresh/types.ts";
+import { PostingLimitError } from "../limits/posting.ts";
+import type { RateLimitResult } from "../limits/window.ts";
+import { type ParticipationDeps, ParticipationError } from "../participation/participate.ts";
+import {
+  ParticipateBody,
+  type ParticipateInput,
+  PARTICIPATION_FAILED,
+} from "../schemas/participation.ts";
+import { parseInput } from "../schemas/parse.ts";
+import type { AppState } from "../state.ts";
+import { requireUser } from "./auth.ts";
+import { readTextLimited } from "./body.ts";
+import { HttpError } from "./errors.ts";
+import { rateLimitedError } from "./outcome.ts";
+import { enforceRateLimit } from "./rate_limit.ts";
+
+/** SPEC.md: 10 requests per minute per user and IP. */
+export const PARTICIPATE_RATE_LIMIT = 10;
+const RATE_WINDOW_MS = 60_000;
+const BODY_LIMIT = 8 * 1024;
+
+/** The body as JSON; an empty body means "all defaults". */
+async function readOptionalJson(req: Request): Promise<unknown> {
+  const text = await readTextLimited(req, BODY_LIMIT);
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "Invalid JSON body");
+  }
+}
+
+/**
+ * Count one model-backed participation (the endpoint or its preview) against the user's
+ * and IP's 10 per minute; throws the 429 when over.
+ */
+async function limitParticipation(
+  kv: Deno.Kv,
+  userId: string,
+  ip: string,
+  now: number,
+): Promise<RateLimitResult> {
+  return await enforceRateLimit(
+    kv,
+    "participate",
+    `${userId}:${ip}`,
+    PARTICIPATE_RATE_LIMIT,
+    RATE_WINDOW_MS,
+    now,
+  );
+}
+
+/**
+ * Run one participation request for the signed-in user: refuse a bearer credential and a
+ * signed-out request (401), parse the body, count the limit, then `run` with the model.
+ * A posting limit becomes its 429; any other failure that is not an `HttpError` is logged
+ * under `name` and becomes the 500 `PARTICIPATION_FAILED`.
+ *
+ * @example
+ * ```ts
+ * import type { FreshContext } from "@/lib/fresh/types.ts";
+ * import type { AppState } from "@/lib/state.ts";
+ * import { draftParticipation } from "@/lib/participation/participate.ts";
+ * declare const req: Request;
+ * declare const ctx: FreshContext<AppState>;
+ * const { result, limit } = await participationRequest(req, ctx, "POST /x", draftParticipation);
+ * ```
+ */
+export async function participationRequest<T>(
+  req: Request,
+  ctx: FreshContext<AppState>,
+  name: string,
+  run: (
+    deps: ParticipationDeps,
+    userId: string,
+    input: ParticipateInput,
+  ) => Promise<T>,
+): Promise<{ result: T; limit: RateLimitResult }> {
+  const { kv, llm, now } = ctx.state.services;
+  // Session only. A bearer credential also skips the cross-site check (middleware),
+  // so honouring a cookie that rides along with one would open a CSRF hole.
+  if (req.headers.has("authorization")) throw new HttpError(401, "Unauthorized");
+  const user = requireUser(ctx.state.user);
+  try {
+    const input = parseInput(ParticipateBody, await readOptionalJson(req));
+    const limit = await limitParticipation(kv, user.id, ctx.remoteAddr.hostname, now());
+    if (!llm) {
+      console.error(`${name}: no language model (set LLM_API_KEY)`);
+      throw new HttpError(500, PARTICIPATION_FAILED);
+    }
+    const random = ctx.state.services.random ?? Math.random;
+    return { result: await run({ kv, llm, now, random }, user.id, input), limit };
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    if (err instanceof PostingLimitError) throw rateLimitedError(err.outcome);
+    if (err instanceof ParticipationError) {
+      console.error(`${name}: ${err.message}`);
+    } else {
+      console.error(`${name}: failed`, err);
+    }
+    throw new HttpError(500, PARTICIPATION_FAILED);
+  }
+}
