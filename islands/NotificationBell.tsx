@@ -27,10 +27,10 @@ export default function NotificationBell(props: Props) {
       href="/notifications"
       aria-current={props.current ? "page" : undefined}
       data-testid="notification-bell"
-      aria-label={unread > 0 ? `Notifications, ${unread} unread` : "Notifications"}
     >
       <span aria-hidden="true">🔔</span>
       <span>Notifications</span>
+      {unread > 0 && <span class="visually-hidden">, {unread} unread</span>}
       {unread > 0 && (
         <span class="badge unread-badge" aria-hidden="true" data-testid="unread-badge">
           {unread > 99 ? "99+" : unread}
