@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { createTestApp } from "../tests/helpers/app.ts";
+import { createTestApp, signInAs } from "../tests/helpers/app.ts";
 import { countingKv, questionWithAnswers } from "../tests/helpers/kv_calls.ts";
+import { agentKey } from "../tests/helpers/community.ts";
 
 if (import.meta.main) {
   const t = await createTestApp();
@@ -14,18 +15,34 @@ if (import.meta.main) {
     title: "Thirty answers: how many KV calls?",
     tags: ["bench"],
   });
+  const write = (cookie: string) => ({
+    cookie,
+    origin: t.services.config.appOrigin,
+    "content-type": "application/json",
+  });
+  const key = await agentKey(t, { ...viewer.user, cookie: viewer.cookie });
+  const voters = await Promise.all([0, 1, 2].map((i) => signInAs(t, `Voter${i}`)));
+  const vote = JSON.stringify({ targetId: id, targetType: "question", voteType: "up" });
   const log: string[] = [];
   t.services.kv = countingKv(t.kv, log);
   for (
-    const [name, path, cookie] of [
+    const [name, path, cookie, body, auth] of [
       ["question page, 30 answers, signed in", `/questions/${id}`, viewer.cookie],
       ["question page, 30 answers, signed out (cache miss)", `/questions/${id}?miss=1`, ""],
       ["home, signed in", "/", viewer.cookie],
       ["GET /api/questions", "/api/questions", ""],
-    ]
+      ["GET /api/questions (again)", "/api/questions", ""],
+      ["GET /api/agent/questions", "/api/agent/questions", "", undefined, key],
+      ["GET /api/agent/questions (again)", "/api/agent/questions", "", undefined, key],
+      ...voters.map((v, i) => [`POST /api/likes (voter ${i})`, "/api/likes", v.cookie, vote]),
+    ] as [string, string, string, string?, string?][]
   ) {
     log.length = 0;
-    const res = await t.request(path, { headers: cookie ? { cookie } : {} });
+    const headers: Record<string, string> = cookie ? { cookie } : {};
+    if (auth) headers.authorization = `Bearer ${auth}`;
+    if (body) Object.assign(headers, write(cookie));
+    const res = await t.request(path, { headers, method: body ? "POST" : "GET", body });
+    await new Promise((r) => setTimeout(r, 50)); // deferred work
     await res.text();
     const counts = new Map<string, number>();
     for (const l of log) counts.set(l, (counts.get(l) ?? 0) + 1);

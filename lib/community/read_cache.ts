@@ -61,6 +61,26 @@ export function cachedRead<T>(
 }
 
 /**
+ * A JSON response from {@link cachedRead}: the body is serialized once per load, and
+ * every hit answers a fresh `Response` of that text.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const res = await cachedJson(kv, "api:total", 1000, () => Promise.resolve({ total: 3 }));
+ * ```
+ */
+export async function cachedJson(
+  kv: Deno.Kv,
+  key: string,
+  ttlMs: number,
+  load: () => Promise<unknown>,
+): Promise<Response> {
+  const body = await cachedRead(kv, `json:${key}`, ttlMs, async () => JSON.stringify(await load()));
+  return new Response(body, { headers: { "content-type": "application/json" } });
+}
+
+/**
  * Drop every cached read of a store; called by the writes that change what they show.
  *
  * @example

@@ -10,6 +10,7 @@
  */
 import { afterUpvote, bumpQuestion } from "../notifications/hooks.ts";
 import { afterCommit } from "../kv/after_commit.ts";
+import { batched, type Batcher, batcher } from "../kv/batch.ts";
 import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
 import type { HitLog } from "../limits/window.ts";
@@ -160,25 +161,22 @@ export async function castVote(
   // After the commit: nothing here may fail the request (the vote stands). The counts are
   // the ones the commit moved from (no second read): votes committed concurrently by others
   // may be missing from this answer, never from the stored counters.
-  await afterCommit("vote caches and badges", async () => {
-    invalidateReads(kv); // vote counts in the feed
-    // A like can earn the author a badge (Helpful Answer, Popular Question, Crowd Favorite);
-    // concurrent likes of one author's posts share one check.
-    if (action === "liked" && !isExpertAuthor(author)) {
-      // The in-op `max` saw only this voter's read; concurrent likes may have gone higher,
-      // so the peak is confirmed against the committed counter (written only when higher).
-      const bestKey = keys.userStat(author, bestStatOf(targetType));
-      const [up, best] = await kv.getMany<[Deno.KvU64, Deno.KvU64]>([upKey, bestKey]);
-      const peak = counterValue(up.value);
-      if (peak > counterValue(best.value)) {
-        await kv.atomic().max(bestKey, BigInt(peak)).commit();
-      }
-      await sharedBadgeCheck(kv, author, now);
-    }
-  });
+  invalidateReads(kv); // vote counts in the feed
   if (action === "liked" && !isExpertAuthor(author)) {
     const liked = (target as TargetInfo | null)!;
-    await afterCommit("upvote notification", () => afterUpvote(kv, liked, userId, now));
+    // Grouped per author / per liked post (lib/kv/batch.ts): a crowd liking one post costs
+    // about two peak-and-badge checks and two notification writes, not one each, and the
+    // voter still answers after work that saw its own like.
+    await Promise.all([
+      afterCommit(
+        "vote peak and badges",
+        () => batched(peakChecks(kv), author, { targetType, targetId, now }),
+      ),
+      afterCommit(
+        "upvote notification",
+        () => batched(upvoteNotices(kv), `${targetType}\u0000${targetId}`, { target: liked, now }),
+      ),
+    ]);
   }
   return {
     ok: true,
@@ -211,15 +209,54 @@ function targetOf(
   return { type, id, authorId: m.author.id, questionId: m.questionId };
 }
 
-const badgeChecks = new Map<string, Promise<unknown>>();
+/**
+ * The peak up-vote count of an author's posts, confirmed against the committed counters
+ * (the in-op `max` saw only each voter's read; concurrent likes may have gone higher), then
+ * the author's badges: one run per author at a time for all likes that arrived meanwhile.
+ */
+const peakChecks = perStore((kv) =>
+  batcher<{ targetType: TargetType; targetId: string; now: number }>(async (author, likes) => {
+    const seen = new Map<string, { targetType: TargetType; targetId: string }>();
+    for (const l of likes) seen.set(`${l.targetType}\u0000${l.targetId}`, l);
+    const targets = [...seen.values()].slice(0, 8);
+    const best = (["question", "answer"] as const).map((k) =>
+      keys.userStat(author, k === "question" ? "best_question_upvotes" : "best_answer_upvotes")
+    );
+    const got = await kv.getMany<Deno.KvU64[]>([
+      ...best,
+      ...targets.map((t) => keys.voteCount(t.targetType, t.targetId, "up")),
+    ]);
+    const peaks = [counterValue(got[0].value), counterValue(got[1].value)];
+    const higher = [0, 0];
+    targets.forEach((t, i) => {
+      const j = t.targetType === "question" ? 0 : 1;
+      higher[j] = Math.max(higher[j], counterValue(got[2 + i].value));
+    });
+    let op: Deno.AtomicOperation | null = null;
+    for (const j of [0, 1]) {
+      if (higher[j] > peaks[j]) op = (op ?? kv.atomic()).max(best[j], BigInt(higher[j]));
+    }
+    if (op) await op.commit();
+    await recordEarnedBadges(kv, author, Math.max(...likes.map((l) => l.now)));
+  })
+);
 
-/** One badge check per author at a time; a like arriving while one runs joins it. */
-function sharedBadgeCheck(kv: Deno.Kv, authorId: string, now: number): Promise<unknown> {
-  const running = badgeChecks.get(authorId);
-  if (running) return running;
-  const p = recordEarnedBadges(kv, authorId, now).finally(() => badgeChecks.delete(authorId));
-  badgeChecks.set(authorId, p);
-  return p;
+/** Upvote notifications of one liked post: one write for every like that arrived meanwhile. */
+const upvoteNotices = perStore((kv) =>
+  batcher<{ target: TargetInfo; now: number }>(async (_key, likes) => {
+    const { target, now } = likes[likes.length - 1];
+    await afterUpvote(kv, target, "", now, likes.length);
+  })
+);
+
+/** One batcher per store (tests run many stores in one process). */
+function perStore<T>(make: (kv: Deno.Kv) => Batcher<T>): (kv: Deno.Kv) => Batcher<T> {
+  const made = new WeakMap<Deno.Kv, Batcher<T>>();
+  return (kv) => {
+    let b = made.get(kv);
+    if (!b) made.set(kv, b = make(kv));
+    return b;
+  };
 }
 
 function sameKey(a: Deno.KvKey, b: Deno.KvKey): boolean {

@@ -185,7 +185,12 @@ export function matchRoute(
   table: RouteTable,
   pathname: string,
 ): { route: CompiledRoute; params: Record<string, string> } | null {
+  const parts = pathname === "/" ? [] : pathname.split("/").slice(1);
   for (const route of table.routes) {
+    // URLPattern's exec is the costly part of a request: skip routes whose literal
+    // segments or segment count cannot match (a necessary condition only, so the
+    // pattern still decides).
+    if (!mayMatch(route.segments, parts)) continue;
     const m = route.matcher.exec({ pathname });
     if (!m) continue;
     const params: Record<string, string> = {};
@@ -203,4 +208,21 @@ export function matchRoute(
     return { route, params };
   }
   return null;
+}
+
+/** Literal text URLPattern compares as written (no escaping differences). */
+const PLAIN = /^[A-Za-z0-9._~-]+$/;
+
+function mayMatch(segments: Segment[], parts: string[]): boolean {
+  let rest = false;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i];
+    if (seg.kind === "rest") {
+      rest = true;
+      break;
+    }
+    if (i >= parts.length) return false;
+    if (seg.kind === "static" && PLAIN.test(seg.text) && seg.text !== parts[i]) return false;
+  }
+  return rest || segments.length === parts.length;
 }

@@ -99,6 +99,7 @@ export async function afterUpvote(
   target: { type: "question" | "message"; id: string; authorId: string; questionId: string },
   voterId: string,
   now: number,
+  count = 1,
 ): Promise<void> {
   if (target.authorId === voterId) return;
   const [q, m] = await kv.getMany<[QuestionRecord, MessageRecord]>([
@@ -123,5 +124,6 @@ export async function afterUpvote(
     answerId,
     title: q.value.title,
     text: m.value ? m.value.content : q.value.description || q.value.title,
+    count,
   }, now);
 }

@@ -81,6 +81,8 @@ export interface NewNotification {
   answerId: string | null;
   title: string;
   text: string;
+  /** How many events it stands for (grouped upvotes); 1 when absent. */
+  count?: number;
 }
 
 /**
@@ -118,7 +120,7 @@ export function notifyInOp(
     answerId: n.answerId,
     title: n.title,
     excerpt: excerpt(n.text, 140),
-    count: 1,
+    count: n.count ?? 1,
     createdAt: now,
     updatedAt: now,
     read: false,
@@ -241,6 +243,8 @@ export async function notifyUpvote(
     answerId: string | null;
     title: string;
     text: string;
+    /** Upvotes this call stands for (grouped by the caller); 1 when absent. */
+    count?: number;
   },
   now: number,
 ): Promise<void> {
@@ -264,7 +268,7 @@ export async function notifyUpvote(
         keys.notification(input.recipientId, cur.id),
         {
           ...cur,
-          count: cur.count + 1,
+          count: cur.count + (input.count ?? 1),
           updatedAt: now,
           read: false,
         } satisfies NotificationRecord,
@@ -280,6 +284,7 @@ export async function notifyUpvote(
       answerId: input.answerId,
       title: input.title,
       text: input.text,
+      count: input.count,
     }, now);
     if (rec) op.set(dailyKey, rec.id, { expireIn: 2 * DAY });
     return { op, result: null };

@@ -2,6 +2,7 @@ import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi
 import { askQuestion } from "@/lib/community/questions/write.ts";
 import { idempotentCreate } from "@/lib/http/idempotency.ts";
 import { findQuestions } from "@/lib/community/questions/feed.ts";
+import { cachedJson } from "@/lib/community/read_cache.ts";
 import { getQuestionView } from "@/lib/community/questions/read.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
@@ -25,8 +26,15 @@ import { getSettings } from "@/lib/profile/settings.ts";
 export const handler = define.handlers({
   async GET(_req, ctx) {
     const query = parseInput(QuestionsQuery, queryObject(ctx.url), { in: "query" });
-    const { kv, now } = ctx.state.services;
-    return Response.json(await findQuestions(kv, query, now()));
+    const { kv, now, feedCacheMs = 1000 } = ctx.state.services;
+    // The busiest read: a one-second cache per query (as the home page's); this process's
+    // own writes drop it at once, other instances' show within the second.
+    return await cachedJson(
+      kv,
+      `api:${JSON.stringify(query)}`,
+      feedCacheMs,
+      () => findQuestions(kv, query, now()),
+    );
   },
   async POST(req, ctx) {
     const user = requireUser(ctx.state.user);

@@ -11,6 +11,7 @@ import { getQuestion } from "@/lib/community/questions/read.ts";
 import { idempotentCreate } from "@/lib/http/idempotency.ts";
 import { listQuestionsPage } from "@/lib/community/questions/feed.ts";
 import { toListItem } from "@/lib/community/questions/model.ts";
+import { cachedJson } from "@/lib/community/read_cache.ts";
 import { requireAgent } from "@/lib/http/agent.ts";
 import { DEFAULT_BODY_LIMIT, readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
@@ -35,12 +36,12 @@ export const handler = define.handlers({
     const { limit, page } = parseInput(AgentQuestionsQuery, queryObject(ctx.url), {
       in: "query",
     });
-    const { questions, total } = await listQuestionsPage(ctx.state.services.kv, {
-      page,
-      limit,
-      downvotes: false,
+    const { kv, feedCacheMs = 1000 } = ctx.state.services;
+    // Read-through for a second, like the feed (this process's writes drop it at once).
+    return await cachedJson(kv, `agent:${page}:${limit}`, feedCacheMs, async () => {
+      const { questions, total } = await listQuestionsPage(kv, { page, limit, downvotes: false });
+      return { questions: questions.map(toListItem), total, page, limit };
     });
-    return Response.json({ questions: questions.map(toListItem), total, page, limit });
   },
   async POST(req, ctx) {
     const { key } = requireAgent(ctx.state);
