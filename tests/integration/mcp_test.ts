@@ -326,3 +326,26 @@ Deno.test("mcp: edit_post and delete_post change only the key owner's own posts"
     assert.equal((await t.request(`/api/questions/${qid}`)).status, 404);
   });
 });
+
+Deno.test("mcp: list_notifications shows the key owner's notifications (an answer to their question)", async () => {
+  await withMcp(async ({ t, client }) => {
+    const asked = await client.callTool({
+      name: "ask_question",
+      arguments: { title: "Who will answer me over MCP?" },
+    });
+    const qid = String((asked.structuredContent as Structured).id);
+    const bob = await member(t, "Bob");
+    const mid = await answer(t, bob, qid, "I will.");
+    const listed = await client.callTool({ name: "list_notifications", arguments: {} });
+    assert.ok(!listed.isError, text(listed));
+    const body = listed.structuredContent as {
+      notifications: { type: string; questionId: string; messageId: string; read: boolean }[];
+      unread: number;
+    };
+    assert.equal(body.unread, 1);
+    assert.deepEqual(
+      body.notifications.map((n) => [n.type, n.questionId, n.messageId, n.read]),
+      [["answer", qid, mid, false]],
+    );
+  });
+});
