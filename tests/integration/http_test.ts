@@ -127,7 +127,10 @@ Deno.test("built assets are served immutable under the build id; others 404", as
   }
 });
 
-Deno.test("one log line per request: method, path, status, ms — no query, no cookies", async () => {
+/** A real app whose request log goes to `lines` (the sink is restored afterwards). */
+async function withLoggedApp(
+  fn: (app: ReturnType<typeof createApp>, lines: string[]) => Promise<void>,
+): Promise<void> {
   const config = parseConfig({ KV_PATH: ":memory:" });
   const kv = await openKv(":memory:");
   const lines: string[] = [];
@@ -140,6 +143,15 @@ Deno.test("one log line per request: method, path, status, ms — no query, no c
       build: await readBuildInfo(`${ROOT}/.build`),
       buildDir: `${ROOT}/.build`,
     });
+    await fn(app, lines);
+  } finally {
+    logSink.write = original;
+    kv.close();
+  }
+}
+
+Deno.test("one log line per request: method, path, status, ms — no query, no cookies", async () => {
+  await withLoggedApp(async (app, lines) => {
     const res = await app.request("http://localhost:8000/healthz?code=SECRETCODE&state=S", {
       headers: { cookie: "parley_session=TOPSECRET", authorization: "Bearer agent_XYZ" },
     });
@@ -147,10 +159,7 @@ Deno.test("one log line per request: method, path, status, ms — no query, no c
     assert.equal(lines.length, 1);
     assert.match(lines[0], /^GET \/healthz 200 \d+\.\dms$/);
     assert.doesNotMatch(lines.join("\n"), /SECRETCODE|TOPSECRET|agent_XYZ/);
-  } finally {
-    logSink.write = original;
-    kv.close();
-  }
+  });
 });
 
 Deno.test("POST /theme stores the choice and returns to a same-origin path only", async () => {
@@ -303,18 +312,7 @@ Deno.test("the cached home feed shows a new question, answer and vote on the nex
 });
 
 Deno.test("a path with %0a, %1b, %00 or U+2028 logs exactly one line with the characters escaped", async () => {
-  const config = parseConfig({ KV_PATH: ":memory:" });
-  const kv = await openKv(":memory:");
-  const lines: string[] = [];
-  const original = logSink.write;
-  logSink.write = (l) => lines.push(l);
-  try {
-    const secret = await resolveAppSecret(kv, config);
-    const app = createApp({ kv, config, secret, now: Date.now }, {
-      manifest,
-      build: await readBuildInfo(`${ROOT}/.build`),
-      buildDir: `${ROOT}/.build`,
-    });
+  await withLoggedApp(async (app, lines) => {
     const paths = [
       "/api/x%0aGET%20/forged%20200%201.0ms",
       "/x%1b[31mred%00nul%7f%c2%85%e2%80%a8end",
@@ -332,8 +330,5 @@ Deno.test("a path with %0a, %1b, %00 or U+2028 logs exactly one line with the ch
     assert.match(lines[0], /^GET \/api\/x\\x0aGET \/forged 200 1\.0ms 404 \d+\.\dms$/);
     assert.match(lines[1], /^GET \/x\\x1b\[31mred\\x00nul\\x7f\\x85\\u2028end 404 /);
     assert.match(lines[2], /^GET \/raw%250a 404 /);
-  } finally {
-    logSink.write = original;
-    kv.close();
-  }
+  });
 });
