@@ -309,25 +309,32 @@ export async function runPanelJob(
     if (!job || job.status !== "running" || job.owner !== owner) return;
     const now = services.now();
     const q = (await kv.get<QuestionRecord>(keys.question(questionId))).value;
-    const end = async (events: { type: string; data: unknown }[]) => {
-      await commit(kv, (op) => {
+    // Finishing is checked against the job as read: when a task was appended meanwhile (a
+    // person replied to an expert just as the job ended), the commit fails and the loop
+    // reads the job again and runs the new task instead of leaving it for the resumer.
+    const end = async (events: { type: string; data: unknown }[]): Promise<boolean> => {
+      const res = await commit(kv, (op) => {
         op.check(entry);
         const seq = appendEvents(op, log, job.seq, events);
         op.set(keys.panelJob(questionId), { ...job, status: "done", seq } satisfies PanelJob)
           .delete(keys.panelRunning(questionId));
       });
       panelMetrics.commits++;
+      return res.ok;
     };
     if (!q || q.deletedAt !== undefined) {
-      return void await end([{ type: "done", data: {} }]);
+      if (await end([{ type: "done", data: {} }])) return;
+      continue;
     }
     if (job.select) {
       const allowed = services.llm !== undefined && await spendPanelBudget(services);
       if (!allowed) {
-        return void await end([
+        const ended = await end([
           { type: "skipped", data: { message: PANEL_UNAVAILABLE, reason: "budget" } },
           { type: "done", data: {} },
         ]);
+        if (ended) return;
+        continue;
       }
       const experts = await chooseExperts(services.llm, q);
       const tasks: PanelTask[] = [];
@@ -354,7 +361,10 @@ export async function runPanelJob(
       if (!res.ok) return; // lost the job (or a task was appended: the next loop sees it)
       continue;
     }
-    if (job.step >= job.tasks.length) return void await end([{ type: "done", data: {} }]);
+    if (job.step >= job.tasks.length) {
+      if (await end([{ type: "done", data: {} }])) return;
+      continue;
+    }
     const task = job.tasks[job.step];
     const expert = expertById(task.expertId);
     // Typing: tell the page, renew the lease.
