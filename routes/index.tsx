@@ -1,4 +1,6 @@
 import { AuthorLine } from "@/components/AuthorLine.tsx";
+import { ago } from "@/components/RelativeTime.tsx";
+import { cachedElement } from "@/lib/fresh/html_cache.ts";
 import { AnsweredBadge } from "@/components/Lifecycle.tsx";
 import { SignInErrorBanner } from "@/components/SignInErrorBanner.tsx";
 import { signInHref } from "@/components/SignInPrompt.tsx";
@@ -227,33 +229,16 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
         ? <EmptyFeed data={data} />
         : (
           <ul class="list" data-testid="feed">
-            {feed.questions.map((q) => (
-              <li key={q.id} class="card question-item">
-                <div class="question-stats" aria-label="Statistics">
-                  <span>
-                    <strong>{q.upvotes - q.downvotes}</strong>{" "}
-                    {Math.abs(q.upvotes - q.downvotes) === 1 ? "vote" : "votes"}
-                  </span>
-                  <span>
-                    <strong>{q.answerCount}</strong> {q.answerCount === 1 ? "answer" : "answers"}
-                  </span>
-                  {q.acceptedMessageId !== null && <AnsweredBadge />}
-                </div>
-                <div class="grow">
-                  <a class="question-title" href={`/questions/${encodeURIComponent(q.id)}`}>
-                    <strong>{q.title}</strong>
-                  </a>
-                  {q.description && <p class="excerpt">{excerpt(q.description, 180)}</p>}
-                  <TagList tags={q.tags} />
-                  <AuthorLine
-                    author={q.author}
-                    createdAt={q.createdAt}
-                    createdBy={q.createdBy}
-                    now={data.now}
-                  />
-                </div>
-              </li>
-            ))}
+            {feed.questions.map((q) =>
+              // The item is the same markup for every viewer until the question or its age
+              // text changes: rendered once, reused by key (lib/fresh/html_cache.ts).
+              cachedElement(
+                "li",
+                { key: q.id, class: "card question-item" },
+                JSON.stringify(["feed-item", ago(q.createdAt, data.now), q]),
+                () => <FeedItem q={q} now={data.now} />,
+              )
+            )}
           </ul>
         )}
       {(feed.page > 1 || feed.hasMore) && (
@@ -337,5 +322,36 @@ function EmptyFeed({ data }: { data: Data }) {
         <a class="btn btn-primary" href="/ask">Ask a question</a>
       </p>
     </div>
+  );
+}
+
+/** One question of the feed: votes, answers, title, excerpt, tags, author and age. */
+function FeedItem({ q, now }: { q: FeedPage["questions"][number]; now: number }) {
+  return (
+    <>
+      <div class="question-stats" aria-label="Statistics">
+        <span>
+          <strong>{q.upvotes - q.downvotes}</strong>{" "}
+          {Math.abs(q.upvotes - q.downvotes) === 1 ? "vote" : "votes"}
+        </span>
+        <span>
+          <strong>{q.answerCount}</strong> {q.answerCount === 1 ? "answer" : "answers"}
+        </span>
+        {q.acceptedMessageId !== null && <AnsweredBadge />}
+      </div>
+      <div class="grow">
+        <a class="question-title" href={`/questions/${encodeURIComponent(q.id)}`}>
+          <strong>{q.title}</strong>
+        </a>
+        {q.description && <p class="excerpt">{excerpt(q.description, 180)}</p>}
+        <TagList tags={q.tags} />
+        <AuthorLine
+          author={q.author}
+          createdAt={q.createdAt}
+          createdBy={q.createdBy}
+          now={now}
+        />
+      </div>
+    </>
   );
 }

@@ -11,6 +11,8 @@
 // The class only: `@preact/signals` would install its render hooks on the server.
 import { Signal } from "@preact/signals-core";
 import { type ComponentType, h, isValidElement, options, type VNode } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { insideCachedPart, renderedParts } from "./html_cache.ts";
 import type { IslandModule } from "./types.ts";
 
 /** Tag a serialized value carries when it is not plain JSON data. */
@@ -19,7 +21,8 @@ export const TAG = "\u0001parley";
 /** One island instance on a rendered page. */
 export interface IslandInstance {
   name: string;
-  props: unknown;
+  /** The encoded props as JSON (what the browser revives). */
+  json: string;
 }
 
 /** Per-render collector (rendering is synchronous, so one slot is enough). */
@@ -126,8 +129,24 @@ export function encodeProps(island: string, value: unknown, path = ""): unknown 
  * so no prop can close the script element or break the parser.
  */
 export function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+  return scriptSafe(JSON.stringify(value));
+}
+
+function scriptSafe(json: string): string {
+  return json.replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+/**
+ * The page's island JSON (`[{name, props}, …]`, script-safe) from the instances' own
+ * JSON, so props are serialized once per island.
+ */
+export function islandsJson(instances: IslandInstance[]): string {
+  let out = "[";
+  for (let i = 0; i < instances.length; i++) {
+    if (i > 0) out += ",";
+    out += `{"name":${JSON.stringify(instances[i].name)},"props":${instances[i].json}}`;
+  }
+  return scriptSafe(out + "]");
 }
 
 interface MarkerProps {
@@ -135,8 +154,6 @@ interface MarkerProps {
   // deno-lint-ignore no-explicit-any
   component: ComponentType<any>;
   props: Record<string, unknown>;
-  /** Set on the marker that opened an island, so `diffed` knows whose depth to undo. */
-  outer?: boolean;
 }
 
 /** Create the island's own vnode without the hook wrapping it again. */
@@ -152,23 +169,45 @@ function plain(component: ComponentType<any>, props: Record<string, unknown>): V
 
 let bypass = false;
 
+/**
+ * An island at the top level: its props are recorded for the browser and its server HTML
+ * comes from {@link renderedParts} by name and props. The island's server render is a
+ * function of its props alone — hydration needs exactly that, since the browser renders
+ * the same props into the same markup — so one render serves every page that shows the
+ * island with equal props (the same vote buttons on every signed-out view, a reply form
+ * per answer). It renders as its own root, as the browser hydrates it.
+ */
 function IslandMarker(marker: MarkerProps): VNode {
   const { name, component, props } = marker;
   if (!current || current.depth > 0) return plain(component, props);
+  if (insideCachedPart()) {
+    throw new Error(`Island "${name}" inside a cached part: its props would not reach the page`);
+  }
   const { children: _children, ...rest } = props;
   if (_children !== undefined) {
     throw new IslandPropError(name, "children", "JSX");
   }
-  const encoded = encodeProps(name, rest);
-  const index = current.instances.push({ name, props: encoded }) - 1;
+  const json = JSON.stringify(encodeProps(name, rest) ?? {});
+  const index = current.instances.push({ name, json }) - 1;
   current.used.add(name);
-  current.depth++;
-  marker.outer = true;
-  return h(
-    "parley-island",
-    { "data-island": name, "data-i": String(index) } as Record<string, string>,
-    plain(component, rest),
-  ) as VNode;
+  const key = `island\u0000${name}\u0000${json}`;
+  let html = renderedParts.get(key);
+  if (html === undefined) {
+    // Islands inside this one render as plain components (the browser hydrates only the
+    // outer one).
+    current.depth++;
+    try {
+      html = renderedParts.set(key, renderToString(plain(component, rest)));
+    } finally {
+      current.depth--;
+    }
+  }
+  return h("parley-island", {
+    "data-island": name,
+    "data-i": String(index),
+    // deno-lint-ignore react-no-danger
+    dangerouslySetInnerHTML: { __html: html },
+  } as Record<string, unknown>) as VNode;
 }
 
 let installed = false;
@@ -189,12 +228,5 @@ export function installIslandHooks(): void {
       vnode.props = { name, component: original, props } as unknown as typeof vnode.props;
     }
     prevVnode?.(vnode);
-  };
-  const prevDiffed = options.diffed;
-  options.diffed = (vnode) => {
-    if (vnode.type === IslandMarker && current && (vnode.props as unknown as MarkerProps).outer) {
-      current.depth--;
-    }
-    prevDiffed?.(vnode);
   };
 }

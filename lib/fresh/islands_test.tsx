@@ -2,7 +2,15 @@
 import assert from "node:assert/strict";
 import { signal } from "@preact/signals";
 import { createFreshHandler } from "./server.ts";
-import { encodeProps, islandName, IslandPropError, scriptSafeJson, TAG } from "./islands.ts";
+import {
+  encodeProps,
+  islandName,
+  IslandPropError,
+  islandsJson,
+  scriptSafeJson,
+  TAG,
+} from "./islands.ts";
+import { renderedParts } from "./html_cache.ts";
 import type { Manifest } from "./types.ts";
 
 function Counter({ start }: { start: number; onClick?: () => void; when?: Date }) {
@@ -143,4 +151,54 @@ Deno.test("scriptSafeJson() output cannot close its script element", () => {
 Deno.test("islandName() names an island by its file name, as an identifier", () => {
   assert.equal(islandName("./islands/VoteButtons.tsx"), "VoteButtons");
   assert.equal(islandName("./islands/forms/new-question.ts"), "new_question");
+});
+
+let tallyRenders = 0;
+function Tally({ n }: { n: number }) {
+  tallyRenders++;
+  return <span>tally {n}</span>;
+}
+
+Deno.test("an island's server HTML is rendered once per props and reused, with its props recorded each time", async () => {
+  renderedParts.clear();
+  tallyRenders = 0;
+  const manifest: Manifest = {
+    baseUrl: "file:///x/",
+    islands: { "./islands/Tally.tsx": { default: Tally } },
+    routes: {
+      "./routes/index.tsx": {
+        default: () => (
+          <>
+            <Tally n={1} />
+            <Tally n={1} />
+            <Tally n={2} />
+          </>
+        ),
+      },
+    },
+  };
+  const handler = createFreshHandler(manifest, {
+    build: { ...build, islands: { Tally: "island_Tally.js" } },
+  });
+  const pages: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    pages.push(await (await handler(new Request("http://x/"), { state: {}, nonce: "" })).text());
+  }
+  // Two distinct props, three pages of three islands: two renders in all.
+  assert.equal(tallyRenders, 2);
+  for (const html of pages) {
+    assert.deepEqual(islandState(html), [
+      { name: "Tally", props: { n: 1 } },
+      { name: "Tally", props: { n: 1 } },
+      { name: "Tally", props: { n: 2 } },
+    ]);
+    assert.match(html, /data-i="1"><span>tally 1<\/span>.*data-i="2"><span>tally 2<\/span>/);
+  }
+  assert.equal(pages[0], pages[2]);
+});
+
+Deno.test("islandsJson() is the script-safe JSON of the instances", () => {
+  const json = islandsJson([{ name: "A", json: JSON.stringify({ t: "</script><x>\u2028" }) }]);
+  assert.doesNotMatch(json, /<|\u2028/);
+  assert.deepEqual(JSON.parse(json), [{ name: "A", props: { t: "</script><x>\u2028" } }]);
 });

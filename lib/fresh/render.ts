@@ -9,7 +9,7 @@ import { type ComponentChildren, type ComponentType, Fragment, h, type VNode } f
 import { renderToString } from "preact-render-to-string";
 import { bundleUrl } from "./assets.ts";
 import { collectHead } from "./head.ts";
-import { collectIslands, scriptSafeJson } from "./islands.ts";
+import { collectIslands, islandsJson } from "./islands.ts";
 import type { LayoutProps, PageProps, RouteModule } from "./types.ts";
 import type { BuildInfo } from "./assets.ts";
 
@@ -100,7 +100,7 @@ export function renderDocument(input: RenderInput): string {
   let tail = "";
   if (islands.used.size > 0) {
     tail = `<script type="application/json" id="__parley_islands">${
-      scriptSafeJson(islands.instances)
+      islandsJson(islands.instances)
     }</script>${bootScript(islands.used, build)}`;
   }
   // One concatenation: the head closes before any user content; the body's end is the

@@ -1,6 +1,8 @@
 import ExpertPanel from "@/islands/ExpertPanel.tsx";
 import { expertById, EXPERTS, publicExpert } from "@/lib/panel/experts.ts";
 import { AuthorLine } from "@/components/AuthorLine.tsx";
+import { ago } from "@/components/RelativeTime.tsx";
+import { cachedElement } from "@/lib/fresh/html_cache.ts";
 import { AcceptedMark, AnswerSort, EditedNote } from "@/components/Lifecycle.tsx";
 import { Markdown } from "@/components/Markdown.tsx";
 import { signInHref, SignInPrompt } from "@/components/SignInPrompt.tsx";
@@ -196,6 +198,42 @@ function LifecycleNotice({ url }: { url: URL }) {
   return text ? <p class="alert alert-ok" role="status">{text}</p> : null;
 }
 
+/** A message's author line, reply hint, hidden banner, text and edit note (no islands). */
+function MessageBody(
+  { m, questionId, parent, deep, hidden, now }: {
+    m: MessageView;
+    questionId: string;
+    parent: MessageView | undefined;
+    deep: boolean;
+    hidden: boolean;
+    now: number;
+  },
+) {
+  return (
+    <>
+      <AuthorLine
+        author={m.author}
+        createdAt={m.createdAt}
+        createdBy={m.createdBy}
+        now={now}
+        verb={parent ? "replied" : "answered"}
+        via={m.via}
+        standIn={m.standIn}
+        expertTitle={m.expertId ? expertById(m.expertId)?.title ?? "" : undefined}
+        draftedWithAi={m.draftedWithAi}
+      />
+      {parent && deep && (
+        <p class="hint">
+          In reply to <a href={`#${encodeURIComponent(parent.id)}`}>{parent.author.name}</a>
+        </p>
+      )}
+      {hidden && <HiddenBanner what="answer" />}
+      <Markdown text={m.content} idPrefix={`${m.id}-`} />
+      <EditedNote questionId={questionId} messageId={m.id} editedAt={m.editedAt} now={now} />
+    </>
+  );
+}
+
 /** A question with its threaded answers, vote and favorite buttons, and answer forms. */
 export default define.page<typeof handler>(function QuestionPage({ data, state, url }) {
   const { question: q, now } = data;
@@ -233,25 +271,34 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
           }`}
         >
           {accepted && <AcceptedMark />}
-          <AuthorLine
-            author={m.author}
-            createdAt={m.createdAt}
-            createdBy={m.createdBy}
-            now={now}
-            verb={parent ? "replied" : "answered"}
-            via={m.via}
-            standIn={m.standIn}
-            expertTitle={m.expertId ? expertById(m.expertId)?.title ?? "" : undefined}
-            draftedWithAi={m.draftedWithAi}
-          />
-          {parent && depth >= MAX_DEPTH && (
-            <p class="hint">
-              In reply to <a href={`#${encodeURIComponent(parent.id)}`}>{parent.author.name}</a>
-            </p>
-          )}
-          {data.extras.hidden.includes(m.id) && <HiddenBanner what="answer" />}
-          <Markdown text={m.content} idPrefix={`${m.id}-`} />
-          <EditedNote questionId={q.id} messageId={m.id} editedAt={m.editedAt} now={now} />
+          {
+            // Who, when and what: the same markup for every viewer until the message or its
+            // age text changes, so rendered once and reused by key (lib/fresh/html_cache.ts).
+            cachedElement(
+              "div",
+              { class: "message-body" },
+              JSON.stringify([
+                "message-body",
+                q.id,
+                parent ? [parent.id, parent.author.name] : null,
+                depth >= MAX_DEPTH,
+                data.extras.hidden.includes(m.id),
+                ago(m.createdAt, now),
+                m.editedAt === null ? "" : ago(m.editedAt, now),
+                m,
+              ]),
+              () => (
+                <MessageBody
+                  m={m}
+                  questionId={q.id}
+                  parent={parent}
+                  deep={depth >= MAX_DEPTH}
+                  hidden={data.extras.hidden.includes(m.id)}
+                  now={now}
+                />
+              ),
+            )
+          }
           <div class="row actions">
             <VoteAndFavorite
               targetType="message"
