@@ -120,7 +120,6 @@ export function cachedElement(
       sealed--;
     }
   }
-  // deno-lint-ignore react-no-danger
   return h(
     tag,
     { ...attrs, dangerouslySetInnerHTML: { __html: html } } as Record<string, unknown>,

@@ -205,7 +205,6 @@ function IslandMarker(marker: MarkerProps): VNode {
   return h("parley-island", {
     "data-island": name,
     "data-i": String(index),
-    // deno-lint-ignore react-no-danger
     dangerouslySetInnerHTML: { __html: html },
   } as Record<string, unknown>) as VNode;
 }
