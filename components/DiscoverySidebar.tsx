@@ -1,3 +1,4 @@
+import { cachedElement } from "@/lib/fresh/html_cache.ts";
 import type { Discovery, DiscoveryLink } from "@/lib/community/questions/discovery.ts";
 
 interface Props {
@@ -12,10 +13,20 @@ const href = (id: string) => `/questions/${encodeURIComponent(id)}`;
  * The home page's sidebar on wide screens (hidden below 1000px by CSS): hot questions, a
  * tag cloud (tags sized by recent use) and a random unanswered question.
  */
-export function DiscoverySidebar({ discovery: d, pick }: Props) {
+export function DiscoverySidebar({ discovery, pick }: Props) {
+  // The same markup for everyone who gets the same pick: rendered once per content.
+  return cachedElement(
+    "aside",
+    { class: "discovery", "aria-label": "Discover", "data-testid": "discovery" },
+    JSON.stringify(["discovery", discovery, pick]),
+    () => <SidebarSections discovery={discovery} pick={pick} />,
+  );
+}
+
+function SidebarSections({ discovery: d, pick }: Props) {
   const max = Math.max(1, ...d.tags.map((t) => t.count));
   return (
-    <aside class="discovery" aria-label="Discover" data-testid="discovery">
+    <>
       <section aria-labelledby="discover-hot">
         <h2 id="discover-hot">Hot right now</h2>
         {d.hot.length === 0 ? <p class="muted">Nothing yet.</p> : (
@@ -58,6 +69,6 @@ export function DiscoverySidebar({ discovery: d, pick }: Props) {
           )
           : <p class="muted">Every recent question has an answer.</p>}
       </section>
-    </aside>
+    </>
   );
 }

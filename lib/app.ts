@@ -96,6 +96,22 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     });
   }
 
+  // The signed-out page cache (lib/http/page_cache.ts): a hit is answered here, before
+  // routing, security headers and compression run again; a miss is stored below, with
+  // the security headers it left with.
+  const pages = opts.pageCacheTtlMs === false ? null : new PageCache({
+    sessionCookie: sessionCookieName(services.config.appOrigin),
+    ttlMs: opts.pageCacheTtlMs,
+  });
+  if (pages) {
+    onReadsInvalidated(services.kv, () => pages.drop());
+    app.use(async (c, next) => {
+      const hit = pages.hit(c.req.raw);
+      if (hit) return hit;
+      await next();
+    });
+  }
+
   // Text over 1 KiB per Accept-Encoding (lib/http/compress.ts); SSE and the pre-compressed
   // build assets pass through untouched.
   app.use(async (c, next) => {
@@ -107,6 +123,21 @@ export function createApp(services: Services, opts: AppOptions): Hono {
       c.res = res;
     }
   });
+
+  if (pages) {
+    app.use(async (c, next) => {
+      const res = await pages.serve(c.req.raw, async () => {
+        await next();
+        return c.res;
+      });
+      pages.noteWrite(c.req.raw, res);
+      if (res !== c.res) {
+        // A stored miss answers with a new Response (its body was read): replace, not merge.
+        c.res = undefined;
+        c.res = res;
+      }
+    });
+  }
 
   app.use(secureHeaders({
     contentSecurityPolicy: {
@@ -159,27 +190,15 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     return res ?? c.text("Not found", 404);
   });
 
-  const pages = opts.pageCacheTtlMs === false ? null : new PageCache({
-    sessionCookie: sessionCookieName(services.config.appOrigin),
-    ttlMs: opts.pageCacheTtlMs,
-  });
-  if (pages) onReadsInvalidated(services.kv, () => pages.drop());
-
   app.all("*", async (c) => {
     const req = c.req.raw;
     const info = (c.env as { remoteAddr?: Deno.NetAddr } | undefined)?.remoteAddr;
-    const render = () => {
-      const state: AppState = { services, user: null, nonce: "", theme: "auto" };
-      return fresh(req, {
-        state: state as unknown as Record<string, unknown>,
-        nonce: "",
-        remoteAddr: info ? { hostname: info.hostname, port: info.port } : undefined,
-      });
-    };
-    if (!pages) return await render();
-    const res = await pages.serve(req, render);
-    pages.noteWrite(req, res);
-    return res;
+    const state: AppState = { services, user: null, nonce: "", theme: "auto" };
+    return await fresh(req, {
+      state: state as unknown as Record<string, unknown>,
+      nonce: "",
+      remoteAddr: info ? { hostname: info.hostname, port: info.port } : undefined,
+    });
   });
 
   app.onError((err, c) => {

@@ -119,9 +119,15 @@ export async function compressResponse(req: Request, res: Response): Promise<Res
   const length = Number(res.headers.get("content-length") ?? NaN);
   const encoding = pickEncoding(req.headers.get("accept-encoding"));
   if (!encoding || length < COMPRESS_MIN_BYTES) {
-    const out = new Response(res.body, res);
-    appendVary(out.headers, "Accept-Encoding");
-    return out;
+    try {
+      // The app's own responses have mutable headers: no second Response needed.
+      appendVary(res.headers, "Accept-Encoding");
+      return res;
+    } catch {
+      const out = new Response(res.body, res);
+      appendVary(out.headers, "Accept-Encoding");
+      return out;
+    }
   }
   const body = new Uint8Array(await res.arrayBuffer());
   const headers = new Headers(res.headers);

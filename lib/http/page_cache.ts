@@ -26,8 +26,15 @@
  * Concurrent misses of one key share one render. The cache is bounded by entries and bytes
  * (least recently filled first out).
  *
+ * Where it sits (lib/app.ts): {@link PageCache.serve} wraps the route *outside* the
+ * security headers, so an entry holds the finished response; {@link PageCache.hit} answers
+ * at the front of the chain, before routing, headers and compression run, and keeps each
+ * entry's brotli/gzip body beside it, so a hit never compresses again.
+ *
  * @module
  */
+
+import { appendVary, COMPRESS_MIN_BYTES, encode, type Encoding, pickEncoding } from "./compress.ts";
 
 /** Options of {@link PageCache}. */
 export interface PageCacheOptions {
@@ -48,6 +55,8 @@ interface Entry {
   status: number;
   headers: [string, string][];
   body: Uint8Array;
+  /** The body compressed per encoding, made on the first hit that asks for it. */
+  encoded: Partial<Record<Encoding, Uint8Array>>;
 }
 
 const SKIP_PREFIXES = ["/api/", "/auth/", "/local-oauth/", "/_parley/"];
@@ -110,6 +119,30 @@ export class PageCache {
     return `${theme}\u0000${url}`;
   }
 
+  /**
+   * A fresh entry's response for `req` (compressed per its `Accept-Encoding`, as
+   * lib/http/compress.ts would), or null when `req` must go through the app.
+   */
+  hit(req: Request): Response | null {
+    if (this.#entries.size === 0) return null;
+    const key = this.keyOf(req);
+    if (key === null) return null;
+    const entry = this.#entries.get(key);
+    if (!entry || entry.expires <= this.#now()) return null;
+    this.stats.hits++;
+    const headers = new Headers(entry.headers);
+    headers.set(CACHE_HEADER, "hit");
+    appendVary(headers, "Accept-Encoding");
+    const encoding = entry.body.byteLength >= COMPRESS_MIN_BYTES
+      ? pickEncoding(req.headers.get("accept-encoding"))
+      : null;
+    if (!encoding) return new Response(entry.body as BodyInit, { status: entry.status, headers });
+    const body = entry.encoded[encoding] ??= encode(entry.body, encoding);
+    headers.set("content-encoding", encoding);
+    headers.delete("content-length");
+    return new Response(body as BodyInit, { status: entry.status, headers });
+  }
+
   /** Answer `req` from the cache, or through `render` (storing what may be shared). */
   async serve(req: Request, render: () => Promise<Response>): Promise<Response> {
     const key = this.keyOf(req);
@@ -145,7 +178,13 @@ export class PageCache {
       const body = new Uint8Array(await res.arrayBuffer());
       const headers: [string, string][] = [];
       res.headers.forEach((v, k) => headers.push([k, v]));
-      const entry: Entry = { expires: this.#now() + this.#ttl, status: res.status, headers, body };
+      const entry: Entry = {
+        expires: this.#now() + this.#ttl,
+        status: res.status,
+        headers,
+        body,
+        encoded: {},
+      };
       if (generation === this.#generation) this.#store(key, entry);
       resolve(entry);
       return this.#respond(entry, "miss");

@@ -4,6 +4,7 @@
  * writes through another instance within its one-second lifetime.
  */
 import assert from "node:assert/strict";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { CACHE_HEADER } from "@/lib/http/page_cache.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { answer, ask, getAs, member, postAs } from "../helpers/community.ts";
@@ -113,6 +114,41 @@ Deno.test("page cache: only 200 HTML without Set-Cookie is stored; themes are ke
     assert.match(dark.html, /data-theme="dark"/);
     assert.match(light.html, /data-theme="light"/);
     assert.equal((await page(t, "/", "parley_theme=dark")).cache, "hit");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("page cache: a hit carries the security headers and is compressed per Accept-Encoding, the same page in every encoding", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const id = await ask(t, ada, { title: "Compressed hits".padEnd(60, ".") });
+    await answer(t, ada, id, "Long enough to compress. ".repeat(100));
+    const path = `/questions/${id}`;
+    const miss = await t.request(path);
+    const plain = await miss.text();
+    assert.equal(miss.headers.get(CACHE_HEADER), "miss");
+    const csp = miss.headers.get("content-security-policy");
+    assert.ok(csp?.includes("script-src 'self'"));
+    for (const enc of ["br", "gzip", ""]) {
+      for (let i = 0; i < 2; i++) {
+        const res = await t.request(path, { headers: enc ? { "accept-encoding": enc } : {} });
+        assert.equal(res.headers.get(CACHE_HEADER), "hit");
+        assert.equal(res.headers.get("content-security-policy"), csp);
+        assert.equal(res.headers.get("x-frame-options"), "DENY");
+        assert.match(res.headers.get("vary") ?? "", /Accept-Encoding/i);
+        assert.equal(res.headers.get("content-encoding"), enc || null);
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        const body = enc === "br"
+          ? brotliDecompressSync(bytes)
+          : enc === "gzip"
+          ? gunzipSync(bytes)
+          : bytes;
+        assert.equal(new TextDecoder().decode(body), plain);
+        if (enc) assert.ok(bytes.length < plain.length / 2, `${enc} is smaller`);
+      }
+    }
   } finally {
     await t.close();
   }
