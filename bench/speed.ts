@@ -35,6 +35,8 @@ interface Inproc {
   questionBytes?: number;
   sumRate?: number;
   counts?: { likedBy: number; up: number };
+  questionProfile?: { name: string; share: number }[];
+  homeProfile?: { name: string; share: number }[];
 }
 
 const f0 = (n: number) => n.toFixed(0);
@@ -300,6 +302,9 @@ export async function run(): Promise<void> {
       inproc.push(w.info);
       await w.stop();
     }
+    // Where the time still goes (after only): the top functions by self time.
+    const prof = await startTree<Inproc>(ROOT, "inproc", `${dir}/after.kv`, ["profile"]);
+    await prof.stop();
     const [ib, ia] = (withBase ? inproc : [undefined, ...inproc]) as (Inproc | undefined)[];
     const [lb, la] = pick(likes);
     rows.push([
@@ -365,6 +370,17 @@ export async function run(): Promise<void> {
       }
     }
     if (notes.length) console.log(`  before-side failures (not ours): ${notes.join("; ")}`);
+    for (
+      const [name, top] of [
+        ["question page, signed in", prof.info.questionProfile],
+        ["home, signed in", prof.info.homeProfile],
+      ] as const
+    ) {
+      console.log(`\nTop costs after, ${name} (CPU profile, share of all samples):`);
+      for (const f of top ?? []) {
+        console.log(`  ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.name}`);
+      }
+    }
 
     console.log("\nPage cache invalidation: 1 s TTL vs kv.watch on a version key");
     for (const line of await watchVsTtl(Math.min(seconds, 3))) console.log(`  ${line}`);

@@ -13,6 +13,9 @@
  *   (sequential `app.request`, p50/p99), bytes allocated per home render (V8's sampling
  *   heap profiler, objects collected by GC included), raw KV `sum` commits/s with 200
  *   concurrent writers, and whether the likes left exact counts.
+ * - `profile`: V8's CPU profiler over sequential signed-in requests of the question page
+ *   and the home page; prints the top functions by self time (share of all samples,
+ *   idle — waiting on KV — included) as one JSON line.
  *
  * @module
  */
@@ -180,6 +183,43 @@ async function bytesPerRender(path: string, cookie: string, n: number): Promise<
   return total / n;
 }
 
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+/** Top functions by self time over `seconds` of sequential requests of `path`. */
+async function cpuProfile(path: string, cookie: string, seconds: number, top: number) {
+  const headers = { cookie };
+  for (let i = 0; i < 100; i++) await (await t.request(path, { headers })).text();
+  const s = new Session();
+  s.connect();
+  const post = <T>(m: string, p: object = {}) =>
+    new Promise<T>((ok, fail) => s.post(m, p, (e, r) => e ? fail(e) : ok(r as T)));
+  await post("Profiler.enable");
+  await post("Profiler.setSamplingInterval", { interval: 100 });
+  await post("Profiler.start");
+  const end = performance.now() + seconds * 1000;
+  while (performance.now() < end) await (await t.request(path, { headers })).text();
+  const { profile } = await post<{ profile: { nodes: ProfileNode[]; samples: number[] } }>(
+    "Profiler.stop",
+  );
+  s.disconnect();
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  for (const id of profile.samples) {
+    const f = nodes.get(id)!.callFrame;
+    const file = f.url.split("/").slice(-2).join("/");
+    const name = `${f.functionName || "(anonymous)"}${file ? ` ${file}:${f.lineNumber + 1}` : ""}`;
+    self.set(name, (self.get(name) ?? 0) + 1);
+  }
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, n]) => ({
+    name,
+    share: n / profile.samples.length,
+  }));
+}
+
 async function sumRate(writers: number, seconds: number): Promise<number> {
   const key = ["bench_speed_sum"];
   const end = performance.now() + seconds * 1000;
@@ -217,6 +257,15 @@ if (mode === "serve") {
       info.viewerCookie,
       50,
     );
+  }
+  if (what === "profile") {
+    out.questionProfile = await cpuProfile(
+      `/questions/${info.questionId}`,
+      info.viewerCookie,
+      3,
+      8,
+    );
+    out.homeProfile = await cpuProfile("/", info.viewerCookie, 3, 8);
   }
   if (what === "all" || what === "sum") out.sumRate = await sumRate(200, SECONDS);
   if (what === "all" || what === "counts") {
