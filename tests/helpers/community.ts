@@ -70,6 +70,19 @@ export async function answer(
   return ((await res.json()) as { id: string }).id;
 }
 
+/** Vote through `POST /api/likes` as `who`; fails unless it answers 200. Returns the answer. */
+export async function vote(
+  t: TestApp,
+  who: Member,
+  targetType: "question" | "message",
+  targetId: string,
+  voteType: "up" | "down" = "up",
+): Promise<Record<string, unknown>> {
+  const res = await postAs(t, who, "/api/likes", { targetId, targetType, voteType });
+  if (res.status !== 200) throw new Error(`vote failed: ${res.status} ${await res.text()}`);
+  return await res.json();
+}
+
 /** Create an agent key for a member through the key endpoint; returns the key. */
 export async function agentKey(t: TestApp, who: Member, name = "test agent"): Promise<string> {
   const res = await postAs(t, who, "/api/profile/agent-keys", { name });

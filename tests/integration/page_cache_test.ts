@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { CACHE_HEADER } from "@/lib/http/page_cache.ts";
 import { createTestApp } from "../helpers/app.ts";
-import { answer, ask, getAs, member, postAs } from "../helpers/community.ts";
+import { answer, ask, getAs, member, vote } from "../helpers/community.ts";
 
 async function page(t: Awaited<ReturnType<typeof createTestApp>>, path: string, cookie = "") {
   const res = await t.request(path, { headers: cookie ? { cookie } : {} });
@@ -65,13 +65,7 @@ Deno.test("page cache: a write is visible to its author and to visitors on the n
     assert.match(visitor.html, /An answer written through this instance/);
     // A vote drops the page too (its counts change).
     assert.equal((await page(t, `/questions/${id}`)).cache, "hit");
-    const vote = await postAs(t, grace, "/api/likes", {
-      targetId: id,
-      targetType: "question",
-      voteType: "up",
-    });
-    assert.equal(vote.status, 200);
-    await vote.body?.cancel();
+    await vote(t, grace, "question", id);
     assert.equal((await page(t, `/questions/${id}`)).cache, "miss");
   } finally {
     await t.close();

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/app.ts";
-import { answer, ask, getAs, member, postAs } from "../helpers/community.ts";
+import { answer, ask, getAs, member, vote } from "../helpers/community.ts";
 
 function feedItem(html: string, title: string): string {
   const at = html.indexOf(title);
@@ -21,13 +21,7 @@ Deno.test("a feed item's reused markup follows a vote on its question", async ()
     const id = await ask(t, asker, { title: "Reused feed item question" });
     const before = await (await getAs(t, voter, "/")).text();
     assert.match(feedItem(before, "Reused feed item question"), /<strong>0<\/strong> votes/);
-    const vote = await postAs(t, voter, "/api/likes", {
-      targetId: id,
-      targetType: "question",
-      voteType: "up",
-    });
-    assert.equal(vote.status, 200);
-    await vote.body?.cancel();
+    await vote(t, voter, "question", id);
     const after = await (await getAs(t, voter, "/")).text();
     assert.match(feedItem(after, "Reused feed item question"), /<strong>1<\/strong> vote</);
   } finally {
@@ -62,13 +56,7 @@ Deno.test("an edited answer shows its new text; vote state stays each viewer's o
       assert.match(html, /Second <em>version<\/em>/);
       assert.doesNotMatch(html, /First <strong>version/);
     }
-    const vote = await postAs(t, voter, "/api/likes", {
-      targetId: m,
-      targetType: "message",
-      voteType: "up",
-    });
-    assert.equal(vote.status, 200);
-    await vote.body?.cancel();
+    await vote(t, voter, "message", m);
     const mine = await (await getAs(t, voter, page)).text();
     const theirs = await (await getAs(t, asker, page)).text();
     const upButton =
