@@ -10,28 +10,28 @@ import AgentParticipate from "@/islands/AgentParticipate.tsx";
 import MessageForm from "@/islands/MessageForm.tsx";
 import PostActions from "@/islands/PostActions.tsx";
 import { viewerOf } from "@/lib/http/auth.ts";
-import { favoriteStatuses } from "@/lib/community/favorites.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import { excerpt } from "@/lib/markdown.ts";
 import { CONTENT_MAX } from "@/lib/shared.ts";
-import type { MessageView } from "@/lib/community/messages.ts";
+import type { MessageViewBase as MessageView } from "@/lib/community/messages.ts";
 import {
-  getQuestionThreadPage,
-  type QuestionThreadPage,
+  readThreadPage,
   REPLIES_PER_ANSWER,
+  type ViewedThreadPage as QuestionThreadPage,
 } from "@/lib/community/thread.ts";
 import { ThreadQuery } from "@/lib/schemas/community.ts";
 import { queryObject } from "@/lib/schemas/parse.ts";
-import { userVotesOn, type VoteType } from "@/lib/community/votes.ts";
+import type { VoteType } from "@/lib/community/votes.ts";
 import { define } from "@/lib/state.ts";
 import { HiddenBanner } from "@/components/HiddenBanner.tsx";
 import { FlagAction } from "@/components/PostTools.tsx";
 import FollowToggle from "@/islands/FollowToggle.tsx";
 import QuestionLive from "@/islands/QuestionLive.tsx";
 import ShareButton from "@/islands/ShareButton.tsx";
-import { type QuestionPageExtras, questionPageExtras } from "@/lib/notifications/page.ts";
+import { NO_VIEWER_STATE, questionPageViewerState } from "@/lib/notifications/page.ts";
 
 interface Data {
+  /** The thread page as this viewer may see it (no voter lists: the page shows none). */
   question: QuestionThreadPage;
   /** The viewer's votes and favorites, by target id (empty when signed out). */
   votes: Record<string, VoteType>;
@@ -40,43 +40,58 @@ interface Data {
   /** The viewer may delete any post (DESIGN.md §9 moderators). */
   moderator: boolean;
   /** Follow state and hidden posts (issue 12). */
-  extras: QuestionPageExtras;
+  extras: { following: boolean; hidden: string[] };
 }
 
 /** Deepest visual nesting of replies; deeper replies line up at this depth. */
 const MAX_DEPTH = 4;
 
+/**
+ * The data path (issue 13): the thread page comes from the one-second shared read cache
+ * (`readThreadPage`: viewer-independent, filtered per viewer in memory; dropped at once by
+ * every write through this process), read beside the moderator check; then the viewer's
+ * own votes, favorites and follow in one round trip. KV calls for a question with 30
+ * answers without replies (sort `votes`; `deno run -A bench/kv_calls.ts` lists them,
+ * tests/integration/kv_calls_test.ts holds the bounds):
+ *
+ * | | signed out | signed in |
+ * | --- | --- | --- |
+ * | session (routes/_middleware.ts) | 0 | 2: `get` session, `getMany` user |
+ * | moderator check (only when `MODERATORS` names an email) | 0 | 1 `list` of identities |
+ * | thread, cache miss: 2 round trips | 14: `getMany` record + 5 counters ‖ `list` answer index; then 12 `getMany` (30 records, 30 reply totals, 60 vote counters) | same 14 |
+ * | thread, cache hit (within 1 s, no write through this process) | 0 | 0 |
+ * | viewer state, 1 round trip | 0 | 7 `getMany` (63 keys: follow, 31 votes, 31 favorites) |
+ * | total | 14 (and signed-out pages are page-cached) | 24 miss, 10 hit |
+ *
+ * Before: 53 signed out and 65 signed in, 31 of them a `kv.list` of voter keys the page
+ * never shows. Answers with replies add one bounded `list` each and `getMany`s of the
+ * replies' records and counters (3 keys per reply); a thread longer than one page reads
+ * its answers' counters (2 per answer, up to `MAX_RANKED_ANSWERS`) to rank them first.
+ */
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
-    const { kv, now } = ctx.state.services;
-    const viewer = await viewerOf(ctx.state.services, ctx.state.user);
+    const { kv, now, feedCacheMs = 1000 } = ctx.state.services;
+    const user = ctx.state.user;
+    // The moderator check runs beside the thread read (the thread does not depend on it).
+    const viewer = viewerOf(ctx.state.services, user);
     // A bad page number shows the first page (a page, unlike the API, answers sanely).
     const parsed = ThreadQuery.safeParse(queryObject(ctx.url));
     const query = parsed.success ? parsed.data : { page: 1 };
-    const question = await getQuestionThreadPage(kv, ctx.params.id, query, viewer);
-    if (!question) return ctx.renderNotFound();
-    const user = ctx.state.user;
-    const extras = await questionPageExtras(kv, user?.id ?? null, question, !!viewer?.moderator);
-    let votes: Record<string, VoteType> = {};
-    let favorites: Record<string, boolean> = {};
-    if (user) {
-      const ids = question.messages.map((m) => m.id);
-      const [qv, mv, qf, mf] = await Promise.all([
-        userVotesOn(kv, user.id, "question", [question.id]),
-        userVotesOn(kv, user.id, "message", ids),
-        favoriteStatuses(kv, user.id, "question", [question.id]),
-        favoriteStatuses(kv, user.id, "message", ids),
-      ]);
-      votes = { ...qv, ...mv };
-      favorites = { ...qf, ...mf };
+    const question = await readThreadPage(kv, ctx.params.id, query, viewer, feedCacheMs);
+    if (!question) {
+      await viewer; // settled (its rejection, if any, surfaced) before answering
+      return ctx.renderNotFound();
     }
+    const state = user
+      ? await questionPageViewerState(kv, user.id, question.id, question.messages.map((m) => m.id))
+      : NO_VIEWER_STATE;
     return ctx.render({
       question,
-      votes,
-      favorites,
+      votes: state.votes,
+      favorites: state.favorites,
       now: now(),
-      moderator: !!viewer?.moderator,
-      extras,
+      moderator: !!(await viewer)?.moderator,
+      extras: { following: state.following, hidden: question.hidden },
     });
   },
 });
