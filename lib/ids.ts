@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { createHash } from "node:crypto";
 
 /** base64url without padding. */
 export function base64url(bytes: Uint8Array): string {
@@ -41,8 +42,11 @@ export function idSuffix(now = Date.now()): string {
   return now.toString(36) + r;
 }
 
-/** SHA-256 of a string, as lowercase hex. */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+/**
+ * SHA-256 of a string, as lowercase hex. Through `node:crypto`'s synchronous hash: every
+ * agent request hashes its key, and `crypto.subtle.digest` (an async op) cost ~11 µs a
+ * call against ~0.9 µs — a fifth of an agent list request's CPU (issue 13).
+ */
+export function sha256Hex(text: string): Promise<string> {
+  return Promise.resolve(createHash("sha256").update(text).digest("hex"));
 }

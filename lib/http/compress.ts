@@ -119,9 +119,16 @@ export async function compressResponse(req: Request, res: Response): Promise<Res
   const length = Number(res.headers.get("content-length") ?? NaN);
   const encoding = pickEncoding(req.headers.get("accept-encoding"));
   if (!encoding || length < COMPRESS_MIN_BYTES) {
-    const out = new Response(res.body, res);
-    appendVary(out.headers, "Accept-Encoding");
-    return out;
+    // In place when the headers are mutable (a copy costs a Response per request); a
+    // fetched response's are not, and it is copied.
+    try {
+      appendVary(res.headers, "Accept-Encoding");
+      return res;
+    } catch {
+      const out = new Response(res.body, res);
+      appendVary(out.headers, "Accept-Encoding");
+      return out;
+    }
   }
   const body = new Uint8Array(await res.arrayBuffer());
   const headers = new Headers(res.headers);
