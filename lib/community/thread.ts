@@ -246,19 +246,22 @@ async function readThread(
   } else {
     ids = listed as string[];
   }
-  // Round trip 3: the page's records, reply totals and (unless ranked) vote counters.
+  // Round trip 3: the page's records, reply totals and (unless ranked) vote counters. A
+  // thread without replies (every message is an answer: the two counters move together in
+  // each write and delete) has every reply total 0, unread.
   const unranked = ids.filter((id) => !counts.has(id));
+  const replyTotals = view.messageCount > answerCount ? ids : [];
   const got = await getAll(kv, [
     ...ids.map(keys.message),
-    ...ids.map(keys.replyCount),
+    ...replyTotals.map(keys.replyCount),
     ...voteKeys(unranked),
   ]);
-  addCounts(counts, unranked, got.slice(2 * ids.length));
+  addCounts(counts, unranked, got.slice(ids.length + replyTotals.length));
   let page: { m: MessageRecord; replies: number }[] = [];
   ids.forEach((_, i) => {
     const m = got[i].value as MessageRecord | null;
     if (!m || m.questionId !== questionId || m.replyTo) return;
-    page.push({ m, replies: counterValue(got[ids.length + i].value) });
+    page.push({ m, replies: replyTotals.length ? counterValue(got[ids.length + i].value) : 0 });
   });
   if (rankLater) {
     const ranked = byRank(page.map((p) => p.m), view.acceptedMessageId, counts);

@@ -50,23 +50,26 @@ const MAX_DEPTH = 4;
  * The data path (issue 13): the thread page comes from the one-second shared read cache
  * (`readThreadPage`: viewer-independent, filtered per viewer in memory; dropped at once by
  * every write through this process), read beside the moderator check; then the viewer's
- * own votes, favorites and follow in one round trip. KV calls for a question with 30
- * answers without replies (sort `votes`; `deno run -A bench/kv_calls.ts` lists them,
- * tests/integration/kv_calls_test.ts holds the bounds):
+ * own votes, favorites and follow in one round trip (lib/notifications/page.ts). KV calls
+ * for a question with 30 answers without replies (sort `votes`; `deno run -A
+ * bench/kv_calls.ts` lists them, tests/integration/kv_calls_test.ts holds the bounds):
  *
  * | | signed out | signed in |
  * | --- | --- | --- |
  * | session (routes/_middleware.ts) | 0 | 2: `get` session, `getMany` user |
  * | moderator check (only when `MODERATORS` names an email) | 0 | 1 `list` of identities |
- * | thread, cache miss: 2 round trips | 14: `getMany` record + 5 counters ‖ `list` answer index; then 12 `getMany` (30 records, 30 reply totals, 60 vote counters) | same 14 |
+ * | thread, cache miss: 2 round trips | 11: `getMany` record + 5 counters ‖ `list` answer index; then 9 `getMany` (30 records, 60 vote counters) | same 11 |
  * | thread, cache hit (within 1 s, no write through this process) | 0 | 0 |
- * | viewer state, 1 round trip | 0 | 7 `getMany` (63 keys: follow, 31 votes, 31 favorites) |
- * | total | 14 (and signed-out pages are page-cached) | 24 miss, 10 hit |
+ * | viewer state, 1 round trip | 0 | 3: `getMany` follow + question vote/favorite ‖ `list` own votes ‖ `list` own favorites |
+ * | total | 11 (and signed-out pages are page-cached) | 17 miss, 6 hit |
  *
  * Before: 53 signed out and 65 signed in, 31 of them a `kv.list` of voter keys the page
- * never shows. Answers with replies add one bounded `list` each and `getMany`s of the
- * replies' records and counters (3 keys per reply); a thread longer than one page reads
- * its answers' counters (2 per answer, up to `MAX_RANKED_ANSWERS`) to rank them first.
+ * never shows. A viewer with `OWN_INDEX_LIMIT` (40) or more votes (or favorites) anywhere
+ * adds 3 `getMany` each (their key on each of the 30 answers). Replies in the thread add
+ * 3 `getMany` of the answers' reply totals, one bounded `list` per answer with replies
+ * and `getMany`s of the replies' records and counters (3 keys per reply); a thread longer
+ * than one page reads its answers' counters (2 per answer, up to `MAX_RANKED_ANSWERS`) to
+ * rank them before reading the page.
  */
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
