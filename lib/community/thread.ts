@@ -6,9 +6,20 @@
  * query's `sort` order (issue 11: `votes` by default, `newest`, `oldest`); each is
  * followed by its replies in time order, so replies always come after their parent.
  *
- * Reads are bounded: one list of the question's answer index for the page range, one list
- * of each shown answer's reply index (limit {@link REPLIES_PER_ANSWER}), the counters in one
- * `getMany`, then the records by `getMany` in chunks of 10.
+ * Reads are bounded, in as few round trips as the data allows (every `getMany` carries 10
+ * keys, the most Deno KV takes; the chunks of one step are issued together):
+ * 1. the question record with its 5 counters (one `getMany`) beside the answer index (one
+ *    `list`: the page range for `oldest`/`newest`, every answer id for `votes`);
+ * 2. `votes` order on a thread longer than a page only: every answer's 2 vote counters,
+ *    to rank them (kept, not read again for the page);
+ * 3. the page's records, their reply totals (skipped when the thread has no replies) and
+ *    their vote counters, in one step;
+ * 4. only for answers with replies: one bounded `list` of each one's reply index (limit
+ *    {@link REPLIES_PER_ANSWER}), then the replies' records and counters in one step.
+ * The JSON API adds each post's voter list (a `kv.list` per post: SPEC.md's `likedBy` /
+ * `dislikedBy`); the HTML page reads none (`{ voters: false }`) and shares one read of a
+ * page among all its viewers for a second ({@link readThreadPage}). The page's KV calls
+ * are listed in routes/questions/[id].tsx.
  *
  * Older threads written before the answer index existed (no `answer_counts` but messages)
  * are read the old way, whole, then paged in memory — a fallback for existing data only;
