@@ -6,7 +6,8 @@
  * `["user_favorites", userId]` (written in the same atomic op as each vote and favorite,
  * so they are exact). A viewer with fewer than {@link OWN_INDEX_LIMIT} votes (or
  * favorites) anywhere is answered from the list alone — 3 calls instead of `getMany`s of
- * 2 × 30 keys (a key costs about 8 µs on SQLite, an empty list about 24 µs). A viewer
+ * 2 × 30 keys (a key costs about 8 µs on SQLite, an empty list about 24 µs); none of
+ * those three needs the page's message ids, so they overlap the thread's own read. A viewer
  * with more falls back to `getMany` of their vote (or favorite) key of each message on
  * the page (10 per call): the list was then extra work, at most {@link OWN_INDEX_LIMIT}
  * entries. Which posts are hidden comes with the thread itself (lib/community/thread.ts
@@ -15,7 +16,7 @@
  * @module
  */
 import { getAll } from "../kv/atomic.ts";
-import { keys } from "../kv/keys.ts";
+import { isLookupId, keys } from "../kv/keys.ts";
 import type { UserVoteEntry, VoteRecord, VoteType } from "../community/votes.ts";
 
 /**
@@ -42,7 +43,8 @@ export const NO_VIEWER_STATE: QuestionPageViewerState = Object.freeze({
 
 /**
  * `userId`'s votes, favorites and follow on question `questionId` and the messages
- * `messageIds`, in one round trip.
+ * `messageIds`, in one round trip. `messageIds` may be a promise (the thread still being
+ * read): the reads that do not need them start at once, so they overlap the thread's.
  *
  * @example
  * ```ts
@@ -55,9 +57,13 @@ export async function questionPageViewerState(
   kv: Deno.Kv,
   userId: string,
   questionId: string,
-  messageIds: string[],
+  messageIdsOrPending: string[] | Promise<string[]>,
 ): Promise<QuestionPageViewerState> {
-  const [direct, ownVotes, ownFavorites] = await Promise.all([
+  if (!isLookupId(questionId)) {
+    await messageIdsOrPending;
+    return { votes: {}, favorites: {}, following: false };
+  }
+  const [direct, ownVotes, ownFavorites, messageIds] = await Promise.all([
     kv.getMany([
       keys.follow(questionId, userId),
       keys.vote("question", questionId, userId),
@@ -65,6 +71,7 @@ export async function questionPageViewerState(
     ]),
     listUpTo(kv, keys.userVotesPrefix(userId)),
     listUpTo(kv, keys.userFavoritesPrefix(userId)),
+    messageIdsOrPending,
   ]);
   const votes: Record<string, VoteType> = {};
   const favorites: Record<string, boolean> = {};

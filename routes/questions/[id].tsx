@@ -49,8 +49,8 @@ const MAX_DEPTH = 4;
 /**
  * The data path (issue 13): the thread page comes from the one-second shared read cache
  * (`readThreadPage`: viewer-independent, filtered per viewer in memory; dropped at once by
- * every write through this process), read beside the moderator check; then the viewer's
- * own votes, favorites and follow in one round trip (lib/notifications/page.ts). KV calls
+ * every write through this process), read beside the moderator check and the viewer's own
+ * votes, favorites and follow (lib/notifications/page.ts; one round trip). KV calls
  * for a question with 30 answers without replies (sort `votes`; `deno run -A
  * bench/kv_calls.ts` lists them, tests/integration/kv_calls_test.ts holds the bounds):
  *
@@ -60,7 +60,7 @@ const MAX_DEPTH = 4;
  * | moderator check (only when `MODERATORS` names an email) | 0 | 1 `list` of identities |
  * | thread, cache miss: 2 round trips | 11: `getMany` record + 5 counters ‖ `list` answer index; then 9 `getMany` (30 records, 60 vote counters) | same 11 |
  * | thread, cache hit (within 1 s, no write through this process) | 0 | 0 |
- * | viewer state, 1 round trip | 0 | 3: `getMany` follow + question vote/favorite ‖ `list` own votes ‖ `list` own favorites |
+ * | viewer state, beside the thread | 0 | 3: `getMany` follow + question vote/favorite ‖ `list` own votes ‖ `list` own favorites |
  * | total | 11 (and signed-out pages are page-cached) | 17 miss, 6 hit |
  *
  * Before: 53 signed out and 65 signed in, 31 of them a `kv.list` of voter keys the page
@@ -80,14 +80,21 @@ export const handler = define.handlers<Data>({
     // A bad page number shows the first page (a page, unlike the API, answers sanely).
     const parsed = ThreadQuery.safeParse(queryObject(ctx.url));
     const query = parsed.success ? parsed.data : { page: 1 };
-    const question = await readThreadPage(kv, ctx.params.id, query, viewer, feedCacheMs);
-    if (!question) {
-      await viewer; // settled (its rejection, if any, surfaced) before answering
-      return ctx.renderNotFound();
-    }
-    const state = user
-      ? await questionPageViewerState(kv, user.id, question.id, question.messages.map((m) => m.id))
-      : NO_VIEWER_STATE;
+    const thread = readThreadPage(kv, ctx.params.id, query, viewer, feedCacheMs);
+    // The viewer's own state starts beside the thread; only its fallback needs the ids.
+    const [question, state] = await Promise.all([
+      thread,
+      user
+        ? questionPageViewerState(
+          kv,
+          user.id,
+          ctx.params.id,
+          thread.then((q) => q?.messages.map((m) => m.id) ?? []),
+        )
+        : NO_VIEWER_STATE,
+      viewer,
+    ]);
+    if (!question) return ctx.renderNotFound();
     return ctx.render({
       question,
       votes: state.votes,
