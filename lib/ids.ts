@@ -44,9 +44,9 @@ export function idSuffix(now = Date.now()): string {
 
 /**
  * SHA-256 of a string, as lowercase hex. Synchronous `node:crypto` underneath: every
- * signed-in request hashes its session token, and `crypto.subtle.digest` (an async op,
- * a buffer and a hex join) measured ~11 µs a call against ~1.4 µs. The Promise stays so
- * callers need not change.
+ * signed-in request hashes its session token and every agent request its key, and
+ * `crypto.subtle.digest` (an async op, a buffer and a hex join) measured ~11 µs a call
+ * against ~1.4 µs. The Promise stays so callers need not change.
  *
  * @example
  * ```ts

@@ -20,7 +20,10 @@ export interface Services {
   now: () => number;
   /** Agent API requests per key per minute (default 60; benchmarks raise it). */
   agentRateLimit?: number;
-  /** How long the home feed reuses a read, in ms (default 1000; 0 turns the cache off). */
+  /**
+   * How long the feeds and a question page's thread reuse a read, in ms (default 1000; 0
+   * turns the cache off). Writes through this process drop the cache at once.
+   */
   feedCacheMs?: number;
   /**
    * The language model (lib/llm): the configured endpoint, the in-app stand-in in local

@@ -143,7 +143,8 @@ export async function revokeAgentKey(
   keyId: string,
 ): Promise<RevokeAgentKeyResult> {
   if (!keyId || keyId.length > 100) return { ok: false, reason: "not_found" };
-  return await updateAtomically<RevokeAgentKeyResult>(async () => {
+  let revokedHash: string | null = null;
+  const result = await updateAtomically<RevokeAgentKeyResult>(async () => {
     const [rec, count] = await kv.getMany<[AgentKeyRecord, number]>([
       keys.agentKeyByUser(userId, keyId),
       keys.agentKeyCount(userId),
@@ -153,8 +154,16 @@ export async function revokeAgentKey(
       .delete(keys.agentKeyByUser(userId, keyId))
       .delete(keys.agentKey(rec.value.hash))
       .set(keys.agentKeyCount(userId), Math.max(0, (count.value ?? 1) - 1));
+    revokedHash = rec.value.hash;
     return { op, result: { ok: true } };
   });
+  // This process stops accepting the key at once: its cached record goes, and a lookup
+  // that read the record before this commit does not cache it (the generation moved).
+  if (result.ok && revokedHash) {
+    keyCache(kv).delete(revokedHash);
+    generations.set(kv, (generations.get(kv) ?? 0) + 1);
+  }
+  return result;
 }
 
 /**
@@ -167,8 +176,31 @@ export function bearerKey(header: string | null): string | null {
 }
 
 /**
+ * How long this process reuses a key record it looked up, in ms (real time). Every agent
+ * request authenticates, and the record's `kv.get` was a sixth of an agent list request's
+ * CPU (issue 13). A revocation through this process drops the record at once
+ * ({@link revokeAgentKey}); one through another instance is honoured here within this
+ * time. Only live records are kept (an unknown key is looked up every time).
+ */
+export const KEY_CACHE_MS = 1000;
+/** Most key records kept per store (the oldest is dropped first). */
+const MAX_CACHED_KEYS = 10_000;
+
+/** Revocations through this process, per store (a lookup older than one is not cached). */
+const generations = new WeakMap<Deno.Kv, number>();
+const recentKeys = new WeakMap<Deno.Kv, Map<string, { rec: AgentKeyRecord; expires: number }>>();
+
+function keyCache(kv: Deno.Kv) {
+  let map = recentKeys.get(kv);
+  if (!map) recentKeys.set(kv, map = new Map());
+  return map;
+}
+
+/**
  * The live key record for a presented key, or null. Refreshes `lastUsedAt` at most once
- * a minute, under a check so a key revoked meanwhile is never written back.
+ * a minute, under a check so a key revoked meanwhile is never written back. A record
+ * looked up within {@link KEY_CACHE_MS} is reused without a read (unless its
+ * `lastUsedAt` is due a refresh).
  *
  * @example
  * ```ts
@@ -184,12 +216,27 @@ export async function authenticateAgentKey(
 ): Promise<AgentKeyRecord | null> {
   const key = bearerKey(authorization);
   if (!key) return null;
-  const entry = await kv.get<AgentKeyRecord>(keys.agentKey(await sha256Hex(key)));
+  const hash = await sha256Hex(key);
+  const cache = keyCache(kv);
+  const due = (r: AgentKeyRecord) => r.lastUsedAt === null || now - r.lastUsedAt >= TOUCH_EVERY_MS;
+  const hit = cache.get(hash);
+  if (hit && hit.expires > performance.now() && !due(hit.rec)) return hit.rec;
+  const generation = generations.get(kv) ?? 0;
+  const entry = await kv.get<AgentKeyRecord>(keys.agentKey(hash));
   const rec = entry.value;
-  if (!rec) return null;
-  if (rec.lastUsedAt === null || now - rec.lastUsedAt >= TOUCH_EVERY_MS) {
-    const touched = { ...rec, lastUsedAt: now };
-    await commit(kv, (op) => op.check(entry).set(keys.agentKey(rec.hash), touched));
+  if (!rec) {
+    cache.delete(hash);
+    return null;
   }
+  let kept = rec;
+  if (due(rec)) {
+    const touched = { ...rec, lastUsedAt: now };
+    const r = await commit(kv, (op) => op.check(entry).set(keys.agentKey(rec.hash), touched));
+    if (r.ok) kept = touched;
+  }
+  cache.delete(hash);
+  if ((generations.get(kv) ?? 0) !== generation) return rec;
+  if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value!);
+  cache.set(hash, { rec: kept, expires: performance.now() + KEY_CACHE_MS });
   return rec;
 }

@@ -57,13 +57,29 @@ export interface MessageRecord {
  * `""`, and the author {@link DELETED_AUTHOR} (SPEC.md's author object stays well-formed;
  * no trace of who wrote it).
  */
-export interface MessageView extends Omit<MessageRecord, "editedAt" | "revision" | "deletedBy"> {
+export interface MessageView extends MessageViewBase {
+  likedBy: string[];
+  dislikedBy: string[];
+}
+
+/**
+ * A message view without the voter lists: what the HTML question page shows (it never
+ * lists voters, and each list is a `kv.list` per message).
+ */
+export interface MessageViewBase
+  extends Omit<MessageRecord, "editedAt" | "revision" | "deletedBy" | "hiddenAt"> {
   editedAt: number | null;
   deleted?: true;
   upvotes: number;
   downvotes: number;
-  likedBy: string[];
-  dislikedBy: string[];
+}
+
+/** Options of {@link messageViews}. */
+export interface MessageViewOptions {
+  /** Read and include `likedBy`/`dislikedBy` (default true; SPEC.md's API shape). */
+  voters?: boolean;
+  /** Vote counts already read (`[up, down]` by message id): those are not read again. */
+  counts?: ReadonlyMap<string, readonly [number, number]>;
 }
 
 /** The author shown on a deleted message's placeholder. */
@@ -373,33 +389,63 @@ export async function listThreadTail(
 }
 
 /**
- * Messages with their vote counts and voter lists.
+ * Messages with their vote counts and voter lists. With `{ voters: false }` the voter
+ * lists are not read (no `kv.list` per message) and the views have no `likedBy` /
+ * `dislikedBy`; counts given in `counts` are not read again. Counters are read in `getMany`
+ * batches of 10 (not one call per message), beside the voter lists.
  *
  * @example
  * ```ts
  * declare const kv: Deno.Kv;
  * declare const questionId: string;
  * const views = await messageViews(kv, await listThread(kv, questionId));
+ * const lean = await messageViews(kv, await listThread(kv, questionId), { voters: false });
  * ```
  */
-export async function messageViews(kv: Deno.Kv, messages: MessageRecord[]): Promise<MessageView[]> {
-  // Every message's counters in `getMany` batches (not one call per message), beside the
-  // voter lists.
-  const [counts, voterLists] = await Promise.all([
+export function messageViews(kv: Deno.Kv, messages: MessageRecord[]): Promise<MessageView[]>;
+export function messageViews(
+  kv: Deno.Kv,
+  messages: MessageRecord[],
+  opts: MessageViewOptions & { voters: false },
+): Promise<MessageViewBase[]>;
+export function messageViews(
+  kv: Deno.Kv,
+  messages: MessageRecord[],
+  opts?: MessageViewOptions,
+): Promise<MessageView[]>;
+export async function messageViews(
+  kv: Deno.Kv,
+  messages: MessageRecord[],
+  opts: MessageViewOptions = {},
+): Promise<MessageViewBase[]> {
+  const known = opts.counts;
+  const unread = known ? messages.filter((m) => !known.has(m.id)) : messages;
+  const [entries, voterLists] = await Promise.all([
     getAll(
       kv,
-      messages.flatMap((m) => [
+      unread.flatMap((m) => [
         keys.voteCount("message", m.id, "up"),
         keys.voteCount("message", m.id, "down"),
       ]),
     ),
-    Promise.all(messages.map((m) => listVoters(kv, "message", m.id))),
+    opts.voters === false
+      ? null
+      : Promise.all(messages.map((m) => listVoters(kv, "message", m.id))),
   ]);
+  const counts = new Map(known);
+  unread.forEach((m, i) =>
+    counts.set(m.id, [counterValue(entries[2 * i].value), counterValue(entries[2 * i + 1].value)])
+  );
   return messages.map((m, i) => {
-    const voters = voterLists[i];
-    const [up, down] = [counts[2 * i], counts[2 * i + 1]].map((e) => counterValue(e.value));
+    const [up, down] = counts.get(m.id)!;
     const { editedAt, revision: _r, deletedBy: _d, hiddenAt: _h, ...rest } = m;
-    const base = { ...rest, editedAt: editedAt ?? null, upvotes: up, downvotes: down, ...voters };
+    const base: MessageViewBase = {
+      ...rest,
+      editedAt: editedAt ?? null,
+      upvotes: up,
+      downvotes: down,
+      ...voterLists?.[i],
+    };
     if (m.deletedAt === undefined) return base;
     return { ...base, content: "", author: DELETED_AUTHOR, deleted: true as const };
   });

@@ -6,9 +6,20 @@
  * query's `sort` order (issue 11: `votes` by default, `newest`, `oldest`); each is
  * followed by its replies in time order, so replies always come after their parent.
  *
- * Reads are bounded: one list of the question's answer index for the page range, one list
- * of each shown answer's reply index (limit {@link REPLIES_PER_ANSWER}), the counters in one
- * `getMany`, then the records by `getMany` in chunks of 10.
+ * Reads are bounded, in as few round trips as the data allows (every `getMany` carries 10
+ * keys, the most Deno KV takes; the chunks of one step are issued together):
+ * 1. the question record with its 5 counters (one `getMany`) beside the answer index (one
+ *    `list`: the page range for `oldest`/`newest`, every answer id for `votes`);
+ * 2. `votes` order on a thread longer than a page only: every answer's 2 vote counters,
+ *    to rank them (kept, not read again for the page);
+ * 3. the page's records, their reply totals (skipped when the thread has no replies) and
+ *    their vote counters, in one step;
+ * 4. only for answers with replies: one bounded `list` of each one's reply index (limit
+ *    {@link REPLIES_PER_ANSWER}), then the replies' records and counters in one step.
+ * The JSON API adds each post's voter list (a `kv.list` per post: SPEC.md's `likedBy` /
+ * `dislikedBy`); the HTML page reads none (`{ voters: false }`) and shares one read of a
+ * page among all its viewers for a second ({@link readThreadPage}). The page's KV calls
+ * are listed in routes/questions/[id].tsx.
  *
  * Older threads written before the answer index existed (no `answer_counts` but messages)
  * are read the old way, whole, then paged in memory — a fallback for existing data only;
@@ -18,14 +29,22 @@
  */
 import { counterValue, getAll } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
-import { EVENTUAL } from "../kv/consistency.ts";
 import {
   listThread,
   type MessageRecord,
+  type MessageViewBase,
   messageViews,
   type QuestionWithMessages,
 } from "./messages.ts";
-import { getQuestionView, type Viewer } from "./questions/read.ts";
+import type { QuestionRecord } from "./questions/model.ts";
+import {
+  maySeeDeleted,
+  type QuestionViewBase,
+  readQuestionBase,
+  type Viewer,
+} from "./questions/read.ts";
+import { cachedRead } from "./read_cache.ts";
+import { listVoters } from "./votes.ts";
 
 /** Top-level answers per page. */
 export const ANSWERS_PER_PAGE = 30;
@@ -53,8 +72,8 @@ export interface ThreadQuery {
   replyPage?: number;
 }
 
-/** A page of a thread: the question view plus the page's messages and the totals. */
-export type QuestionThreadPage = QuestionWithMessages & {
+/** The totals and position of a thread page. */
+export interface ThreadTotals {
   /** Top-level answers in the whole thread. */
   answerCount: number;
   /** The answer order used. */
@@ -64,7 +83,16 @@ export type QuestionThreadPage = QuestionWithMessages & {
   pageCount: number;
   /** Replies under each shown answer (all of them, not just the shown ones), in page order. */
   replyCounts: { answerId: string; replies: number }[];
-};
+}
+
+/** A page of a thread: the question view plus the page's messages and the totals. */
+export type QuestionThreadPage = QuestionWithMessages & ThreadTotals;
+
+/**
+ * A page of a thread without any voter list (`{ voters: false }`): what the HTML question
+ * page shows.
+ */
+export type QuestionPageThread = QuestionViewBase & { messages: MessageViewBase[] } & ThreadTotals;
 
 /** Thread order as the whole-thread index keeps it: by time, then id. */
 function threadOrder(a: MessageRecord, b: MessageRecord): number {
@@ -87,28 +115,34 @@ async function idsOf(
   return ids;
 }
 
-async function records(kv: Deno.Kv, ids: string[]): Promise<MessageRecord[]> {
-  const got = await getAll<MessageRecord>(kv, ids.map(keys.message));
-  return got.flatMap((e) => (e.value ? [e.value] : []));
+/** `[up, down]` vote counts by message id. */
+type Counts = Map<string, readonly [number, number]>;
+
+function voteKeys(ids: string[]): Deno.KvKey[] {
+  return ids.flatMap((id) => [
+    keys.voteCount("message", id, "up"),
+    keys.voteCount("message", id, "down"),
+  ]);
+}
+
+/** Record the counters `entries` (as {@link voteKeys} of `ids` lists them) in `counts`. */
+function addCounts(counts: Counts, ids: string[], entries: Deno.KvEntryMaybe<unknown>[]): void {
+  ids.forEach((id, i) =>
+    counts.set(id, [counterValue(entries[2 * i].value), counterValue(entries[2 * i + 1].value)])
+  );
 }
 
 /**
- * The ids of one page of top-level answers in `sort` order. `oldest` and `newest` are one
- * bounded list of the answer index (forwards or backwards). `votes` reads every answer id
- * of the question (one list, at most {@link MAX_RANKED_ANSWERS}) and their vote counters
- * (`getMany` in chunks), ranks them in memory and slices the page: 2 counter reads per
- * answer. Measured on the in-memory store (one page read, whole request path of the domain):
- * 100 answers 5.5 ms (oldest 4.2), 1000 answers 28.5 ms (oldest 7.5), 3000 answers 113 ms
- * (oldest 16). Fine for real threads; past a few thousand answers a score-ordered index
- * (rewritten on every vote) would be the next step.
+ * The answer index as one page needs it: for `oldest` / `newest` the page's ids (one
+ * bounded list, forwards or backwards); for `votes` every answer id of the question (one
+ * list, at most {@link MAX_RANKED_ANSWERS}), ranked by {@link rankAnswers}.
  */
-async function answerPageIds(
+async function listAnswers(
   kv: Deno.Kv,
   questionId: string,
   sort: AnswerSort,
   page: number,
-  accepted: string | null,
-): Promise<string[]> {
+): Promise<{ id: string; createdAt: number }[] | string[]> {
   const skip = (page - 1) * ANSWERS_PER_PAGE;
   const prefix = keys.questionAnswersPrefix(questionId);
   if (sort === "oldest") return await idsOf(kv, prefix, skip, ANSWERS_PER_PAGE);
@@ -119,111 +153,179 @@ async function answerPageIds(
   ) {
     all.push({ id: e.value, createdAt: e.key[2] as number });
   }
-  const counts = await getAll(
-    kv,
-    all.flatMap((a) => [
-      keys.voteCount("message", a.id, "up"),
-      keys.voteCount("message", a.id, "down"),
-    ]),
-  );
-  const ranked = all.map((a, i) => ({
-    ...a,
-    accepted: a.id === accepted ? 1 : 0,
-    score: counterValue(counts[2 * i].value) - counterValue(counts[2 * i + 1].value),
-  })).sort((a, b) =>
-    b.accepted - a.accepted || b.score - a.score || a.createdAt - b.createdAt ||
-    (a.id < b.id ? -1 : 1)
-  );
-  return ranked.slice(skip, skip + ANSWERS_PER_PAGE).map((a) => a.id);
+  return all;
 }
 
 /**
- * One page of a question's thread, or null when there is no such question (or it is
- * deleted and `viewer` is neither its author nor a moderator). An out-of-range page is
- * empty, with the totals. Each answer is followed by its replies in time order.
- *
- * @example
- * ```ts
- * declare const kv: Deno.Kv;
- * const page = await getQuestionThreadPage(kv, "q-abc", { page: 2 });
- * page?.pageCount;
- * ```
+ * One page of answer ids in `votes` order: every answer's vote counters (`getMany` in
+ * chunks of 10: 2 counter reads per answer, kept in `counts` so the page's views do not
+ * read them again), ranked in memory, the page sliced. Measured on the in-memory store (one
+ * page read, whole request path of the domain): 100 answers 5.5 ms (oldest 4.2), 1000
+ * answers 28.5 ms (oldest 7.5), 3000 answers 113 ms (oldest 16). Fine for real threads;
+ * past a few thousand answers a score-ordered index (rewritten on every vote) would be the
+ * next step.
  */
-export async function getQuestionThreadPage(
+async function rankAnswers(
+  kv: Deno.Kv,
+  all: { id: string; createdAt: number }[],
+  page: number,
+  accepted: string | null,
+  counts: Counts,
+): Promise<string[]> {
+  const skip = (page - 1) * ANSWERS_PER_PAGE;
+  const ids = all.map((a) => a.id);
+  addCounts(counts, ids, await getAll(kv, voteKeys(ids)));
+  return byRank(all, accepted, counts).slice(skip, skip + ANSWERS_PER_PAGE).map((a) => a.id);
+}
+
+/**
+ * `answers` in `votes` order: the accepted one first, then up − down, ties oldest first
+ * (then by id). `counts` holds every answer's vote counts.
+ */
+function byRank<T extends { id: string; createdAt: number }>(
+  answers: T[],
+  accepted: string | null,
+  counts: Counts,
+): T[] {
+  const ranked = answers.map((a) => {
+    const [up, down] = counts.get(a.id)!;
+    return { a, accepted: a.id === accepted ? 1 : 0, score: up - down };
+  }).sort((x, y) =>
+    y.accepted - x.accepted || y.score - x.score || x.a.createdAt - y.a.createdAt ||
+    (x.a.id < y.a.id ? -1 : 1)
+  );
+  return ranked.map((r) => r.a);
+}
+
+/**
+ * A page of a thread as stored, before anyone's visibility applies: the question's record
+ * and view, every message of the page in order (hidden ones included, deleted ones as
+ * records), the vote counts already read, and the totals. Nothing in it depends on who
+ * reads it, so one read serves every viewer (the readers below filter per viewer).
+ */
+interface StoredThread {
+  record: QuestionRecord;
+  view: QuestionViewBase;
+  messages: MessageRecord[];
+  counts: Counts;
+  answerCount: number;
+  sort: AnswerSort;
+  page: number;
+  pageCount: number;
+  replyCounts: { answerId: string; replies: number }[];
+}
+
+/**
+ * Read one page of a thread (see the module doc for its KV calls).
+ */
+async function readThread(
   kv: Deno.Kv,
   questionId: string,
   query: ThreadQuery,
-  viewer?: Viewer | null,
-): Promise<QuestionThreadPage | null> {
+): Promise<StoredThread | null> {
   if (!isLookupId(questionId)) return null;
   const sort = query.sort ?? "votes";
-  const [view, counts] = await Promise.all([
-    getQuestionView(kv, questionId, viewer),
-    kv.getMany([keys.answerCount(questionId)], EVENTUAL),
+  const single = query.answer !== undefined;
+  // Round trip 1: the record with its counters, beside the answer index.
+  const [base, listed] = await Promise.all([
+    readQuestionBase(kv, questionId),
+    single ? null : listAnswers(kv, questionId, sort, query.page),
   ]);
-  if (!view) return null;
-  const indexed = counts[0].versionstamp !== null;
-  if (!indexed && view.messageCount > 0) {
-    return await legacyPage(kv, view, { ...query, sort });
+  if (!base) return null;
+  const { record, view } = base;
+  if (!base.answersIndexed && view.messageCount > 0) {
+    return await legacyThread(kv, record, view, { ...query, sort });
   }
-  const answerCount = counterValue(counts[0].value);
+  const answerCount = view.answerCount;
   const pageCount = Math.max(1, Math.ceil(answerCount / ANSWERS_PER_PAGE));
+  const counts: Counts = new Map();
 
-  let answers: MessageRecord[];
+  // Round trip 2 (`votes` only, more answers than a page): every answer's counters, to
+  // rank them. A thread that fits on one page is ranked after round trip 3 instead.
+  let ids: string[];
   let replyPage = 1;
-  if (query.answer !== undefined) {
-    const one = isLookupId(query.answer) ? await records(kv, [query.answer]) : [];
-    answers = one.filter((m) => m.questionId === questionId && !m.replyTo);
+  let rankLater = false;
+  if (single) {
+    ids = isLookupId(query.answer!) ? [query.answer!] : [];
     replyPage = query.replyPage ?? 1;
+  } else if (sort === "votes") {
+    const all = listed as { id: string; createdAt: number }[];
+    rankLater = all.length <= ANSWERS_PER_PAGE;
+    ids = rankLater
+      ? (query.page === 1 ? all.map((a) => a.id) : [])
+      : await rankAnswers(kv, all, query.page, view.acceptedMessageId, counts);
   } else {
-    const ids = await answerPageIds(kv, questionId, sort, query.page, view.acceptedMessageId);
-    answers = await records(kv, ids);
+    ids = listed as string[];
   }
-  // Reply totals first: only answers that have replies cost a list (most have none).
-  const replyTotals = await getAll(kv, answers.map((a) => keys.replyCount(a.id)));
+  // Round trip 3: the page's records, reply totals and (unless ranked) vote counters. A
+  // thread without replies (every message is an answer: the two counters move together in
+  // each write and delete) has every reply total 0, unread.
+  const unranked = ids.filter((id) => !counts.has(id));
+  const replyTotals = view.messageCount > answerCount ? ids : [];
+  const got = await getAll(kv, [
+    ...ids.map(keys.message),
+    ...replyTotals.map(keys.replyCount),
+    ...voteKeys(unranked),
+  ]);
+  addCounts(counts, unranked, got.slice(ids.length + replyTotals.length));
+  let page: { m: MessageRecord; replies: number }[] = [];
+  ids.forEach((_, i) => {
+    const m = got[i].value as MessageRecord | null;
+    if (!m || m.questionId !== questionId || m.replyTo) return;
+    page.push({ m, replies: replyTotals.length ? counterValue(got[ids.length + i].value) : 0 });
+  });
+  if (rankLater) {
+    const ranked = byRank(page.map((p) => p.m), view.acceptedMessageId, counts);
+    const at = new Map(ranked.map((m, i) => [m.id, i]));
+    page = page.sort((a, b) => at.get(a.m.id)! - at.get(b.m.id)!);
+  }
+  const answers = page.map((p) => p.m);
+  const totals = page.map((p) => p.replies);
+  // Round trips 4 and 5, only for answers that have replies (most have none): their reply
+  // index, then the replies' records and vote counters.
   const replySkip = (replyPage - 1) * REPLIES_PER_ANSWER;
   const replyIds = await Promise.all(
     answers.map((a, i) =>
-      counterValue(replyTotals[i].value) > replySkip
+      totals[i] > replySkip
         ? idsOf(kv, keys.answerRepliesPrefix(a.id), replySkip, REPLIES_PER_ANSWER)
         : Promise.resolve([] as string[])
     ),
   );
-  const replies = await getAll<MessageRecord>(kv, replyIds.flat().map(keys.message));
+  const flatReplies = replyIds.flat();
+  const replies = flatReplies.length
+    ? await getAll<MessageRecord>(kv, [
+      ...flatReplies.map(keys.message),
+      ...voteKeys(flatReplies),
+    ])
+    : [];
+  addCounts(counts, flatReplies, replies.slice(flatReplies.length));
   let at = 0;
-  const ordered = answers.flatMap((a, i) => {
+  const messages = answers.flatMap((a, i) => {
     const shown = replies.slice(at, at += replyIds[i].length).flatMap((e) =>
-      e.value ? [e.value] : []
+      e.value ? [e.value as MessageRecord] : []
     );
     return [a, ...shown.sort(threadOrder)];
   });
-  const replyCounts = answers.map((a, i) => ({
-    answerId: a.id,
-    replies: counterValue(replyTotals[i].value),
-  }));
   return {
-    ...view,
-    // Posts hidden by moderation show only to their author and moderators.
-    messages: await messageViews(
-      kv,
-      ordered.filter((m) =>
-        m.hiddenAt === undefined || viewer?.moderator === true || viewer?.userId === m.author.id
-      ),
-    ),
+    record,
+    view,
+    messages,
+    counts,
     answerCount,
     sort,
     page: query.page,
     pageCount,
-    replyCounts,
+    replyCounts: answers.map((a, i) => ({ answerId: a.id, replies: totals[i] })),
   };
 }
 
 /** Threads written before the answer index: read whole, paged in memory. */
-async function legacyPage(
+async function legacyThread(
   kv: Deno.Kv,
-  view: Awaited<ReturnType<typeof getQuestionView>> & object,
+  record: QuestionRecord,
+  view: QuestionViewBase,
   query: ThreadQuery,
-): Promise<QuestionThreadPage> {
+): Promise<StoredThread> {
   const all = await listThread(kv, view.id);
   const byId = new Map(all.map((m) => [m.id, m]));
   const rootOf = (m: MessageRecord) => {
@@ -234,23 +336,14 @@ async function legacyPage(
     return cur.id;
   };
   const roots = all.filter((m) => !m.replyTo || !byId.has(m.replyTo));
+  const counts: Counts = new Map();
   if (query.sort === "newest") roots.reverse();
   if (query.sort === "votes") {
-    const counts = await getAll(
-      kv,
-      roots.flatMap((m) => [
-        keys.voteCount("message", m.id, "up"),
-        keys.voteCount("message", m.id, "down"),
-      ]),
-    );
-    const score = new Map(roots.map((m, i) => [
-      m.id,
-      counterValue(counts[2 * i].value) - counterValue(counts[2 * i + 1].value),
-    ]));
+    const ids = roots.map((m) => m.id);
+    addCounts(counts, ids, await getAll(kv, voteKeys(ids)));
+    const score = (m: MessageRecord) => counts.get(m.id)![0] - counts.get(m.id)![1];
     const accepted = (m: MessageRecord) => m.id === view.acceptedMessageId ? 1 : 0;
-    roots.sort((a, b) =>
-      accepted(b) - accepted(a) || score.get(b.id)! - score.get(a.id)! || threadOrder(a, b)
-    );
+    roots.sort((a, b) => accepted(b) - accepted(a) || score(b) - score(a) || threadOrder(a, b));
   }
   const under = new Map<string, MessageRecord[]>();
   for (const m of all) {
@@ -268,25 +361,184 @@ async function legacyPage(
   } else {
     shown = roots.slice((query.page - 1) * ANSWERS_PER_PAGE, query.page * ANSWERS_PER_PAGE);
   }
-  const ordered = shown.flatMap((a) => [
+  const messages = shown.flatMap((a) => [
     a,
     ...(under.get(a.id) ?? []).sort(threadOrder).slice(
       (replyPage - 1) * REPLIES_PER_ANSWER,
       replyPage * REPLIES_PER_ANSWER,
     ),
   ]);
-  const replyCounts = shown.map((a) => ({
-    answerId: a.id,
-    replies: under.get(a.id)?.length ?? 0,
-  }));
   return {
-    ...view,
-    // Posts hidden by moderation are left out of threads written before the answer index.
-    messages: await messageViews(kv, ordered.filter((m) => m.hiddenAt === undefined)),
+    record,
+    view,
+    messages,
+    counts,
     answerCount,
     sort: query.sort ?? "votes",
     page: query.page,
     pageCount,
-    replyCounts,
+    replyCounts: shown.map((a) => ({ answerId: a.id, replies: under.get(a.id)?.length ?? 0 })),
   };
+}
+
+/** May `viewer` see the hidden post by `authorId` (its author, or a moderator)? */
+function maySeeHidden(authorId: string, viewer: Viewer | null | undefined): boolean {
+  return viewer?.moderator === true || (!!viewer && viewer.userId === authorId);
+}
+
+/** Whether `viewer` may open the question at all (a deleted or hidden one: author, moderators). */
+function mayOpen(record: QuestionRecord, viewer: Viewer | null | undefined): boolean {
+  const gone = record.deletedAt !== undefined || record.hiddenAt !== undefined;
+  return !gone || maySeeDeleted(record, viewer);
+}
+
+/** Options of {@link getQuestionThreadPage}. */
+export interface ThreadPageOptions {
+  /**
+   * Read and include the voter lists (`likedBy` / `dislikedBy` on the question and every
+   * message; default true, SPEC.md's API shape). Each is a `kv.list`: the HTML page, which
+   * shows none, passes `false`.
+   */
+  voters?: boolean;
+}
+
+/**
+ * One page of a question's thread, or null when there is no such question (or it is
+ * deleted or hidden and `viewer` is neither its author nor a moderator). An out-of-range
+ * page is empty, with the totals. Each answer is followed by its replies in time order;
+ * posts hidden by moderation show only to their author and moderators.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const page = await getQuestionThreadPage(kv, "q-abc", { page: 2 });
+ * page?.pageCount;
+ * const lean = await getQuestionThreadPage(kv, "q-abc", { page: 1 }, null, { voters: false });
+ * ```
+ */
+export function getQuestionThreadPage(
+  kv: Deno.Kv,
+  questionId: string,
+  query: ThreadQuery,
+  viewer?: Viewer | null,
+): Promise<QuestionThreadPage | null>;
+export function getQuestionThreadPage(
+  kv: Deno.Kv,
+  questionId: string,
+  query: ThreadQuery,
+  viewer: Viewer | null | undefined,
+  opts: { voters: false },
+): Promise<QuestionPageThread | null>;
+export async function getQuestionThreadPage(
+  kv: Deno.Kv,
+  questionId: string,
+  query: ThreadQuery,
+  viewer?: Viewer | null,
+  opts: ThreadPageOptions = {},
+): Promise<QuestionPageThread | null> {
+  const stored = await readThread(kv, questionId, query);
+  if (!stored || !mayOpen(stored.record, viewer)) return null;
+  const shown = stored.messages.filter((m) =>
+    m.hiddenAt === undefined || maySeeHidden(m.author.id, viewer)
+  );
+  const voters = opts.voters !== false;
+  const [messages, questionVoters] = await Promise.all([
+    messageViews(kv, shown, { voters, counts: stored.counts }),
+    voters ? listVoters(kv, "question", questionId) : null,
+  ]);
+  return { ...threadOf(stored, messages), ...questionVoters };
+}
+
+function threadOf(stored: StoredThread, messages: MessageViewBase[]): QuestionPageThread {
+  return {
+    ...stored.view,
+    messages,
+    answerCount: stored.answerCount,
+    sort: stored.sort,
+    page: stored.page,
+    pageCount: stored.pageCount,
+    replyCounts: stored.replyCounts,
+  };
+}
+
+/**
+ * A thread page as the HTML question page shows it to `viewer`: no voter lists, and the
+ * ids of the hidden posts among those shown (`hidden`: the viewer's own, or any for a
+ * moderator — they see them with a banner).
+ */
+export type ViewedThreadPage = QuestionPageThread & { hidden: string[] };
+
+/** What {@link readThreadShared} keeps per thread page: built once, filtered per viewer. */
+interface SharedThread {
+  record: QuestionRecord;
+  /** Every message of the page, hidden ones included (with their author ids in `hidden`). */
+  page: QuestionPageThread;
+  /** Hidden message ids → their author's id. */
+  hidden: Map<string, string>;
+}
+
+/**
+ * One page of a question's thread for the HTML page, through the one-second read cache
+ * (lib/community/read_cache.ts, `ttlMs`; dropped at once by every write through this
+ * process, `invalidateReads`): the cached part depends on nothing but the question and
+ * `query` (hidden and deleted posts included), and each viewer's visibility is applied to
+ * it in memory, so a crowd of readers, signed in or not, costs one set of thread reads a
+ * second and a moderator or author is never served a page filtered for someone else (nor
+ * anyone a page built for a moderator). `viewer` may be a promise (the moderator check):
+ * the thread is read meanwhile.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const page = await readThreadPage(kv, "q-abc", { page: 1 }, { userId: "u1" }, 1000);
+ * page?.hidden; // hidden posts the viewer may see (their own)
+ * ```
+ */
+export async function readThreadPage(
+  kv: Deno.Kv,
+  questionId: string,
+  query: ThreadQuery,
+  viewerOrPending: Viewer | null | undefined | Promise<Viewer | null | undefined>,
+  ttlMs: number,
+): Promise<ViewedThreadPage | null> {
+  if (!isLookupId(questionId)) return null;
+  const { sort = "votes", page, answer = "", replyPage = 1 } = query;
+  // The shared part does not depend on the viewer: read it while the viewer is resolved.
+  const [shared, viewer] = await Promise.all([
+    cachedRead(
+      kv,
+      `thread:${questionId}:${sort}:${page}:${answer}:${replyPage}`,
+      ttlMs,
+      () => readThreadShared(kv, questionId, query),
+    ),
+    viewerOrPending,
+  ]);
+  if (!shared || !mayOpen(shared.record, viewer)) return null;
+  const { page: p, hidden: hiddenBy } = shared;
+  const hidden: string[] = shared.record.hiddenAt !== undefined ? [p.id] : [];
+  if (hiddenBy.size === 0) return { ...p, hidden };
+  const messages = p.messages.filter((m) => {
+    const by = hiddenBy.get(m.id);
+    if (by === undefined) return true;
+    if (!maySeeHidden(by, viewer)) return false;
+    hidden.push(m.id);
+    return true;
+  });
+  return { ...p, messages, hidden };
+}
+
+async function readThreadShared(
+  kv: Deno.Kv,
+  questionId: string,
+  query: ThreadQuery,
+): Promise<SharedThread | null> {
+  const stored = await readThread(kv, questionId, query);
+  if (!stored) return null;
+  const hidden = new Map<string, string>();
+  for (const m of stored.messages) if (m.hiddenAt !== undefined) hidden.set(m.id, m.author.id);
+  const messages = await messageViews(kv, stored.messages, {
+    voters: false,
+    counts: stored.counts,
+  });
+  return { record: stored.record, page: threadOf(stored, messages), hidden };
 }

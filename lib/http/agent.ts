@@ -99,7 +99,7 @@ export function requireAgent(state: AppState): AgentCall {
 }
 
 /**
- * `res` with `headers` set on it (a new response: a fetched one may be immutable).
+ * `res` with `headers` set on it (itself, or a copy when its headers are immutable).
  *
  * @example
  * ```ts
@@ -107,7 +107,14 @@ export function requireAgent(state: AppState): AgentCall {
  * ```
  */
 export function withHeaders(res: Response, headers: Record<string, string>): Response {
-  const out = new Response(res.body, res);
-  for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
-  return out;
+  // Set in place when the headers are mutable (a response built here): a copy costs a
+  // new Response per agent request. A fetched one throws, and is copied.
+  try {
+    for (const k in headers) res.headers.set(k, headers[k]);
+    return res;
+  } catch {
+    const out = new Response(res.body, res);
+    for (const k in headers) out.headers.set(k, headers[k]);
+    return out;
+  }
 }

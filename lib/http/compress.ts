@@ -119,8 +119,9 @@ export async function compressResponse(req: Request, res: Response): Promise<Res
   const length = Number(res.headers.get("content-length") ?? NaN);
   const encoding = pickEncoding(req.headers.get("accept-encoding"));
   if (!encoding || length < COMPRESS_MIN_BYTES) {
+    // In place when the headers are mutable (a copy costs a Response per request); a
+    // fetched response's are not, and it is copied.
     try {
-      // The app's own responses have mutable headers: no second Response needed.
       appendVary(res.headers, "Accept-Encoding");
       return res;
     } catch {

@@ -15,14 +15,15 @@
  * | lib/community/questions/feed.ts `seqPage` | `kv.list` of `["questions_by_seq"…]` / `["tag_seq"…]` pages | `/`, `GET /api/questions`, `GET /api/agent/questions` |
  * | lib/community/questions/feed.ts `listQuestionsPage` | `kv.getMany` of the sequence head and the question total | the same feeds' page counts |
  * | lib/community/questions/feed.ts `findQuestions` | the sequence heads (`kv.get`) of the newest/tag feeds | the same feeds |
- * | lib/community/thread.ts `getQuestionThreadPage` | `kv.getMany` of the answer count | `/questions/:id`, `GET /api/questions/:id` page count |
  *
  * Callers of those reads that are not pages: `POST /api/agent/participate` and the MCP
  * tool `search_questions` pick from the same recent list; the reply they write checks the
  * question itself (strong) in its atomic op. The home feed's short in-process cache
  * (lib/community/read_cache.ts) may hold an eventual result for its TTL, so on Deploy a
  * change can take up to about two seconds to show on another region's feed.
- * The question records, counters and thread messages those pages show are read strong,
+ * The question records, counters and thread messages those pages show are read strong
+ * (a question page's thread, lib/community/thread.ts, reads everything strong and may
+ * then serve it for a second from the same read cache),
  * so a deleted or hidden question never shows through an eventual index.
  *
  * Everything else is strong, in particular: sessions, users and identities (sign-in),

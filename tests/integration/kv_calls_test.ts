@@ -2,8 +2,9 @@
 import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/app.ts";
 import { countingKv, questionWithAnswers } from "../helpers/kv_calls.ts";
+import { invalidateReads } from "../../lib/community/read_cache.ts";
 
-Deno.test("a question page with 30 answers (no replies) costs at most 65 KV calls signed in; the feed API 6", async () => {
+Deno.test("a question page with 30 answers costs at most 17 KV calls signed in (6 from the thread cache), 11 signed out, and lists no voters; the feed API 6", async () => {
   const t = await createTestApp();
   try {
     const { id, viewer } = await questionWithAnswers(t, 30, {
@@ -11,10 +12,24 @@ Deno.test("a question page with 30 answers (no replies) costs at most 65 KV call
     });
     const log: string[] = [];
     t.services.kv = countingKv(t.kv, log);
-    const page = await t.request(`/questions/${id}`, { headers: { cookie: viewer.cookie } });
-    assert.equal(page.status, 200);
-    assert.match(await page.text(), /Answer <strong>29<\/strong>/);
-    assert.ok(log.length <= 65, `${log.length} calls: ${log.join(", ")}`);
+    const load = async (cookie: string, path = `/questions/${id}`) => {
+      log.length = 0;
+      const page = await t.request(path, { headers: cookie ? { cookie } : {} });
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /Answer <strong>29<\/strong>/);
+      assert.ok(!log.some((l) => l === "list(votes)"), `voter lists read: ${log.join(", ")}`);
+      return log.length;
+    };
+    // Session 2 + moderator check 1 + thread 11 (2 round trips) + viewer state 3.
+    invalidateReads(t.services.kv);
+    const miss = await load(viewer.cookie);
+    assert.ok(miss <= 17, `${miss} calls: ${log.join(", ")}`);
+    // Within the second, the thread comes from the shared read cache: only the viewer's own.
+    const hit = await load(viewer.cookie);
+    assert.ok(hit <= 6, `${hit} calls: ${log.join(", ")}`);
+    invalidateReads(t.services.kv);
+    const out = await load("", `/questions/${id}?signed-out=1`);
+    assert.ok(out <= 11, `${out} calls: ${log.join(", ")}`);
     log.length = 0;
     const api = await t.request("/api/questions");
     assert.equal(api.status, 200);

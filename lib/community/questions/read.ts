@@ -118,22 +118,118 @@ export async function getQuestionView(
   return await questionViewOf(kv, q);
 }
 
-/** The view of a record (counts, voters and lifecycle fields joined in). */
-export async function questionViewOf(kv: Deno.Kv, q: QuestionRecord): Promise<QuestionView> {
+/** A question view without the voter lists (what the HTML question page shows). */
+export type QuestionViewBase = Omit<QuestionView, "likedBy" | "dislikedBy">;
+
+/** Options of {@link questionViewOf}. */
+export interface QuestionViewOptions {
+  /** Read and include `likedBy`/`dislikedBy` (default true; SPEC.md's API shape). */
+  voters?: boolean;
+}
+
+/**
+ * The view of a record (counts, voters and lifecycle fields joined in): one `getMany` of
+ * the counters beside one `kv.list` of the voter keys — none with `{ voters: false }`,
+ * whose view has no `likedBy` / `dislikedBy`.
+ *
+ * @example
+ * ```ts
+ * import type { QuestionRecord } from "@/lib/community/questions/model.ts";
+ * declare const kv: Deno.Kv;
+ * declare const q: QuestionRecord;
+ * const full = await questionViewOf(kv, q); // full.likedBy
+ * const lean = await questionViewOf(kv, q, { voters: false });
+ * ```
+ */
+export function questionViewOf(kv: Deno.Kv, q: QuestionRecord): Promise<QuestionView>;
+export function questionViewOf(
+  kv: Deno.Kv,
+  q: QuestionRecord,
+  opts: { voters: false },
+): Promise<QuestionViewBase>;
+export function questionViewOf(
+  kv: Deno.Kv,
+  q: QuestionRecord,
+  opts?: QuestionViewOptions,
+): Promise<QuestionView>;
+export async function questionViewOf(
+  kv: Deno.Kv,
+  q: QuestionRecord,
+  opts: QuestionViewOptions = {},
+): Promise<QuestionViewBase> {
   const [[summary], voters] = await Promise.all([
     summarize(kv, [q]),
-    listVoters(kv, "question", q.id),
+    opts.voters === false ? null : listVoters(kv, "question", q.id),
   ]);
+  return { ...questionViewFrom(q, summary), ...voters };
+}
+
+/** The keys {@link readQuestionBase} reads in its one `getMany`, in order. */
+function baseKeys(id: string): Deno.KvKey[] {
+  return [
+    keys.question(id),
+    keys.voteCount("question", id, "up"),
+    keys.voteCount("question", id, "down"),
+    keys.messageCount(id),
+    keys.answerCount(id),
+    keys.acceptedAnswer(id),
+  ];
+}
+
+/** A record and its counts as a view (no voter lists). */
+function questionViewFrom(
+  q: QuestionRecord,
+  s: Pick<
+    QuestionSummary,
+    "upvotes" | "downvotes" | "messageCount" | "answerCount" | "acceptedMessageId"
+  >,
+): QuestionViewBase {
   const { revision: _revision, deletedBy: _deletedBy, hiddenAt: _hidden, ...record } = q;
   return {
     ...record,
     editedAt: q.editedAt ?? null,
-    upvotes: summary.upvotes,
-    downvotes: summary.downvotes,
-    messageCount: summary.messageCount,
-    answerCount: summary.answerCount,
-    acceptedMessageId: summary.acceptedMessageId,
-    likedBy: voters.likedBy,
-    dislikedBy: voters.dislikedBy,
+    upvotes: s.upvotes,
+    downvotes: s.downvotes,
+    messageCount: s.messageCount,
+    answerCount: s.answerCount,
+    acceptedMessageId: s.acceptedMessageId,
+  };
+}
+
+/** What {@link readQuestionBase} read: the record, its view, and the answer index state. */
+export interface QuestionBase {
+  record: QuestionRecord;
+  view: QuestionViewBase;
+  /** The question has an answer counter (threads written before it are read whole). */
+  answersIndexed: boolean;
+}
+
+/**
+ * A question's record and counters in one `getMany` (6 keys), whoever may see it: the
+ * caller decides visibility (`record.deletedAt` / `record.hiddenAt`, {@link maySeeDeleted}).
+ * Null for an unknown id.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const base = await readQuestionBase(kv, "q-abc");
+ * base?.view.answerCount;
+ * ```
+ */
+export async function readQuestionBase(kv: Deno.Kv, id: string): Promise<QuestionBase | null> {
+  if (!isLookupId(id)) return null;
+  const [q, up, down, messages, answers, accepted] = await kv.getMany(baseKeys(id));
+  const record = q.value as QuestionRecord | null;
+  if (!record) return null;
+  return {
+    record,
+    view: questionViewFrom(record, {
+      upvotes: counterValue(up.value),
+      downvotes: counterValue(down.value),
+      messageCount: counterValue(messages.value),
+      answerCount: counterValue(answers.value),
+      acceptedMessageId: (accepted.value as string | null) ?? null,
+    }),
+    answersIndexed: answers.versionstamp !== null,
   };
 }
