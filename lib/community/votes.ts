@@ -125,7 +125,7 @@ export async function castVote(
  * The same vote, alone: read, check, write in one op of its own, retried while another
  * writer changes the voter's keys. What a vote whose group failed a check runs.
  */
-export async function castVoteAlone(
+async function castVoteAlone(
   kv: Deno.Kv,
   input: VoteInput,
   now: number,
