@@ -113,9 +113,7 @@ export async function castVote(
   const epoch = groups.committed;
   const read = await readVote(kv, input, budget);
   if (!read.ok) return read;
-  // Refused by the budget: answered now, nothing written (the group would refuse it too).
-  const refused = budget && spendInOp(kv.atomic(), read.log, budget, now);
-  if (refused) return refused;
+  // Over budget: the group answers rate_limited and writes nothing for it.
   const done = await submit(groups, { ...read, input, now, budget, epoch });
   if (!done.ok) return done;
   return await afterVote(kv, input, now, done);
@@ -216,9 +214,10 @@ function writeVote(
   const { input: { userId, targetType, targetId, voteType }, now, budget, target, cur } = p;
   const prev = cur.value?.voteType ?? null;
   const step = nextVote(prev, voteType);
-  op.check(cur);
+  // A refused vote adds nothing to the op (its group commits without it).
   const refused = budget && spendInOp(op, p.log, budget, now);
   if (refused) return refused;
+  op.check(cur);
   const voteKey = keys.vote(targetType, targetId, userId);
   const oldIndex = cur.value
     ? keys.userVote(userId, invertTime(cur.value.createdAt), targetType, targetId)

@@ -390,3 +390,30 @@ Deno.test("one user's concurrent votes inside a crowd: the budget refuses exactl
     await t.close();
   }
 });
+
+Deno.test("a user's double vote inside a crowd: one liked, one unliked, and the counts agree", async () => {
+  const t = await createTestApp();
+  try {
+    const author = await member(t, "Author");
+    const questionId = await ask(t, author, { title: "Double votes in a crowd" });
+    const twice = await member(t, "Twice");
+    const crowd = await Promise.all(Array.from({ length: 60 }, (_, i) => member(t, `D${i}`)));
+    const [mine, others] = await Promise.all([
+      Promise.all([0, 1].map(() => like(t, twice, "question", questionId, "up"))),
+      Promise.all(crowd.map((p) => like(t, p, "question", questionId, "up"))),
+    ]);
+    assert.ok(others.every((r) => r.status === 200 && r.body.action === "liked"));
+    assert.deepEqual(mine.map((r) => r.body.action).sort(), ["liked", "unliked"]);
+    const unliked = mine.find((r) => r.body.action === "unliked")!;
+    assert.equal(unliked.body.liked, false);
+    const q = await voters(t, "question", questionId, questionId);
+    assert.equal(q.upvotes, 60);
+    assert.ok(!q.likedBy.includes(twice.id));
+    const entries = await Array.fromAsync(t.kv.list({ prefix: keys.userVotesPrefix(twice.id) }));
+    assert.equal(entries.length, 0);
+    const log = await t.kv.get<{ times: number[] }>(keys.rateLimitLog("post_votes", twice.id));
+    assert.equal(log.value?.times.length, 2, "both votes spent from the budget");
+  } finally {
+    await t.close();
+  }
+});
