@@ -8,7 +8,7 @@
  * `maxInFlight` group commits are in flight per committer; items submitted meanwhile
  * gather, and the next group takes them, so a crowd of N writers costs about
  * N / group-size commits. (Two in flight keep a commit queued on the KV thread while the
- * other's result travels back; more buys nothing on one SQLite writer.)
+ * other's result travels back: votes measured better with two than one, three no better.)
  *
  * How: {@link submit} queues an item; the committer's `build(op, items)` adds every item's
  * own `check`s and mutations to one op (merging what can merge: one `sum` of the total per
