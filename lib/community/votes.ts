@@ -6,13 +6,26 @@
  * conflict. `likedBy`/`dislikedBy` are those per-voter keys, listed when served.
  * The same op moves the voter's activity index and the author's `upvotes_received`.
  *
+ * One SQLite writer commits every op, so a crowd of votes waiting one commit each left the
+ * process idle: votes are group-committed (lib/kv/group_commit.ts) — those arriving while a
+ * commit is in flight go out as one op (each keeps its own checks; one `sum` per counter),
+ * at most {@link MAX_VOTES_PER_GROUP} per op and one per voter; a group that fails a check
+ * runs its votes alone through today's read–check–write loop.
+ *
  * @module
  */
 import { afterUpvote, bumpQuestion } from "../notifications/hooks.ts";
 import { afterCommit } from "../kv/after_commit.ts";
-import { batched, type Batcher, batcher } from "../kv/batch.ts";
+import { batched, batcher } from "../kv/batch.ts";
 import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
-import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
+import { groupCommitter, submit } from "../kv/group_commit.ts";
+import {
+  type Budget,
+  budgetOf,
+  type PostingLimits,
+  type RateLimited,
+  spendInOp,
+} from "../limits/posting.ts";
 import type { HitLog } from "../limits/window.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
 import { invalidateReads } from "./read_cache.ts";
@@ -68,7 +81,14 @@ export interface VoteInput {
 }
 
 /**
- * Apply one vote request; null when the target does not exist.
+ * Apply one vote request (SPEC.md's vote table): the answer, or why not.
+ *
+ * One read (the target, the voter's vote, the budget, the counts), then the write joins
+ * this process's vote group (lib/kv/group_commit.ts): votes arriving while a commit is in
+ * flight go out together as one atomic op, each with its own checks (the voter's vote key
+ * and budget log), the counters moved by one `sum` of the group's total. A group that
+ * fails a check runs each of its votes alone through {@link castVoteAlone}, so every vote
+ * gets the answer it would have had alone.
  *
  * @example
  * ```ts
@@ -85,85 +105,258 @@ export async function castVote(
   now = Date.now(),
   { limits }: { limits?: PostingLimits } = {},
 ): Promise<CastVoteResult> {
-  const { userId, targetType, targetId, voteType } = input;
+  const { userId, targetId } = input;
   if (!isLookupId(targetId)) return { ok: false, reason: "not_found" };
   // Votes and favorites share one budget (`votes`), spent in the vote's own atomic op.
   const budget = budgetOf(limits, "votes", userId);
-  const voteKey = keys.vote(targetType, targetId, userId);
-  const upKey = keys.voteCount(targetType, targetId, "up");
-  const downKey = keys.voteCount(targetType, targetId, "down");
-  let target: TargetInfo | null = null;
-  let counts = { up: 0, down: 0 };
-  const outcome = await updateAtomically<
-    ReturnType<typeof nextVote> | RateLimited | { ok: false; reason: "not_found" | "own_post" }
-  >(async () => {
-    // One read for everything the vote needs: the target, the voter's vote, the budget
-    // and the counts the answer reports.
-    const [record, cur, log, up, down] = await kv.getMany<
-      [QuestionRecord | MessageRecord, VoteRecord, HitLog, Deno.KvU64, Deno.KvU64]
-    >([
-      targetType === "question" ? keys.question(targetId) : keys.message(targetId),
-      voteKey,
-      budget?.key ?? keys.rateLimitLog("none", "none"),
-      upKey,
-      downKey,
-    ]);
-    target = targetOf(targetType, targetId, record.value);
-    if (!target) return { op: null, result: { ok: false as const, reason: "not_found" as const } };
-    // No self-votes (DESIGN.md §9): nobody raises their own score.
-    if (target.authorId === userId) {
-      return { op: null, result: { ok: false as const, reason: "own_post" as const } };
-    }
-    const prev = cur.value?.voteType ?? null;
-    const step = nextVote(prev, voteType);
-    const op = kv.atomic().check(cur);
-    const refused = budget && spendInOp(op, log, budget, now);
-    if (refused) return { op: null, result: refused };
-    const oldIndex = cur.value
-      ? keys.userVote(userId, invertTime(cur.value.createdAt), targetType, targetId)
-      : null;
-    const newIndex = step.next
-      ? keys.userVote(userId, invertTime(now), targetType, targetId)
-      : null;
-    counts = { up: counterValue(up.value), down: counterValue(down.value) };
-    if (prev) {
-      addToCounter(op, keys.voteCount(targetType, targetId, prev), -1);
-      counts[prev]--;
-    }
-    if (oldIndex && !(newIndex && sameKey(oldIndex, newIndex))) op.delete(oldIndex);
-    if (step.next && newIndex) {
-      addToCounter(op, keys.voteCount(targetType, targetId, step.next), 1);
-      counts[step.next]++;
-      op.set(voteKey, { voteType: step.next, createdAt: now } satisfies VoteRecord);
-      op.set(newIndex, { targetType, targetId, voteType: step.next, createdAt: now });
-    } else {
-      op.delete(voteKey);
-    }
-    const received = (step.next === "up" ? 1 : 0) - (prev === "up" ? 1 : 0);
-    // An AI expert's message: the counts move, no one's statistics do.
-    if (received !== 0 && !isExpertAuthor(target.authorId)) {
-      addToCounter(op, keys.userStat(target.authorId, "upvotes_received"), received);
-    }
-    bumpQuestion(op, target.questionId); // the live question page
-    if (step.next === "up" && !isExpertAuthor(target.authorId)) {
-      // The peak up-vote count the author's question/answer reached, for badges: `max`
-      // never conflicts and joins the vote's own commit.
-      op.max(
-        keys.userStat(target.authorId, bestStatOf(targetType)),
-        BigInt(Math.max(0, counts.up)),
-      );
-    }
-    return { op, result: step };
+  const groups = voteGroups(kv);
+  const epoch = groups.committed;
+  const read = await readVote(kv, input, budget);
+  if (!read.ok) return read;
+  // Over budget: the group answers rate_limited and writes nothing for it.
+  const done = await submit(groups, { ...read, input, now, budget, epoch });
+  if (!done.ok) return done;
+  return await afterVote(kv, input, now, done);
+}
+
+/**
+ * The same vote, alone: read, check, write in one op of its own, retried while another
+ * writer changes the voter's keys. What a vote whose group failed a check runs.
+ */
+async function castVoteAlone(
+  kv: Deno.Kv,
+  input: VoteInput,
+  now: number,
+  budget: Budget | null,
+): Promise<VoteDone | NotVoted> {
+  return await updateAtomically<VoteDone | NotVoted>(async () => {
+    const read = await readVote(kv, input, budget);
+    if (!read.ok) return { op: null, result: read };
+    const op = kv.atomic();
+    const w = writeVote(op, { ...read, input, now, budget }, read.counts);
+    if ("reason" in w) return { op: null, result: w };
+    for (const [key, delta] of w.sums) addToCounter(op, key, delta);
+    if (w.max) op.max(w.max[0], BigInt(w.max[1]));
+    bumpQuestion(op, read.target.questionId); // the live question page
+    return { op, result: { ok: true, target: read.target, step: w.step, counts: w.counts } };
   });
-  if ("reason" in outcome) return outcome;
-  const { action, next } = outcome;
-  const author = (target as TargetInfo | null)!.authorId;
+}
+
+/** A vote that will not be written: no target, the voter's own post, or over budget. */
+type NotVoted = { ok: false; reason: "not_found" | "own_post" } | RateLimited;
+
+/** A committed vote: its target, the table's step and the counts after it. */
+interface VoteDone {
+  ok: true;
+  target: TargetInfo;
+  step: ReturnType<typeof nextVote>;
+  counts: { up: number; down: number };
+}
+
+/** What one read gives a vote. */
+interface VoteRead {
+  ok: true;
+  target: TargetInfo;
+  cur: Deno.KvEntryMaybe<VoteRecord>;
+  log: Deno.KvEntryMaybe<HitLog>;
+  counts: { up: number; down: number };
+}
+
+/** A vote read and decided, waiting for its group. */
+interface PlannedVote extends VoteRead {
+  input: VoteInput;
+  now: number;
+  budget: Budget | null;
+  /** The group count when the read started (fresh if no group committed since). */
+  epoch: number;
+}
+
+/** One read for everything a vote needs: the target, the vote, the budget, the counts. */
+async function readVote(
+  kv: Deno.Kv,
+  { userId, targetType, targetId }: VoteInput,
+  budget: Budget | null,
+): Promise<VoteRead | NotVoted> {
+  const [record, cur, log, up, down] = await kv.getMany<
+    [QuestionRecord | MessageRecord, VoteRecord, HitLog, Deno.KvU64, Deno.KvU64]
+  >([
+    targetType === "question" ? keys.question(targetId) : keys.message(targetId),
+    keys.vote(targetType, targetId, userId),
+    budget?.key ?? keys.rateLimitLog("none", "none"),
+    keys.voteCount(targetType, targetId, "up"),
+    keys.voteCount(targetType, targetId, "down"),
+  ]);
+  const target = targetOf(targetType, targetId, record.value);
+  if (!target) return { ok: false, reason: "not_found" };
+  // No self-votes (DESIGN.md §9): nobody raises their own score.
+  if (target.authorId === userId) return { ok: false, reason: "own_post" };
+  const counts = { up: counterValue(up.value), down: counterValue(down.value) };
+  return { ok: true, target, cur, log, counts };
+}
+
+/**
+ * Add one vote's own checks and writes to `op` (its vote key, its activity index, its
+ * budget), starting from `counts`; the counter moves, the author's peak and the question
+ * to bump are returned for the caller to apply (merged across a group).
+ */
+function writeVote(
+  op: Deno.AtomicOperation,
+  p: Omit<PlannedVote, "epoch" | "counts" | "ok">,
+  counts: { up: number; down: number },
+):
+  | {
+    step: ReturnType<typeof nextVote>;
+    counts: { up: number; down: number };
+    sums: [Deno.KvKey, number][];
+    max: [Deno.KvKey, number] | null;
+  }
+  | RateLimited {
+  const { input: { userId, targetType, targetId, voteType }, now, budget, target, cur } = p;
+  const prev = cur.value?.voteType ?? null;
+  const step = nextVote(prev, voteType);
+  // A refused vote adds nothing to the op (its group commits without it).
+  const refused = budget && spendInOp(op, p.log, budget, now);
+  if (refused) return refused;
+  op.check(cur);
+  const voteKey = keys.vote(targetType, targetId, userId);
+  const oldIndex = cur.value
+    ? keys.userVote(userId, invertTime(cur.value.createdAt), targetType, targetId)
+    : null;
+  const newIndex = step.next ? keys.userVote(userId, invertTime(now), targetType, targetId) : null;
+  const after = { ...counts };
+  const sums: [Deno.KvKey, number][] = [];
+  if (prev) {
+    sums.push([keys.voteCount(targetType, targetId, prev), -1]);
+    after[prev]--;
+  }
+  if (oldIndex && !(newIndex && sameKey(oldIndex, newIndex))) op.delete(oldIndex);
+  if (step.next && newIndex) {
+    sums.push([keys.voteCount(targetType, targetId, step.next), 1]);
+    after[step.next]++;
+    op.set(voteKey, { voteType: step.next, createdAt: now } satisfies VoteRecord);
+    op.set(newIndex, { targetType, targetId, voteType: step.next, createdAt: now });
+  } else {
+    op.delete(voteKey);
+  }
+  const received = (step.next === "up" ? 1 : 0) - (prev === "up" ? 1 : 0);
+  // An AI expert's message: the counts move, no one's statistics do.
+  const expert = isExpertAuthor(target.authorId);
+  if (received !== 0 && !expert) {
+    sums.push([keys.userStat(target.authorId, "upvotes_received"), received]);
+  }
+  // The peak up-vote count the author's question/answer reached, for badges: `max` never
+  // conflicts and joins the vote's own commit.
+  const max: [Deno.KvKey, number] | null = step.next === "up" && !expert
+    ? [keys.userStat(target.authorId, bestStatOf(targetType)), Math.max(0, after.up)]
+    : null;
+  return { step, counts: after, sums, max };
+}
+
+/** Most votes in one group: 32 × (≤2 checks, ≤4 own writes + ≤5 merged) is within KV's op limits. */
+export const MAX_VOTES_PER_GROUP = 32;
+
+/** Bytes of values a group may write (KV allows 819,200 per op; budget logs dominate). */
+const MAX_GROUP_BYTES = 400_000;
+
+/** The group committer of each store's votes. */
+const voteGroups = perStore((kv) =>
+  groupCommitter<PlannedVote, VoteDone | NotVoted>({
+    kv,
+    maxItems: MAX_VOTES_PER_GROUP,
+    maxInFlight: 2,
+    maxCost: MAX_GROUP_BYTES,
+    // A budget log holds up to `limit` times (≈9 bytes each in V8's serialization).
+    costOf: (v) => 400 + (v.budget ? 9 * (v.log.value?.times.length ?? 0) + 100 : 0),
+    // One voter per group: two of a voter's votes share the budget log (and may share the
+    // vote key), so the second waits for the next group.
+    keyOf: (v) => v.input.userId,
+    build: buildGroup,
+    single: (v) => castVoteAlone(kv, v.input, v.now, v.budget),
+  })
+);
+
+/**
+ * How this process's votes on `kv` were committed: groups committed, votes in them (of the
+ * last 1,000 groups), groups that failed a check and ran their votes alone.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const { groups, votes } = voteCommitStats(kv); // votes / groups = the mean group size
+ * ```
+ */
+export function voteCommitStats(kv: Deno.Kv): { groups: number; votes: number; fellBack: number } {
+  const g = voteGroups(kv);
+  return {
+    groups: g.committed,
+    votes: g.sizes.reduce((a, b) => a + b, 0),
+    fellBack: g.fellBack,
+  };
+}
+
+/**
+ * One op for a group of votes: each vote's own checks and writes, one `sum` per counter
+ * of the group's total, one `max` per peak stat, one version bump per question. Each vote
+ * answers the counts before the group plus the group's deltas up to and including its own.
+ */
+function buildGroup(
+  op: Deno.AtomicOperation,
+  votes: PlannedVote[],
+): (VoteDone | NotVoted)[] {
+  // The counts before the group, per target: the freshest read among its votes (the one
+  // that started after the most groups had committed). Every vote read before the group
+  // commits, so this is a committed state without any of the group's own votes; the lane
+  // does no read of its own (it would wait behind the crowd's reads on the KV thread).
+  const counts = new Map<string, { up: number; down: number; epoch: number }>();
+  for (const v of votes) {
+    const t = targetKey(v.input);
+    const seen = counts.get(t);
+    if (!seen || v.epoch > seen.epoch) counts.set(t, { ...v.counts, epoch: v.epoch });
+  }
+  const sums = new Map<string, [Deno.KvKey, number]>();
+  const maxes = new Map<string, [Deno.KvKey, number]>();
+  const questions = new Set<string>();
+  const answers = votes.map((v): VoteDone | NotVoted => {
+    const t = targetKey(v.input);
+    const before = counts.get(t)!;
+    const w = writeVote(op, v, before);
+    if ("reason" in w) return w;
+    counts.set(t, { ...w.counts, epoch: before.epoch });
+    for (const [key, delta] of w.sums) {
+      const k = JSON.stringify(key);
+      const s = sums.get(k);
+      sums.set(k, [key, (s?.[1] ?? 0) + delta]);
+    }
+    if (w.max) {
+      const k = JSON.stringify(w.max[0]);
+      maxes.set(k, [w.max[0], Math.max(maxes.get(k)?.[1] ?? 0, w.max[1])]);
+    }
+    questions.add(v.target.questionId);
+    return { ok: true, target: v.target, step: w.step, counts: w.counts };
+  });
+  for (const [key, delta] of sums.values()) if (delta !== 0) addToCounter(op, key, delta);
+  for (const [key, value] of maxes.values()) op.max(key, BigInt(value));
+  for (const q of questions) bumpQuestion(op, q); // the live question page
+  return answers;
+}
+
+function targetKey({ targetType, targetId }: VoteInput): string {
+  return `${targetType}\u0000${targetId}`;
+}
+
+/** After the commit: cache drops, badges, the notification, then the answer. */
+async function afterVote(
+  kv: Deno.Kv,
+  { targetType, targetId }: VoteInput,
+  now: number,
+  { target, step: { action, next }, counts }: VoteDone,
+): Promise<CastVoteResult> {
+  const author = target.authorId;
   // After the commit: nothing here may fail the request (the vote stands). The counts are
-  // the ones the commit moved from (no second read): votes committed concurrently by others
-  // may be missing from this answer, never from the stored counters.
+  // the ones the commit moved from plus its group's moves (no second read): votes committed
+  // concurrently elsewhere may be missing from this answer, never from the stored counters.
   invalidateReads(kv); // vote counts in the feed
   if (action === "liked" && !isExpertAuthor(author)) {
-    const liked = (target as TargetInfo | null)!;
     // Grouped per author / per liked post (lib/kv/batch.ts): a crowd liking one post costs
     // about two peak-and-badge checks and two notification writes, not one each, and the
     // voter still answers after work that saw its own like.
@@ -174,7 +367,7 @@ export async function castVote(
       ),
       afterCommit(
         "upvote notification",
-        () => batched(upvoteNotices(kv), `${targetType}\u0000${targetId}`, { target: liked, now }),
+        () => batched(upvoteNotices(kv), `${targetType}\u0000${targetId}`, { target, now }),
       ),
     ]);
   }
@@ -249,9 +442,9 @@ const upvoteNotices = perStore((kv) =>
   })
 );
 
-/** One batcher per store (tests run many stores in one process). */
-function perStore<T>(make: (kv: Deno.Kv) => Batcher<T>): (kv: Deno.Kv) => Batcher<T> {
-  const made = new WeakMap<Deno.Kv, Batcher<T>>();
+/** One batcher or committer per store (tests run many stores in one process). */
+function perStore<T extends object>(make: (kv: Deno.Kv) => T): (kv: Deno.Kv) => T {
+  const made = new WeakMap<Deno.Kv, T>();
   return (kv) => {
     let b = made.get(kv);
     if (!b) made.set(kv, b = make(kv));

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { counterValue, readCounters } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import { type UserVoteEntry, type VoteResult } from "@/lib/community/votes.ts";
+import { type UserVoteEntry, voteCommitStats, type VoteResult } from "@/lib/community/votes.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { answer, ask, getAs, json, type Member, member, postAs } from "../helpers/community.ts";
 
@@ -280,6 +280,139 @@ Deno.test("votes write the voter's activity index and the author's upvotes_recei
       questionId,
       "down",
     ]]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("120 distinct users voting at once are group-committed: counters exact, every answer has its own vote", async () => {
+  const t = await createTestApp();
+  try {
+    const author = await member(t, "Author");
+    const questionId = await ask(t, author, { title: "A crowd votes on this one" });
+    const people = await Promise.all(Array.from({ length: 120 }, (_, i) => member(t, `C${i}`)));
+    // The first 40 had voted down before: their up is a switch.
+    for (const p of people.slice(0, 40)) await like(t, p, "question", questionId, "down");
+    const before = voteCommitStats(t.kv);
+    const results = await Promise.all(people.map((p) => like(t, p, "question", questionId, "up")));
+    const after = voteCommitStats(t.kv);
+    for (const [i, r] of results.entries()) {
+      assert.equal(r.status, 200);
+      assert.equal(r.body.action, "liked");
+      assert.equal(r.body.liked, true);
+      assert.equal(r.body.downvoted, false);
+      // Its own up is counted, nobody else's vote is invented.
+      assert.ok(r.body.upvotes >= 1 && r.body.upvotes <= 120, `${r.body.upvotes}`);
+      // A switcher's own down is gone from its answer.
+      const most = i < 40 ? 39 : 40;
+      assert.ok(r.body.downvotes >= 0 && r.body.downvotes <= most, `${r.body.downvotes}`);
+    }
+    const groups = after.groups - before.groups;
+    assert.ok(groups < 120 && groups > 0, `${groups} commits for 120 votes`);
+    const q = await voters(t, "question", questionId, questionId);
+    assert.equal(q.upvotes, 120);
+    assert.equal(q.downvotes, 0);
+    assert.deepEqual([...q.likedBy].sort(), people.map((p) => p.id).sort());
+    // Everyone again at once: all unliked, back to zero.
+    const again = await Promise.all(people.map((p) => like(t, p, "question", questionId, "up")));
+    for (const r of again) {
+      assert.equal(r.body.action, "unliked");
+      assert.equal(r.body.liked, false);
+      assert.ok(r.body.upvotes >= 0 && r.body.upvotes <= 119, `${r.body.upvotes}`);
+    }
+    const [up, down, received, best] = await readCounters(t.kv, [
+      keys.voteCount("question", questionId, "up"),
+      keys.voteCount("question", questionId, "down"),
+      keys.userStat(author.id, "upvotes_received"),
+      keys.userStat(author.id, "best_question_upvotes"),
+    ]);
+    assert.deepEqual([up, down, received, best], [0, 0, 0, 120]);
+    assert.equal(
+      (await Array.fromAsync(t.kv.list({ prefix: keys.votesPrefix("question", questionId) })))
+        .length,
+      0,
+    );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a crowd voting on several posts at once: each voter's budget counts every vote, counts exact", async () => {
+  const t = await createTestApp();
+  try {
+    const author = await member(t, "Author");
+    const ids = [
+      await ask(t, author, { title: "First post to vote on" }),
+      await ask(t, author, { title: "Second post to vote on" }),
+      await ask(t, author, { title: "Third post to vote on" }),
+    ];
+    const people = await Promise.all(Array.from({ length: 40 }, (_, i) => member(t, `P${i}`)));
+    // Each person votes on all three at once (one budget log each, shared by the three).
+    const results = await Promise.all(
+      people.flatMap((p) => ids.map((id) => like(t, p, "question", id, "up"))),
+    );
+    assert.ok(results.every((r) => r.status === 200 && r.body.action === "liked"));
+    for (const id of ids) {
+      const q = await voters(t, "question", id, id);
+      assert.equal(q.upvotes, 40);
+      assert.equal(q.likedBy.length, 40);
+    }
+    for (const p of people) {
+      const log = await t.kv.get<{ times: number[] }>(keys.rateLimitLog("post_votes", p.id));
+      assert.equal(log.value?.times.length, 3, `${p.name}: every vote spent from the budget`);
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("one user's concurrent votes inside a crowd: the budget refuses exactly the ones over it", async () => {
+  const t = await createTestApp({ env: { LIMIT_VOTES_PER_HOUR: "5" } });
+  try {
+    const author = await member(t, "Author");
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push(await ask(t, author, { title: `Budget post ${i}` }));
+    const eager = await member(t, "Eager");
+    const crowd = await Promise.all(Array.from({ length: 30 }, (_, i) => member(t, `K${i}`)));
+    const [mine, others] = await Promise.all([
+      Promise.all(ids.map((id) => like(t, eager, "question", id, "up"))),
+      Promise.all(crowd.map((p) => like(t, p, "question", ids[0], "up"))),
+    ]);
+    assert.ok(others.every((r) => r.status === 200));
+    assert.deepEqual(mine.map((r) => r.status).sort(), [200, 200, 200, 200, 200, 429, 429, 429]);
+    const liked = mine.flatMap((r, i) => r.status === 200 ? [ids[i]] : []);
+    for (const id of ids) {
+      const q = await voters(t, "question", id, id);
+      const mineHere = liked.includes(id) ? 1 : 0;
+      assert.equal(q.upvotes, mineHere + (id === ids[0] ? 30 : 0));
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a user's double vote inside a crowd: one liked, one unliked, and the counts agree", async () => {
+  const t = await createTestApp();
+  try {
+    const author = await member(t, "Author");
+    const questionId = await ask(t, author, { title: "Double votes in a crowd" });
+    const twice = await member(t, "Twice");
+    const crowd = await Promise.all(Array.from({ length: 60 }, (_, i) => member(t, `D${i}`)));
+    const [mine, others] = await Promise.all([
+      Promise.all([0, 1].map(() => like(t, twice, "question", questionId, "up"))),
+      Promise.all(crowd.map((p) => like(t, p, "question", questionId, "up"))),
+    ]);
+    assert.ok(others.every((r) => r.status === 200 && r.body.action === "liked"));
+    assert.deepEqual(mine.map((r) => r.body.action).sort(), ["liked", "unliked"]);
+    const unliked = mine.find((r) => r.body.action === "unliked")!;
+    assert.equal(unliked.body.liked, false);
+    const q = await voters(t, "question", questionId, questionId);
+    assert.equal(q.upvotes, 60);
+    assert.ok(!q.likedBy.includes(twice.id));
+    const entries = await Array.fromAsync(t.kv.list({ prefix: keys.userVotesPrefix(twice.id) }));
+    assert.equal(entries.length, 0);
+    const log = await t.kv.get<{ times: number[] }>(keys.rateLimitLog("post_votes", twice.id));
+    assert.equal(log.value?.times.length, 2, "both votes spent from the budget");
   } finally {
     await t.close();
   }
