@@ -15,6 +15,7 @@
  * @module
  */
 import { Hono } from "hono";
+import { encode } from "../lib/http/compress.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
 import { type LoadConfig, type LoadResult, loadWith, startTree } from "./harness.ts";
 
@@ -226,6 +227,7 @@ export async function run(): Promise<void> {
     };
     const q = (i: number) => servers[i].info.questionId;
     const failures: string[] = [];
+    const notesAfterTable: string[] = [];
     const notes: string[] = [];
     const check = (name: string, r: LoadResult[]) =>
       r.forEach((x, i) => {
@@ -253,6 +255,53 @@ export async function run(): Promise<void> {
     }
     check("GET /questions/:id", r);
     httpRow("GET /questions/:id signed out, 30 answers, HTTP", "≥ 0.20×", "req/s", r, b);
+    // The same page as browsers ask for it (every browser sends Accept-Encoding).
+    const browser = [{ "accept-encoding": "gzip, deflate, br" }];
+    r = [];
+    for (const [i, srv] of servers.entries()) {
+      const url = `${srv.info.url}/questions/${q(i)}`;
+      await loadWith({ url, seconds: 1, connections: 50, headerSets: browser });
+      r.push(await loadWith({ url, seconds, connections: 50, headerSets: browser }));
+    }
+    check("GET /questions/:id (br)", r);
+    httpRow("  same, Accept-Encoding as a browser sends it", "(context)", "req/s", r, b);
+    // The ceiling for those bytes: a bare route answering the after side's page as a
+    // constant, uncompressed and compressed — what the transport and the load generator
+    // allow for a body that size, with no app at all.
+    const after = servers[servers.length - 1];
+    const pageUrl = `${after.info.url}/questions/${q(servers.length - 1)}`;
+    const plainBody = new Uint8Array(
+      await (await fetch(pageUrl, {
+        headers: { "accept-encoding": "identity" },
+      })).arrayBuffer(),
+    );
+    const brBody = encode(plainBody, "br");
+    const constant = serveOnLoopback((req) =>
+      req.headers.get("accept-encoding")
+        ? new Response(brBody as BodyInit, {
+          headers: { "content-type": "text/html; charset=utf-8", "content-encoding": "br" },
+        })
+        : new Response(plainBody as BodyInit, {
+          headers: { "content-type": "text/html; charset=utf-8" },
+        })
+    );
+    const ceiling = [];
+    for (const headerSets of [undefined, browser]) {
+      await loadWith({ url: constant.url, seconds: 1, connections: 50, headerSets });
+      ceiling.push(await loadWith({ url: constant.url, seconds, connections: 50, headerSets }));
+    }
+    await constant.close();
+    notesAfterTable.push(
+      `question page body: ${f0(plainBody.length / 1024)} KB (${
+        f0(brBody.length / 1024)
+      } KB brotli); a bare route answering those bytes as a constant: ${
+        f0(ceiling[0].requestsPerSec)
+      } req/s = ${f2(ceiling[0].requestsPerSec / b.requestsPerSec)}× bare JSON uncompressed, ${
+        f0(ceiling[1].requestsPerSec)
+      } req/s = ${
+        f2(ceiling[1].requestsPerSec / b.requestsPerSec)
+      }× brotli — the most any app can reach for that page on this transport and load generator`,
+    );
     // GET /api/questions page 1.
     b = await bareRun();
     r = await http({ path: "/api/questions", connections: 50 });
@@ -346,6 +395,7 @@ export async function run(): Promise<void> {
     ]);
     console.log();
     table(rows);
+    for (const n of notesAfterTable) console.log(`\n  ${n}`);
     console.log(
       `\n  agent API responses ≥ 500: ${agent5xx.join(" / ")} (before / after)` +
         `\n  question page bytes per render (signed in): ${

@@ -55,8 +55,13 @@ interface Entry {
   status: number;
   headers: [string, string][];
   body: Uint8Array;
-  /** The body compressed per encoding, made on the first hit that asks for it. */
-  encoded: Partial<Record<Encoding, Uint8Array>>;
+  /**
+   * What a hit answers, per encoding (`identity` uncompressed), made on the first hit that
+   * asks for it: the body as a Blob and the final header list. A Blob body is not copied
+   * per response, and a header list needs no `Headers` built per hit; measured on a
+   * 100 KB page, `new Response` took ~7 µs so against 40–110 µs from a buffer.
+   */
+  variants: Partial<Record<Encoding | "identity", { body: Blob; headers: [string, string][] }>>;
 }
 
 const SKIP_PREFIXES = ["/api/", "/auth/", "/local-oauth/", "/_parley/"];
@@ -130,17 +135,11 @@ export class PageCache {
     const entry = this.#entries.get(key);
     if (!entry || entry.expires <= this.#now()) return null;
     this.stats.hits++;
-    const headers = new Headers(entry.headers);
-    headers.set(CACHE_HEADER, "hit");
-    appendVary(headers, "Accept-Encoding");
     const encoding = entry.body.byteLength >= COMPRESS_MIN_BYTES
       ? pickEncoding(req.headers.get("accept-encoding"))
       : null;
-    if (!encoding) return new Response(entry.body as BodyInit, { status: entry.status, headers });
-    const body = entry.encoded[encoding] ??= encode(entry.body, encoding);
-    headers.set("content-encoding", encoding);
-    headers.delete("content-length");
-    return new Response(body as BodyInit, { status: entry.status, headers });
+    const variant = entry.variants[encoding ?? "identity"] ??= variantOf(entry, encoding);
+    return new Response(variant.body, { status: entry.status, headers: variant.headers });
   }
 
   /** Answer `req` from the cache, or through `render` (storing what may be shared). */
@@ -183,7 +182,7 @@ export class PageCache {
         status: res.status,
         headers,
         body,
-        encoded: {},
+        variants: {},
       };
       if (generation === this.#generation) this.#store(key, entry);
       resolve(entry);
@@ -248,4 +247,18 @@ export class PageCache {
     headers.set(CACHE_HEADER, how);
     return new Response(entry.body as BodyInit, { status: entry.status, headers });
   }
+}
+
+/** A hit's body and headers for `encoding` (null: uncompressed), as compress.ts would send. */
+function variantOf(
+  entry: Entry,
+  encoding: Encoding | null,
+): { body: Blob; headers: [string, string][] } {
+  const headers = new Headers(entry.headers);
+  headers.set(CACHE_HEADER, "hit");
+  appendVary(headers, "Accept-Encoding");
+  if (!encoding) return { body: new Blob([entry.body as BlobPart]), headers: [...headers] };
+  headers.set("content-encoding", encoding);
+  headers.delete("content-length");
+  return { body: new Blob([encode(entry.body, encoding) as BlobPart]), headers: [...headers] };
 }
