@@ -58,12 +58,12 @@ const MAX_DEPTH = 4;
  *
  * | | signed out | signed in |
  * | --- | --- | --- |
- * | session (routes/_middleware.ts) | 0 | 2: `get` session, `getMany` user |
+ * | session (routes/_middleware.ts) | 0 | 1: `getMany` session + user + profile (lib/auth/sessions.ts) |
  * | moderator check (only when `MODERATORS` names an email) | 0 | 1 `list` of identities |
  * | thread, cache miss: 2 round trips | 11: `getMany` record + 5 counters ‖ `list` answer index; then 9 `getMany` (30 records, 60 vote counters) | same 11 |
  * | thread, cache hit (within 1 s, no write through this process) | 0 | 0 |
  * | viewer state, beside the thread | 0 | 3: `getMany` follow + question vote/favorite ‖ `list` own votes ‖ `list` own favorites |
- * | total | 11 (and signed-out pages are page-cached) | 17 miss, 6 hit |
+ * | total | 11 (and signed-out pages are page-cached) | 16 miss, 5 hit |
  *
  * Before: 53 signed out and 65 signed in, 31 of them a `kv.list` of voter keys the page
  * never shows. A viewer with `OWN_INDEX_LIMIT` (40) or more votes (or favorites) anywhere

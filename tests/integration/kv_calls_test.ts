@@ -23,10 +23,10 @@ Deno.test("a question page with 30 answers costs at most 17 KV calls signed in (
     // Session 2 + moderator check 1 + thread 11 (2 round trips) + viewer state 3.
     invalidateReads(t.services.kv);
     const miss = await load(viewer.cookie);
-    assert.ok(miss <= 17, `${miss} calls: ${log.join(", ")}`);
+    assert.ok(miss <= 16, `${miss} calls: ${log.join(", ")}`);
     // Within the second, the thread comes from the shared read cache: only the viewer's own.
     const hit = await load(viewer.cookie);
-    assert.ok(hit <= 6, `${hit} calls: ${log.join(", ")}`);
+    assert.ok(hit <= 5, `${hit} calls: ${log.join(", ")}`);
     invalidateReads(t.services.kv);
     const out = await load("", `/questions/${id}?signed-out=1`);
     assert.ok(out <= 11, `${out} calls: ${log.join(", ")}`);
