@@ -108,6 +108,11 @@ debateBrowserTest(
       });
       await page.getByRole("button", { name: "Start the debate" }).click();
       await page.locator('[data-testid="debate-turn"]').first().waitFor();
+      // Focus moves in an effect, which runs after the paint that showed the first turn:
+      // on a loaded machine a moment later, so wait for it (a few seconds at most).
+      await page.waitForFunction(() => document.activeElement?.id === "debate-transcript", null, {
+        timeout: 5000,
+      }).catch(() => {});
       assert.equal(
         await page.evaluate(() => document.activeElement?.id),
         "debate-transcript",
