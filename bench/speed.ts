@@ -184,6 +184,9 @@ export async function run(): Promise<void> {
         `  ${s.name}: seeded and serving in ${f0((performance.now() - started) / 1000)} s`,
       );
     }
+    // Let the stores settle after seeding (SQLite checkpoints the WAL of 100,000 fresh
+    // questions; start-up jobs run once): the first row measured a transient otherwise.
+    await new Promise((r) => setTimeout(r, 5000));
     const http = async (cfg: Omit<LoadConfig, "url"> & { path: string }) => {
       const res: LoadResult[] = [];
       for (const srv of servers) {
