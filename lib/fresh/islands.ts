@@ -149,6 +149,24 @@ export function islandsJson(instances: IslandInstance[]): string {
   return scriptSafe(out + "]");
 }
 
+/**
+ * The props as the JSON the browser revives. Flat props of plain values (most islands)
+ * are stringified as they are — `JSON.stringify` drops `undefined` and writes non-finite
+ * numbers as null, as {@link encodeProps} does — anything else goes through
+ * {@link encodeProps}.
+ */
+function propsJson(name: string, props: Record<string, unknown>): string {
+  for (const k in props) {
+    const v = props[k];
+    if (v !== null && typeof v === "object") return JSON.stringify(encodeProps(name, props));
+    if (typeof v === "function" || typeof v === "bigint" || typeof v === "symbol") {
+      return JSON.stringify(encodeProps(name, props));
+    }
+    if (k === TAG) return JSON.stringify(encodeProps(name, props));
+  }
+  return JSON.stringify(props);
+}
+
 interface MarkerProps {
   name: string;
   // deno-lint-ignore no-explicit-any
@@ -187,7 +205,7 @@ function IslandMarker(marker: MarkerProps): VNode {
   if (_children !== undefined) {
     throw new IslandPropError(name, "children", "JSX");
   }
-  const json = JSON.stringify(encodeProps(name, rest) ?? {});
+  const json = propsJson(name, rest);
   const index = current.instances.push({ name, json }) - 1;
   current.used.add(name);
   const key = `island\u0000${name}\u0000${json}`;

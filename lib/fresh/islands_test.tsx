@@ -202,3 +202,21 @@ Deno.test("islandsJson() is the script-safe JSON of the instances", () => {
   assert.doesNotMatch(json, /<|\u2028/);
   assert.deepEqual(JSON.parse(json), [{ name: "A", props: { t: "</script><x>\u2028" } }]);
 });
+
+Deno.test("flat props are recorded as encodeProps() would: undefined left out, non-finite numbers null", async () => {
+  const { html } = await render(() => (
+    <Counter start={Number.NaN} {...{ label: "x", gone: undefined, on: true, none: null }} />
+  ));
+  const [instance] = islandState(html);
+  assert.deepEqual(instance.props, { start: null, label: "x", on: true, none: null });
+  assert.deepEqual(
+    instance.props,
+    encodeProps("Counter", {
+      start: Number.NaN,
+      label: "x",
+      gone: undefined,
+      on: true,
+      none: null,
+    }),
+  );
+});
