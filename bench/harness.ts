@@ -135,3 +135,31 @@ export async function startTree<T>(
     },
   };
 }
+
+/**
+ * The likes load of the speed bench: `POST /api/likes` up-votes on one question from 200
+ * connections, each signed in as its own voter (its own session cookie).
+ *
+ * @example
+ * ```ts
+ * declare const info: { url: string; questionId: string; voterCookies: string[] };
+ * const r = await likesLoad(info, 5);
+ * ```
+ */
+export async function likesLoad(
+  info: { url: string; questionId: string; voterCookies: string[] },
+  seconds: number,
+): Promise<LoadResult> {
+  return await loadWith({
+    url: `${info.url}/api/likes`,
+    method: "POST",
+    body: JSON.stringify({ targetId: info.questionId, targetType: "question", voteType: "up" }),
+    seconds,
+    connections: 200,
+    headerSets: info.voterCookies.map((cookie) => ({
+      cookie,
+      origin: info.url,
+      "content-type": "application/json",
+    })),
+  });
+}

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type LoadResult, loadWith, startTree } from "./harness.ts";
+import { likesLoad, type LoadResult, startTree } from "./harness.ts";
 
 interface Info {
   url: string;
@@ -39,22 +39,7 @@ try {
       const srv = await startTree<Info>(s.root, "serve", kvPath);
       let r: LoadResult;
       try {
-        r = await loadWith({
-          url: `${srv.info.url}/api/likes`,
-          method: "POST",
-          body: JSON.stringify({
-            targetId: srv.info.questionId,
-            targetType: "question",
-            voteType: "up",
-          }),
-          seconds,
-          connections: 200,
-          headerSets: srv.info.voterCookies.map((cookie) => ({
-            cookie,
-            origin: srv.info.url,
-            "content-type": "application/json",
-          })),
-        });
+        r = await likesLoad(srv.info, seconds);
       } finally {
         await srv.stop();
       }

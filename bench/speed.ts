@@ -17,7 +17,7 @@
 import { Hono } from "hono";
 import { encode } from "../lib/http/compress.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
-import { type LoadConfig, type LoadResult, loadWith, startTree } from "./harness.ts";
+import { likesLoad, type LoadConfig, type LoadResult, loadWith, startTree } from "./harness.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -328,20 +328,7 @@ export async function run(): Promise<void> {
     // POST /api/likes, 200 voters on one question, against raw sum commits on that store.
     const likes: LoadResult[] = [];
     for (const [i, srv] of servers.entries()) {
-      likes.push(
-        await loadWith({
-          url: `${srv.info.url}/api/likes`,
-          method: "POST",
-          body: JSON.stringify({ targetId: q(i), targetType: "question", voteType: "up" }),
-          seconds,
-          connections: 200,
-          headerSets: srv.info.voterCookies.map((cookie) => ({
-            cookie,
-            origin: srv.info.url,
-            "content-type": "application/json",
-          })),
-        }),
-      );
+      likes.push(await likesLoad({ ...srv.info, questionId: q(i) }, seconds));
     }
     check("POST /api/likes", likes);
     for (const s of servers) await s.stop();
