@@ -18,11 +18,11 @@ import { keys } from "../lib/kv/keys.ts";
 import { createQuestion, writeQuestion } from "../lib/community/questions/write.ts";
 import { getQuestions, summarize } from "../lib/community/questions/read.ts";
 import { listQuestionsPage } from "../lib/community/questions/feed.ts";
-import { type QuestionRecord } from "../lib/community/questions/model.ts";
 import { createUser } from "../lib/auth/users.ts";
 import { castVote } from "../lib/community/votes.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
 import { benchApp, type LoadResult, loadWith, row } from "./harness.ts";
+import { seedQuestions } from "./seed.ts";
 
 const VOTERS = 200;
 const AGENT_CONNECTIONS = 50;
@@ -63,39 +63,6 @@ async function pageBySkipping(kv: Deno.Kv, page: number): Promise<number> {
     if (ids.length === 20) break;
   }
   return (await summarize(kv, await getQuestions(kv, ids), { downvotes: false })).length;
-}
-
-/** Store `count` questions in big atomic batches (a benchmark seed on an idle store). */
-async function seedQuestions(kv: Deno.Kv, count: number, authorId: string): Promise<void> {
-  const BATCH = 30; // ~25 mutations per question, under the 1000-mutation limit
-  const base = Date.now() - count * 1000;
-  const author = { id: authorId, name: "Seeder", avatar: null };
-  let head = (await kv.get<number>(keys.questionSeqHead())).value ?? 0;
-  const tagHeads = new Map<string, number>();
-  for (let start = 0; start < count; start += BATCH) {
-    const op = kv.atomic();
-    for (let i = start; i < Math.min(count, start + BATCH); i++) {
-      const tag = `topic${i % 20}`;
-      const q: QuestionRecord = {
-        id: `q-seed-${i}`,
-        title: `Seeded question ${i}`,
-        description: "Seeded for the benchmark.",
-        tags: [tag],
-        author,
-        createdBy: "user",
-        createdAt: base + i * 1000,
-        status: "active",
-        discussionRounds: 0,
-      };
-      const tagSeq = (tagHeads.get(tag) ?? 0) + 1;
-      tagHeads.set(tag, tagSeq);
-      writeQuestion(op, q, { seq: ++head, tagSeqs: new Map([[tag, tagSeq]]) });
-    }
-    op.set(keys.questionSeqHead(), head);
-    for (const [tag, n] of tagHeads) op.set(keys.tagSeqHead(tag), n);
-    const res = await op.commit();
-    if (!res.ok) throw new Error("seed batch failed");
-  }
 }
 
 /** Run the community benchmarks and print their rows. */
@@ -177,7 +144,7 @@ export async function run(): Promise<void> {
 
     // ——— Agent list over many questions ———
     const seedStart = performance.now();
-    await seedQuestions(kv, questions, owner.id);
+    await seedQuestions(kv, questions, owner.id, { writeQuestion, keys });
     const seedSeconds = (performance.now() - seedStart) / 1000;
     const agentHeaders: Record<string, string>[] = [];
     for (let i = 0; i < AGENT_CONNECTIONS; i++) {

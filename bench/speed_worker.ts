@@ -20,6 +20,7 @@
  * @module
  */
 import { Session } from "node:inspector";
+import { seedQuestions } from "./seed.ts";
 
 const [mode, root, kvPath] = Deno.args;
 const QUESTIONS = Number(Deno.env.get("BENCH_QUESTIONS") ?? 100_000);
@@ -55,34 +56,8 @@ async function seed(origin: string): Promise<Info> {
   const infoKey = ["bench_speed_info"];
   const stored = (await kv.get<Info>(infoKey)).value;
   if (stored) return { ...stored, url: origin };
-  // 1. Many questions, in big atomic batches (as bench/community.ts).
-  const BATCH = 30;
-  const base = Date.now() - (QUESTIONS + 100) * 1000;
-  const author = { id: "u-seeder", name: "Seeder", avatar: null };
-  let head = 0;
-  const tagHeads = new Map<string, number>();
-  for (let start = 0; start < QUESTIONS; start += BATCH) {
-    const op = kv.atomic();
-    for (let i = start; i < Math.min(QUESTIONS, start + BATCH); i++) {
-      const tag = `topic${i % 20}`;
-      const tagSeq = (tagHeads.get(tag) ?? 0) + 1;
-      tagHeads.set(tag, tagSeq);
-      writeQuestion(op, {
-        id: `q-seed-${i}`,
-        title: `Seeded question ${i}`,
-        description: "Seeded for the benchmark.",
-        tags: [tag],
-        author,
-        createdBy: "user",
-        createdAt: base + i * 1000,
-        status: "active",
-        discussionRounds: 0,
-      }, { seq: ++head, tagSeqs: new Map([[tag, tagSeq]]) });
-    }
-    op.set(keys.questionSeqHead(), head);
-    for (const [tag, n] of tagHeads) op.set(keys.tagSeqHead(tag), n);
-    if (!(await op.commit()).ok) throw new Error("seed batch failed");
-  }
+  // 1. Many questions, in big atomic batches (with this tree's own writer).
+  await seedQuestions(kv, QUESTIONS, "u-seeder", { writeQuestion, keys });
   // 2. Twenty recent questions for the home page, through the domain write.
   for (let i = 0; i < 20; i++) {
     await createQuestion(kv, {
