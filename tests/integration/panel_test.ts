@@ -206,6 +206,51 @@ Deno.test("budget exhaustion: the panel does not join and says so quietly", asyn
   }
 });
 
+Deno.test("a burst of new questions starts exactly the day's budget of panels, no more", async () => {
+  const { t, close } = await panelApp({ EXPERT_PANEL_PER_DAY: "4" });
+  try {
+    const askers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => member(t, `Asker ${i}`)),
+    );
+    const ids = await Promise.all(
+      askers.map((a, i) => ask(t, a, { title: `Burst question number ${i}` })),
+    );
+    let withPanel = 0;
+    for (const id of ids) if ((await thread(t, id)).length > 0) withPanel++;
+    assertEquals(withPanel, 4);
+    // The day stays spent: one more question gets none.
+    const late = await ask(t, askers[0], { title: "After the burst" });
+    assertEquals((await thread(t, late)).length, 0);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("two instances on one store share the day's budget exactly under a burst", async () => {
+  const dir = await Deno.makeTempDir();
+  const kvPath = `${dir}/kv.sqlite3`;
+  const llm = startFakeLlm(reply);
+  const env = { ...llm.env, EXPERT_PANEL_PER_DAY: "5" };
+  const a = await createTestApp({ env, kvPath });
+  const b = await createTestApp({ env, kvPath });
+  try {
+    const ids = await Promise.all(
+      Array.from({ length: 16 }, async (_, i) => {
+        const t = i % 2 ? a : b;
+        return { t, id: await ask(t, await member(t, `Asker ${i}`), { title: `Shared ${i}` }) };
+      }),
+    );
+    let withPanel = 0;
+    for (const { t, id } of ids) if ((await thread(t, id)).length > 0) withPanel++;
+    assertEquals(withPanel, 5);
+  } finally {
+    await a.close();
+    await b.close();
+    await llm.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a killed process's panel completes after restart (lease lapses, resumer continues)", async () => {
   const dir = await Deno.makeTempDir();
   const kvPath = `${dir}/kv.sqlite3`;
