@@ -22,14 +22,28 @@ export const handler = define.middleware(async (req, ctx) => {
   // is ignored, so the cross-site exemption above can never lend a session to a write.
   const found = bearer ? null : await userForSession(kv, token, now());
   ctx.state.user = found?.user ?? null;
-  const res = await ctx.next();
-  if (found?.renewed && token) {
-    const headers = new Headers(res.headers);
-    setCookie(headers, cookieName, token, {
-      maxAge: SESSION_TTL_MS / 1000,
-      secure: config.appOrigin.startsWith("https:"),
-    });
-    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  const renew = found?.renewed && token
+    ? (headers: Headers) =>
+      setCookie(headers, cookieName, token, {
+        maxAge: SESSION_TTL_MS / 1000,
+        secure: config.appOrigin.startsWith("https:"),
+      })
+    : null;
+  let res: Response;
+  try {
+    res = await ctx.next();
+  } catch (err) {
+    // A thrown answer (the app maps it to a response) carries the renewed cookie too:
+    // the session's lifetime already slid in KV.
+    if (renew && err instanceof HttpError && !("set-cookie" in err.headers)) {
+      const h = new Headers();
+      renew(h);
+      err.headers["set-cookie"] = h.get("set-cookie")!;
+    }
+    throw err;
   }
-  return res;
+  if (!renew) return res;
+  const headers = new Headers(res.headers);
+  renew(headers);
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 });

@@ -57,6 +57,30 @@ Deno.test("a session expires after its lifetime without use, and slides while us
   }
 });
 
+Deno.test("a renewed session's cookie is sent again on an error answer too", async () => {
+  const clock = { now: NOW };
+  const { t, close } = await appWithFakeProviders({ now: () => clock.now });
+  try {
+    const { jar } = await signInThrough(t, "provider_a");
+    clock.now += SESSION_RENEW_AFTER_MS + 1;
+    // A handler that throws (an unknown question: 404) after the session slid.
+    const res = await t.request("/api/questions/q-nope", { headers: { cookie: jar.header() } });
+    assert.equal(res.status, 404);
+    await res.body?.cancel();
+    const cookie = setCookies(res).find((c) => c.name === "parley_session");
+    assert.equal(cookie?.attributes["max-age"], String(SESSION_TTL_MS / 1000));
+    // Not renewed again: the next error answer sends no cookie.
+    const again = await t.request("/api/questions/q-nope", {
+      headers: { cookie: jar.header() },
+    });
+    assert.equal(again.status, 404);
+    await again.body?.cancel();
+    assert.equal(setCookies(again).find((c) => c.name === "parley_session"), undefined);
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("logout with fetch: {ok: true}, cookie cleared, session gone server-side", async () => {
   const { t, close } = await appWithFakeProviders();
   try {
