@@ -30,7 +30,8 @@ export default function NotificationBell(props: Props) {
     >
       <span aria-hidden="true">🔔</span>
       <span>Notifications</span>
-      {unread > 0 && <span class="visually-hidden">, {unread} unread</span>}
+      {/* Parentheses read well whether or not the browser puts a space before them. */}
+      {unread > 0 && <span class="visually-hidden">({unread} unread)</span>}
       {unread > 0 && (
         <span class="badge unread-badge" aria-hidden="true" data-testid="unread-badge">
           {unread > 99 ? "99+" : unread}

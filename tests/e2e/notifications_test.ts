@@ -41,13 +41,13 @@ browserTest(
     await b.page.getByRole("button", { name: "Post answer" }).click();
     await b.page.waitForURL(/posted=/);
 
-    await a.page.getByRole("link", { name: /^Notifications\s*,\s*1 unread$/ }).waitFor({
+    await a.page.getByRole("link", { name: /^Notifications\s*\(1 unread\)$/ }).waitFor({
       timeout: 10_000,
     });
     await a.page.screenshot({ path: `${SCREENSHOT_DIR}/notifications-badge.png` });
 
     // The notification leads to the exact answer, scrolled to and highlighted (:target).
-    await a.page.getByRole("link", { name: /^Notifications\s*,\s*1 unread$/ }).click();
+    await a.page.getByRole("link", { name: /^Notifications\s*\(1 unread\)$/ }).click();
     await a.page.getByText("Today").waitFor();
     await a.page.getByRole("link", { name: "Will my badge update by itself?" }).click();
     await a.page.waitForURL(/\?answer=.*#msg-/);
