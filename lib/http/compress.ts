@@ -136,12 +136,27 @@ export async function compressResponse(req: Request, res: Response): Promise<Res
   const init = { status: res.status, statusText: res.statusText, headers };
   if (body.length < COMPRESS_MIN_BYTES) return new Response(body as BodyInit, init);
   const compressed = encode(body, encoding);
+  markEncoded(headers, encoding);
+  return new Response(compressed as BodyInit, init);
+}
+
+/**
+ * Make `headers` describe a body compressed with `encoding` (what every compressed
+ * answer carries, here and from the page cache): `Content-Encoding`, no `Content-Length`
+ * of the other bytes, a weak ETag (a strong validator names exact bytes).
+ *
+ * @example
+ * ```ts
+ * const headers = new Headers({ etag: '"v1"', "content-length": "5000" });
+ * markEncoded(headers, "br");
+ * headers.get("etag"); // 'W/"v1"'
+ * ```
+ */
+export function markEncoded(headers: Headers, encoding: Encoding): void {
   headers.set("content-encoding", encoding);
   headers.delete("content-length");
-  // A strong validator names exact bytes; the compressed body is other bytes.
   const etag = headers.get("etag");
   if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
-  return new Response(compressed as BodyInit, init);
 }
 
 /**

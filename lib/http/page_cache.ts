@@ -34,7 +34,14 @@
  * @module
  */
 
-import { appendVary, COMPRESS_MIN_BYTES, encode, type Encoding, pickEncoding } from "./compress.ts";
+import {
+  appendVary,
+  COMPRESS_MIN_BYTES,
+  encode,
+  type Encoding,
+  markEncoded,
+  pickEncoding,
+} from "./compress.ts";
 
 /** Options of {@link PageCache}. */
 export interface PageCacheOptions {
@@ -258,7 +265,6 @@ function variantOf(
   headers.set(CACHE_HEADER, "hit");
   appendVary(headers, "Accept-Encoding");
   if (!encoding) return { body: new Blob([entry.body as BlobPart]), headers: [...headers] };
-  headers.set("content-encoding", encoding);
-  headers.delete("content-length");
+  markEncoded(headers, encoding);
   return { body: new Blob([encode(entry.body, encoding) as BlobPart]), headers: [...headers] };
 }
