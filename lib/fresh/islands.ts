@@ -125,13 +125,9 @@ export function encodeProps(island: string, value: unknown, path = ""): unknown 
 }
 
 /**
- * JSON for a `<script type="application/json">`: `<`, U+2028 and U+2029 are escaped
- * so no prop can close the script element or break the parser.
+ * JSON made safe for a `<script type="application/json">`: `<`, U+2028 and U+2029 are
+ * escaped so no prop can close the script element or break the parser.
  */
-export function scriptSafeJson(value: unknown): string {
-  return scriptSafe(JSON.stringify(value));
-}
-
 function scriptSafe(json: string): string {
   return json.replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
