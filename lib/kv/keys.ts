@@ -64,7 +64,6 @@
  *
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
- * | `["ticks", jobName]` | `TickRecord` `{token, next, owner}` | the schedule of a periodic job (lib/jobs/schedule.ts): set with the queue message that carries `token` in one op; only a message with the current token runs the job |
  * | `["avatar_job"]` | `AvatarJobState` `{owner, leaseUntil, lastTickAt, cursor}` | the lease: taken with a check on this key, so one instance runs a tick at a time and ticks are ≥30 s apart |
  * | `["avatar_answered", userId, questionId]` | `{messageId, answeredAt}` | checked absent and set in the same op as the avatar's answer: never two answers per user and question |
  * | `["avatar_answer_log", userId]` | `{times: number[]}` (the ≤10 newest answer times) | checked and rewritten with each avatar answer: the sliding hourly cap |
@@ -111,6 +110,13 @@
  * | `["mod_queue", targetType, targetId]` | `ModQueueEntry` | with each flag (count, reasons); hidden at 3 flags; removed by a moderator's decision |
  * | `["hidden_posts", targetType, targetId]` | `{at, by}` | with the record's `hiddenAt`: feeds that read snapshots skip these |
  * | `["mod_log", invertTime(at), id]` | `ModLogEntry` | one per moderator action, in the action's op; newest first |
+ *
+ * Background jobs (lib/jobs/: debates, expert panels, the avatar, fan-outs):
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["jobs", kind, id]` | `JobRecord` `{owner, claims, due, released}` | written with the work it runs (a debate, a panel) or by the first pass (periodic jobs); its versionstamp is the fence every commit of the run checks; deleted in the op of the job's last write; the resume pass lists this prefix |
+ * | `["job_lease", kind, id]` | `LeaseTerm` `{owner, until}` | renewed every 2 s under the fence, lapses after 6 s; `until: 0` once released at shutdown |
  *
  * Later features add their rows here, next to their builders.
  *
@@ -320,6 +326,12 @@ export const keys = {
   ],
   agentKeyCount: (userId: string): Deno.KvKey => ["agent_key_count", userId],
   avatarJob: (): Deno.KvKey => ["avatar_job"],
+  /** A background job's record; its versionstamp is the run's fence (lib/jobs/lease.ts). */
+  job: (kind: string, id: string): Deno.KvKey => ["jobs", kind, id],
+  /** Every background job, for the resume pass. */
+  jobsPrefix: (): Deno.KvKey => ["jobs"],
+  /** Until when a job's holder keeps it. */
+  jobLease: (kind: string, id: string): Deno.KvKey => ["job_lease", kind, id],
   /** The schedule of a periodic job (lib/jobs/schedule.ts). */
   tick: (jobName: string): Deno.KvKey => ["ticks", jobName],
   avatarAnswered: (userId: string, questionId: string): Deno.KvKey => [
