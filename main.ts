@@ -1,5 +1,6 @@
 /**
- * Production entry: configuration → KV → app → `Deno.serve`, with graceful shutdown.
+ * Production entry: configuration → KV → app → `Deno.serve`, with a shutdown that fits
+ * Deno Deploy's 5 s between SIGINT and SIGKILL.
  *
  * @module
  */
@@ -8,8 +9,9 @@ import { createApp } from "./lib/app.ts";
 import { ConfigError, loadConfig } from "./lib/config.ts";
 import { readBuildInfo } from "./lib/fresh/assets.ts";
 import { openKv } from "./lib/kv/open.ts";
-import { waitForDebates } from "./lib/debates/runner.ts";
-import { startBackgroundWork } from "./lib/jobs/background.ts";
+import { appJobs } from "./lib/jobs/app_jobs.ts";
+import type { JobRunner } from "./lib/jobs/runner.ts";
+import { cronPass, JOBS_CRON } from "./lib/jobs/triggers.ts";
 import { closeLiveStreams } from "./lib/http/live.ts";
 import { llmFromConfig } from "./lib/llm/from_config.ts";
 import { resolveAppSecret } from "./lib/auth/secret.ts";
@@ -18,6 +20,14 @@ import type { Services } from "./lib/state.ts";
 import manifest from "./manifest.gen.ts";
 
 const root = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
+
+/** Deploy SIGKILLs 5 s after SIGINT: whatever is left by then is cut short here first. */
+const SHUTDOWN_BUDGET_MS = 4_500;
+
+// Deno Deploy discovers cron jobs by evaluating this module's top level, before
+// `Deno.serve`: the resume pass of the job runner, once a minute (lib/jobs/triggers.ts).
+const jobsReady = Promise.withResolvers<JobRunner>();
+Deno.cron(JOBS_CRON.name, JOBS_CRON.schedule, () => cronPass(jobsReady.promise));
 
 /** A period override from the environment (tests); undefined keeps the default. */
 function envMs(name: string): number | undefined {
@@ -50,31 +60,31 @@ async function main(): Promise<void> {
   // The stand-in model (local mode) is served by the app itself, built just below.
   const self: { app?: Hono } = {};
   const llm = llmFromConfig(config, { appFetch: () => self.app!.fetch });
-  const services: Services = { kv, config, secret, now: Date.now, llm };
+  const services: Services = {
+    kv,
+    config,
+    secret,
+    now: Date.now,
+    llm,
+    avatarIntervalMs: envMs("AVATAR_INTERVAL_MS"),
+  };
   const app = createApp(services, { manifest, build, buildDir: `${root}/.build` });
   self.app = app;
-  // Background work on KV queue messages, registered before serving (Deno Deploy wants
-  // the listener at isolate start): the AI avatar tick (30 s) and the resumer of debates
-  // whose instance died (2 s) — each once per period across all instances.
-  const background = await startBackgroundWork(services, {
-    avatarIntervalMs: envMs("AVATAR_INTERVAL_MS"),
-    debateResumeIntervalMs: envMs("DEBATE_RESUME_INTERVAL_MS"),
-  });
+  // Jobs whose instance died are resumed by a pass: from cron (above), from requests
+  // (throttled to one a second) and from a timer while this process lives.
+  const jobs = appJobs(services);
+  jobs.startTimer(envMs("JOBS_PASS_INTERVAL_MS"));
+  jobsReady.resolve(jobs);
 
-  // Requests also check that no job's schedule died with another instance (throttled).
   const serve: Deno.ServeHandler = (req, info) => {
-    background.nudge();
+    jobs.nudge();
     return app.fetch(req, info);
   };
   const server = startServer(serve, {
     port: config.port,
     hostname: config.hostname,
-    onClosed: async () => {
-      await background.stop();
-      // Debates whose clients left keep running server-side; let them save first.
-      await waitForDebates(15_000);
-      kv.close();
-    },
+    // Live streams end first (below), so what is left are ordinary requests.
+    graceMs: 2_000,
     onListen: ({ hostname, port }) => {
       const mode = config.localMode ? "local mode (local sign-in)" : "production";
       const model = llm
@@ -86,12 +96,24 @@ async function main(): Promise<void> {
     },
   });
 
+  let stopping = false;
   const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    const started = performance.now();
     console.log(`${signal}: finishing in-flight requests…`);
-    // Live debate followers end now (clients resume elsewhere with Last-Event-ID).
-    closeLiveStreams(); // debate, notification and question streams end; clients reconnect
+    const deadline = setTimeout(() => {
+      console.error(`${signal}: shutdown budget spent; exiting now`);
+      Deno.exit(0);
+    }, SHUTDOWN_BUDGET_MS);
+    // Live streams end now (clients resume elsewhere with Last-Event-ID); running jobs
+    // are released, so another instance resumes them at once; then requests finish.
+    closeLiveStreams();
+    await jobs.shutdown(1_000);
     await server.shutdown();
-    console.log("Parley stopped.");
+    kv.close();
+    clearTimeout(deadline);
+    console.log(`Parley stopped (${Math.round(performance.now() - started)} ms).`);
     Deno.exit(0);
   };
   Deno.addSignalListener("SIGINT", () => stop("SIGINT"));

@@ -7,7 +7,7 @@
  * prints one JSON line `{url, control, cookies}`; `GET <control>/memory` collects
  * garbage and answers `{heapUsed, rss, running}`; closing stdin stops it.
  */
-import { runningDebates } from "../lib/debates/runner.ts";
+import { jobRunner } from "../lib/jobs/runner.ts";
 import { serveOnLoopback, signInAs } from "../tests/helpers/app.ts";
 import { benchApp } from "./harness.ts";
 
@@ -27,7 +27,11 @@ const control = serveOnLoopback(async () => {
     await new Promise((r) => setTimeout(r, 20));
   }
   const mem = Deno.memoryUsage();
-  return Response.json({ heapUsed: mem.heapUsed, rss: mem.rss, running: runningDebates() });
+  return Response.json({
+    heapUsed: mem.heapUsed,
+    rss: mem.rss,
+    running: jobRunner(app.kv).running("debate"),
+  });
 });
 
 console.log(JSON.stringify({ url: srv.url, control: control.url, cookies, gc: Boolean(gc) }));

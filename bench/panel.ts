@@ -10,7 +10,8 @@
  *
  * @module
  */
-import { panelMetrics, waitForPanels } from "../lib/panel/job.ts";
+import { panelMetrics } from "../lib/panel/job.ts";
+import { jobRunner } from "../lib/jobs/runner.ts";
 import { serveOnLoopback, signInAs, type TestApp } from "../tests/helpers/app.ts";
 import { type FakeCall, startFakeLlm } from "../tests/helpers/fake_llm.ts";
 import { benchApp, row } from "./harness.ts";
@@ -108,7 +109,7 @@ async function burst(app: TestApp, follow: boolean): Promise<Burst> {
         firstExpert.push(seen - t1);
       }
     }));
-    if (follow) await waitForPanels(120_000);
+    if (follow) await jobRunner(app.kv).waitIdle(120_000, "panel");
     return { total: performance.now() - start, create, firstExpert, commits: commits.n };
   } finally {
     await srv.close();

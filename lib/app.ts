@@ -20,6 +20,7 @@ import { onReadsInvalidated } from "./community/read_cache.ts";
 import { compressResponse } from "./http/compress.ts";
 import { keys } from "./kv/keys.ts";
 import type { AppState, Services } from "./state.ts";
+import { appJobs } from "./jobs/app_jobs.ts";
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -69,6 +70,8 @@ export function isApiPath(url: URL): boolean {
  * ```
  */
 export function createApp(services: Services, opts: AppOptions): Hono {
+  // Background work (debates, panels, the avatar) runs on the store's job runner.
+  appJobs(services);
   const https = services.config.appOrigin.startsWith("https:");
   const fresh = createFreshHandler(opts.manifest, {
     build: opts.build,

@@ -7,7 +7,8 @@ import { submitQuestionForm } from "@/lib/community/ask_form.ts";
 import { isIdempotencyKey } from "@/lib/community/idempotency.ts";
 import { NewQuestionBody } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
-import { newPanelOps, runInBackground } from "@/lib/panel/job.ts";
+import { newPanelOps, startPanel } from "@/lib/panel/job.ts";
+import { jobRunner } from "@/lib/jobs/runner.ts";
 import { getSettings } from "@/lib/profile/settings.ts";
 import AskIdeas from "@/islands/AskIdeas.tsx";
 
@@ -91,7 +92,7 @@ export const handler = define.handlers<Data>({
           extra: (op, q) => {
             extra(op, q);
             // The panel's job is created with the question (never on a replayed submit).
-            if (values.panel) newPanelOps(op, q.id, now());
+            if (values.panel) newPanelOps(op, q.id, jobRunner(kv));
           },
         }).then((res) => (panelJob = values.panel && res.ok, res)),
     );
@@ -110,7 +111,7 @@ export const handler = define.handlers<Data>({
         headers,
       });
     }
-    if (panelJob) runInBackground(ctx.state.services, r.questionId);
+    if (panelJob) await startPanel(kv, r.questionId);
     return new Response(null, {
       status: 303,
       headers: { location: `/questions/${encodeURIComponent(r.questionId)}?asked=1` },

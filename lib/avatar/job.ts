@@ -1,41 +1,36 @@
 /**
- * The AI avatar job as a periodic job (lib/jobs/schedule.ts): a tick every 30 s across
- * all instances, driven by KV queue messages. The lease in lib/avatar/lease.ts still
- * guards each tick, so even two schedulers (or a one-off caller) never run two ticks at
- * once; a stopping scheduler aborts the tick's model call and waits for it.
+ * The AI avatar as a periodic job of the runner (lib/jobs/runner.ts): one tick every 30 s
+ * across all instances. The runner's lease makes one instance run it at a time; the tick
+ * record (lib/avatar/tick.ts) keeps ticks the interval apart even for direct callers, and
+ * the per-question markers keep answers single. Shutdown aborts a tick's model call.
  *
  * @module
  */
-import type { PeriodicJob } from "../jobs/schedule.ts";
+import type { JobKind } from "../jobs/runner.ts";
 import type { Services } from "../state.ts";
-import { AVATAR_INTERVAL_MS } from "./lease.ts";
-import { runAvatarTick } from "./tick.ts";
+import { AVATAR_INTERVAL_MS, runAvatarTick } from "./tick.ts";
 
-/** Options of {@link avatarJob}. */
-export interface AvatarJobOptions {
-  /** Period in ms (default 30 s, SPEC.md). */
-  intervalMs?: number;
-  /** This instance's id in the avatar lease (default: a fresh id). */
-  owner?: string;
-}
+/** The job kind's name. */
+export const AVATAR_JOB = "avatar";
 
 /**
- * The avatar tick as a {@link PeriodicJob} named `avatar`.
+ * The avatar tick as a periodic job kind.
  *
  * @example
  * ```ts
- * import { startScheduler } from "@/lib/jobs/schedule.ts";
+ * import { jobRunner } from "@/lib/jobs/runner.ts";
  * import type { Services } from "@/lib/state.ts";
  * declare const services: Services;
- * const scheduler = await startScheduler(services.kv, [avatarJob(services)]);
- * await scheduler.stop();
+ * jobRunner(services.kv).register(avatarJobKind(services));
  * ```
  */
-export function avatarJob(services: Services, opts: AvatarJobOptions = {}): PeriodicJob {
-  const owner = opts.owner ?? crypto.randomUUID();
+export function avatarJobKind(services: Services, intervalMs = AVATAR_INTERVAL_MS): JobKind {
   return {
-    name: "avatar",
-    intervalMs: opts.intervalMs ?? AVATAR_INTERVAL_MS,
-    run: (signal) => runAvatarTick(services, services.now(), { owner, signal }),
+    kind: AVATAR_JOB,
+    every: intervalMs,
+    canRun: () => services.llm !== undefined,
+    run: async (ctx) => {
+      await runAvatarTick(services, services.now(), { signal: ctx.signal });
+    },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * One tick of the AI avatar job (DESIGN.md §7, SPEC.md "AI avatar settings"): take the
- * lease, then for each user on the roster whose `aiAvatar` setting is on, answer the
+ * tick (a check-and-set on `["avatar_job"]`, so ticks start at least the interval apart
+ * whoever calls them), then for each user on the roster whose `aiAvatar` setting is on, answer the
  * newest question older than 60 s that the user did not ask and their avatar has not
  * answered, within 10 answers per hour. The clock is a parameter, so tests drive ticks
  * without timers.
@@ -19,7 +20,54 @@ import {
   type AvatarAnswered,
   type AvatarAnswerResult,
 } from "./answer.ts";
-import { acquireLease, type LeaseRefusal, releaseLease } from "./lease.ts";
+import { commit } from "../kv/atomic.ts";
+
+/** SPEC.md "AI avatar settings": the check interval. */
+export const AVATAR_INTERVAL_MS = 30_000;
+
+/**
+ * Clocks on different instances drift by a few milliseconds; a tick that arrives this
+ * much early still counts as on time, so the cadence does not halve to one per minute.
+ */
+export const INTERVAL_SLACK_MS = 1_000;
+
+/** `["avatar_job"]`: when the last tick started and where its roster walk stopped. */
+export interface AvatarTickState {
+  lastTickAt: number;
+  /** The roster user the last tick ended with; the next tick starts after them. */
+  cursor: string | null;
+}
+
+/** Why no tick runs now. */
+export type TickRefusal = "too_soon";
+
+/** Take the tick starting at `now` (one check-and-set), or say it is too soon. */
+async function takeTick(
+  kv: Deno.Kv,
+  now: number,
+): Promise<{ state: AvatarTickState; versionstamp: string } | { refused: TickRefusal }> {
+  const entry = await kv.get<AvatarTickState>(keys.avatarJob());
+  const cur = entry.value;
+  if (cur && now - cur.lastTickAt < AVATAR_INTERVAL_MS - INTERVAL_SLACK_MS) {
+    return { refused: "too_soon" };
+  }
+  const state: AvatarTickState = { lastTickAt: now, cursor: cur?.cursor ?? null };
+  const res = await commit(kv, (op) => op.check(entry).set(keys.avatarJob(), state));
+  // Another caller took this very tick between our read and our write.
+  if (!res.ok) return { refused: "too_soon" };
+  return { state, versionstamp: res.versionstamp };
+}
+
+/** Remember where the roster walk stopped, unless a later tick already started. */
+async function saveCursor(
+  kv: Deno.Kv,
+  taken: { state: AvatarTickState; versionstamp: string },
+  cursor: string | null,
+): Promise<void> {
+  await commit(kv, (op) =>
+    op.check({ key: keys.avatarJob(), versionstamp: taken.versionstamp })
+      .set(keys.avatarJob(), { ...taken.state, cursor } satisfies AvatarTickState));
+}
 
 /** How many of the newest questions a tick looks at. */
 export const AVATAR_QUESTION_WINDOW = 50;
@@ -32,8 +80,6 @@ export const TICK_BUDGET_MS = 45_000;
 
 /** Options of {@link runAvatarTick}. */
 export interface AvatarTickOptions {
-  /** This instance's id in the lease (default: a fresh id, i.e. a one-off caller). */
-  owner?: string;
   /** Answers per user in one tick (default 1: ten answers spread over five minutes). */
   perUserPerTick?: number;
   /** Cancels the tick (the job is stopping). */
@@ -44,7 +90,7 @@ export interface AvatarTickOptions {
 export interface AvatarTickReport {
   ran: boolean;
   /** Why the tick did nothing. */
-  refused?: LeaseRefusal | "no_model";
+  refused?: TickRefusal | "no_model";
   answers: { userId: string; questionId: string; messageId: string }[];
   /** Users skipped, with why. */
   skipped: { userId: string; reason: string }[];
@@ -93,8 +139,8 @@ async function* openQuestions(
 }
 
 /**
- * Run one tick at `now`. Does nothing when another instance holds the lease, when the
- * last tick started less than 30 s ago, or when there is no language model.
+ * Run one tick at `now`. Does nothing when the last tick started less than 30 s ago
+ * (here or on another instance), or when there is no language model.
  *
  * @example
  * ```ts
@@ -112,18 +158,18 @@ export async function runAvatarTick(
   const { kv, llm } = services;
   const report: AvatarTickReport = { ran: false, answers: [], skipped: [] };
   if (!llm) return { ...report, refused: "no_model" };
-  // Nobody has the avatar on: no need to write the lease every 30 s.
+  // Nobody has the avatar on: no need to write the tick record every 30 s.
   const anyone = await Array.fromAsync(
     kv.list({ prefix: keys.avatarRosterPrefix() }, { limit: 1 }),
   );
   if (anyone.length === 0) return report;
-  const lease = await acquireLease(kv, opts.owner ?? crypto.randomUUID(), now);
-  if ("refused" in lease) return { ...report, refused: lease.refused };
+  const tick = await takeTick(kv, now);
+  if ("refused" in tick) return { ...report, refused: tick.refused };
   report.ran = true;
 
   const started = performance.now();
   const perUser = Math.max(1, opts.perUserPerTick ?? 1);
-  let cursor = lease.state.cursor;
+  let cursor = tick.state.cursor;
   try {
     const roster = await rosterFrom(kv, cursor);
     if (roster.length === 0) return report;
@@ -177,6 +223,6 @@ export async function runAvatarTick(
     }
     return report;
   } finally {
-    await releaseLease(kv, lease, cursor);
+    await saveCursor(kv, tick, cursor);
   }
 }

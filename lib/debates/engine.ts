@@ -19,8 +19,8 @@ import { type LlmClient, LlmError } from "../llm/types.ts";
 import { MessageClipper } from "./clip.ts";
 import { choosePersona, type Persona } from "./personas.ts";
 import { type Debaters, synthesisPrompt, turnPrompt } from "./prompts.ts";
-import { trackDebate } from "./runner.ts";
-import { type DebateWriter, LeaseLostError, newDebateLeaseOps } from "./lease.ts";
+import { type DebateWriter, LeaseLostError } from "./writer.ts";
+import type { JobRunner } from "../jobs/runner.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
 import { keys } from "../kv/keys.ts";
 import {
@@ -62,9 +62,10 @@ export interface RunningDebate {
   userId: string;
   request: DebateRequest;
   opponentId: string;
-  /** How many times an instance claimed it after its first run (resumes). */
-  claims: number;
 }
+
+/** The job kind of debates (lib/debates/job.ts). */
+export const DEBATE_JOB = "debate";
 
 /** Token budget of one turn: room for 200 characters and a little more to clip. */
 const TURN_MAX_TOKENS = 120;
@@ -88,7 +89,8 @@ export interface AcceptedDebate {
  * declare const deps: DebateDeps;
  * declare const request: Parameters<typeof acceptDebate>[2];
  * declare const user: User;
- * const accepted = await acceptDebate(deps, user.id, request);
+ * import { jobRunner } from "@/lib/jobs/runner.ts";
+ * const accepted = await acceptDebate(deps, user.id, request, jobRunner(deps.kv));
  * ```
  * @throws when the debate cannot be saved.
  */
@@ -96,6 +98,7 @@ export async function acceptDebate(
   deps: DebateDeps,
   userId: string,
   request: DebateRequest,
+  jobs: JobRunner,
 ): Promise<AcceptedDebate> {
   const opponent = choosePersona(request.topic);
   const now = deps.now();
@@ -126,12 +129,12 @@ export async function acceptDebate(
   const memory = request.userProfile.softMemory
     ? { ...request.userProfile.softMemory, updatedAt: now }
     : undefined;
-  const running: RunningDebate = { userId, request, opponentId: opponent.id, claims: 0 };
+  const running: RunningDebate = { userId, request, opponentId: opponent.id };
   const created = await createDebate(deps.kv, record, memory, (op) => {
-    // The run is claimed by this process from the start; if it dies, the lease lapses
-    // and any instance's resumer continues it.
-    newDebateLeaseOps(op, record.id, now);
-    op.set(keys.debateRunning(record.id), running);
+    // The run's job is held by this instance from the start; if it dies, the lease lapses
+    // and any instance's resume pass continues it.
+    jobs.newJobOps(op, DEBATE_JOB, record.id);
+    op.set(keys.debateEventHead(record.id), 0).set(keys.debateRunning(record.id), running);
   });
   if (!created) {
     throw new Error(`Debate id collision: ${record.id}`);
@@ -175,16 +178,19 @@ function failureMessage(err: unknown): string {
 }
 
 /**
- * Run an accepted debate to its end. Never rejects: failures become an `error` event
- * and a `failed` record.
+ * Run an accepted debate to its end (lib/debates/job.ts calls it from the debate's job).
+ * Never rejects: failures become an `error` event and a `failed` record; a run whose job
+ * another instance holds (or that shutdown stopped) just stops. `end` adds the job's end
+ * to the debate's last op.
  *
  * @example
  * ```ts
- * import { adoptDebate } from "@/lib/debates/lease.ts";
+ * import { DebateWriter } from "@/lib/debates/writer.ts";
+ * import type { JobContext } from "@/lib/jobs/runner.ts";
  * declare const accepted: AcceptedDebate;
  * declare const deps: DebateDeps;
- * const writer = await adoptDebate(deps.kv, accepted.record.id, deps.now);
- * await runDebate(deps, accepted, writer);
+ * declare const ctx: JobContext;
+ * await runDebate(deps, accepted, new DebateWriter(deps.kv, ctx.id, ctx, 0), [], ctx.finish);
  * ```
  */
 export async function runDebate(
@@ -192,12 +198,17 @@ export async function runDebate(
   accepted: AcceptedDebate,
   out: DebateWriter,
   resumed: DebateMessage[] = [],
+  end: (op: Deno.AtomicOperation) => void = () => {},
 ): Promise<void> {
   let record = accepted.record;
   const { opponent, request } = accepted;
   const debaters: Debaters = { topic: request.topic, user: request.userProfile, opponent };
   const messages: DebateMessage[] = [...resumed];
-  const emit: Emit = (event) => out.emit(event);
+  const emit: Emit = (event) => {
+    // Stop streaming at once when the job is not ours any more (taken over, shutdown).
+    if (out.lost) throw new LeaseLostError(record.id);
+    out.emit(event);
+  };
   try {
     if (messages.length === 0) {
       emit({
@@ -258,6 +269,7 @@ export async function runDebate(
       { type: "done", data: { id: record.id, topic: record.topic, messages, synthesis } },
     ], (op) => {
       record = completeDebateOps(op, before, synthesis, source, deps.now());
+      end(op);
     });
     if (synthesis.winner === "user") {
       await recordEarnedBadges(deps.kv, record.userId, deps.now()).catch((err) =>
@@ -272,6 +284,7 @@ export async function runDebate(
     try {
       await out.commit([{ type: "error", data: { message } }], (op) => {
         failDebateOps(op, failed, message, deps.now());
+        end(op);
       });
     } catch (saveErr) {
       if (saveErr instanceof LeaseLostError) return;
@@ -283,39 +296,4 @@ export async function runDebate(
       }
     }
   }
-}
-
-/**
- * Run an accepted debate detached from the caller: it continues when the caller goes
- * away and is tracked so shutdown can wait for it; the writer is closed at the end and
- * `onEnd` called.
- *
- * @example
- * ```ts
- * import { adoptDebate } from "@/lib/debates/lease.ts";
- * declare const accepted: AcceptedDebate;
- * declare const deps: DebateDeps;
- * const writer = await adoptDebate(deps.kv, accepted.record.id, deps.now);
- * startDebateInBackground(deps, accepted, writer);
- * ```
- */
-export function startDebateInBackground(
-  deps: DebateDeps,
-  accepted: AcceptedDebate,
-  writer: DebateWriter,
-  resumed: DebateMessage[] = [],
-  onEnd: () => void | Promise<void> = () => {},
-): Promise<void> {
-  // The end listener (it frees the debate's capacity slot) is part of the tracked work, so
-  // a graceful shutdown that waits for debates also waits for their slots to be freed.
-  const run = runDebate(deps, accepted, writer, resumed).finally(async () => {
-    await writer.close().catch(() => {});
-    try {
-      await onEnd();
-    } catch (err) {
-      console.error("Debate end listener failed", err);
-    }
-  });
-  trackDebate(accepted.record.id, run);
-  return run.catch(() => {});
 }

@@ -20,7 +20,7 @@ import {
   readLog,
 } from "../kv/event_log.ts";
 import { keys } from "../kv/keys.ts";
-import type { StoredDebateEvent } from "./lease.ts";
+import type { StoredDebateEvent } from "./writer.ts";
 import type { DebateRecord } from "./store.ts";
 
 /** The reconnection delay suggested to clients (SSE `retry:`). */

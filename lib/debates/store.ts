@@ -5,7 +5,7 @@
  *
  * Status: `in_progress` when accepted, `completed` with the synthesis stored, `failed`
  * with the error when the model or storage failed. A debate whose process died (no
- * update for {@link STALE_AFTER_MS} and not running here) is read as `failed`, so none is
+ * update for {@link STALE_AFTER_MS} and no job left to resume it) is read as `failed`, so none is
  * left `in_progress` forever.
  *
  * @module
@@ -14,7 +14,6 @@ import { addToCounter, commit, invertTime, listNewestFirst } from "../kv/atomic.
 import { recordEarnedBadges } from "../profile/stats.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import type { JsonSource } from "../llm/json.ts";
-import { isDebateRunning } from "./runner.ts";
 import type {
   DebateMessage,
   DebateStatus,
@@ -216,12 +215,9 @@ async function settleStale(
 ): Promise<DebateRecord | null> {
   const record = entry.value;
   if (!record) return null;
-  if (
-    record.status !== "in_progress" || now - record.updatedAt < STALE_AFTER_MS ||
-    isDebateRunning(record.id)
-  ) {
-    return record;
-  }
+  if (record.status !== "in_progress" || now - record.updatedAt < STALE_AFTER_MS) return record;
+  // Its job still exists: an instance runs it or the next resume pass will.
+  if ((await kv.get(keys.job("debate", record.id))).versionstamp !== null) return record;
   const next: DebateRecord = {
     ...record,
     status: "failed",

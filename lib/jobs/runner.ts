@@ -122,16 +122,17 @@ interface Held {
  * declare const kv: Deno.Kv;
  * const runner = new JobRunner(kv);
  * runner.register({
- *   kind: "hello",
+ *   kind: "greeting",
+ *   // Every commit of the run carries the fence; the last one ends the job with it.
  *   run: async (ctx) => {
- *     await kv.atomic().check({ key: ["x"], versionstamp: null }); // built with ctx.fence(op) in real kinds
- *     void ctx;
+ *     await ctx.finish(ctx.fence(kv.atomic()).set(["greetings", ctx.id], "hello")).commit();
  *   },
  * });
  * const op = kv.atomic();
- * runner.newJobOps(op, "hello", "1");
+ * runner.newJobOps(op, "greeting", "1").set(["greeting_requests", "1"], true);
  * await op.commit();
- * await runner.adopt("hello", "1");
+ * await runner.adopt("greeting", "1");
+ * await runner.waitIdle();
  * await runner.shutdown();
  * ```
  */

@@ -1,16 +1,15 @@
 /**
- * The AI expert panel's work (DESIGN.md §9): one job record per question,
- * `["panel_jobs", questionId]`, holding a queue of tasks (one expert message each) and
- * its progress. The record is its own lease: it names the instance running it and until
- * when, and every step commits under a check on the record's versionstamp — the fencing
- * token — so a stalled holder whose job was claimed by another instance cannot write.
+ * The AI expert panel's work (DESIGN.md §9), a job of the runner (lib/jobs/runner.ts):
+ * one record per question, `["panel_jobs", questionId]`, holding a queue of tasks (one
+ * expert message each) and its progress. Every step commits under the job's fence and a
+ * check on this record, so a stalled holder whose job another instance claimed cannot
+ * write, and a task appended meanwhile is seen before the job ends.
  *
- * A step is: store a `typing` event (renewing the lease), ask the model, then in one
- * atomic op store the message, the job's progress, the `message` event and, when a
- * round completes, the question's `discussionRounds`. A model failure stores a quiet
- * `skipped` event, never a half-written message. A process that dies mid-step leaves
- * the lease to lapse; the resumer ({@link panelResumeJob}, a periodic job on the KV-queue
- * scheduler) claims it and redoes the step from scratch.
+ * A step is: store a `typing` event, ask the model, then in one atomic op store the
+ * message, the job's progress, the `message` event and, when a round completes, the
+ * question's `discussionRounds`. A model failure stores a quiet `skipped` event, never a
+ * half-written message. A process that dies mid-step leaves its lease to lapse; any
+ * instance's resume pass claims the job and redoes the step from scratch.
  *
  * Tasks come from three places: a new question's panel (experts chosen by topic, 2
  * rounds, the second replying to the first), an invitation, and a person's reply to an
@@ -31,7 +30,7 @@ import { commit } from "../kv/atomic.ts";
 import { withLockRetry } from "../kv/retry.ts";
 import { type GroupCommitter, groupCommitter, submit } from "../kv/group_commit.ts";
 import { keys } from "../kv/keys.ts";
-import type { PeriodicJob } from "../jobs/schedule.ts";
+import { type JobContext, type JobKind, type JobRunner, jobRunner } from "../jobs/runner.ts";
 import { jsonAnswer } from "../llm/json.ts";
 import type { ChatMessage, LlmClient } from "../llm/types.ts";
 import { buildMessage, type MessageRecord, writeMessage } from "../community/messages.ts";
@@ -46,19 +45,14 @@ import {
   pickExpertsByTopic,
 } from "./experts.ts";
 
-/** How long a claim on a job lasts without a step (each step renews it). */
-export const PANEL_LEASE_MS = 30_000;
-/** Deadline of one expert's model call (well inside the lease). */
+/** The job kind's name (the job id is the question id). */
+export const PANEL_JOB = "panel";
+/** Deadline of one expert's model call. */
 export const PANEL_CALL_MS = 20_000;
 /** Rounds of a new question's panel. */
 export const PANEL_ROUNDS = 2;
-/** A job claimed this many times after its first run is given up. */
-export const MAX_PANEL_CLAIMS = 3;
 /** The line shown when the panel (or one expert) could not write. */
 export const PANEL_UNAVAILABLE = "The panel could not join this discussion.";
-
-/** This process's name as a job owner. */
-export const PANEL_INSTANCE: string = crypto.randomUUID();
 
 /** One expert message to write. */
 export interface PanelTask {
@@ -84,10 +78,6 @@ export interface PanelJob {
   /** Message id of each task done (null when skipped). */
   written: (string | null)[];
   status: "running" | "done";
-  owner: string;
-  /** Unix ms after which another instance may claim the job. */
-  until: number;
-  claims: number;
   /** Last event seq. */
   seq: number;
 }
@@ -105,32 +95,22 @@ export function panelLog(questionId: string): EventLogKeys {
   return { event: (n) => keys.panelEvent(questionId, n), head: keys.panelEventHead(questionId) };
 }
 
-const running = new Set<Promise<void>>();
-
-/** Wait for this process's panel runs to end (tests, shutdown), at most `ms`. */
-export async function waitForPanels(ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (running.size > 0 && Date.now() < deadline) {
-    await Promise.race([
-      Promise.allSettled([...running]),
-      new Promise((r) => setTimeout(r, 100)),
-    ]);
-  }
-}
-
 /** Counters of model calls and commits (the bench reads them). */
 export const panelMetrics = { modelCalls: 0, commits: 0 };
 
 /**
- * The rows of a new question's panel job, to add to the op that creates the question.
+ * The rows of a new question's panel job, held by this instance, to add to the op that
+ * creates the question; after the commit, {@link startPanel} runs it.
  *
  * @example
  * ```ts
+ * import { jobRunner } from "@/lib/jobs/runner.ts";
+ * declare const kv: Deno.Kv;
  * declare const op: Deno.AtomicOperation;
- * newPanelOps(op, "q-abc", Date.now());
+ * newPanelOps(op, "q-abc", jobRunner(kv));
  * ```
  */
-export function newPanelOps(op: Deno.AtomicOperation, questionId: string, now: number): void {
+export function newPanelOps(op: Deno.AtomicOperation, questionId: string, jobs: JobRunner): void {
   const job: PanelJob = {
     questionId,
     select: true,
@@ -138,21 +118,26 @@ export function newPanelOps(op: Deno.AtomicOperation, questionId: string, now: n
     step: 0,
     written: [],
     status: "running",
-    owner: PANEL_INSTANCE,
-    until: now + PANEL_LEASE_MS,
-    claims: 0,
     seq: 0,
   };
-  op.set(keys.panelJob(questionId), job).set(keys.panelRunning(questionId), true);
+  op.set(keys.panelJob(questionId), job);
+  jobs.newJobOps(op, PANEL_JOB, questionId);
 }
 
-/** Start running a job this process holds, outside the request. */
-export function runInBackground(services: PanelServices, questionId: string): void {
-  const p = runPanelJob(services, questionId).catch((err) =>
-    console.error(`Panel ${questionId}: run failed`, err)
+/**
+ * Run the panel job of a question this instance just created, outside the request. Never
+ * throws (the question is committed; a resume pass runs a job that did not start here).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * await startPanel(kv, "q-abc");
+ * ```
+ */
+export async function startPanel(kv: Deno.Kv, questionId: string): Promise<void> {
+  await jobRunner(kv).adopt(PANEL_JOB, questionId).catch((err) =>
+    console.error(`Panel ${questionId}: could not start here`, err)
   );
-  running.add(p);
-  p.finally(() => running.delete(p));
 }
 
 /**
@@ -167,42 +152,40 @@ export async function addPanelTasks(
   guard?: (op: Deno.AtomicOperation) => void,
 ): Promise<boolean> {
   const { kv } = services;
+  const jobs = jobRunner(kv);
   for (let attempt = 0; attempt < 8; attempt++) {
-    const entry = await kv.get<PanelJob>(keys.panelJob(questionId));
-    const now = services.now();
+    const [entry, held] = await kv.getMany<[PanelJob, unknown]>([
+      keys.panelJob(questionId),
+      keys.job(PANEL_JOB, questionId),
+    ]);
     const cur = entry.value;
-    const free = !cur || cur.status === "done" || cur.until <= now;
-    const job: PanelJob = cur
-      ? {
-        ...cur,
-        tasks: [...cur.tasks, ...tasks],
-        status: "running",
-        ...(free ? { owner: PANEL_INSTANCE, until: now + PANEL_LEASE_MS } : {}),
-      }
-      : {
-        questionId,
-        select: false,
-        tasks,
-        step: 0,
-        written: [],
-        status: "running",
-        owner: PANEL_INSTANCE,
-        until: now + PANEL_LEASE_MS,
-        claims: 0,
-        seq: 0,
-      };
-    const op = kv.atomic().check(entry).set(keys.panelJob(questionId), job)
-      .set(keys.panelRunning(questionId), true);
-    guard?.(op);
-    const res = await withLockRetry(() => op.commit());
+    // A job exists while the panel runs (its holder, or a resume pass, will see the new
+    // tasks); none: this instance starts one.
+    const start = held.versionstamp === null;
+    const job: PanelJob = cur ? { ...cur, tasks: [...cur.tasks, ...tasks], status: "running" } : {
+      questionId,
+      select: false,
+      tasks,
+      step: 0,
+      written: [],
+      status: "running",
+      seq: 0,
+    };
+    const res = await commit(kv, (op) => {
+      op.check(entry).check(held).set(keys.panelJob(questionId), job);
+      if (start) jobs.newJobOps(op, PANEL_JOB, questionId);
+      guard?.(op);
+    });
     panelMetrics.commits++;
     if (res.ok) {
-      if (free) runInBackground(services, questionId);
+      if (start) await jobs.adopt(PANEL_JOB, questionId);
       return true;
     }
     // A guard's check failed (not the job's): say so.
-    const again = await kv.get<PanelJob>(keys.panelJob(questionId));
-    if (again.versionstamp === entry.versionstamp) return false;
+    const again = await kv.getMany([keys.panelJob(questionId), keys.job(PANEL_JOB, questionId)]);
+    if (
+      again[0].versionstamp === entry.versionstamp && again[1].versionstamp === held.versionstamp
+    ) return false;
   }
   return false;
 }
@@ -347,36 +330,54 @@ export function expertPrompt(
 }
 
 /**
- * Run a job this process holds until its queue is empty, it is lost, or it fails.
+ * The expert panel job kind.
  *
  * @example
  * ```ts
+ * import { jobRunner } from "@/lib/jobs/runner.ts";
  * declare const services: PanelServices;
- * await runPanelJob(services, "q-abc");
+ * jobRunner(services.kv).register(panelJobKind(services));
  * ```
  */
-export async function runPanelJob(
-  services: PanelServices,
-  questionId: string,
-  owner = PANEL_INSTANCE,
-): Promise<void> {
+export function panelJobKind(services: PanelServices): JobKind {
+  return {
+    kind: PANEL_JOB,
+    // An instance without a model leaves panels to others.
+    canRun: () => services.llm !== undefined,
+    run: (ctx) => runPanelJob(services, ctx),
+    giveUp: async (ctx) => {
+      const entry = await ctx.kv.get<PanelJob>(keys.panelJob(ctx.id));
+      await commit(ctx.kv, (op) => {
+        ctx.finish(op);
+        if (!entry.value) return;
+        const seq = appendEvents(op, panelLog(ctx.id), entry.value.seq, [
+          { type: "skipped", data: { message: PANEL_UNAVAILABLE, reason: "interrupted" } },
+          { type: "done", data: {} },
+        ]);
+        op.set(keys.panelJob(ctx.id), { ...entry.value, status: "done", seq } satisfies PanelJob);
+      });
+    },
+  };
+}
+
+/** Run a panel job this process holds until its queue is empty, it is lost, or it fails. */
+async function runPanelJob(services: PanelServices, ctx: JobContext): Promise<void> {
   const { kv } = services;
+  const questionId = ctx.id;
   const log = panelLog(questionId);
-  for (let guard = 0; guard < 100; guard++) {
+  for (let guard = 0; guard < 100 && !ctx.signal.aborted; guard++) {
     const entry = await kv.get<PanelJob>(keys.panelJob(questionId));
     const job = entry.value;
-    if (!job || job.status !== "running" || job.owner !== owner) return;
-    const now = services.now();
+    if (!job || job.status !== "running") return;
     const q = (await kv.get<QuestionRecord>(keys.question(questionId))).value;
     // Finishing is checked against the job as read: when a task was appended meanwhile (a
     // person replied to an expert just as the job ended), the commit fails and the loop
     // reads the job again and runs the new task instead of leaving it for the resumer.
     const end = async (events: { type: string; data: unknown }[]): Promise<boolean> => {
       const res = await commit(kv, (op) => {
-        op.check(entry);
+        ctx.finish(op).check(entry);
         const seq = appendEvents(op, log, job.seq, events);
-        op.set(keys.panelJob(questionId), { ...job, status: "done", seq } satisfies PanelJob)
-          .delete(keys.panelRunning(questionId));
+        op.set(keys.panelJob(questionId), { ...job, status: "done", seq } satisfies PanelJob);
       });
       panelMetrics.commits++;
       return res.ok;
@@ -407,16 +408,11 @@ export async function runPanelJob(
           tasks.push(t);
         });
       }
-      const selected = kv.atomic().check(entry).set(
-        keys.panelJob(questionId),
-        {
-          ...job,
-          select: false,
-          tasks: [...job.tasks, ...tasks],
-          until: services.now() + PANEL_LEASE_MS,
-        } satisfies PanelJob,
-      );
-      const res = await withLockRetry(() => selected.commit());
+      const res = await commit(kv, (op) =>
+        ctx.fence(op).check(entry).set(
+          keys.panelJob(questionId),
+          { ...job, select: false, tasks: [...job.tasks, ...tasks] } satisfies PanelJob,
+        ));
       panelMetrics.commits++;
       if (!res.ok) return; // lost the job (or a task was appended: the next loop sees it)
       continue;
@@ -427,26 +423,23 @@ export async function runPanelJob(
     }
     const task = job.tasks[job.step];
     const expert = expertById(task.expertId);
-    // Typing: tell the page, renew the lease.
+    // Typing: tell the page.
     const typingSeq = job.seq;
-    const typed = kv.atomic().check(entry).set(
-      keys.panelJob(questionId),
-      {
-        ...job,
-        until: now + PANEL_LEASE_MS,
-        seq: typingSeq + 1,
-      } satisfies PanelJob,
-    );
-    appendEvents(typed, log, typingSeq, [{
-      type: "typing",
-      data: { expertId: task.expertId, name: expert?.name ?? "", title: expert?.title ?? "" },
-    }]);
-    const typedRes = await withLockRetry(() => typed.commit());
+    const typedRes = await commit(kv, (op) => {
+      ctx.fence(op).check(entry).set(
+        keys.panelJob(questionId),
+        { ...job, seq: typingSeq + 1 } satisfies PanelJob,
+      );
+      appendEvents(op, log, typingSeq, [{
+        type: "typing",
+        data: { expertId: task.expertId, name: expert?.name ?? "", title: expert?.title ?? "" },
+      }]);
+    });
     panelMetrics.commits++;
     if (!typedRes.ok) continue; // re-read: lost, or tasks appended meanwhile
     const held: Deno.KvEntryMaybe<PanelJob> = {
       key: entry.key,
-      value: { ...job, until: now + PANEL_LEASE_MS, seq: typingSeq + 1 },
+      value: { ...job, seq: typingSeq + 1 },
       versionstamp: typedRes.versionstamp,
     };
     const replyToId = task.replyTo ??
@@ -463,13 +456,15 @@ export async function runPanelJob(
           temperature: 0.7,
           maxTokens: 300,
           timeoutMs: PANEL_CALL_MS,
+          signal: ctx.signal,
         });
         content = text.trim().slice(0, 4000) || null;
       } catch (err) {
         console.warn(`Panel ${questionId}: ${expert.id} could not answer`, String(err));
       }
     }
-    await writeStep(services, held, task, expert, content, replyToId, q);
+    if (ctx.signal.aborted) return; // shutdown or lost: the next holder redoes this step
+    await writeStep(services, ctx, held, task, expert, content, replyToId, q);
   }
 }
 
@@ -488,6 +483,7 @@ async function recentThread(kv: Deno.Kv, questionId: string): Promise<MessageRec
 /** Store one step's result (a message, or a quiet skip) under the job's check. */
 async function writeStep(
   services: PanelServices,
+  ctx: JobContext,
   held: Deno.KvEntryMaybe<PanelJob>,
   task: PanelTask,
   expert: Expert | undefined,
@@ -521,7 +517,7 @@ async function writeStep(
   for (let attempt = 0; attempt < 5; attempt++) {
     const qEntry = await kv.get<QuestionRecord>(keys.question(q.id));
     const root = message?.replyTo ? await rootOf(kv, message.replyTo) : undefined;
-    const op = kv.atomic().check(held);
+    const op = ctx.fence(kv.atomic()).check(held);
     const events = message
       ? [{
         type: "message",
@@ -577,76 +573,4 @@ async function rootOf(kv: Deno.Kv, id: string): Promise<string> {
     cur = up;
   }
   return cur?.id ?? id;
-}
-
-/**
- * One resumer pass: claim every running job whose lease lapsed and continue it here.
- * Returns the question ids taken over.
- *
- * @example
- * ```ts
- * declare const services: PanelServices;
- * await resumeStalledPanels(services);
- * ```
- */
-export async function resumeStalledPanels(
-  services: PanelServices,
-  owner = PANEL_INSTANCE,
-): Promise<string[]> {
-  const { kv } = services;
-  const taken: string[] = [];
-  for await (const r of kv.list<true>({ prefix: keys.panelRunningPrefix() })) {
-    const id = r.key[1] as string;
-    const entry = await kv.get<PanelJob>(keys.panelJob(id));
-    const job = entry.value;
-    const now = services.now();
-    if (!job || job.status !== "running") {
-      await withLockRetry(() => kv.atomic().check(entry).delete(keys.panelRunning(id)).commit());
-      continue;
-    }
-    if (job.until > now) continue;
-    if (!services.llm) continue; // an instance without a model leaves it to others
-    const claims = job.claims + 1;
-    if (claims > MAX_PANEL_CLAIMS) {
-      const op = kv.atomic().check(entry);
-      const seq = appendEvents(op, panelLog(id), job.seq, [
-        { type: "skipped", data: { message: PANEL_UNAVAILABLE, reason: "interrupted" } },
-        { type: "done", data: {} },
-      ]);
-      op.set(keys.panelJob(id), { ...job, status: "done", seq, claims } satisfies PanelJob)
-        .delete(keys.panelRunning(id));
-      await withLockRetry(() => op.commit());
-      continue;
-    }
-    const claim = kv.atomic().check(entry).set(
-      keys.panelJob(id),
-      { ...job, owner, until: now + PANEL_LEASE_MS, claims } satisfies PanelJob,
-    );
-    const res = await withLockRetry(() => claim.commit());
-    if (!res.ok) continue;
-    console.log(`Resuming the expert panel of ${id} at step ${job.step}`);
-    const p = runPanelJob(services, id, owner).catch((err) =>
-      console.error(`Panel ${id}: resumed run failed`, err)
-    );
-    running.add(p);
-    p.finally(() => running.delete(p));
-    taken.push(id);
-  }
-  return taken;
-}
-
-/**
- * The resumer as a periodic job named `panel-resume` (default every 2 s).
- *
- * @example
- * ```ts
- * declare const services: PanelServices;
- * const job = panelResumeJob(services);
- * ```
- */
-export function panelResumeJob(
-  services: PanelServices,
-  { intervalMs = 2_000 }: { intervalMs?: number } = {},
-): PeriodicJob {
-  return { name: "panel-resume", intervalMs, run: () => resumeStalledPanels(services) };
 }

@@ -6,8 +6,9 @@ import {
   tooLarge,
   unauthorizedSession,
 } from "@/lib/agent/openapi_docs.ts";
-import { acceptDebate, startDebateInBackground } from "@/lib/debates/engine.ts";
-import { adoptDebate } from "@/lib/debates/lease.ts";
+import { acceptDebate, DEBATE_JOB } from "@/lib/debates/engine.ts";
+import type { DebateLocal } from "@/lib/debates/job.ts";
+import { jobRunner } from "@/lib/jobs/runner.ts";
 import { createEventStream, sseHeadersFor } from "@/lib/debates/sse.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { readJson } from "@/lib/http/body.ts";
@@ -66,23 +67,28 @@ export const handler = define.handlers({
       });
       if (!capacity.ok) throw debateCapacityError(capacity);
       const { slot } = capacity;
-      const deps = { kv, llm, now };
-      let accepted, writer;
+      const jobs = jobRunner(kv);
+      let accepted;
       try {
-        accepted = await acceptDebate(deps, user.id, request);
-        writer = await adoptDebate(kv, accepted.record.id, now);
+        accepted = await acceptDebate({ kv, llm, now }, user.id, request, jobs);
       } catch (err) {
         await slot.release();
         throw err;
       }
       const events = createEventStream();
-      // This stream hears the run directly (every token, at once); the events are also
-      // stored, so GET /api/debates/:id/events can resume it from any instance.
-      writer.listen((event) => events.send(event.type, event.data));
-      startDebateInBackground(deps, accepted, writer, [], async () => {
-        events.close();
-        await slot.release().catch((err) => console.error("Debate slot release failed", err));
-      });
+      const local: DebateLocal = {
+        accepted,
+        // This stream hears the run directly (every token, at once); the events are also
+        // stored, so GET /api/debates/:id/events can resume it from any instance.
+        listen: (event) => events.send(event.type, event.data),
+        onEnd: async () => {
+          events.close();
+          await slot.release().catch((err) => console.error("Debate slot release failed", err));
+        },
+      };
+      // The job is ours unless this instance is stopping; then a pass elsewhere runs it
+      // and the client follows it through GET /api/debates/:id/events.
+      if (!await jobs.adopt(DEBATE_JOB, accepted.record.id, local)) await local.onEnd!();
       return new Response(events.body, { status: 200, headers: sseHeadersFor(req) });
     } catch (err) {
       if (err instanceof HttpError) throw err;

@@ -7,10 +7,9 @@
  */
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
-import { signInAs, type TestApp } from "../helpers/app.ts";
+import { signInAs, type TestApp, waitForJobs } from "../helpers/app.ts";
 import { browserTest, SCREENSHOT_DIR } from "../helpers/browser.ts";
 import { type FakeCall, startFakeLlm } from "../helpers/fake_llm.ts";
-import { waitForPanels } from "@/lib/panel/job.ts";
 
 const DRAFT = "Proof it at room temperature until it has grown by half, then bake it hot.";
 
@@ -118,7 +117,7 @@ browserTest(
       await page.screenshot({ path: `${SCREENSHOT_DIR}/panel-drafted.png`, fullPage: true });
       assert.deepEqual(errors, []);
     } finally {
-      await waitForPanels(15_000); // the panel's last round, before its model goes
+      await waitForJobs(15_000, "panel"); // the panel's last round, before its model goes
       await llm.close();
     }
   },

@@ -6,8 +6,7 @@ import { createApp } from "@/lib/app.ts";
 import { parseConfig } from "@/lib/config.ts";
 import { readBuildInfo } from "@/lib/fresh/assets.ts";
 import { openKv } from "@/lib/kv/open.ts";
-import { waitForDebates } from "@/lib/debates/runner.ts";
-import { waitForPanels } from "@/lib/panel/job.ts";
+import { jobRunner } from "@/lib/jobs/runner.ts";
 import { llmFromConfig } from "@/lib/llm/from_config.ts";
 import type { LlmClient } from "@/lib/llm/types.ts";
 import { resolveAppSecret } from "@/lib/auth/secret.ts";
@@ -17,6 +16,22 @@ import { createUser, type User } from "@/lib/auth/users.ts";
 import manifest from "@/manifest.gen.ts";
 
 export const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+
+/** The stores of the test apps open in this process. */
+const open = new Set<Deno.Kv>();
+
+/**
+ * Wait until no background job (of `kind`, or any) runs on any open test app's store,
+ * or `ms` passed.
+ *
+ * @example
+ * ```ts
+ * await waitForJobs(10_000, "debate");
+ * ```
+ */
+export async function waitForJobs(ms = 10_000, kind?: string): Promise<void> {
+  await Promise.all([...open].map((kv) => jobRunner(kv).waitIdle(ms, kind)));
+}
 
 /** A running test app. */
 export interface TestApp {
@@ -64,6 +79,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     ...opts.env,
   });
   const kv = await openKv(config.kvPath);
+  open.add(kv);
   const secret = await resolveAppSecret(kv, config);
   // The in-app stand-in model is reached through the app built below.
   const self: { app?: ReturnType<typeof createApp> } = {};
@@ -86,9 +102,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     request: async (path, init) =>
       await app.request(new URL(path, config.appOrigin).toString(), init),
     close: async () => {
-      // Debates run on after their client leaves; let them finish writing first.
-      await waitForDebates(10_000);
-      await waitForPanels(10_000);
+      // Debates and panels run on after their client leaves; let them finish writing first.
+      await jobRunner(kv).waitIdle(10_000);
+      await jobRunner(kv).shutdown(0);
+      open.delete(kv);
       kv.close();
     },
   };

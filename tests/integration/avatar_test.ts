@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { answerAsAvatar, type AvatarOwner } from "@/lib/avatar/answer.ts";
-import { avatarJob } from "@/lib/avatar/job.ts";
-import { startScheduler } from "@/lib/jobs/schedule.ts";
+import { AVATAR_JOB, avatarJobKind } from "@/lib/avatar/job.ts";
+import { JobRunner, PERIODIC_ID } from "@/lib/jobs/runner.ts";
 import { runAvatarTick } from "@/lib/avatar/tick.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { listThread, type MessageRecord } from "@/lib/community/messages.ts";
@@ -282,8 +282,8 @@ Deno.test("two instances sharing one KV file, ticking at once, answer each quest
     let at = T0 + 120 * S;
     for (let round = 0; round < 5; round++, at += 30 * S) {
       const [a, b] = await Promise.all([
-        runAvatarTick(one.services, at, { owner: "instance-one" }),
-        runAvatarTick(two.services, at, { owner: "instance-two" }),
+        runAvatarTick(one.services, at),
+        runAvatarTick(two.services, at),
       ]);
       assert.equal(Number(a.ran) + Number(b.ran), 1, `round ${round}: exactly one tick ran`);
     }
@@ -336,47 +336,51 @@ Deno.test("local mode: the stand-in model answers for the avatar, and its answer
   }
 });
 
-Deno.test("the job ticks from KV queue messages (no timer), releases its lease after each tick, and stops", async () => {
+Deno.test("the avatar runs as a periodic job of the runner: passes tick it, it is rescheduled, and shutdown stops it", async () => {
   const fake = avatarModel();
   const t = await createTestApp({ env: fake.env });
+  const runner = new JobRunner(t.kv, { owner: "instance-1" }).register(
+    avatarJobKind(t.services, 50),
+  );
   try {
     await person(t, "Ada", "Gardener.", true);
     const bob = await person(t, "Bob", "", false);
     const q = await question(t, bob, "Timer?", Date.now() - 120 * S);
-    const owner = "instance-1";
-    const job = await startScheduler(t.kv, [avatarJob(t.services, { intervalMs: 50, owner })]);
-    try {
-      for (let i = 0; i < 500 && (await listThread(t.kv, q.id)).length === 0; i++) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    } finally {
-      await job.stop();
-      await job.stop(); // idempotent
+    runner.startTimer(20);
+    for (let i = 0; i < 500 && (await listThread(t.kv, q.id)).length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 10));
     }
+    await runner.shutdown();
+    await runner.shutdown(); // idempotent
     assert.equal((await listThread(t.kv, q.id)).length, 1);
-    const state = (await t.kv.get<{ owner: string; leaseUntil: number }>(keys.avatarJob())).value;
-    assert.equal(state?.owner, owner);
-    assert.equal(state?.leaseUntil, 0, "the lease was released");
+    const job = (await t.kv.get<{ due: number; owner: string }>(keys.job(AVATAR_JOB, PERIODIC_ID)))
+      .value;
+    assert.equal(job?.owner, "instance-1");
+    assert.ok(job && job.due > 0, "the next tick is scheduled");
+    assert.equal(runner.running(), 0);
   } finally {
+    await runner.shutdown();
     await t.close();
     await fake.close();
   }
 });
 
-Deno.test("stopping the job cancels a model call in flight and writes nothing", async () => {
+Deno.test("shutting the runner down cancels the avatar's model call in flight and writes nothing", async () => {
   const fake = avatarModel(() => ({ hang: true }));
   // A deadline far beyond the test: only the job's own cancellation can end the call.
   const t = await createTestApp({ env: fake.env, llmTimeoutMs: 600_000 });
+  const runner = new JobRunner(t.kv).register(avatarJobKind(t.services, 50));
   try {
     await person(t, "Ada", "Gardener.", true);
     const bob = await person(t, "Bob", "", false);
     const q = await question(t, bob, "Hanging?", Date.now() - 120 * S);
-    const job = await startScheduler(t.kv, [avatarJob(t.services, { intervalMs: 50 })]);
+    await runner.pass();
     for (let i = 0; i < 500 && fake.calls.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 10));
     }
     assert.equal(fake.calls.length, 1, "the tick is waiting on the model");
-    await job.stop();
+    await runner.shutdown();
+    assert.equal(runner.running(), 0, "the run ended");
     assert.deepEqual(await listThread(t.kv, q.id), []);
     assert.equal((await t.kv.get(keys.avatarAnswered((await listRoster(t))[0], q.id))).value, null);
   } finally {

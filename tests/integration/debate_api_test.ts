@@ -4,7 +4,6 @@
  * loopback.
  */
 import assert from "node:assert/strict";
-import { waitForDebates } from "@/lib/debates/runner.ts";
 import { SynthesisSchema } from "@/lib/schemas/debate.ts";
 import { type DebateRecord, getDebate, STALE_AFTER_MS } from "@/lib/debates/store.ts";
 import { invertTime } from "@/lib/kv/atomic.ts";
@@ -16,6 +15,7 @@ import {
   serveOnLoopback,
   signInAs,
   type TestApp,
+  waitForJobs,
 } from "../helpers/app.ts";
 import {
   type FakeCall,
@@ -314,7 +314,7 @@ Deno.test("a client that disconnects mid-stream does not stop the debate: it com
       const first = await readUntil(res2, (e) => e.type === "init");
       const id2 = first[0].data.id;
       ac.abort();
-      await waitForDebates(20_000);
+      await waitForJobs(20_000, "debate");
       for (const debateId of [id, id2]) {
         const stored = await getDebate(t.kv, debateId, Date.now());
         assert.equal(stored?.status, "completed", debateId);

@@ -4,9 +4,8 @@
  * (DEBATES_PER_USER_PER_DAY) → 429 with Retry-After. The fake model holds a stream open.
  */
 import assert from "node:assert/strict";
-import { waitForDebates } from "@/lib/debates/runner.ts";
 import { runningDebatesEverywhere } from "@/lib/debates/capacity.ts";
-import { createTestApp, jsonWrite, signInAs, type TestApp } from "../helpers/app.ts";
+import { createTestApp, jsonWrite, signInAs, type TestApp, waitForJobs } from "../helpers/app.ts";
 import { defaultReply, startFakeLlm } from "../helpers/fake_llm.ts";
 
 const body = JSON.stringify({
@@ -44,12 +43,12 @@ Deno.test("MAX_CONCURRENT_DEBATES: a debate over the ceiling is 503 with Retry-A
       /^Parley is busy: 1 debates are running\. Try again in \d+ seconds?\.$/,
     );
     await first.text(); // the first debate runs to its end …
-    await waitForDebates(5_000);
+    await waitForJobs(5_000, "debate");
     assert.equal(await runningDebatesEverywhere(t.kv, Date.now()), 0, "… and frees its slot");
     const again = await start(t, bob.cookie);
     assert.equal(again.status, 200);
     await again.text();
-    await waitForDebates(5_000);
+    await waitForJobs(5_000, "debate");
   } finally {
     await t.close();
     await fake.close();
@@ -87,7 +86,7 @@ Deno.test("DEBATES_PER_USER_PER_DAY: the user's next debate is 429 with Retry-Af
       assert.equal(r.status, 200);
       await r.text();
     }
-    await waitForDebates(5_000);
+    await waitForJobs(5_000, "debate");
     const refused = await start(t, ada.cookie);
     assert.equal(refused.status, 429);
     const retry = Number(refused.headers.get("retry-after"));
@@ -104,7 +103,7 @@ Deno.test("DEBATES_PER_USER_PER_DAY: the user's next debate is 429 with Retry-Af
     const other = await start(t, bob.cookie);
     assert.equal(other.status, 200);
     await other.text();
-    await waitForDebates(5_000);
+    await waitForJobs(5_000, "debate");
   } finally {
     await t.close();
     await fake.close();

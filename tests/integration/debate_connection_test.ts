@@ -3,8 +3,7 @@
  * when the connection is kept, only the server's `close` when the client asked to close.
  */
 import assert from "node:assert/strict";
-import { waitForDebates } from "@/lib/debates/runner.ts";
-import { createTestApp, serveOnLoopback, signInAs } from "../helpers/app.ts";
+import { createTestApp, serveOnLoopback, signInAs, waitForJobs } from "../helpers/app.ts";
 import { startFakeLlm } from "../helpers/fake_llm.ts";
 
 /** Send a raw HTTP/1.1 request and return the response head's header lines. */
@@ -66,7 +65,7 @@ Deno.test("POST /api/debate sends one Connection header: close when the client s
 
     const keptExplicit = await rawHead(srv.port, head("keep-alive"), body);
     assert.deepEqual(connectionHeaders(keptExplicit), ["keep-alive"], keptExplicit.join("\n"));
-    await waitForDebates(20_000);
+    await waitForJobs(20_000, "debate");
   } finally {
     await srv.close();
     await t.close();

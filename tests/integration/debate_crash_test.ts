@@ -34,7 +34,7 @@ Deno.test("a debate whose process is killed with SIGKILL mid-way is completed by
     APP_ORIGIN: origin,
     KV_PATH: kvPath,
     LOCAL_MODE: "on",
-    DEBATE_RESUME_INTERVAL_MS: "500",
+    JOBS_PASS_INTERVAL_MS: "500",
   };
   // The test's own handle on the same KV file: sessions and reads.
   const t = await createTestApp({

@@ -1,15 +1,16 @@
 /**
  * Resumable and crash-safe debates: GET /api/debates/:id/events replays after
- * Last-Event-ID from any instance; a debate whose lease lapsed is continued by another
- * instance from its last stored message.
+ * Last-Event-ID from any instance; a debate whose job's lease lapsed is continued by
+ * another instance's resume pass from its last stored message.
  */
 import assert from "node:assert/strict";
-import { claimDebate, LEASE_MS, LeaseLostError } from "@/lib/debates/lease.ts";
-import { resumeStalledDebates } from "@/lib/debates/resume.ts";
+import { DebateWriter, LeaseLostError } from "@/lib/debates/writer.ts";
+import { debateJobKind } from "@/lib/debates/job.ts";
+import { claimJob, fence, type JobLease } from "@/lib/jobs/lease.ts";
+import { JobRunner, LEASE_MS } from "@/lib/jobs/runner.ts";
 import { closeEventFollowers } from "@/lib/debates/events.ts";
-import { waitForDebates } from "@/lib/debates/runner.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import { createTestApp, jsonWrite, signInAs, type TestApp } from "../helpers/app.ts";
+import { createTestApp, jsonWrite, signInAs, type TestApp, waitForJobs } from "../helpers/app.ts";
 import { type FakeCall, startFakeLlm, textOfLength, VALID_SYNTHESIS } from "../helpers/fake_llm.ts";
 import { parseResumable, readUntil, type SseEvent } from "../helpers/sse.ts";
 
@@ -101,7 +102,7 @@ Deno.test("a client that drops after N events and reconnects with Last-Event-ID 
       events.filter((e) => e.type === "message").map((e) => e.data.content);
     assert.deepEqual(messagesOf(live), messagesOf([...first, ...rest]));
   } finally {
-    await waitForDebates(10_000);
+    await waitForJobs(10_000, "debate");
     await a.close();
     await b.close();
     await llm.close();
@@ -125,11 +126,14 @@ Deno.test("a debate whose lease lapsed mid-message is continued by another insta
       (e, all) => e.type === "chunk" && all.filter((x) => x.type === "message").length === 3,
     );
     const id = seen[0].data.id as string;
-    // Instance B, whose clock is past A's lease, takes the debate over.
+    // A runner on instance B, whose clock is past A's lease, takes the debate over.
     const later = Date.now() + LEASE_MS + 1_000;
-    const taken = await resumeStalledDebates({ ...b.services, now: () => later }, later, "b");
-    assert.deepEqual(taken, [id]);
-    await waitForDebates(20_000);
+    const runnerB = new JobRunner(b.kv, { owner: "b", now: () => later });
+    runnerB.register(debateJobKind(b.services));
+    const taken = await runnerB.pass();
+    assert.deepEqual(taken, [`debate/${id}`]);
+    await runnerB.waitIdle(20_000);
+    await waitForJobs(20_000, "debate");
     const res = await b.request(`/api/debates/${id}`, { headers: { cookie } });
     const debate = await res.json();
     assert.equal(debate.status, "completed");
@@ -145,13 +149,14 @@ Deno.test("a debate whose lease lapsed mid-message is continued by another insta
       await (await b.request(`/api/debates/${id}/events`, { headers: { cookie } })).text(),
     );
     assertCleanTranscript(replay);
-    // The old holder is fenced off: a claim it no longer holds cannot write.
-    const stale = await claimDebate(a.kv, id, () => 0, "a");
-    assert.equal(stale, null, "a live lease cannot be claimed");
+    // The job ended with the debate: nothing is left to claim.
+    const stale = await claimJob(a.kv, "debate", id, "a", Date.now() + 3 * LEASE_MS, LEASE_MS);
+    assert.deepEqual(stale, { ok: false, reason: "missing" });
+    await runnerB.shutdown();
     const stats = await b.request("/api/profile/stats", { headers: { cookie } });
     assert.equal((await stats.json()).debatesCount, 1, "the debate counted once");
   } finally {
-    await waitForDebates(10_000);
+    await waitForJobs(10_000, "debate");
     await a.close();
     await b.close();
     await llm.close();
@@ -159,20 +164,27 @@ Deno.test("a debate whose lease lapsed mid-message is continued by another insta
   }
 });
 
-Deno.test("a writer whose lease was taken over gets LeaseLostError and writes nothing", async () => {
+Deno.test("a writer whose job was taken over gets LeaseLostError and writes nothing", async () => {
   const t = await createTestApp({ llm: null });
   try {
     const id = "debate_1_fence";
-    await t.kv.set(keys.debateLease(id), { owner: "a", until: 0 });
-    const a = await claimDebate(t.kv, id, () => 1_000, "a");
-    assert.ok(a);
+    const runnerA = new JobRunner(t.kv, { owner: "a", now: () => 1_000 });
+    const op = t.kv.atomic();
+    runnerA.newJobOps(op, "debate", id);
+    assert.ok((await op.commit()).ok);
+    const leaseA = await claimJob(t.kv, "debate", id, "a", 1_000 + LEASE_MS + 1, LEASE_MS);
+    assert.ok(leaseA.ok);
     // A's lease lapses; B claims.
-    const b = await claimDebate(t.kv, id, () => 1_000 + LEASE_MS + 1, "b");
-    assert.ok(b);
-    await assert.rejects(
-      a.commit([{ type: "synthesizing", data: {} }]),
-      LeaseLostError,
-    );
+    const leaseB = await claimJob(t.kv, "debate", id, "b", 1_000 + 3 * LEASE_MS, LEASE_MS);
+    assert.ok(leaseB.ok);
+    const writerOf = (lease: JobLease) =>
+      new DebateWriter(t.kv, id, {
+        fence: (op) => fence(op, lease),
+        signal: new AbortController().signal,
+      }, 0);
+    const a = writerOf(leaseA.lease);
+    const b = writerOf(leaseB.lease);
+    await assert.rejects(a.commit([{ type: "synthesizing", data: {} }]), LeaseLostError);
     assert.ok(a.lost);
     await b.commit([{ type: "synthesizing", data: {} }]);
     const stored = await Array.fromAsync(t.kv.list({ prefix: keys.debateEventsPrefix(id) }));
@@ -209,7 +221,7 @@ Deno.test("a live follower of /api/debates/:id/events ends cleanly when the serv
     assert.ok(!text.includes("event: done"), "it ended before the debate did");
     parseResumable(text); // whatever came is well framed
   } finally {
-    await waitForDebates(20_000);
+    await waitForJobs(20_000, "debate");
     await t.close();
     await llm.close();
   }

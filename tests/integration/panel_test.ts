@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 const assertEquals = (a: unknown, b: unknown) => assert.deepEqual(a, b);
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createTestApp, type TestApp, waitForJobs } from "../helpers/app.ts";
 import { answer, ask, getAs, json, member, postAs } from "../helpers/community.ts";
 import { type FakeCall, startFakeLlm } from "../helpers/fake_llm.ts";
-import { waitForPanels } from "@/lib/panel/job.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import { newPanelOps, resumeStalledPanels } from "@/lib/panel/job.ts";
+import { newPanelOps, panelJobKind } from "@/lib/panel/job.ts";
+import { JobRunner, LEASE_MS } from "@/lib/jobs/runner.ts";
 
 interface Msg {
   id: string;
@@ -44,7 +44,7 @@ async function panelApp(env: Record<string, string> = {}) {
 }
 
 async function thread(t: TestApp, id: string): Promise<Msg[]> {
-  await waitForPanels();
+  await waitForJobs(undefined, "panel");
   const { body } = await json<{ messages: Msg[]; discussionRounds: number }>(
     t.request(`/api/questions/${id}`),
   );
@@ -132,7 +132,7 @@ Deno.test("invite an expert: 202, then 409 on a repeat; unknown expert 400", asy
   try {
     const ada = await member(t, "Ada");
     const id = await ask(t, ada, { title: "Which law covers this contract?", tags: [] });
-    await waitForPanels();
+    await waitForJobs(undefined, "panel");
     const r = await postAs(t, ada, `/api/questions/${id}/invite`, { expertId: "sofia" });
     assertEquals(r.status, 202);
     assertEquals(
@@ -251,7 +251,7 @@ Deno.test("two instances on one store share the day's budget exactly under a bur
   }
 });
 
-Deno.test("a killed process's panel completes after restart (lease lapses, resumer continues)", async () => {
+Deno.test("a killed process's panel completes after restart (its job's lease lapses, a resume pass continues it)", async () => {
   const dir = await Deno.makeTempDir();
   const kvPath = `${dir}/kv.sqlite3`;
   const llm = startFakeLlm(reply);
@@ -263,17 +263,22 @@ Deno.test("a killed process's panel completes after restart (lease lapses, resum
       title: "What breaks when a process dies?",
       description: "crash",
     });
-    await waitForPanels();
+    await waitForJobs(undefined, "panel");
     // A panel that a dead instance holds, its lease long lapsed.
+    const dead = new JobRunner(t.kv, { owner: "dead-instance", now: () => Date.now() - 120_000 });
     const op = t.kv.atomic();
-    newPanelOps(op, id, Date.now() - 120_000);
-    await op.commit();
-    const job = await t.kv.get<{ owner: string }>(keys.panelJob(id));
-    await t.kv.set(keys.panelJob(id), { ...job.value, owner: "dead-instance" });
+    newPanelOps(op, id, dead);
+    assert((await op.commit()).ok);
     await t.close();
     t = await createTestApp({ env, kvPath });
-    const taken = await resumeStalledPanels(t.services);
-    assertEquals(taken, [id]);
+    const runner = new JobRunner(t.kv, { owner: "restarted" }).register(
+      panelJobKind(t.services),
+    );
+    const taken = await runner.pass();
+    assertEquals(taken, [`panel/${id}`]);
+    await runner.waitIdle(10_000);
+    await runner.shutdown();
+    assert(LEASE_MS < 120_000);
     const msgs = await thread(t, id);
     assertEquals(msgs.filter((m) => m.authorType === "ai").length, 6);
     await t.close();

@@ -15,7 +15,8 @@ import {
 } from "@/lib/schemas/community.ts";
 import { parseInput, queryObject } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
-import { newPanelOps, runInBackground } from "@/lib/panel/job.ts";
+import { newPanelOps, startPanel } from "@/lib/panel/job.ts";
+import { jobRunner } from "@/lib/jobs/runner.ts";
 import { getSettings } from "@/lib/profile/settings.ts";
 
 /**
@@ -60,12 +61,12 @@ export const handler = define.handlers({
           extra: (op, q) => {
             attach?.(op, q.id);
             // The panel's job is created with the question: it cannot be lost.
-            if (panel) newPanelOps(op, q.id, now());
+            if (panel) newPanelOps(op, q.id, jobRunner(kv));
           },
         }),
         WRITE_FAILURES,
       );
-      if (panel) runInBackground(ctx.state.services, question.id);
+      if (panel) await startPanel(kv, question.id);
       return { resourceId: question.id, response: await view(question.id) };
     }, view);
   },
