@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     await server.shutdown();
     kv.close();
     clearTimeout(deadline);
-    console.log(`Parley stopped (${Math.round(performance.now() - started)} ms).`);
+    console.log(`Parley stopped. Shutdown took ${Math.round(performance.now() - started)} ms.`);
     Deno.exit(0);
   };
   Deno.addSignalListener("SIGINT", () => stop("SIGINT"));

@@ -1,6 +1,6 @@
 /**
- * Parley's job kinds on the process's runner: debates, expert panels and the AI avatar
- * (every 30 s). `createApp` calls this once per
+ * Parley's job kinds on the process's runner: debates, expert panels, answers' follower
+ * fan-outs and the AI avatar (every 30 s). `createApp` calls this once per
  * store; the triggers (lib/jobs/triggers.ts) only run passes.
  *
  * @module
@@ -8,6 +8,7 @@
 import { avatarJobKind } from "../avatar/job.ts";
 import { debateJobKind } from "../debates/job.ts";
 import { panelJobKind } from "../panel/job.ts";
+import { fanoutJobKind } from "../notifications/fanout.ts";
 import type { Services } from "../state.ts";
 import { type JobRunner, jobRunner } from "./runner.ts";
 
@@ -26,5 +27,6 @@ export function appJobs(services: Services): JobRunner {
   return jobRunner(services.kv, { now: services.now })
     .register(debateJobKind(services))
     .register(panelJobKind(services))
+    .register(fanoutJobKind(services.now))
     .register(avatarJobKind(services, services.avatarIntervalMs));
 }

@@ -30,8 +30,7 @@
  * | `["user_stats", userId, "debates" \| "debate_wins"]` | `Deno.KvU64` | debates completed and won, moved when a debate completes |
  * | `["debate_events", debateId, seq]` | `StoredDebateEvent` `{type, data}` | the debate's SSE events, seq 1, 2, …; written by the lease holder with the head (lib/debates/events.ts) |
  * | `["debate_event_head", debateId]` | number (last seq) | set with every event; followers `kv.watch` it |
- * | `["debate_lease", debateId]` | `DebateLease` `{owner, until}` | who runs the debate; renewed every 2 s, expires after 6 s; every write of the run checks it (lib/debates/lease.ts) |
- * | `["debates_running", debateId]` | `RunningDebate` `{userId, request, opponentId, claims}` | written with the debate, deleted when it completes or fails; the resumer scans it |
+ * | `["debates_running", debateId]` | `RunningDebate` `{userId, request, opponentId}` | what a resumed run needs: written with the debate (and its job, `["jobs", "debate", id]`), deleted in its last op |
  *
  * Community (questions, messages, votes, favorites, agent keys). Every row below is written
  * in the same atomic op as the record that causes it, so indexes and counters never drift:
@@ -64,7 +63,7 @@
  *
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
- * | `["avatar_job"]` | `AvatarJobState` `{owner, leaseUntil, lastTickAt, cursor}` | the lease: taken with a check on this key, so one instance runs a tick at a time and ticks are ≥30 s apart |
+ * | `["avatar_job"]` | `AvatarTickState` `{lastTickAt, cursor}` | a tick is taken with a check-and-set on this key, so ticks are ≥30 s apart whoever runs them (the runner's `["jobs", "avatar", "main"]` makes one instance run it) |
  * | `["avatar_answered", userId, questionId]` | `{messageId, answeredAt}` | checked absent and set in the same op as the avatar's answer: never two answers per user and question |
  * | `["avatar_answer_log", userId]` | `{times: number[]}` (the ≤10 newest answer times) | checked and rewritten with each avatar answer: the sliding hourly cap |
  * | `["participation_drafts", userId, draftId]` | `StoredDraft` (what the agent is about to post) | written by the preview with `expireIn` 30 min + `expiresAt`; deleted, under a check on its versionstamp, by the post |
@@ -77,8 +76,7 @@
  * | `["question_answers", questionId, createdAt, id]` | message id | top-level answers in time order, written with the message: a thread page is one bounded list of this index |
  * | `["answer_counts", questionId]` | `Deno.KvU64` | `sum` +1 per top-level answer: the page count |
  * | `["answer_replies", rootAnswerId, createdAt, id]` | message id | every reply under one top-level answer (at any depth) in time order, written with the message; a page lists at most 50 per answer |
- * | `["panel_jobs", questionId]` | `PanelJob` `{experts, step, status, lease, claims, …}` | the AI expert panel of a question (lib/panel/job.ts): created with the question; every step (one expert message) commits under a check on it — the job is its own lease and fencing token |
- * | `["panel_running", questionId]` | true | written with the job, deleted when it ends; the panel resumer scans it |
+ * | `["panel_jobs", questionId]` | `PanelJob` `{tasks, step, written, status, seq, …}` | the AI expert panel of a question (lib/panel/job.ts): created with the question and its runner job `["jobs", "panel", questionId]`; every step (one expert message) commits under the job's fence and a check on this record |
  * | `["panel_events", questionId, seq]` | `StoredEvent` `{type, data}` | the panel's SSE events (typing, message, done, failed), seq 1, 2, … (lib/kv/event_log.ts) |
  * | `["panel_event_head", questionId]` | number (last seq) | set with every event; followers `kv.watch` it |
  * | `["panel_day", day]` | number (panels started that UTC day) | checked + set when a panel starts: the `EXPERT_PANEL_PER_DAY` budget; `expireIn` 2 days |
@@ -116,6 +114,7 @@
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
  * | `["jobs", kind, id]` | `JobRecord` `{owner, claims, due, released}` | written with the work it runs (a debate, a panel) or by the first pass (periodic jobs); its versionstamp is the fence every commit of the run checks; deleted in the op of the job's last write; the resume pass lists this prefix |
+ * | `["fanout_jobs", messageId]` | `FanoutState` `{n, skip, cursor, sent}` | an answer's notification to every follower (lib/notifications/fanout.ts): written in the answer's op with its job; each batch of 100 moves `cursor` with its notifications; deleted in the last batch's op |
  * | `["job_lease", kind, id]` | `LeaseTerm` `{owner, until}` | renewed every 2 s under the fence, lapses after 6 s; `until: 0` once released at shutdown |
  *
  * Later features add their rows here, next to their builders.
@@ -212,8 +211,6 @@ export const keys = {
   debateEventsPrefix: (debateId: string): Deno.KvKey => ["debate_events", debateId],
   debateEvent: (debateId: string, seq: number): Deno.KvKey => ["debate_events", debateId, seq],
   debateEventHead: (debateId: string): Deno.KvKey => ["debate_event_head", debateId],
-  debateLease: (debateId: string): Deno.KvKey => ["debate_lease", debateId],
-  debatesRunningPrefix: (): Deno.KvKey => ["debates_running"],
   debateRunning: (debateId: string): Deno.KvKey => ["debates_running", debateId],
   // Community: questions, messages, votes, favorites, agent keys (table above).
   questionSeqHead: (): Deno.KvKey => ["question_seq_head"],
@@ -330,10 +327,10 @@ export const keys = {
   job: (kind: string, id: string): Deno.KvKey => ["jobs", kind, id],
   /** Every background job, for the resume pass. */
   jobsPrefix: (): Deno.KvKey => ["jobs"],
+  /** An answer's follower fan-out (lib/notifications/fanout.ts). */
+  fanoutJob: (messageId: string): Deno.KvKey => ["fanout_jobs", messageId],
   /** Until when a job's holder keeps it. */
   jobLease: (kind: string, id: string): Deno.KvKey => ["job_lease", kind, id],
-  /** The schedule of a periodic job (lib/jobs/schedule.ts). */
-  tick: (jobName: string): Deno.KvKey => ["ticks", jobName],
   avatarAnswered: (userId: string, questionId: string): Deno.KvKey => [
     "avatar_answered",
     userId,
@@ -404,8 +401,6 @@ export const keys = {
   modLogPrefix: (): Deno.KvKey => ["mod_log"],
   modLog: (inverted: number, id: string): Deno.KvKey => ["mod_log", inverted, id],
   panelJob: (questionId: string): Deno.KvKey => ["panel_jobs", questionId],
-  panelRunningPrefix: (): Deno.KvKey => ["panel_running"],
-  panelRunning: (questionId: string): Deno.KvKey => ["panel_running", questionId],
   panelEvent: (questionId: string, seq: number): Deno.KvKey => ["panel_events", questionId, seq],
   panelEventHead: (questionId: string): Deno.KvKey => ["panel_event_head", questionId],
   panelDay: (day: string): Deno.KvKey => ["panel_day", day],

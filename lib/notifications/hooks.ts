@@ -8,9 +8,10 @@ import { addToCounter } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import type { MessageRecord } from "../community/messages.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
+import { jobRunner } from "../jobs/runner.ts";
+import { FANOUT_JOB, fanoutOps } from "./fanout.ts";
 import {
   actorOf,
-  fanOutAnswer,
   followInOp,
   type NewNotification,
   notifyInOp,
@@ -27,16 +28,15 @@ export function bumpQuestion(op: Deno.AtomicOperation, questionId: string): void
 
 /** What {@link messageInOp} leaves for after the commit. */
 export interface AfterMessage {
-  /** The `answer` fan-out to the other followers (top-level answers only). */
-  fanOut: NewNotification | null;
-  /** Who was notified in the op (or must not be): the fan-out skips them. */
-  skip: Set<string>;
+  /** The id of the `answer` fan-out job to the other followers, when there is one. */
+  fanOut: string | null;
 }
 
 /**
  * Inside a new message's op: its author follows the question, the version moves, a reply
  * notifies the parent's author (`reply`) and an answer notifies the asker if they follow
- * (`answer`); the other followers are left to {@link afterMessage}.
+ * (`answer`); the other followers get theirs from a fan-out job created in the same op
+ * (lib/notifications/fanout.ts) that {@link afterMessage} starts.
  */
 export async function messageInOp(
   kv: Deno.Kv,
@@ -60,18 +60,23 @@ export async function messageInOp(
   const skip = new Set([m.author.id]);
   if (parent) {
     notifyInOp(op, parent.author.id, n, m.createdAt);
-    return { fanOut: null, skip };
+    return { fanOut: null };
   }
   skip.add(q.author.id);
-  if ((await kv.get(keys.follow(q.id, q.author.id))).value) {
-    notifyInOp(op, q.author.id, n, m.createdAt);
-  }
-  return { fanOut: n, skip };
+  // The asker is notified here; a job for the others only when there are others.
+  const [asker, first] = await Promise.all([
+    kv.get(keys.follow(q.id, q.author.id)),
+    Array.fromAsync(kv.list({ prefix: keys.followsPrefix(q.id) }, { limit: skip.size + 1 })),
+  ]);
+  if (asker.value) notifyInOp(op, q.author.id, n, m.createdAt);
+  if (first.every((e) => skip.has(e.key[2] as string))) return { fanOut: null };
+  fanoutOps(op, jobRunner(kv), m.id, n, skip);
+  return { fanOut: m.id };
 }
 
-/** After the message's commit (under `afterCommit`): the bounded fan-out. */
-export async function afterMessage(kv: Deno.Kv, a: AfterMessage, now: number): Promise<void> {
-  if (a.fanOut) await fanOutAnswer(kv, a.fanOut, a.skip, now);
+/** After the message's commit: start its fan-out job here (never waits for it to run). */
+export async function afterMessage(kv: Deno.Kv, a: AfterMessage, _now?: number): Promise<void> {
+  if (a.fanOut) await jobRunner(kv).adopt(FANOUT_JOB, a.fanOut);
 }
 
 /** Inside an accept's op: the answer's author hears of it (not the asker themself). */

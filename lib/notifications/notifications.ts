@@ -9,9 +9,10 @@
  *   (your answer), `upvotes` (your post's up-votes, one entry per post per UTC day with a
  *   running `count`). Never to the actor about their own action.
  * - Written with their cause: `reply`, `accepted` and the asker's `answer` join the
- *   cause's atomic op ({@link notifyInOp}); the `answer` fan-out to the other followers runs
- *   right after the commit in bounded batches ({@link fanOutAnswer}) and cannot fail the
- *   request; `upvotes` is merged into the day's entry after the vote's commit.
+ *   cause's atomic op ({@link notifyInOp}); the `answer` fan-out to the other followers is a
+ *   job created in the answer's op and run outside the request in batches of 100, to every
+ *   follower (lib/notifications/fanout.ts); `upvotes` is merged into the day's entry after
+ *   the vote's commit.
  * - Unread: the counter `["notification_unread", userId]` (`sum` ±1; mark-all sets 0 and a
  *   watermark), never a scan. The live stream watches that key.
  *
@@ -48,10 +49,6 @@ export type NotificationView = Omit<NotificationRecord, "answerId" | "updatedAt"
 
 /** Notifications per page. */
 export const NOTIFICATIONS_PAGE = 20;
-/** Most followers one answer notifies (the fan-out is bounded). */
-export const MAX_FANOUT = 5000;
-/** Recipients per fan-out commit (2 mutations each, far below KV's limit). */
-const FANOUT_BATCH = 100;
 const DAY = 86_400_000;
 
 let lastMs = 0;
@@ -171,46 +168,6 @@ export async function toggleFollow(
 export async function isFollowing(kv: Deno.Kv, questionId: string, userId: string) {
   if (!isLookupId(questionId)) return false;
   return (await kv.get(keys.follow(questionId, userId))).value !== null;
-}
-
-/**
- * After an answer committed: `answer` notifications to the question's followers except
- * `skip` (the actor, and whoever was already notified in the answer's op), in batches of
- * {@link FANOUT_BATCH}, at most {@link MAX_FANOUT}. Run it under `afterCommit`.
- *
- * @example
- * ```ts
- * declare const kv: Deno.Kv;
- * declare const n: NewNotification;
- * await fanOutAnswer(kv, n, new Set(["u_1"]), Date.now());
- * ```
- */
-export async function fanOutAnswer(
-  kv: Deno.Kv,
-  n: NewNotification,
-  skip: Set<string>,
-  now: number,
-): Promise<number> {
-  let batch: string[] = [];
-  let sent = 0;
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const op = kv.atomic();
-    for (const userId of batch) notifyInOp(op, userId, n, now);
-    await op.commit();
-    sent += batch.length;
-    batch = [];
-  };
-  for await (
-    const e of kv.list({ prefix: keys.followsPrefix(n.questionId) }, { limit: MAX_FANOUT })
-  ) {
-    const userId = e.key[2] as string;
-    if (skip.has(userId)) continue;
-    batch.push(userId);
-    if (batch.length >= FANOUT_BATCH) await flush();
-  }
-  await flush();
-  return sent;
 }
 
 /**
