@@ -34,6 +34,7 @@ export interface FanoutState {
  * @example
  * ```ts
  * import { jobRunner } from "@/lib/jobs/runner.ts";
+ * import type { NewNotification } from "@/lib/notifications/notifications.ts";
  * declare const kv: Deno.Kv;
  * declare const op: Deno.AtomicOperation;
  * declare const n: NewNotification;
