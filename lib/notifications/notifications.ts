@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { addToCounter, counterValue, updateAtomically } from "../kv/atomic.ts";
+import { addToCounter, commit, counterValue, updateAtomically } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { excerpt } from "../markdown.ts";
 import type { Author } from "../community/questions/model.ts";
@@ -195,9 +195,10 @@ export async function fanOutAnswer(
   let sent = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    const op = kv.atomic();
-    for (const userId of batch) notifyInOp(op, userId, n, now);
-    await op.commit();
+    const recipients = batch;
+    await commit(kv, (op) => {
+      for (const userId of recipients) notifyInOp(op, userId, n, now);
+    });
     sent += batch.length;
     batch = [];
   };
