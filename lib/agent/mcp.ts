@@ -39,7 +39,8 @@ import {
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { getMessage, messageViews, postMessage } from "../community/messages.ts";
+import { getMessage, messageViews } from "../community/messages/read.ts";
+import { postMessage } from "../community/messages/write.ts";
 import { findQuestions } from "../community/questions/feed.ts";
 import { askQuestion } from "../community/questions/write.ts";
 import { deleteQuestion } from "../community/questions/delete.ts";

@@ -51,10 +51,11 @@ async function sessionKey(token: string): Promise<Deno.KvKey> {
  * @example
  * ```ts
  * import type { User } from "@/lib/auth/users.ts";
+ * import { commit } from "@/lib/kv/atomic.ts";
  * declare const kv: Deno.Kv;
  * declare const user: User;
  * const s = await prepareSession(user.id, "provider_a");
- * await kv.atomic().set(s.key, s.session, { expireIn: SESSION_TTL_MS }).commit();
+ * await commit(kv, (op) => op.set(s.key, s.session, { expireIn: SESSION_TTL_MS }));
  * ```
  */
 export async function prepareSession(

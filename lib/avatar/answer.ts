@@ -1,28 +1,24 @@
 /**
  * One answer by a user's AI avatar: the prompt (the user's bio as personality, the
- * question and its discussion), and the write — the message, an "answered" marker for
- * (user, question) checked absent, and the user's hourly answer log checked unchanged,
- * all in ONE atomic op. Two instances that generate an answer to the same question at
- * the same time cannot both store it, and the hourly cap holds across instances.
+ * question and its discussion), and the write — through `addMessage`, like every message,
+ * with an "answered" marker for (user, question) checked absent and the user's hourly
+ * answer log checked unchanged in the message's own atomic op. Two instances that generate
+ * an answer to the same question at the same time cannot both store it, and the hourly
+ * cap holds across instances. The answer reaches the open question page and the
+ * question's followers as any answer does; the owner, who never saw the question, does
+ * not start following it.
  *
  * @module
  */
 import { keys } from "../kv/keys.ts";
-import { withLockRetry } from "../kv/retry.ts";
 import type { ChatMessage, LlmClient } from "../llm/types.ts";
-import {
-  buildMessage,
-  listThreadTail,
-  type MessageRecord,
-  writeMessage,
-} from "../community/messages.ts";
+import type { MessageRecord } from "../community/messages/model.ts";
+import { listThreadTail } from "../community/messages/read.ts";
+import { addMessage } from "../community/messages/write.ts";
 import { discussionLines, TRANSCRIPT_MESSAGES } from "../participation/prompts.ts";
 import { oneLine, tidyReply } from "../participation/text.ts";
 import type { Author, QuestionSnapshot } from "../community/questions/model.ts";
-import { recordEarnedBadges } from "../profile/stats.ts";
-import { afterCommit } from "../kv/after_commit.ts";
 import { type PostingLimits, spendPostingBudget } from "../limits/posting.ts";
-import { invalidateReads } from "../community/read_cache.ts";
 
 /** SPEC.md "AI avatar settings": answers per hour per user, at most. */
 export const AVATAR_HOURLY_CAP = 10;
@@ -101,7 +97,13 @@ export type AvatarAnswerResult =
   | { ok: true; message: MessageRecord }
   | {
     ok: false;
-    reason: "already_answered" | "hourly_cap" | "lost_race" | "empty" | "rate_limited";
+    reason:
+      | "already_answered"
+      | "hourly_cap"
+      | "lost_race"
+      | "empty"
+      | "rate_limited"
+      | "question_gone";
   };
 
 /** Options of {@link answerAsAvatar}. */
@@ -112,6 +114,8 @@ export interface AvatarAnswerDeps {
   signal?: AbortSignal;
   /** The owner's posting limits: an avatar answer spends from their `messages` budget. */
   limits?: PostingLimits;
+  /** The avatar job's fence (lib/jobs/runner.ts): the answer lands only while it holds. */
+  fence?: (op: Deno.AtomicOperation) => Deno.AtomicOperation;
 }
 
 /**
@@ -156,7 +160,7 @@ export async function answerAsAvatar(
   const content = tidyReply(text, AVATAR_STORE_MAX, owner.author.name);
   if (!content) return { ok: false, reason: "empty" };
 
-  const message = buildMessage({
+  const r = await addMessage(kv, {
     questionId: q.id,
     author: owner.author,
     content,
@@ -164,22 +168,21 @@ export async function answerAsAvatar(
     authorType: "user",
     via: "ai-avatar",
     standIn: llm.standIn,
-  }, { now, idPrefix: "msg-agent-reply-" });
-  const answered: AvatarAnswered = { messageId: message.id, answeredAt: now };
-  const res = await withLockRetry(() => {
-    const op = kv.atomic()
-      .check({ key: markerKey, versionstamp: null })
-      .check(log)
-      .set(markerKey, answered)
-      .set(logKey, { times: [...recent, now].slice(-AVATAR_HOURLY_CAP) });
-    return writeMessage(op, message).commit();
+  }, {
+    now,
+    idPrefix: "msg-agent-reply-",
+    authorFollows: false,
+    within: (op, message) => {
+      deps.fence?.(op);
+      op.check({ key: markerKey, versionstamp: null })
+        .check(log)
+        .set(markerKey, { messageId: message.id, answeredAt: now } satisfies AvatarAnswered)
+        .set(logKey, { times: [...recent, now].slice(-AVATAR_HOURLY_CAP) });
+    },
   });
+  if (r.ok) return { ok: true, message: r.message };
   // Another instance answered this question, or another of this user's questions, first.
-  if (!res.ok) return { ok: false, reason: "lost_race" };
-  await afterCommit("avatar answer caches and badges", async () => {
-    invalidateReads(kv);
-    // Badges follow the counters, as after any answer (lib/community/messages.ts `addMessage`).
-    await recordEarnedBadges(kv, userId, now);
-  });
-  return { ok: true, message };
+  if (r.reason === "check_failed") return { ok: false, reason: "lost_race" };
+  // Deleted or hidden since the tick listed it (a reply it is not; no limits are passed).
+  return { ok: false, reason: r.reason === "rate_limited" ? "rate_limited" : "question_gone" };
 }

@@ -84,6 +84,8 @@ export interface AvatarTickOptions {
   perUserPerTick?: number;
   /** Cancels the tick (the job is stopping). */
   signal?: AbortSignal;
+  /** The avatar job's fence: every answer of the tick checks it. */
+  fence?: (op: Deno.AtomicOperation) => Deno.AtomicOperation;
 }
 
 /** What a tick did. */
@@ -196,7 +198,7 @@ export async function runAvatarTick(
         let r: AvatarAnswerResult;
         try {
           r = await answerAsAvatar(
-            { kv, llm, signal: opts.signal, limits: services.config.limits },
+            { kv, llm, signal: opts.signal, limits: services.config.limits, fence: opts.fence },
             owner,
             q,
             now,

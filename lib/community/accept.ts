@@ -6,11 +6,12 @@
  *
  * @module
  */
-import { acceptInOp, bumpQuestion } from "../notifications/hooks.ts";
+import { acceptInOp } from "../notifications/hooks.ts";
+import { bumpQuestion } from "./questions/version.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { updateAtomically } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
-import type { MessageRecord } from "./messages.ts";
+import type { MessageRecord } from "./messages/model.ts";
 import type { QuestionRecord } from "./questions/model.ts";
 import { invalidateReads } from "./read_cache.ts";
 

@@ -5,11 +5,10 @@
  *
  * @module
  */
-import { addToCounter, ContentionError, invertTime } from "../kv/atomic.ts";
+import { addToCounter, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
 import type { HitLog } from "../limits/window.ts";
 import { keys } from "../kv/keys.ts";
-import { withLockRetry } from "../kv/retry.ts";
 import { findTarget, type TargetType } from "./targets.ts";
 import { isExpertAuthor } from "../panel/experts.ts";
 
@@ -73,14 +72,20 @@ export async function toggleFavorite(
   // One budget with votes (`votes`), spent in the toggle's own atomic op.
   const budget = budgetOf(limits, "votes", userId);
   const key = keys.favorite(userId, targetType, targetId);
-  for (let attempt = 0; attempt < 50; attempt++) {
+  let tried: FavoriteToggle | null = null;
+  return await updateAtomically<ToggleFavoriteResult>(async () => {
     const [cur, log] = await kv.getMany<[FavoriteRecord, HitLog]>([
       key,
       budget?.key ?? keys.rateLimitLog("none", "none"),
     ]);
+    // Lost a race: if the record is now in the state the last try wanted, that is success
+    // (a duplicate favorite is not an error); otherwise toggle from the new state.
+    if (tried && (cur.value !== null) === tried.favorited) {
+      return { op: null, result: { ok: true, favorite: tried } };
+    }
     const op = kv.atomic().check(cur);
     const refused = budget && spendInOp(op, log, budget, now);
-    if (refused) return refused;
+    if (refused) return { op: null, result: refused };
     if (cur.value === null) {
       const record: FavoriteRecord = {
         userId,
@@ -112,16 +117,9 @@ export async function toggleFavorite(
         addToCounter(op, keys.userStat(target.authorId, "favorites_received"), -1);
       }
     }
-    const wanted = cur.value === null ? FAVORITED : UNFAVORITED;
-    const res = await withLockRetry(() => op.commit());
-    if (res.ok) return { ok: true, favorite: wanted };
-    // Lost a race: if the record is now in the state this call wanted, that is success
-    // (a duplicate favorite is not an error); otherwise toggle from the new state.
-    const now2 = await kv.get<FavoriteRecord>(key);
-    if ((now2.value !== null) === wanted.favorited) return { ok: true, favorite: wanted };
-    await new Promise((r) => setTimeout(r, Math.random() * 2 * attempt));
-  }
-  throw new ContentionError(50);
+    tried = cur.value === null ? FAVORITED : UNFAVORITED;
+    return { op, result: { ok: true, favorite: tried } };
+  });
 }
 
 /**

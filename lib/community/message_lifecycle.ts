@@ -23,12 +23,12 @@
  *
  * @module
  */
-import { bumpQuestion } from "../notifications/hooks.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
-import { type MessageRecord, rootAnswerOf } from "./messages.ts";
+import { countsTowardStats, type MessageRecord, rootAnswerOf } from "./messages/model.ts";
 import type { QuestionRecord } from "./questions/model.ts";
+import { bumpQuestion } from "./questions/version.ts";
 import { invalidateReads } from "./read_cache.ts";
 import { writeRevisions } from "./revisions.ts";
 
@@ -140,8 +140,8 @@ export async function deleteMessage(
         deletedBy: input.userId,
       } satisfies MessageRecord,
     );
-    // An AI expert's message was never on anyone's activity list or statistics.
-    if (m.authorType !== "ai") {
+    // Undo what the write counted: an AI expert's message was on no activity list.
+    if (countsTowardStats(m)) {
       op.delete(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id));
       addToCounter(op, keys.userStat(m.author.id, "answers"), -1);
     }

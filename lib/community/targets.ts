@@ -5,7 +5,7 @@
  * @module
  */
 import { isLookupId, keys } from "../kv/keys.ts";
-import type { MessageRecord } from "./messages.ts";
+import type { MessageRecord } from "./messages/model.ts";
 import type { QuestionRecord } from "./questions/model.ts";
 
 /** What can be voted on and favorited. */

@@ -29,13 +29,8 @@
  */
 import { counterValue, getAll } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
-import {
-  listThread,
-  type MessageRecord,
-  type MessageViewBase,
-  messageViews,
-  type QuestionWithMessages,
-} from "./messages.ts";
+import type { MessageRecord, MessageViewBase } from "./messages/model.ts";
+import { listThread, messageViews, type QuestionWithMessages } from "./messages/read.ts";
 import type { QuestionRecord } from "./questions/model.ts";
 import {
   maySeeDeleted,

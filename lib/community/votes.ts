@@ -14,10 +14,11 @@
  *
  * @module
  */
-import { afterUpvote, bumpQuestion } from "../notifications/hooks.ts";
+import { afterUpvote } from "../notifications/hooks.ts";
+import { bumpQuestion } from "./questions/version.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { batched, batcher } from "../kv/batch.ts";
-import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
+import { addToCounter, commit, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { groupCommitter, submit } from "../kv/group_commit.ts";
 import {
   type Budget,
@@ -31,7 +32,7 @@ import { recordEarnedBadges } from "../profile/stats.ts";
 import { invalidateReads } from "./read_cache.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { type TargetInfo, type TargetType } from "./targets.ts";
-import type { MessageRecord } from "./messages.ts";
+import type { MessageRecord } from "./messages/model.ts";
 import type { QuestionRecord } from "./questions/model.ts";
 import { isExpertAuthor } from "../panel/experts.ts";
 import { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
@@ -425,11 +426,12 @@ const peakChecks = perStore((kv) =>
       const j = t.targetType === "question" ? 0 : 1;
       higher[j] = Math.max(higher[j], counterValue(got[2 + i].value));
     });
-    let op: Deno.AtomicOperation | null = null;
-    for (const j of [0, 1]) {
-      if (higher[j] > peaks[j]) op = (op ?? kv.atomic()).max(best[j], BigInt(higher[j]));
+    const raised = [0, 1].filter((j) => higher[j] > peaks[j]);
+    if (raised.length > 0) {
+      await commit(kv, (op) => {
+        for (const j of raised) op.max(best[j], BigInt(higher[j]));
+      });
     }
-    if (op) await op.commit();
     await recordEarnedBadges(kv, author, Math.max(...likes.map((l) => l.now)));
   })
 );

@@ -7,7 +7,7 @@
  * @module
  */
 import { deleteMessage, editMessage } from "../community/message_lifecycle.ts";
-import { messageViews } from "../community/messages.ts";
+import { messageViews } from "../community/messages/read.ts";
 import { deleteQuestion } from "../community/questions/delete.ts";
 import { editQuestion } from "../community/questions/edit.ts";
 import { questionViewOf } from "../community/questions/read.ts";

@@ -119,18 +119,17 @@ interface Held {
  *
  * @example
  * ```ts
+ * import { commit } from "@/lib/kv/atomic.ts";
  * declare const kv: Deno.Kv;
  * const runner = new JobRunner(kv);
  * runner.register({
  *   kind: "greeting",
  *   // Every commit of the run carries the fence; the last one ends the job with it.
  *   run: async (ctx) => {
- *     await ctx.finish(ctx.fence(kv.atomic()).set(["greetings", ctx.id], "hello")).commit();
+ *     await commit(kv, (op) => ctx.finish(op).set(["greetings", ctx.id], "hello"));
  *   },
  * });
- * const op = kv.atomic();
- * runner.newJobOps(op, "greeting", "1").set(["greeting_requests", "1"], true);
- * await op.commit();
+ * await commit(kv, (op) => runner.newJobOps(op, "greeting", "1").set(["asked", "1"], true));
  * await runner.adopt("greeting", "1");
  * await runner.waitIdle();
  * await runner.shutdown();

@@ -70,6 +70,56 @@ export async function updateAtomically<T>(
   }
 }
 
+/**
+ * Run `build` on `op` and return the checks it added. A writer that lets its caller add
+ * checks and mutations to its op (a background job's lease token) records them this way,
+ * so that when the commit fails it can tell, with {@link checksHold}, whether the caller's
+ * state moved on (answer that) or only its own reads did (retry).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const fence: Deno.KvEntryMaybe<unknown>;
+ * const op = kv.atomic();
+ * const added = checksAddedBy(op, (o) => o.check(fence).set(["progress"], 1));
+ * added.length; // 1
+ * ```
+ */
+export function checksAddedBy(
+  op: Deno.AtomicOperation,
+  build: (op: Deno.AtomicOperation) => unknown,
+): Deno.AtomicCheck[] {
+  const added: Deno.AtomicCheck[] = [];
+  const check = op.check;
+  // Shadow `check` on this one op while `build` runs; chained calls return the op itself.
+  op.check = function (this: Deno.AtomicOperation, ...checks: Deno.AtomicCheck[]) {
+    added.push(...checks);
+    return check.apply(this, checks);
+  };
+  try {
+    build(op);
+  } finally {
+    Reflect.deleteProperty(op, "check");
+  }
+  return added;
+}
+
+/**
+ * True when every check still holds: each key's versionstamp is the one the check names
+ * (null: still absent). One `getMany` per 10 checks.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const checks: Deno.AtomicCheck[];
+ * if (!(await checksHold(kv, checks))) console.log("the state moved on");
+ * ```
+ */
+export async function checksHold(kv: Deno.Kv, checks: Deno.AtomicCheck[]): Promise<boolean> {
+  const now = await getAll(kv, checks.map((c) => c.key));
+  return now.every((e, i) => e.versionstamp === checks[i].versionstamp);
+}
+
 const U64_MOD = 1n << 64n;
 
 /**

@@ -2,6 +2,8 @@
 import assert from "node:assert/strict";
 import {
   addToCounter,
+  checksAddedBy,
+  checksHold,
   commit,
   invertTime,
   listNewestFirst,
@@ -47,6 +49,28 @@ Deno.test("updateAtomically() retries lost checks so every increment lands", asy
         return { op: kv.atomic().check(cur).set(["n"], (cur.value ?? 0) + 1), result: null };
       })));
     assert.equal((await kv.get<number>(["n"])).value, 40);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("checksAddedBy() records the checks a caller adds; checksHold() tells when one no longer holds", async () => {
+  const kv = await openKv(":memory:");
+  try {
+    await kv.set(["lease"], "token-1");
+    const lease = await kv.get<string>(["lease"]);
+    const op = kv.atomic().check({ key: ["own"], versionstamp: null });
+    const added = checksAddedBy(op, (o) => o.check(lease).set(["progress"], 1).check(lease));
+    assert.deepEqual(added.map((c) => c.key), [["lease"], ["lease"]]);
+    assert.equal(Object.hasOwn(op, "check"), false, "the op's own check is back");
+    assert.equal(await checksHold(kv, added), true);
+    // Someone else takes the lease: the recorded checks fail, and so does the op.
+    await kv.set(["lease"], "token-2");
+    assert.equal(await checksHold(kv, added), false);
+    assert.equal((await op.commit()).ok, false);
+    assert.equal((await kv.get(["progress"])).value, null);
+    // An absent key checked absent holds until it is written.
+    assert.equal(await checksHold(kv, [{ key: ["own"], versionstamp: null }]), true);
   } finally {
     kv.close();
   }

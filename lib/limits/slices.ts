@@ -27,6 +27,7 @@
  *
  * @module
  */
+import { commit } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import type { RateLimitResult } from "./window.ts";
 
@@ -136,10 +137,9 @@ export async function hitSlicedLimit(
       l.slice = s;
       // The same op drops the sub-bucket that just left every window (`sum` keys cannot
       // expire): a key keeps at most the ~10 sub-buckets it used last.
-      await kv.atomic()
-        .sum(keys.rateLimitClaims(bucket, key, index), BigInt(s))
-        .delete(keys.rateLimitClaims(bucket, key, index - SUB_BUCKETS - 2))
-        .commit();
+      await commit(kv, (op) =>
+        op.sum(keys.rateLimitClaims(bucket, key, index), BigInt(s))
+          .delete(keys.rateLimitClaims(bucket, key, index - SUB_BUCKETS - 2)));
       // Everything claimed before this claim (and concurrent ones) is in `total`.
       const total = await read();
       const granted = Math.max(0, Math.min(s, limit - (total - s)));

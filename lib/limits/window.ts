@@ -85,11 +85,14 @@ export async function hitRateLimit(
  * @example
  * ```ts
  * import { keys } from "@/lib/kv/keys.ts";
+ * import { updateAtomically } from "@/lib/kv/atomic.ts";
  * declare const kv: Deno.Kv;
- * const entry = await kv.get<HitLog>(keys.rateLimitLog("post_messages", "u1"));
- * const op = kv.atomic();
- * const r = addHit(op, entry, 60, 3_600_000, Date.now());
- * if (r.allowed) await op.commit();
+ * const r = await updateAtomically(async () => {
+ *   const entry = await kv.get<HitLog>(keys.rateLimitLog("post_messages", "u1"));
+ *   const op = kv.atomic(); // … and the write the hit guards
+ *   const hit = addHit(op, entry, 60, 3_600_000, Date.now());
+ *   return { op: hit.allowed ? op : null, result: hit };
+ * });
  * ```
  */
 export function addHit(

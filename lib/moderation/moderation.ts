@@ -7,7 +7,7 @@
  *   own op. It joins the target's queue entry (count, reasons, notes); the third distinct
  *   flag hides the post in the same op (`hiddenAt` on the record, `["hidden_posts", …]`).
  * - A hidden post answers 404 to everyone but its author and moderators (reads treat it as
- *   deleted: lib/community/questions/read.ts, messages.ts, targets.ts, thread.ts).
+ *   deleted: lib/community/questions/read.ts, messages/read.ts, targets.ts, thread.ts).
  * - Moderator actions, each logged (`["mod_log", …]`) and each a decision that takes the
  *   post off the queue: `hide`, `restore` (un-hide), `dismiss` (the flags were unfounded:
  *   un-hide if the flags hid it), `delete` (the content lifecycle's soft delete,
@@ -16,15 +16,16 @@
  *
  * @module
  */
-import { addToCounter, invertTime, updateAtomically } from "../kv/atomic.ts";
+import { commit, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
 import type { HitLog } from "../limits/window.ts";
 import { idSuffix } from "../ids.ts";
 import { excerpt } from "../markdown.ts";
-import type { MessageRecord } from "../community/messages.ts";
+import type { MessageRecord } from "../community/messages/model.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
+import { bumpQuestion } from "../community/questions/version.ts";
 import { deleteQuestion } from "../community/questions/delete.ts";
 import { deleteMessage } from "../community/message_lifecycle.ts";
 import { invalidateReads } from "../community/read_cache.ts";
@@ -181,7 +182,7 @@ function setHidden(
   const key = type === "question" ? keys.question(r.id) : keys.message(r.id);
   op.set(key, { ...r, hiddenAt: now });
   op.set(keys.hiddenPost(type, r.id), { at: now, by });
-  addToCounter(op, keys.questionVersion(questionIdOf(type, r)), 1);
+  bumpQuestion(op, questionIdOf(type, r));
 }
 
 function clearHidden(op: Deno.AtomicOperation, type: TargetType, r: PostRecord): void {
@@ -189,7 +190,7 @@ function clearHidden(op: Deno.AtomicOperation, type: TargetType, r: PostRecord):
   const { hiddenAt: _h, ...rest } = r;
   op.set(key, rest);
   op.delete(keys.hiddenPost(type, r.id));
-  addToCounter(op, keys.questionVersion(questionIdOf(type, r)), 1);
+  bumpQuestion(op, questionIdOf(type, r));
 }
 
 /** The outcome of a moderator action. */
@@ -256,14 +257,13 @@ export async function moderate(
     const questionId = questionIdOf(targetType, rec);
     const entry = logEntry(questionId);
     // The post is gone; the log and the queue follow and cannot fail the request.
-    await afterCommit("moderation log", async () => {
-      const op = kv.atomic()
-        .set(keys.modLog(invertTime(loggedAt), entry.id), entry)
-        .delete(keys.modQueue(targetType, targetId))
-        .delete(keys.hiddenPost(targetType, targetId));
-      addToCounter(op, keys.questionVersion(questionId), 1);
-      await op.commit();
-    });
+    await afterCommit("moderation log", () =>
+      commit(kv, (op) => {
+        op.set(keys.modLog(invertTime(loggedAt), entry.id), entry)
+          .delete(keys.modQueue(targetType, targetId))
+          .delete(keys.hiddenPost(targetType, targetId));
+        bumpQuestion(op, questionId);
+      }));
     return { ok: true };
   }
   const result = await updateAtomically<ModActionResult>(async () => {

@@ -1,15 +1,16 @@
 /**
- * What the community writes add for follows, notifications and live pages, kept here so
- * the writers (lib/community/*) each gain one call.
+ * What the community writes add for follows and notifications, kept here so the writers
+ * (lib/community/*) each gain one call. (The live question page hears of every change
+ * through the question's version: lib/community/questions/version.ts.)
  *
  * @module
  */
-import { addToCounter } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
-import type { MessageRecord } from "../community/messages.ts";
+import { type MessageRecord, rootAnswerOf } from "../community/messages/model.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
 import { jobRunner } from "../jobs/runner.ts";
 import { FANOUT_JOB, fanoutOps } from "./fanout.ts";
+import { bumpQuestion } from "../community/questions/version.ts";
 import {
   actorOf,
   followInOp,
@@ -18,25 +19,40 @@ import {
   notifyUpvote,
 } from "./notifications.ts";
 
-/**
- * Bump a question's version inside `op`: the live question page (`kv.watch` on it) sees
- * every answer, vote, edit, delete, accept and moderation of the thread.
- */
-export function bumpQuestion(op: Deno.AtomicOperation, questionId: string): void {
-  addToCounter(op, keys.questionVersion(questionId), 1);
-}
-
 /** What {@link messageInOp} leaves for after the commit. */
 export interface AfterMessage {
   /** The id of the `answer` fan-out job to the other followers, when there is one. */
   fanOut: string | null;
 }
 
+/** Who hears of a new message (see {@link messageInOp}). */
+export interface MessageAudience {
+  /** The author starts following the question (a person who answers does). */
+  authorFollows: boolean;
+  /** The parent's author, the asker and the followers are notified. */
+  notify: boolean;
+}
+
 /**
- * Inside a new message's op: its author follows the question, the version moves, a reply
- * notifies the parent's author (`reply`) and an answer notifies the asker if they follow
- * (`answer`); the other followers get theirs from a fan-out job created in the same op
- * (lib/notifications/fanout.ts) that {@link afterMessage} starts.
+ * Inside a new message's op: its author follows the question (`authorFollows`); with
+ * `notify`, a reply notifies the parent's author (`reply`) and an answer notifies the asker
+ * if they follow (`answer`); the other followers get theirs from a fan-out job created in
+ * the same op (lib/notifications/fanout.ts) that {@link afterMessage} starts
+ * (null without `notify`: nothing to do after the commit).
+ *
+ * @example
+ * ```ts
+ * import type { MessageRecord } from "@/lib/community/messages/model.ts";
+ * import type { QuestionRecord } from "@/lib/community/questions/model.ts";
+ * declare const kv: Deno.Kv;
+ * declare const m: MessageRecord;
+ * declare const q: QuestionRecord;
+ * const op = kv.atomic();
+ * const after = await messageInOp(kv, op, m, q, null, undefined, {
+ *   authorFollows: true,
+ *   notify: true,
+ * });
+ * ```
  */
 export async function messageInOp(
   kv: Deno.Kv,
@@ -45,9 +61,10 @@ export async function messageInOp(
   q: QuestionRecord,
   parent: MessageRecord | null,
   rootId: string | undefined,
-): Promise<AfterMessage> {
-  followInOp(op, q.id, m.author.id, m.createdAt);
-  bumpQuestion(op, q.id);
+  audience: MessageAudience,
+): Promise<AfterMessage | null> {
+  if (audience.authorFollows) followInOp(op, q.id, m.author.id, m.createdAt);
+  if (!audience.notify) return null;
   const n: NewNotification = {
     type: parent ? "reply" : "answer",
     actor: actorOf(m.author),
@@ -115,10 +132,7 @@ export async function afterUpvote(
   let answerId: string | null = null;
   if (m.value) {
     answerId = m.value.id;
-    if (m.value.replyTo) {
-      const { rootAnswerOf } = await import("../community/messages.ts");
-      answerId = await rootAnswerOf(kv, m.value);
-    }
+    if (m.value.replyTo) answerId = await rootAnswerOf(kv, m.value);
   }
   await notifyUpvote(kv, {
     recipientId: target.authorId,

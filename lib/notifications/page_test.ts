@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { addMessage } from "../community/messages.ts";
+import { addMessage } from "../community/messages/write.ts";
 import { createQuestion } from "../community/questions/write.ts";
 import { castVote, userVotesOn, type VoteType } from "../community/votes.ts";
 import { favoriteStatuses, toggleFavorite } from "../community/favorites.ts";

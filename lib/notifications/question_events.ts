@@ -1,7 +1,8 @@
 /**
  * The live question page (`GET /api/questions/:id/events`): `kv.watch` on the question's
  * version key (bumped in the op of every answer, vote, edit, delete, accept and moderation
- * of the thread; lib/notifications/hooks.ts), answering the counts each time.
+ * of the thread — whoever writes it, a person, the AI avatar or the expert panel;
+ * lib/community/questions/version.ts), answering the counts each time.
  *
  * @module
  */

@@ -10,7 +10,7 @@ import { keys } from "../kv/keys.ts";
 import { hitRateLimit } from "../limits/window.ts";
 import { jsonAnswer } from "../llm/json.ts";
 import type { LlmClient } from "../llm/types.ts";
-import type { MessageRecord } from "../community/messages.ts";
+import type { MessageRecord } from "../community/messages/model.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
 import { expertById } from "./experts.ts";
 import { addPanelTasks, PANEL_CALL_MS, panelMetrics, type PanelServices } from "./job.ts";

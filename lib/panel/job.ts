@@ -25,17 +25,16 @@
  * @module
  */
 import { z } from "zod";
-import { appendEvents, type EventLogKeys } from "../kv/event_log.ts";
+import { appendEvents, type EventLogKeys, type StoredEvent } from "../kv/event_log.ts";
 import { commit } from "../kv/atomic.ts";
-import { withLockRetry } from "../kv/retry.ts";
 import { type GroupCommitter, groupCommitter, submit } from "../kv/group_commit.ts";
 import { keys } from "../kv/keys.ts";
 import { type JobContext, type JobKind, type JobRunner, jobRunner } from "../jobs/runner.ts";
 import { jsonAnswer } from "../llm/json.ts";
 import type { ChatMessage, LlmClient } from "../llm/types.ts";
-import { buildMessage, type MessageRecord, writeMessage } from "../community/messages.ts";
+import type { MessageRecord } from "../community/messages/model.ts";
+import { addMessage } from "../community/messages/write.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
-import { invalidateReads } from "../community/read_cache.ts";
 import {
   type Expert,
   expertAuthorId,
@@ -253,8 +252,9 @@ function budgetSpender(kv: Deno.Kv): GroupCommitter<BudgetSpend, boolean> {
         const cur = await kv.get<number>(key);
         const used = cur.value ?? 0;
         if (used >= s.limit) return false;
-        const res = await withLockRetry(() =>
-          kv.atomic().check(cur).set(key, used + 1, { expireIn: DAY_KEY_TTL_MS }).commit()
+        const res = await commit(
+          kv,
+          (op) => op.check(cur).set(key, used + 1, { expireIn: DAY_KEY_TTL_MS }),
         );
         panelMetrics.commits++;
         if (res.ok) return true;
@@ -480,7 +480,14 @@ async function recentThread(kv: Deno.Kv, questionId: string): Promise<MessageRec
   return got.map((g) => g.value).filter((m): m is MessageRecord => !!m && !m.deletedAt);
 }
 
-/** Store one step's result (a message, or a quiet skip) under the job's check. */
+/**
+ * Store one step's result under the job's check (its fencing token): the expert's message
+ * through `addMessage` — like every message it reaches the open question page — with the
+ * job's progress, the `message` event and a completed round's `discussionRounds` in the
+ * message's own op; or, when there is no message to write, a quiet `skipped` event. A
+ * lost check (the job was claimed elsewhere, or a task appended) writes nothing: the
+ * caller's loop reads the job again.
+ */
 async function writeStep(
   services: PanelServices,
   ctx: JobContext,
@@ -494,83 +501,68 @@ async function writeStep(
   const { kv } = services;
   const job = held.value!;
   const log = panelLog(job.questionId);
-  let parentOk = false;
-  if (replyToId) {
-    const p = (await kv.get<MessageRecord>(keys.message(replyToId))).value;
-    parentOk = !!p && p.questionId === q.id && p.deletedAt === undefined;
-  }
-  const message = content && expert
-    ? buildMessage({
+  const progress = (op: Deno.AtomicOperation, events: StoredEvent[], written: string | null) => {
+    ctx.fence(op).check(held);
+    const seq = appendEvents(op, log, job.seq, events);
+    op.set(
+      keys.panelJob(job.questionId),
+      { ...job, step: job.step + 1, written: [...job.written, written], seq } satisfies PanelJob,
+    );
+  };
+  // The round is complete when the next task belongs to another round (or none is left).
+  const next = job.tasks[job.step + 1];
+  const round = task.round !== undefined && (!next || next.round !== task.round)
+    ? task.round
+    : undefined;
+  let replyTo = replyToId;
+  while (content && expert) {
+    const r = await addMessage(kv, {
       questionId: q.id,
       author: { id: expertAuthorId(expert.id), name: expert.name, avatar: null },
       content,
-      replyTo: parentOk ? replyToId : undefined,
+      replyTo,
       createdBy: "system",
       authorType: "ai",
       expertId: expert.id,
       standIn: services.llm?.standIn,
-    }, { now: services.now(), idPrefix: "msg-expert-" })
-    : null;
-  // The round is complete when the next task belongs to another round (or none is left).
-  const next = job.tasks[job.step + 1];
-  const roundDone = task.round !== undefined && (!next || next.round !== task.round);
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const qEntry = await kv.get<QuestionRecord>(keys.question(q.id));
-    const root = message?.replyTo ? await rootOf(kv, message.replyTo) : undefined;
-    const op = ctx.fence(kv.atomic()).check(held);
-    const events = message
-      ? [{
-        type: "message",
-        data: {
-          message: {
-            ...message,
-            editedAt: null,
-            upvotes: 0,
-            downvotes: 0,
-            likedBy: [],
-            dislikedBy: [],
+    }, {
+      now: services.now(),
+      idPrefix: "msg-expert-",
+      notify: "nobody",
+      authorFollows: false,
+      updateQuestion: round === undefined
+        ? undefined
+        : (cur) => cur.discussionRounds < round ? { ...cur, discussionRounds: round } : null,
+      within: (op, message) =>
+        progress(op, [{
+          type: "message",
+          data: {
+            message: {
+              ...message,
+              editedAt: null,
+              upvotes: 0,
+              downvotes: 0,
+              likedBy: [],
+              dislikedBy: [],
+            },
+            expertTitle: expert.title,
           },
-          expertTitle: expert?.title,
-        },
-      }]
-      : [{ type: "skipped", data: { expertId: task.expertId, message: PANEL_UNAVAILABLE } }];
-    const seq = appendEvents(op, log, job.seq, events);
-    op.set(
-      keys.panelJob(job.questionId),
-      {
-        ...job,
-        step: job.step + 1,
-        written: [...job.written, message?.id ?? null],
-        seq,
-      } satisfies PanelJob,
-    );
-    if (message) writeMessage(op, message, root);
-    if (roundDone && message && qEntry.value && qEntry.value.discussionRounds < (task.round ?? 0)) {
-      op.check(qEntry).set(
-        keys.question(q.id),
-        {
-          ...qEntry.value,
-          discussionRounds: task.round!,
-        } satisfies QuestionRecord,
-      );
-    }
-    const res = await withLockRetry(() => op.commit());
+        }], message.id),
+    });
     panelMetrics.commits++;
-    if (res.ok) {
-      if (message) invalidateReads(kv);
-      return;
+    // Written; or lost the job / tasks appended meanwhile: the loop reads the job again.
+    if (r.ok || r.reason === "check_failed") return;
+    // The message it answers is gone (deleted or hidden): answer the question instead.
+    if (r.reason === "reply_not_found" && replyTo) {
+      replyTo = undefined;
+      continue;
     }
-    const again = await kv.get<PanelJob>(keys.panelJob(job.questionId));
-    if (again.versionstamp !== held.versionstamp) return; // lost, or tasks appended: redo
+    break; // the question was hidden or deleted meanwhile: the step is skipped
   }
-}
-
-async function rootOf(kv: Deno.Kv, id: string): Promise<string> {
-  let cur = (await kv.get<MessageRecord>(keys.message(id))).value;
-  for (let i = 0; i < 64 && cur?.replyTo; i++) {
-    const up = (await kv.get<MessageRecord>(keys.message(cur.replyTo))).value;
-    if (!up) break;
-    cur = up;
-  }
-  return cur?.id ?? id;
+  await commit(kv, (op) =>
+    progress(op, [{
+      type: "skipped",
+      data: { expertId: task.expertId, message: PANEL_UNAVAILABLE },
+    }], null));
+  panelMetrics.commits++;
 }

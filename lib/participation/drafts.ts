@@ -7,6 +7,7 @@
  * @module
  */
 import { randomToken } from "../ids.ts";
+import { commit } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import type { ParticipationDraft } from "./participate.ts";
 
@@ -63,7 +64,7 @@ export async function takeDraft(
   const key = keys.participationDraft(userId, draftId);
   const entry = await kv.get<StoredDraft>(key);
   if (!entry.value || entry.value.expiresAt <= now) return { ok: false, reason: "draft_not_found" };
-  const r = await kv.atomic().check(entry).delete(key).commit();
+  const r = await commit(kv, (op) => op.check(entry).delete(key));
   if (!r.ok) return { ok: false, reason: "draft_not_found" };
   return { ok: true, draft: entry.value.draft };
 }

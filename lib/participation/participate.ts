@@ -13,14 +13,9 @@
  */
 import { jsonAnswer } from "../llm/json.ts";
 import { type LlmClient, LlmError } from "../llm/types.ts";
-import {
-  addMessage,
-  buildMessage,
-  listThreadTail,
-  type MessageRecord,
-  type MessageView,
-  writeMessage,
-} from "../community/messages.ts";
+import { buildMessage, type MessageRecord, type MessageView } from "../community/messages/model.ts";
+import { listThreadTail } from "../community/messages/read.ts";
+import { addMessage, writeFirstMessage } from "../community/messages/write.ts";
 import { getProfile } from "../profile/profiles.ts";
 import {
   type Author,
@@ -142,7 +137,7 @@ async function writeAsk(
         authorType: "user",
         standIn,
       }, { now, idPrefix: "msg-agent-ask-" });
-      writeMessage(op, message);
+      writeFirstMessage(op, message);
     },
   });
   return { question, message: message! };

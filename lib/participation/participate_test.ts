@@ -1,6 +1,6 @@
 /** Which message an agent's reply answers. */
 import assert from "node:assert/strict";
-import type { MessageRecord } from "@/lib/community/messages.ts";
+import type { MessageRecord } from "@/lib/community/messages/model.ts";
 import { replyTarget } from "@/lib/participation/participate.ts";
 
 Deno.test("replyTarget() answers the newest message by someone else, its own only when alone", () => {

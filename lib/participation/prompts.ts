@@ -8,7 +8,7 @@
  * @module
  */
 import type { ChatMessage } from "../llm/types.ts";
-import type { MessageRecord } from "../community/messages.ts";
+import type { MessageRecord } from "../community/messages/model.ts";
 import type { QuestionRecord, QuestionSummary } from "../community/questions/model.ts";
 import { oneLine } from "./text.ts";
 
@@ -145,7 +145,7 @@ export function askPrompt(p: Persona, recent: QuestionSummary[]): ChatMessage[] 
  *
  * @example
  * ```ts
- * import { listThreadTail } from "@/lib/community/messages.ts";
+ * import { listThreadTail } from "@/lib/community/messages/read.ts";
  * import type { QuestionRecord } from "@/lib/community/questions/model.ts";
  * declare const kv: Deno.Kv;
  * declare const question: QuestionRecord;

@@ -7,7 +7,7 @@
  */
 import { counterValue, getAll, InvalidCursorError, listNewestFirst } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
-import type { MessageRecord } from "../community/messages.ts";
+import type { MessageRecord } from "../community/messages/model.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
 import { summarize } from "../community/questions/read.ts";
 import type { Settings } from "../schemas/profile.ts";

@@ -15,7 +15,7 @@ import { viewerOf } from "@/lib/http/auth.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import { excerpt } from "@/lib/markdown.ts";
 import { CONTENT_MAX } from "@/lib/shared.ts";
-import type { MessageViewBase as MessageView } from "@/lib/community/messages.ts";
+import type { MessageViewBase as MessageView } from "@/lib/community/messages/model.ts";
 import {
   readThreadPage,
   REPLIES_PER_ANSWER,

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createQuestion } from "@/lib/community/questions/write.ts";
-import { addMessage } from "@/lib/community/messages.ts";
+import { addMessage } from "@/lib/community/messages/write.ts";
 import { createDebate, type DebateRecord, newDebateId } from "@/lib/debates/store.ts";
 import { saveSettings } from "@/lib/profile/settings.ts";
 import { sealIdentity, setIdentity } from "@/lib/auth/identities.ts";

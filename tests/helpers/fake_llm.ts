@@ -73,7 +73,8 @@ function tokensOf(text: string): string[] {
 }
 
 /**
- * Start a fake model; `reply` decides each answer (default {@link defaultReply}).
+ * Start a fake model; `reply` decides each answer (default {@link defaultReply}), at once
+ * or when the promise it returns resolves.
  *
  * @example
  * ```ts
@@ -82,7 +83,7 @@ function tokensOf(text: string): string[] {
  * ```
  */
 export function startFakeLlm(
-  reply: (call: FakeCall) => FakeReply = defaultReply,
+  reply: (call: FakeCall) => FakeReply | Promise<FakeReply> = defaultReply,
 ): FakeLlm {
   const calls: FakeCall[] = [];
   const hanging = new Set<() => void>();
@@ -104,7 +105,8 @@ export function startFakeLlm(
       authorization: req.headers.get("authorization"),
     };
     calls.push(call);
-    const answer = reply(call);
+    // A test may hold an answer back until it is ready (a promise it resolves).
+    const answer = await reply(call);
     if ("hang" in answer) {
       // Answered only when the fake closes (the client gives up long before).
       return await new Promise<Response>((resolve) => {

@@ -43,6 +43,40 @@ export function parseResumable(text: string): SseEvent[] {
   return parseSse(text, { resumable: true });
 }
 
+/** A stream read one event at a time. */
+export interface SseReader {
+  /** The next event (`retry:` frames skipped), or null when the stream ended. */
+  next(): Promise<SseEvent | null>;
+  /** Cancel the body (the client walks away). */
+  close(): Promise<void>;
+}
+
+/**
+ * Read a response's events one at a time, e.g. to see the first event of a live stream
+ * before causing the change the next one must report.
+ */
+export function sseReader(res: Response, opts: { resumable?: boolean } = {}): SseReader {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  return {
+    async next() {
+      for (;;) {
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) !== -1) {
+          const [event] = parseSse(buffer.slice(0, end + 2), opts);
+          buffer = buffer.slice(end + 2);
+          if (event) return event; // else a `retry:` frame
+        }
+        const { done, value } = await reader.read();
+        if (done) return null;
+        buffer += decoder.decode(value, { stream: true });
+      }
+    },
+    close: () => reader.cancel().catch(() => {}),
+  };
+}
+
 /**
  * Read events from a response until `stop` says so (or the stream ends), then cancel
  * the body — a client that walks away mid-debate.
@@ -52,25 +86,16 @@ export async function readUntil(
   stop: (event: SseEvent, all: SseEvent[]) => boolean,
   opts: { resumable?: boolean } = {},
 ): Promise<SseEvent[]> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
+  const stream = sseReader(res, opts);
   const events: SseEvent[] = [];
   try {
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return events;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) !== -1) {
-        const [event] = parseSse(buffer.slice(0, end + 2), opts);
-        buffer = buffer.slice(end + 2);
-        if (!event) continue; // a `retry:` frame
-        events.push(event);
-        if (stop(event, events)) return events;
-      }
+      const event = await stream.next();
+      if (!event) return events;
+      events.push(event);
+      if (stop(event, events)) return events;
     }
   } finally {
-    await reader.cancel().catch(() => {});
+    await stream.close();
   }
 }

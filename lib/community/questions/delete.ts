@@ -18,6 +18,7 @@
  */
 import { afterCommit } from "../../kv/after_commit.ts";
 import { addToCounter, invertTime, updateAtomically } from "../../kv/atomic.ts";
+import { bumpQuestion } from "./version.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
 import { invalidateReads } from "../read_cache.ts";
 import { questionTerms } from "../search_terms.ts";
@@ -67,7 +68,7 @@ export async function deleteQuestion(
     }
     for (const t of questionTerms(q)) op.delete(keys.questionTerm(t, inv, q.id));
     addToCounter(op, keys.counter("questions"), -1);
-    addToCounter(op, keys.questionVersion(q.id), 1); // live question page
+    bumpQuestion(op, q.id); // live question page
     addToCounter(op, keys.userStat(q.author.id, "questions"), -1);
     return { op, result: { ok: true } };
   });

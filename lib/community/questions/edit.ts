@@ -11,7 +11,7 @@
  * @module
  */
 import { afterCommit } from "../../kv/after_commit.ts";
-import { addToCounter, invertTime, updateAtomically } from "../../kv/atomic.ts";
+import { invertTime, updateAtomically } from "../../kv/atomic.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
 import { invalidateReads } from "../read_cache.ts";
 import { writeRevisions } from "../revisions.ts";
@@ -19,6 +19,7 @@ import { questionTerms } from "../search_terms.ts";
 import { addHole, tagFeed } from "./holes.ts";
 import { normalizeTags, type QuestionRecord, snapshotOf, tagKey } from "./model.ts";
 import { findSeqEntry, readQuestionToChange } from "./seqs.ts";
+import { bumpQuestion } from "./version.ts";
 import type { QuestionSeqEntry } from "./write.ts";
 
 /** The fields an edit may change (absent = unchanged). */
@@ -68,7 +69,7 @@ export async function editQuestion(
     const next: QuestionRecord = { ...q, title, description, tags, editedAt: now, revision };
     const seqs = seqsEntry.value ?? await findSeqEntry(kv, q);
     const op = kv.atomic().check(cur, seqsEntry).set(keys.question(q.id), next);
-    addToCounter(op, keys.questionVersion(q.id), 1); // live question page
+    bumpQuestion(op, q.id); // live question page
 
     if (seqs.seq > 0) op.set(keys.questionBySeq(seqs.seq), snapshotOf(next));
 

@@ -41,7 +41,8 @@ export interface CreateQuestionOptions {
   idPrefix?: string;
   /**
    * Extra mutations committed in the same atomic op (e.g. the initial message of a
-   * question created by the participation endpoint, via `writeMessage`).
+   * question created by the participation endpoint: `writeFirstMessage` of
+   * ../messages/write.ts).
    */
   extra?: (op: Deno.AtomicOperation, question: QuestionRecord) => void;
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { EXPERTS } from "../../panel/experts.ts";
 import { expertPrompt } from "../../panel/job.ts";
 import type { QuestionRecord } from "../../community/questions/model.ts";
-import type { MessageRecord } from "../../community/messages.ts";
+import type { MessageRecord } from "../../community/messages/model.ts";
 import type { ChatMessage } from "../types.ts";
 import { standInAnswer as answerOf } from "./server.ts";
 

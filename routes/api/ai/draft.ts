@@ -1,5 +1,5 @@
 import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
-import { getMessage } from "@/lib/community/messages.ts";
+import { getMessage } from "@/lib/community/messages/read.ts";
 import type { QuestionRecord } from "@/lib/community/questions/model.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";

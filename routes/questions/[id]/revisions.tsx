@@ -1,6 +1,6 @@
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import { WordDiff } from "@/components/WordDiff.tsx";
-import { getMessage } from "@/lib/community/messages.ts";
+import { getMessage } from "@/lib/community/messages/read.ts";
 import { getQuestion } from "@/lib/community/questions/read.ts";
 import { listRevisions, type RevisionRecord } from "@/lib/community/revisions.ts";
 import { Head } from "@/lib/fresh/head.ts";

@@ -1,6 +1,6 @@
 import { err, type OperationDoc } from "@/lib/agent/openapi_docs.ts";
 import { messageIdParam } from "@/lib/agent/lifecycle_docs.ts";
-import { getMessage } from "@/lib/community/messages.ts";
+import { getMessage } from "@/lib/community/messages/read.ts";
 import { getQuestion } from "@/lib/community/questions/read.ts";
 import { listRevisions } from "@/lib/community/revisions.ts";
 import { HttpError } from "@/lib/http/errors.ts";

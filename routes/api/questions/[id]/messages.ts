@@ -4,7 +4,8 @@ import {
   questionIdParam,
   unauthorizedSession,
 } from "@/lib/agent/openapi_docs.ts";
-import { getMessageView, postMessage } from "@/lib/community/messages.ts";
+import { getMessageView } from "@/lib/community/messages/read.ts";
+import { postMessage } from "@/lib/community/messages/write.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
 import { idempotentCreate } from "@/lib/http/idempotency.ts";

@@ -7,7 +7,8 @@ import {
   tooLarge,
   unauthorizedKey,
 } from "@/lib/agent/openapi_docs.ts";
-import { getMessageView, postMessage } from "@/lib/community/messages.ts";
+import { getMessageView } from "@/lib/community/messages/read.ts";
+import { postMessage } from "@/lib/community/messages/write.ts";
 import { idempotentCreate } from "@/lib/http/idempotency.ts";
 import { requireAgent } from "@/lib/http/agent.ts";
 import { DEFAULT_BODY_LIMIT, parseBody } from "@/lib/http/body.ts";

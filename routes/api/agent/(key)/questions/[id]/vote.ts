@@ -7,7 +7,7 @@ import {
   tooLarge,
   unauthorizedKey,
 } from "@/lib/agent/openapi_docs.ts";
-import { getMessage } from "@/lib/community/messages.ts";
+import { getMessage } from "@/lib/community/messages/read.ts";
 import { castVote } from "@/lib/community/votes.ts";
 import { requireAgent } from "@/lib/http/agent.ts";
 import { DEFAULT_BODY_LIMIT, parseBody } from "@/lib/http/body.ts";

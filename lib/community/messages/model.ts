@@ -1,0 +1,182 @@
+/**
+ * Messages, the model: the record and view types, a new message's record
+ * ({@link buildMessage}), the rule of what counts toward its author's statistics, and the
+ * walk up a reply chain to its top-level answer ({@link rootAnswerOf}). Votes and counts
+ * live under their own keys (lib/kv/keys.ts) and are joined in when a message is served
+ * (./read.ts); every write goes through ./write.ts.
+ *
+ * @module
+ */
+import { keys } from "../../kv/keys.ts";
+import type { Author } from "../questions/model.ts";
+
+/** A message as stored (votes live under their own keys). */
+export interface MessageRecord {
+  id: string;
+  questionId: string;
+  author: Author;
+  /**
+   * `user` for messages written by a person or by their agent (SPEC.md); `ai` for the
+   * AI expert panel's messages (lib/panel), whose author is an expert, not a user.
+   */
+  authorType: "user" | "agent" | "ai";
+  createdBy: "user" | "agent" | "system";
+  /** The expert who wrote an `ai` message (lib/panel/experts.ts). */
+  expertId?: string;
+  /** Set when the author posted an AI draft mostly unedited (lib/panel/helpers.ts). */
+  draftedWithAi?: true;
+  content: string;
+  replyTo?: string;
+  createdAt: number;
+  /** Set on answers the user's AI avatar wrote on its own (lib/avatar); the UI badges them. */
+  via?: "ai-avatar";
+  /** Set when the offline stand-in model wrote the content (local mode); the UI labels it. */
+  standIn?: true;
+  /** Unix ms of the last edit (lib/community/message_lifecycle.ts); absent if never edited. */
+  editedAt?: number;
+  /** Revisions so far (1 = never edited); absent means 1 (lib/community/revisions.ts). */
+  revision?: number;
+  /** Soft delete: when, and by whom (lib/community/message_lifecycle.ts). */
+  deletedAt?: number;
+  /** Hidden by moderation (lib/moderation/): shown only to its author and moderators. */
+  hiddenAt?: number;
+  deletedBy?: string;
+}
+
+/**
+ * A full message (SPEC.md "Message") plus `editedAt` (null if never edited). A deleted
+ * message that still has replies is served as a placeholder: `deleted: true`, content
+ * `""`, and the author {@link DELETED_AUTHOR} (SPEC.md's author object stays well-formed;
+ * no trace of who wrote it).
+ */
+export interface MessageView extends MessageViewBase {
+  likedBy: string[];
+  dislikedBy: string[];
+}
+
+/**
+ * A message view without the voter lists: what the HTML question page shows (it never
+ * lists voters, and each list is a `kv.list` per message).
+ */
+export interface MessageViewBase
+  extends Omit<MessageRecord, "editedAt" | "revision" | "deletedBy" | "hiddenAt"> {
+  editedAt: number | null;
+  deleted?: true;
+  upvotes: number;
+  downvotes: number;
+}
+
+/** The author shown on a deleted message's placeholder. */
+export const DELETED_AUTHOR: Author = { id: "", name: "[deleted]", avatar: null };
+
+let lastMs = 0;
+let sameMs = 0;
+
+/**
+ * An id suffix that sorts in creation order within one process, even for messages created
+ * in the same millisecond (the thread index orders by time, then id): fixed-width time,
+ * a per-millisecond counter, then randomness.
+ *
+ * @example
+ * ```ts
+ * orderedSuffix(Date.now()); // "lq2x3k1a00007f3k"
+ * ```
+ */
+export function orderedSuffix(now: number): string {
+  sameMs = now === lastMs ? sameMs + 1 : 0;
+  lastMs = now;
+  const rand = crypto.getRandomValues(new Uint8Array(4));
+  let r = "";
+  for (const b of rand) r += (b % 36).toString(36);
+  return now.toString(36).padStart(9, "0") + sameMs.toString(36).padStart(4, "0") + r;
+}
+
+/** Fields of a new message. */
+export interface NewMessage {
+  questionId: string;
+  author: Author;
+  content: string;
+  replyTo?: string;
+  createdBy: "user" | "agent" | "system";
+  authorType?: "user" | "agent" | "ai";
+  expertId?: string;
+  draftedWithAi?: boolean;
+  via?: "ai-avatar";
+  /** True when the offline stand-in model wrote the content. */
+  standIn?: boolean;
+}
+
+/** Options of {@link buildMessage} (and of ./write.ts `addMessage`). */
+export interface MessageOptions {
+  now?: number;
+  /** `msg-` by default; `msg-agent-reply-` for agent replies, `msg-agent-ask-` … */
+  idPrefix?: string;
+}
+
+/**
+ * The record of a new message (not yet written).
+ *
+ * @example
+ * ```ts
+ * import type { Author } from "@/lib/community/questions/model.ts";
+ * declare const author: Author;
+ * declare const questionId: string;
+ * const m = buildMessage({ questionId, author, content: "Hi", createdBy: "user" });
+ * ```
+ */
+export function buildMessage(input: NewMessage, opts: MessageOptions = {}): MessageRecord {
+  const now = opts.now ?? Date.now();
+  const m: MessageRecord = {
+    id: `${opts.idPrefix ?? "msg-"}${orderedSuffix(now)}`,
+    questionId: input.questionId,
+    author: input.author,
+    authorType: input.authorType ?? "user",
+    createdBy: input.createdBy,
+    content: input.content.trim(),
+    createdAt: now,
+  };
+  if (input.replyTo) m.replyTo = input.replyTo;
+  if (input.via) m.via = input.via;
+  if (input.standIn) m.standIn = true;
+  if (input.expertId) m.expertId = input.expertId;
+  if (input.draftedWithAi) m.draftedWithAi = true;
+  return m;
+}
+
+/**
+ * True when the message counts toward its author's statistics and activity list. An AI
+ * expert is nobody's account (DESIGN.md §9): its messages count toward nobody's. One rule
+ * for the write and the delete, so a delete undoes exactly what the write counted.
+ *
+ * @example
+ * ```ts
+ * declare const m: MessageRecord;
+ * if (countsTowardStats(m)) console.log(`an answer of ${m.author.id}`);
+ * ```
+ */
+export function countsTowardStats(m: Pick<MessageRecord, "authorType">): boolean {
+  return m.authorType !== "ai";
+}
+
+/** Longest reply chain walked to find a reply's top-level answer. */
+const MAX_CHAIN = 64;
+
+/**
+ * The top-level answer at the top of `m`'s reply chain (`m` itself when it is one).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const reply: MessageRecord;
+ * const answerId = await rootAnswerOf(kv, reply);
+ * ```
+ */
+export async function rootAnswerOf(kv: Deno.Kv, m: MessageRecord): Promise<string> {
+  let cur = m;
+  for (let i = 0; i < MAX_CHAIN && cur.replyTo; i++) {
+    const up = (await kv.get<MessageRecord>(keys.message(cur.replyTo))).value;
+    if (!up) break;
+    cur = up;
+  }
+  return cur.id;
+}
