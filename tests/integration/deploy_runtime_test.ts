@@ -132,6 +132,34 @@ async function expertMessages(t: TestApp, id: string): Promise<number> {
   return n;
 }
 
+/** A debate and a panel on `origin`, both mid-way (3 messages; at least one expert wrote). */
+async function debateAndPanelMidway(t: TestApp, origin: string) {
+  const { cookie } = await signInAs(t, "Ada");
+  const qid = await askWithPanel(t, origin, cookie);
+  const { id } = await debateMidway(origin, cookie);
+  const midway = await until(panelOf(t, qid), (p) => (p?.step ?? 0) >= 1, 20_000);
+  assert.ok(midway && midway.status === "running", JSON.stringify(midway));
+  return { debateId: id, questionId: qid };
+}
+
+/** Wait (≤ 60 s) for both to finish, and check they finished whole and once. */
+async function assertBothFinished(
+  t: TestApp,
+  ids: { debateId: string; questionId: string },
+  log: string,
+) {
+  const debate = await until(
+    debateStatus(t, ids.debateId),
+    (d) => d?.status !== "in_progress",
+    60_000,
+  );
+  const panel = await until(panelOf(t, ids.questionId), (p) => p?.status === "done", 60_000);
+  assert.equal(debate?.status, "completed", log);
+  assert.equal(debate?.messageCount, 10);
+  assert.equal(panel?.status, "done", log);
+  assert.equal(await expertMessages(t, ids.questionId), panel!.tasks.length, "every expert once");
+}
+
 Deno.test({
   name:
     "like Deploy (DENO_DEPLOYMENT_ID, no queues, 3 instances): they start, the avatar answers, and a SIGKILLed instance's debate is finished by another while requests arrive",
@@ -206,24 +234,14 @@ Deno.test({
   async fn() {
     const c = await cluster(2);
     try {
-      const { cookie } = await signInAs(c.t, "Ada");
       const [victim, survivor] = c.instances;
-      const qid = await askWithPanel(c.t, victim.origin, cookie);
-      const { id } = await debateMidway(victim.origin, cookie);
-      // The panel is mid-way too: at least one expert wrote, not all.
-      const midway = await until(panelOf(c.t, qid), (p) => (p?.step ?? 0) >= 1, 20_000);
-      assert.ok(midway && midway.status === "running", JSON.stringify(midway));
+      const ids = await debateAndPanelMidway(c.t, victim.origin);
       c.kill(victim, "SIGKILL");
       const killedAt = Date.now();
       await victim.child.status;
       // From here on nobody sends a request: only the survivor's own timer (and cron).
-      const debate = await until(debateStatus(c.t, id), (d) => d?.status !== "in_progress", 60_000);
-      const panel = await until(panelOf(c.t, qid), (p) => p?.status === "done", 60_000);
+      await assertBothFinished(c.t, ids, survivor.output());
       console.log(`SIGKILL without traffic: finished ${Date.now() - killedAt} ms later`);
-      assert.equal(debate?.status, "completed", survivor.output());
-      assert.equal(debate?.messageCount, 10);
-      assert.equal(panel?.status, "done", survivor.output());
-      assert.equal(await expertMessages(c.t, qid), panel!.tasks.length, "every expert wrote once");
       assert.match(survivor.output(), /resuming (debate|panel)/);
     } finally {
       await c.close();
@@ -239,11 +257,8 @@ Deno.test({
   async fn() {
     const c = await cluster(2);
     try {
-      const { cookie } = await signInAs(c.t, "Ada");
       const [stopping, other] = c.instances;
-      const qid = await askWithPanel(c.t, stopping.origin, cookie);
-      const { id } = await debateMidway(stopping.origin, cookie);
-      await until(panelOf(c.t, qid), (p) => (p?.step ?? 0) >= 1, 20_000);
+      const ids = await debateAndPanelMidway(c.t, stopping.origin);
       const sent = performance.now();
       c.kill(stopping, "SIGINT");
       const status = await stopping.child.status;
@@ -253,15 +268,10 @@ Deno.test({
       assert.ok(stopMs < 5_000, `stopped in ${stopMs} ms`);
       assert.match(stopping.output(), /Parley stopped/);
       const releasedAt = Date.now();
-      const debate = await until(debateStatus(c.t, id), (d) => d?.status !== "in_progress", 45_000);
-      const panel = await until(panelOf(c.t, qid), (p) => p?.status === "done", 45_000);
+      await assertBothFinished(c.t, ids, other.output());
       console.log(
         `released jobs finished by the other instance ${Date.now() - releasedAt} ms later`,
       );
-      assert.equal(debate?.status, "completed", other.output());
-      assert.equal(debate?.messageCount, 10);
-      assert.equal(panel?.status, "done", other.output());
-      assert.equal(await expertMessages(c.t, qid), panel!.tasks.length, "every expert wrote once");
     } finally {
       await c.close();
     }
