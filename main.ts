@@ -8,7 +8,7 @@ import type { Hono } from "hono";
 import { createApp } from "./lib/app.ts";
 import { ConfigError, loadConfig } from "./lib/config.ts";
 import { readBuildInfo } from "./lib/fresh/assets.ts";
-import { openKv } from "./lib/kv/open.ts";
+import { openKvOrExit } from "./lib/kv/open.ts";
 import { appJobs } from "./lib/jobs/app_jobs.ts";
 import type { JobRunner } from "./lib/jobs/runner.ts";
 import { cronPass, JOBS_CRON } from "./lib/jobs/triggers.ts";
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     Deno.exit(1);
   }
   // KV_PATH, or on Deno Deploy (DENO_DEPLOYMENT_ID) without it the platform's database.
-  const kv = await openKv(config.kvPath);
+  const kv = await openKvOrExit(config.kvPath); // stops here if a newer Deno wrote the store
   const secret = await resolveAppSecret(kv, config);
   // The stand-in model (local mode) is served by the app itself, built just below.
   const self: { app?: Hono } = {};

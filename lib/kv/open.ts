@@ -6,8 +6,29 @@
  * which lists every read that uses {@link https://docs.deno.com/deploy/kv/manual/operations | `consistency: "eventual"`}
  * and why; every other read — and every read that guards a write — is strong.
  *
+ * Every store is opened through here so that its Deno version is checked (and, for a
+ * writer, raised) before anything else is read: see lib/kv/deno_version.ts.
+ *
  * @module
  */
+import { checkDenoVersion, denoVersionSentence } from "./deno_version.ts";
+
+/** Raised by {@link openKv} when the store was written by a newer Deno than this one. */
+export class StoreVersionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreVersionError";
+  }
+}
+
+/** How {@link openKv} treats the store's Deno version. */
+export interface OpenKvOptions {
+  /**
+   * `"write"` (the default) raises the recorded version to this Deno's when it is newer;
+   * `"read"` only checks, for a process that never writes (a backup).
+   */
+  access?: "read" | "write";
+}
 
 /**
  * Open Deno KV at a file path, `:memory:`, or a KV Connect URL (`http(s)://…`, which
@@ -16,17 +37,60 @@
  * default database: on Deno Deploy the project's managed KV; elsewhere a SQLite file
  * under `DENO_DIR` (`location_data/`), which is where the deployment test points it.
  *
+ * Before it returns, the store's Deno version is checked: when a newer Deno has written to
+ * it the store is closed and {@link StoreVersionError} thrown, whose message is the one
+ * sentence to print ({@link openKvOrExit} prints it and exits).
+ *
  * @example
  * ```ts
  * const kv = await openKv(":memory:");
  * kv.close();
  * ```
  */
-export async function openKv(path: string | undefined): Promise<Deno.Kv> {
+export async function openKv(
+  path: string | undefined,
+  { access = "write" }: OpenKvOptions = {},
+): Promise<Deno.Kv> {
+  const kv = await openStore(path);
+  const outcome = await checkDenoVersion(kv, access).catch((err) => {
+    kv.close();
+    throw err;
+  });
+  if (!outcome.ok) {
+    kv.close();
+    throw new StoreVersionError(denoVersionSentence(outcome));
+  }
+  return kv;
+}
+
+async function openStore(path: string | undefined): Promise<Deno.Kv> {
   if (path === undefined) return await Deno.openKv();
   if (path !== ":memory:" && !/^https?:\/\//.test(path)) {
     const slash = path.lastIndexOf("/");
     if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
   }
   return await Deno.openKv(path === ":memory:" ? ":memory:" : path);
+}
+
+/**
+ * {@link openKv} for a process's entry point (main.ts, scripts): when the store is newer
+ * than this Deno it prints the one sentence — no stack — and exits with code 1.
+ *
+ * @example
+ * ```ts
+ * const kv = await openKvOrExit(Deno.env.get("KV_PATH"));
+ * kv.close();
+ * ```
+ */
+export async function openKvOrExit(
+  path: string | undefined,
+  options?: OpenKvOptions,
+): Promise<Deno.Kv> {
+  try {
+    return await openKv(path, options);
+  } catch (err) {
+    if (!(err instanceof StoreVersionError)) throw err;
+    console.error(err.message);
+    Deno.exit(1);
+  }
 }

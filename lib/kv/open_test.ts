@@ -1,6 +1,7 @@
 /** Opening KV stores. */
 import assert from "node:assert/strict";
-import { openKv } from "@/lib/kv/open.ts";
+import { openKv, StoreVersionError } from "@/lib/kv/open.ts";
+import { DENO_VERSION_KEY } from "@/lib/kv/deno_version.ts";
 
 Deno.test("openKv() creates the folder of a file path", async () => {
   const dir = await Deno.makeTempDir();
@@ -9,4 +10,56 @@ Deno.test("openKv() creates the folder of a file path", async () => {
   kv.close();
   assert.ok((await Deno.stat(`${dir}/nested/deeper/app.kv`)).isFile);
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("openKv() records this Deno's version in the store it opens for writing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const kv = await openKv(`${dir}/app.kv`);
+    const { value } = await kv.get(DENO_VERSION_KEY);
+    kv.close();
+    assert.ok(value instanceof Uint8Array);
+    assert.equal(new TextDecoder().decode(value), Deno.version.deno);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("openKv() for reading checks the version but records nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const kv = await openKv(`${dir}/app.kv`, { access: "read" });
+    assert.equal((await kv.get(DENO_VERSION_KEY)).value, null);
+    kv.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("openKv() refuses a store a newer Deno wrote, with the sentence, and closes it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const [major] = Deno.version.deno.split(".");
+    const newer = `${Number(major) + 1}.0.0`;
+    const writer = await Deno.openKv(`${dir}/app.kv`);
+    await writer.set(DENO_VERSION_KEY, new TextEncoder().encode(newer));
+    writer.close();
+    for (const access of ["write", "read"] as const) {
+      await assert.rejects(
+        () => openKv(`${dir}/app.kv`, { access }),
+        (err) =>
+          err instanceof StoreVersionError &&
+          err.message.includes(
+            `Deno ${newer} has written to it and this is Deno ${Deno.version.deno}`,
+          ),
+      );
+    }
+    // Closed, not leaked: the file is free and still records the newer version.
+    const after = await Deno.openKv(`${dir}/app.kv`);
+    const { value } = await after.get(DENO_VERSION_KEY);
+    after.close();
+    assert.equal(new TextDecoder().decode(value as Uint8Array), newer);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

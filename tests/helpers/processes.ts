@@ -8,16 +8,50 @@ import { ROOT } from "./app.ts";
 import { CookieJar, ROUTES } from "./oauth.ts";
 import { readUntil, type SseEvent } from "./sse.ts";
 import type { ProviderId } from "@/lib/config.ts";
+import { deployDenoVersion } from "@/scripts/deploy_deno.ts";
 
-/** Spawn `deno run <permissions> main.ts` with exactly `env` (plus PATH). */
+/**
+ * The Deno that test processes run under: `PARLEY_TEST_DENO` (a path to a `deno` binary,
+ * or a command such as `npx -y deno@2.5.0`, split on spaces) or else the Deno running the
+ * tests. CI sets it to Deno Deploy's runtime for a second pass of the process tests, so
+ * `main.ts` is proven to run there (issue 22: no API newer than Deploy's Deno).
+ *
+ * @example
+ * ```ts
+ * const { command, args } = testDeno();
+ * new Deno.Command(command, { args: [...args, "--version"] });
+ * ```
+ */
+export function testDeno(): { command: string; args: string[] } {
+  const configured = Deno.env.get("PARLEY_TEST_DENO")?.trim().split(/\s+/).filter(Boolean);
+  if (!configured?.length) return { command: Deno.execPath(), args: [] };
+  return { command: configured[0], args: configured.slice(1) };
+}
+
+/**
+ * What a test process inherits besides PATH when it runs under `PARLEY_TEST_DENO`: an
+ * older Deno on these machines fetches npm packages only with `DENO_TLS_CA_STORE=system`.
+ */
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = { PATH: Deno.env.get("PATH") ?? "" };
+  const store = Deno.env.get("DENO_TLS_CA_STORE");
+  if (store) env.DENO_TLS_CA_STORE = store;
+  return env;
+}
+
+/**
+ * Spawn `deno run <permissions> main.ts` under `deno` ({@link testDeno} unless a test
+ * needs a particular one) with exactly `env` (plus PATH and `DENO_TLS_CA_STORE`).
+ */
 export function spawnMain(
   env: Record<string, string>,
   permissions: string[] = ["-A"],
+  deno: { command: string; args: string[] } = testDeno(),
 ): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", ...permissions, "main.ts"],
+  return new Deno.Command(deno.command, {
+    args: [...deno.args, "run", ...permissions, "main.ts"],
     cwd: ROOT,
-    env: { PATH: Deno.env.get("PATH") ?? "", ...env },
+    env: { ...inheritedEnv(), ...env },
     clearEnv: true,
     stdout: "piped",
     stderr: "piped",
@@ -136,4 +170,38 @@ export async function localSignIn(
   assert.ok(app.includes("/auth/callback/"), app);
   await step(origin, jar, app);
   return jar;
+}
+
+/**
+ * Deno Deploy's runtime as a command: `PARLEY_DEPLOY_DENO` (a path or command; CI points
+ * it at the copy it installed) or else `npx -y deno@<the version pinned in deno.json>`.
+ * Run it with {@link deployDenoEnv} merged into the child's environment.
+ *
+ * @example
+ * ```ts
+ * const { command, args } = await deployDeno();
+ * ```
+ */
+export async function deployDeno(): Promise<{ command: string; args: string[] }> {
+  const configured = Deno.env.get("PARLEY_DEPLOY_DENO")?.trim().split(/\s+/).filter(Boolean);
+  if (configured?.length) return { command: configured[0], args: configured.slice(1) };
+  return { command: "npx", args: ["-y", `deno@${await deployDenoVersion()}`] };
+}
+
+/** What {@link deployDeno} needs in a cleared environment: npx's cache (HOME) and npm's TLS. */
+export function deployDenoEnv(): Record<string, string> {
+  return { HOME: Deno.env.get("HOME") ?? "/tmp", DENO_TLS_CA_STORE: "system" };
+}
+
+/** The version a Deno command reports (`deno --version`'s first line), e.g. `"2.5.0"`. */
+export async function denoVersionOf(deno: { command: string; args: string[] }): Promise<string> {
+  const out = await new Deno.Command(deno.command, {
+    args: [...deno.args, "--version"],
+    env: deployDenoEnv(),
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const m = /^deno (\d+\.\d+\.\d+)/m.exec(new TextDecoder().decode(out.stdout));
+  if (!out.success || !m) throw new Error(`${deno.command} ${deno.args.join(" ")} is not a Deno`);
+  return m[1];
 }

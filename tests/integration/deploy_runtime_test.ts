@@ -2,7 +2,10 @@
  * Parley as today's Deno Deploy runs it: real `main.ts` processes with
  * `DENO_DEPLOYMENT_ID` set, no flags but permissions, KV queues made to throw (a
  * `--preload` file, as Deploy does not support them), three instances on one KV file.
- * (CI runs this file under Deno 2.5.0 too, Deploy's runtime: `PARLEY_TEST_DENO`.)
+ * CI runs this file a second time with the instances on Deno 2.5.0, Deploy's runtime
+ * (`PARLEY_TEST_DENO`): so the test process never writes to their store (a newer Deno's
+ * values cannot be read by an older one) — it signs in and asks over HTTP, seeds through a
+ * script run under the instances' Deno, and only reads the store.
  *
  * - they start, and the avatar answers (a periodic job of the runner);
  * - a debate and an expert panel whose instance is SIGKILLed are finished by another
@@ -11,14 +14,19 @@
  *   and a panel run there; another instance finishes both.
  */
 import assert from "node:assert/strict";
-import { createUser } from "@/lib/auth/users.ts";
-import { createQuestion } from "@/lib/community/questions/write.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import { saveSettings } from "@/lib/profile/settings.ts";
-import { createTestApp, jsonWrite, ROOT, signInAs, type TestApp } from "../helpers/app.ts";
+import { openKv } from "@/lib/kv/open.ts";
+import { ROOT } from "../helpers/app.ts";
 import { type FakeCall, startFakeLlm, textOfLength, VALID_SYNTHESIS } from "../helpers/fake_llm.ts";
 import { freePort } from "../helpers/oauth.ts";
-import { collectOutput, debateMidway, spawnMain, waitHealthy } from "../helpers/processes.ts";
+import {
+  collectOutput,
+  debateMidway,
+  localSignIn,
+  spawnMain,
+  testDeno,
+  waitHealthy,
+} from "../helpers/processes.ts";
 
 const PRELOAD = `${ROOT}/tests/helpers/deploy_preload.ts`;
 
@@ -46,9 +54,6 @@ async function cluster(n: number) {
   const kvPath = `${dir}/kv.sqlite`;
   const llm = startFakeLlm(slowModel);
   const ports = Array.from({ length: n }, () => freePort());
-  const origin0 = `http://127.0.0.1:${ports[0]}`;
-  // The test's own handle: sessions and reads, straight from the store (no requests).
-  const t = await createTestApp({ kvPath, env: { APP_ORIGIN: origin0, LOCAL_MODE: "on" } });
   const instances: Instance[] = ports.map((port) => {
     const origin = `http://127.0.0.1:${port}`;
     const child = spawnMain({
@@ -70,8 +75,11 @@ async function cluster(n: number) {
       throw new Error(`${err.message}\n${i.output()}`);
     })
   ));
+  // The test's own handle only reads the store (no requests, no writes).
+  const kv = await openKv(kvPath, { access: "read" });
   return {
-    t,
+    kv,
+    kvPath,
     llm,
     instances,
     kill(i: Instance, signal: Deno.Signal) {
@@ -83,7 +91,7 @@ async function cluster(n: number) {
         if (!i.killed) i.child.kill("SIGTERM");
         await i.child.status;
       }
-      await t.close();
+      kv.close();
       await llm.close();
       await Deno.remove(dir, { recursive: true });
     },
@@ -101,11 +109,16 @@ async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms: num
   return v;
 }
 
+/** Sign in through a local provider on `origin`, as a browser does; the Cookie header. */
+async function signIn(origin: string, account = "a-1001"): Promise<string> {
+  return (await localSignIn(origin, "provider_a", { account })).header();
+}
+
 /** Ask a question with the panel on, through `origin`'s HTTP API. */
-async function askWithPanel(t: TestApp, origin: string, cookie: string): Promise<string> {
+async function askWithPanel(origin: string, cookie: string): Promise<string> {
   const res = await fetch(`${origin}/api/questions`, {
     method: "POST",
-    headers: { ...jsonWrite(t, cookie) as Record<string, string>, origin },
+    headers: { cookie, origin, "content-type": "application/json" },
     body: JSON.stringify({ title: "What survives a killed instance?", description: "crash" }),
   });
   assert.equal(res.status, 201, await res.clone().text());
@@ -117,47 +130,47 @@ interface PanelState {
   step: number;
   tasks: unknown[];
 }
-const panelOf = (t: TestApp, id: string) => async () =>
-  (await t.kv.get<PanelState>(keys.panelJob(id))).value;
-const debateStatus = (t: TestApp, id: string) => async () =>
-  (await t.kv.get<{ status: string; messageCount: number }>(keys.debate(id))).value;
+const panelOf = (kv: Deno.Kv, id: string) => async () =>
+  (await kv.get<PanelState>(keys.panelJob(id))).value;
+const debateStatus = (kv: Deno.Kv, id: string) => async () =>
+  (await kv.get<{ status: string; messageCount: number }>(keys.debate(id))).value;
 
 /** Count a question's expert messages straight from the store. */
-async function expertMessages(t: TestApp, id: string): Promise<number> {
+async function expertMessages(kv: Deno.Kv, id: string): Promise<number> {
   let n = 0;
-  for await (const e of t.kv.list<string>({ prefix: ["question_messages", id] })) {
-    const m = (await t.kv.get<{ authorType: string }>(keys.message(e.value))).value;
+  for await (const e of kv.list<string>({ prefix: ["question_messages", id] })) {
+    const m = (await kv.get<{ authorType: string }>(keys.message(e.value))).value;
     if (m?.authorType === "ai") n++;
   }
   return n;
 }
 
 /** A debate and a panel on `origin`, both mid-way (3 messages; at least one expert wrote). */
-async function debateAndPanelMidway(t: TestApp, origin: string) {
-  const { cookie } = await signInAs(t, "Ada");
-  const qid = await askWithPanel(t, origin, cookie);
+async function debateAndPanelMidway(kv: Deno.Kv, origin: string) {
+  const cookie = await signIn(origin);
+  const qid = await askWithPanel(origin, cookie);
   const { id } = await debateMidway(origin, cookie);
-  const midway = await until(panelOf(t, qid), (p) => (p?.step ?? 0) >= 1, 20_000);
+  const midway = await until(panelOf(kv, qid), (p) => (p?.step ?? 0) >= 1, 20_000);
   assert.ok(midway && midway.status === "running", JSON.stringify(midway));
   return { debateId: id, questionId: qid };
 }
 
 /** Wait (≤ 60 s) for both to finish, and check they finished whole and once. */
 async function assertBothFinished(
-  t: TestApp,
+  kv: Deno.Kv,
   ids: { debateId: string; questionId: string },
   log: string,
 ) {
   const debate = await until(
-    debateStatus(t, ids.debateId),
+    debateStatus(kv, ids.debateId),
     (d) => d?.status !== "in_progress",
     60_000,
   );
-  const panel = await until(panelOf(t, ids.questionId), (p) => p?.status === "done", 60_000);
+  const panel = await until(panelOf(kv, ids.questionId), (p) => p?.status === "done", 60_000);
   assert.equal(debate?.status, "completed", log);
   assert.equal(debate?.messageCount, 10);
   assert.equal(panel?.status, "done", log);
-  assert.equal(await expertMessages(t, ids.questionId), panel!.tasks.length, "every expert once");
+  assert.equal(await expertMessages(kv, ids.questionId), panel!.tasks.length, "every expert once");
 }
 
 Deno.test({
@@ -169,24 +182,19 @@ Deno.test({
     const c = await cluster(3);
     let probing = true;
     try {
-      // The avatar: a user with it on, a question older than a minute.
-      const ava = await createUser(c.t.kv, {
-        provider: "provider_a",
-        name: "Ava",
-        image: null,
-        bio: "Gardener who answers.",
-        email: null,
-      });
-      await saveSettings(c.t.kv, ava.id, { aiAvatar: true });
-      const { user: bob, cookie } = await signInAs(c.t, "Bob");
-      const old = await createQuestion(c.t.kv, {
-        title: "When should tomatoes be planted?",
-        description: "Outdoors, in a cool climate.",
-        author: { id: bob.id, name: bob.name, avatar: null },
-        createdBy: "user",
-      }, { now: Date.now() - 120_000 });
+      // The avatar: a user with it on, a question older than a minute (seeded under the
+      // instances' own Deno).
+      const deno = testDeno();
+      const seeded = await new Deno.Command(deno.command, {
+        args: [...deno.args, "run", "-A", `${ROOT}/tests/helpers/deploy_seed.ts`, c.kvPath],
+        cwd: ROOT,
+        stderr: "inherit",
+      }).output();
+      assert.ok(seeded.success, "seeded");
+      const { avaId, questionId } = JSON.parse(new TextDecoder().decode(seeded.stdout));
+      const cookie = await signIn(c.instances[1].origin);
       const answered = await until(
-        async () => (await c.t.kv.get(keys.avatarAnswered(ava.id, old.id))).value,
+        async () => (await c.kv.get(keys.avatarAnswered(avaId, questionId))).value,
         (v) => v !== null,
         20_000,
       );
@@ -208,7 +216,11 @@ Deno.test({
       c.kill(victim, "SIGKILL");
       const killedAt = Date.now();
       await victim.child.status;
-      const debate = await until(debateStatus(c.t, id), (d) => d?.status !== "in_progress", 45_000);
+      const debate = await until(
+        debateStatus(c.kv, id),
+        (d) => d?.status !== "in_progress",
+        45_000,
+      );
       console.log(
         `SIGKILL with traffic: the debate was finished ${Date.now() - killedAt} ms later`,
       );
@@ -235,12 +247,12 @@ Deno.test({
     const c = await cluster(2);
     try {
       const [victim, survivor] = c.instances;
-      const ids = await debateAndPanelMidway(c.t, victim.origin);
+      const ids = await debateAndPanelMidway(c.kv, victim.origin);
       c.kill(victim, "SIGKILL");
       const killedAt = Date.now();
       await victim.child.status;
       // From here on nobody sends a request: only the survivor's own timer (and cron).
-      await assertBothFinished(c.t, ids, survivor.output());
+      await assertBothFinished(c.kv, ids, survivor.output());
       console.log(`SIGKILL without traffic: finished ${Date.now() - killedAt} ms later`);
       assert.match(survivor.output(), /resuming (debate|panel)/);
     } finally {
@@ -258,7 +270,7 @@ Deno.test({
     const c = await cluster(2);
     try {
       const [stopping, other] = c.instances;
-      const ids = await debateAndPanelMidway(c.t, stopping.origin);
+      const ids = await debateAndPanelMidway(c.kv, stopping.origin);
       const sent = performance.now();
       c.kill(stopping, "SIGINT");
       const status = await stopping.child.status;
@@ -268,7 +280,7 @@ Deno.test({
       assert.ok(stopMs < 5_000, `stopped in ${stopMs} ms`);
       assert.match(stopping.output(), /Parley stopped/);
       const releasedAt = Date.now();
-      await assertBothFinished(c.t, ids, other.output());
+      await assertBothFinished(c.kv, ids, other.output());
       console.log(
         `released jobs finished by the other instance ${Date.now() - releasedAt} ms later`,
       );

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { startServer } from "@/lib/serve.ts";
 import { ROOT } from "../helpers/app.ts";
+import { testDeno } from "../helpers/processes.ts";
 
 Deno.test("shutdown waits for an in-flight request, then runs onClosed", async () => {
   let release!: () => void;
@@ -44,8 +45,9 @@ Deno.test("the server process stops on SIGTERM with exit 0 and KV closed", async
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (l.addr as Deno.NetAddr).port;
   l.close();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}/main.ts`],
+  const deno = testDeno();
+  const child = new Deno.Command(deno.command, {
+    args: [...deno.args, "run", "-A", `${ROOT}/main.ts`],
     env: { PORT: String(port), HOSTNAME: "127.0.0.1", KV_PATH: `${dir}/p.kv`, LOCAL_MODE: "on" },
     stdout: "piped",
     stderr: "null",
