@@ -112,6 +112,12 @@
  * | `["hidden_posts", targetType, targetId]` | `{at, by}` | with the record's `hiddenAt`: feeds that read snapshots skip these |
  * | `["mod_log", invertTime(at), id]` | `ModLogEntry` | one per moderator action, in the action's op; newest first |
  *
+ * Operations (issue 28; lib/ops/):
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["meta", "restore"]` | `RestoreProgress` `{sha256, done}` (lib/ops/restore.ts) | set in the op of every batch `deno task restore` commits, deleted when it ends: a re-run resumes after `done` entries; never backed up or restored |
+ *
  * Later features add their rows here, next to their builders.
  *
  * @module
@@ -402,4 +408,5 @@ export const keys = {
     questionId,
     expertId,
   ],
+  restoreProgress: (): Deno.KvKey => ["meta", "restore"],
 } as const;
