@@ -115,6 +115,14 @@ async function commitBatch(kv: Deno.Kv, batch: Pending[], sha256: string): Promi
   }
 }
 
+/** A stored progress record, or null for anything else. */
+function progressOf(v: unknown): RestoreProgress | null {
+  const p = v as Partial<RestoreProgress> | null;
+  return p && typeof p.sha256 === "string" && typeof p.done === "number" && p.done >= 0
+    ? { sha256: p.sha256, done: p.done }
+    : null;
+}
+
 /** The first key of the store that is data (not a store record), or null when empty. */
 async function firstDataKey(kv: Deno.Kv): Promise<Deno.KvKey | null> {
   for await (const entry of kv.list({ prefix: [] }, { batchSize: 10 })) {
@@ -163,7 +171,7 @@ export async function restoreStore(
   }
   opts.onProgress?.("verify", file.entries);
 
-  const earlier = (await kv.get<RestoreProgress>(keys.restoreProgress())).value;
+  const earlier = progressOf((await kv.get(keys.restoreProgress())).value);
   let resumeFrom = 0;
   if (earlier && earlier.sha256 === file.sha256) {
     resumeFrom = Math.min(earlier.done, file.entries);
@@ -176,14 +184,12 @@ export async function restoreStore(
   } else if (!earlier && !opts.force) {
     const first = await firstDataKey(kv);
     if (first) {
+      // Only the first part of the key: later parts can be tokens (a session id).
+      const where = JSON.stringify([first[0]], printable);
       return {
         ok: false,
-        // Only the first part of the key: later parts can be tokens (a session id).
-        reason:
-          `The store is not empty (it holds keys under ${
-            JSON.stringify([first[0]], printable)
-          }): ` +
-          "restore loads a backup into an empty store; pass --force to write the backup over what it holds.",
+        reason: `The store is not empty (it holds keys under ${where}): restore loads a backup ` +
+          "into an empty store; pass --force to write the backup over what it holds.",
       };
     }
   }
