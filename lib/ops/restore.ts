@@ -36,7 +36,7 @@ export interface RestoreOptions {
   /** Write into a store that already holds data. */
   force?: boolean;
   now?: () => number;
-  /** Called as the passes advance: entries verified, then entries written (file order). */
+  /** Called as the passes advance: entries verified, then entries written by this run. */
   onProgress?: (phase: "verify" | "write", done: number) => void;
   /** Called once the file verified, before anything is written. */
   onVerified?: (info: { header: BackupHeader; entries: number; resumeFrom: number }) => void;
@@ -205,7 +205,7 @@ export async function restoreStore(
     opts.signal?.throwIfAborted();
     await commitBatch(kv, batch, file.sha256);
     written += batch.length;
-    opts.onProgress?.("write", batch[batch.length - 1].through);
+    opts.onProgress?.("write", written);
     batch = [];
     chars = 0;
     keyBytesInBatch = 0;
@@ -239,7 +239,7 @@ export async function restoreStore(
     if (err instanceof BackupFileError) return { ok: false, reason: err.message };
     throw err;
   }
-  opts.onProgress?.("write", file.entries);
+  opts.onProgress?.("write", written);
   await commit(kv, (op) => op.delete(keys.restoreProgress()));
   return {
     ok: true,
