@@ -117,6 +117,12 @@
  * | `["fanout_jobs", messageId]` | `FanoutState` `{n, skip, cursor, sent}` | an answer's notification to every follower (lib/notifications/fanout.ts): written in the answer's op with its job; each batch of 100 moves `cursor` with its notifications; deleted in the last batch's op |
  * | `["job_lease", kind, id]` | `LeaseTerm` `{owner, until}` | renewed every 2 s under the fence, lapses after 6 s; `until: 0` once released at shutdown |
  *
+ * Operations (issue 28; lib/ops/):
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["meta", "restore"]` | `RestoreProgress` `{sha256, done}` (lib/ops/restore.ts) | set in the op of every batch `deno task restore` commits, deleted when it ends: a re-run resumes after `done` entries; never backed up or restored |
+ *
  * Later features add their rows here, next to their builders.
  *
  * @module
@@ -409,4 +415,5 @@ export const keys = {
     questionId,
     expertId,
   ],
+  restoreProgress: (): Deno.KvKey => ["meta", "restore"],
 } as const;
