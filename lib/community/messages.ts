@@ -17,6 +17,7 @@ import { getQuestionView } from "./questions/read.ts";
 import { listVoters } from "./votes.ts";
 import { type AfterMessage, afterMessage, messageInOp } from "../notifications/hooks.ts";
 import { authorOf } from "../profile/profiles.ts";
+import { indexNewAnswer } from "./answer_order.ts";
 
 /** A message as stored (votes live under their own keys). */
 export interface MessageRecord {
@@ -178,6 +179,7 @@ export function writeMessage(
   } else {
     op.set(keys.questionAnswer(m.questionId, m.createdAt, m.id), m.id);
     addToCounter(op, keys.answerCount(m.questionId), 1);
+    indexNewAnswer(op, m); // its `sort=votes` row (./answer_order.ts)
   }
   op.set(keys.message(m.id), m)
     .set(keys.questionMessage(m.questionId, m.createdAt, m.id), m.id);
