@@ -101,8 +101,9 @@ export interface VoteInput {
  * this process's vote group (lib/kv/group_commit.ts): votes arriving while a commit is in
  * flight go out together as one atomic op, each with its own checks (the voter's vote key
  * and budget log), the counters moved by one `sum` of the group's total. A group that
- * fails a check runs each of its votes alone through {@link castVoteAlone}, so every vote
- * gets the answer it would have had alone.
+ * fails a check sends each of its votes round again with a fresh read (a later group), and
+ * after {@link MAX_ROUNDS} groups alone through {@link castVoteAlone}, so every vote gets
+ * the answer it would have had alone.
  *
  * @example
  * ```ts
@@ -356,7 +357,7 @@ async function voteAgain(kv: Deno.Kv, v: PlannedVote): Promise<VoteDone | NotVot
 
 /**
  * How this process's votes on `kv` were committed: groups committed, votes in them (of the
- * last 1,000 groups), groups that failed a check and ran their votes alone.
+ * last 1,000 groups), groups that failed a check (their votes went round again).
  *
  * @example
  * ```ts
