@@ -22,7 +22,7 @@ import { Hono } from "hono";
 import { encode } from "../lib/http/compress.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
 import { likesLoad, type LoadConfig, type LoadResult, loadWith, startTree } from "./harness.ts";
-import { BEFORE_COMMIT, withBeforeTree } from "./before_tree.ts";
+import { BEFORE_COMMIT, onInterrupt, withBeforeTree } from "./before_tree.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -186,6 +186,7 @@ export async function run(): Promise<void> {
 async function runSides(baseDir: string | null, seconds: number): Promise<void> {
   const withBase = baseDir !== null;
   const dir = await Deno.makeTempDir({ prefix: "parley-speed-" });
+  const forgetDir = onInterrupt(() => Deno.removeSync(dir, { recursive: true }));
   const bare = new Hono().get("/json", (c) => c.json({ ok: true, message: "hello" }));
   const bareSrv = serveOnLoopback(bare.fetch);
   const sides: { name: string; root: string }[] = [
@@ -484,6 +485,7 @@ async function runSides(baseDir: string | null, seconds: number): Promise<void> 
     for (const s of servers) await s.stop();
     await bareSrv.close();
     await Deno.remove(dir, { recursive: true });
+    forgetDir();
   }
 }
 
