@@ -3,6 +3,7 @@
  * app started over a temporary KV file.
  */
 import { createTestApp, type TestApp, type TestAppOptions } from "../tests/helpers/app.ts";
+import { onInterrupt } from "./before_tree.ts";
 
 /** One autocannon result. */
 export interface LoadResult {
@@ -96,12 +97,15 @@ export interface TreeServer<T> {
 const WORKER = new URL("./speed_worker.ts", import.meta.url).pathname;
 
 /**
- * Run bench/speed_worker.ts inside the source tree `root` (this checkout, or a worktree
- * of the base commit) with that tree's deno.json, so each side runs its own code.
+ * Run bench/speed_worker.ts inside the source tree `root` (this checkout, or the before
+ * commit's worktree, bench/before_tree.ts) with that tree's deno.json, so each side runs
+ * its own code. An interrupted run kills it.
  *
  * @example
  * ```ts
- * const base = await startTree<{ url: string }>("/tmp/parley-base13", "serve", "/tmp/b.kv");
+ * declare const root: string;
+ * const kvPath = `${await Deno.makeTempDir()}/b.kv`;
+ * const base = await startTree<{ url: string }>(root, "serve", kvPath);
  * await base.stop();
  * ```
  */
@@ -116,6 +120,7 @@ export async function startTree<T>(
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
+  const forget = onInterrupt(() => child.kill("SIGKILL"));
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let buf = "";
   while (!buf.includes("\n")) {
@@ -132,6 +137,7 @@ export async function startTree<T>(
       } catch { /* already gone */ }
       await reader.cancel().catch(() => {});
       await child.status;
+      forget();
     },
   };
 }

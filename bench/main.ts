@@ -8,7 +8,10 @@
  *
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50), BENCH_ONLY (a
  * comma-separated subset of home, signin, debate, community, participation, speed, stress,
- * notifications, panel).
+ * notifications, panel). The speed and stress sections build their "before" trees
+ * themselves from named commits (bench/before_tree.ts: a temporary git worktree, removed
+ * after; skipped with a line where git or the commit is missing); BENCH_BEFORE names the
+ * speed section's commit (`none` skips it).
  */
 import { Hono } from "hono";
 import { createQuestion } from "../lib/community/questions/write.ts";

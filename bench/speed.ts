@@ -1,16 +1,20 @@
 /**
  * Issue 13 ("Speed"): every row of the issue's table, before and after in the same run.
  *
- * "Before" is the base commit (default /tmp/parley-base13, a built worktree of
- * `git merge-base main i13` before the speed work — BENCH_BASE_DIR), "after" is this
- * checkout; each runs as its own server process over its own KV file seeded identically
+ * "Before" is the tree before the speed work ({@link BEFORE_COMMIT}), which the bench
+ * checks out into a temporary git worktree, builds and removes (bench/before_tree.ts; on a
+ * tarball or shallow clone the column is skipped with a line saying so); "after" is this
+ * checkout. Each runs as its own server process over its own KV file seeded identically
  * (bench/speed_worker.ts, with the tree's own modules), and each figure is printed next to
  * its same-run baseline: a bare Hono JSON route (HTTP rows) or raw KV `sum` commits with
- * 200 writers on the same store (votes). Then the page cache's invalidation strategies
- * (1 s TTL vs `kv.watch` on a version key).
+ * 200 writers on the same store (votes). The `sort=votes` row (after only: the before tree
+ * has no answer order) reads page 1 of a 10,000-answer question. Then the page cache's
+ * invalidation strategies (1 s TTL vs `kv.watch` on a version key).
  *
  * Environment: BENCH_SECONDS (default 5), BENCH_QUESTIONS (default 100000),
- * BENCH_BASE_DIR (default /tmp/parley-base13; `none` skips "before").
+ * BENCH_LONG_ANSWERS (default 10000: the `sort=votes` question), BENCH_BEFORE (the
+ * before commit, default {@link BEFORE_COMMIT}; `none` skips the column), BENCH_BASE_DIR
+ * (an already built tree to use as "before" instead of checking one out).
  *
  * @module
  */
@@ -18,6 +22,7 @@ import { Hono } from "hono";
 import { encode } from "../lib/http/compress.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
 import { likesLoad, type LoadConfig, type LoadResult, loadWith, startTree } from "./harness.ts";
+import { BEFORE_COMMIT, onInterrupt, withBeforeTree } from "./before_tree.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -27,6 +32,8 @@ interface Info {
   viewerCookie: string;
   voterCookies: string[];
   agentKeys: string[];
+  longQuestionId?: string;
+  unbuiltQuestionId?: string;
 }
 
 interface Inproc {
@@ -158,28 +165,41 @@ async function watchVsTtl(seconds: number): Promise<string[]> {
   return out;
 }
 
-/** Run the speed table. */
+/** Run the speed table, with a before tree built for the run (or none). */
 export async function run(): Promise<void> {
   const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
-  const baseDir = Deno.env.get("BENCH_BASE_DIR") ?? "/tmp/parley-base13";
-  const withBase = baseDir !== "none";
-  console.log(
-    `\nSpeed (issue 13) — ${seconds}s per run; before = ${
-      withBase ? baseDir : "(skipped)"
-    }, after = ${ROOT}`,
-  );
+  const given = Deno.env.get("BENCH_BASE_DIR");
+  const commit = Deno.env.get("BENCH_BEFORE") ?? BEFORE_COMMIT;
+  console.log(`\nSpeed (issue 13) — ${seconds}s per run; after = ${ROOT}`);
+  if (given) {
+    console.log(`  before: ${given} (BENCH_BASE_DIR)`);
+    return await runSides(given, seconds);
+  }
+  if (commit === "none") {
+    console.log("  before: skipped (BENCH_BEFORE=none)");
+    return await runSides(null, seconds);
+  }
+  await withBeforeTree(commit, (root) => runSides(root, seconds));
+}
+
+/** The table for `baseDir` (the before tree, null for none) and this checkout. */
+async function runSides(baseDir: string | null, seconds: number): Promise<void> {
+  const withBase = baseDir !== null;
   const dir = await Deno.makeTempDir({ prefix: "parley-speed-" });
+  const forgetDir = onInterrupt(() => Deno.removeSync(dir, { recursive: true }));
   const bare = new Hono().get("/json", (c) => c.json({ ok: true, message: "hello" }));
   const bareSrv = serveOnLoopback(bare.fetch);
   const sides: { name: string; root: string }[] = [
-    ...(withBase ? [{ name: "before", root: baseDir }] : []),
+    ...(baseDir !== null ? [{ name: "before", root: baseDir }] : []),
     { name: "after", root: ROOT },
   ];
   const servers: Awaited<ReturnType<typeof startTree<Info>>>[] = [];
   try {
     for (const s of sides) {
       const started = performance.now();
-      servers.push(await startTree<Info>(s.root, "serve", `${dir}/${s.name}.kv`));
+      // Only this checkout seeds the sort=votes questions (the before tree has no order).
+      const extra = s.root === ROOT ? ["long"] : [];
+      servers.push(await startTree<Info>(s.root, "serve", `${dir}/${s.name}.kv`, extra));
       console.log(
         `  ${s.name}: seeded and serving in ${f0((performance.now() - started) / 1000)} s`,
       );
@@ -325,6 +345,39 @@ export async function run(): Promise<void> {
     check("GET /api/agent/questions", r);
     httpRow("GET /api/agent/questions, 50 keys, 50 connections", "≥ 0.15×, 0 ≥ 500", "req/s", r, b);
     const agent5xx = r.map((x) => x.status5xx ?? 0);
+    // GET /api/questions/:id?sort=votes, 10,000 answers (after only), on one connection:
+    // the latency of one read, next to bare Hono JSON on one connection in the same run.
+    const long = servers[servers.length - 1].info;
+    if (long.longQuestionId && long.unbuiltQuestionId) {
+      const one = async (url: string) => {
+        await loadWith({ url, seconds: 1, connections: 1 }); // warm
+        return await loadWith({ url, seconds, connections: 1 });
+      };
+      const bare1 = await one(`${bareSrv.url}/json`);
+      for (
+        const [name, goal, id] of [
+          ["GET /api/questions/:id?sort=votes, 10,000 answers", "p50 ≤ 10 ms", long.longQuestionId],
+          ["  same, order not built (every answer ranked)", "(context)", long.unbuiltQuestionId],
+        ] as const
+      ) {
+        const x = await one(`${long.url}/api/questions/${id}?sort=votes`);
+        if (x.non2xx + x.errors > 0) {
+          failures.push(`${name}: ${x.non2xx} non-2xx, ${x.errors} errors`);
+        }
+        rows.push([
+          name,
+          goal,
+          "-",
+          `${f0(x.requestsPerSec)} req/s`,
+          `${f0(bare1.requestsPerSec)} req/s (1 conn)`,
+          "-",
+          f2(x.requestsPerSec / bare1.requestsPerSec) + "×",
+          "-",
+          lat(x),
+          lat(bare1),
+        ]);
+      }
+    }
     // POST /api/likes, 200 voters on one question, against raw sum commits on that store.
     const likes: LoadResult[] = [];
     for (const [i, srv] of servers.entries()) {
@@ -432,6 +485,7 @@ export async function run(): Promise<void> {
     for (const s of servers) await s.stop();
     await bareSrv.close();
     await Deno.remove(dir, { recursive: true });
+    forgetDir();
   }
 }
 

@@ -6,9 +6,11 @@
  * `deno run -A --config <root>/deno.json bench/speed_worker.ts <mode> <root> <kvPath>`
  *
  * - `serve`: seed the store if empty (BENCH_QUESTIONS questions, 20 home questions, one
- *   question with 30 Markdown answers, 200 voters, 50 agent keys), serve the app on a
- *   loopback port and print one JSON line with the URL, ids, cookies and keys; run until
- *   killed.
+ *   question with 30 Markdown answers, 200 voters, 50 agent keys; with the extra argument
+ *   `long`, two questions of BENCH_LONG_ANSWERS answers with 2,000 votes spread over them,
+ *   one of them stripped of its `sort=votes` order as an older store's would be), serve
+ *   the app on a loopback port and print one JSON line with the URL, ids, cookies and keys;
+ *   run until killed.
  * - `inproc`: open the same store and measure in-process: the signed-in question page
  *   (sequential `app.request`, p50/p99), bytes allocated per home render (V8's sampling
  *   heap profiler, objects collected by GC included), raw KV `sum` commits/s with 200
@@ -24,6 +26,7 @@ import { seedQuestions } from "./seed.ts";
 
 const [mode, root, kvPath] = Deno.args;
 const QUESTIONS = Number(Deno.env.get("BENCH_QUESTIONS") ?? 100_000);
+const LONG_ANSWERS = Number(Deno.env.get("BENCH_LONG_ANSWERS") ?? 10_000);
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
 
 // The tree's own modules (its deno.json maps "@/" and the npm packages).
@@ -50,6 +53,72 @@ interface Info {
   viewerCookie: string;
   voterCookies: string[];
   agentKeys: string[];
+  /** With `long`: a question of LONG_ANSWERS answers, and the same without its answer order. */
+  longQuestionId?: string;
+  unbuiltQuestionId?: string;
+}
+
+/** A deterministic pseudo-random sequence (both runs seed the same votes). */
+function lcg(seed: number): () => number {
+  let s = seed;
+  return () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+}
+
+/**
+ * A question with `n` answers written through this tree's own `writeMessage` (100 per
+ * op) and 2,000 votes through its `castVote` (200 voters, 10 each, 3 in 4 up), for the
+ * `sort=votes` row.
+ */
+async function seedLongThread(title: string, n: number): Promise<string> {
+  const { buildMessage, writeMessage } = await import(`${root}/lib/community/messages.ts`);
+  const { castVote } = await import(`${root}/lib/community/votes.ts`);
+  const q = await createQuestion(kv, {
+    title,
+    description: "Ten thousand answers, ordered by votes.",
+    tags: ["bench"],
+    author: { id: "u-long-asker", name: "Asker", avatar: null },
+    createdBy: "user",
+  });
+  const ids: string[] = [];
+  const start = Date.now() - n - 60_000;
+  for (let i = 0; i < n; i += 100) {
+    const op = kv.atomic();
+    for (let j = i; j < Math.min(n, i + 100); j++) {
+      const m = buildMessage({
+        questionId: q.id,
+        author: { id: `u-long-author-${j % 10}`, name: `Author ${j % 10}`, avatar: null },
+        content: ANSWER(j),
+        createdBy: "user",
+      }, { now: start + j });
+      writeMessage(op, m);
+      ids.push(m.id);
+    }
+    if (!(await op.commit()).ok) throw new Error("long thread batch failed");
+  }
+  const rand = lcg(29);
+  const votes = Array.from({ length: 2000 }, (_, i) => ({
+    userId: `u-long-voter-${i % 200}`,
+    targetType: "message",
+    targetId: ids[Math.floor(rand() * ids.length)],
+    voteType: rand() < 0.75 ? "up" : "down",
+  }));
+  for (let i = 0; i < votes.length; i += 200) {
+    await Promise.all(votes.slice(i, i + 200).map((v) => castVote(kv, v)));
+  }
+  return q.id;
+}
+
+/** Strip a question's `sort=votes` order (marker, rows, pointers), as an older store has it. */
+async function stripAnswerOrder(questionId: string): Promise<void> {
+  const doomed: Deno.KvKey[] = [keys.answersByScoreBuilt(questionId)];
+  for await (const e of kv.list({ prefix: keys.answersByScorePrefix(questionId) })) {
+    doomed.push(e.key, keys.answerScore(e.key[4] as string));
+  }
+  for (let i = 0; i < doomed.length; i += 500) {
+    const op = kv.atomic();
+    for (const k of doomed.slice(i, i + 500)) op.delete(k);
+    await op.commit();
+  }
 }
 
 async function seed(origin: string): Promise<Info> {
@@ -107,7 +176,19 @@ async function seed(origin: string): Promise<Info> {
     if (!k.ok) throw new Error("key limit");
     agentKeys.push(k.created.key);
   }
-  const info = { url: origin, questionId, viewerCookie: viewer.cookie, voterCookies, agentKeys };
+  const info: Info = {
+    url: origin,
+    questionId,
+    viewerCookie: viewer.cookie,
+    voterCookies,
+    agentKeys,
+  };
+  // 5. The sort=votes questions (this tree only: the before tree has no answer order).
+  if (Deno.args[3] === "long") {
+    info.longQuestionId = await seedLongThread("Ten thousand answers by votes", LONG_ANSWERS);
+    info.unbuiltQuestionId = await seedLongThread("The same, order not built", LONG_ANSWERS);
+    await stripAnswerOrder(info.unbuiltQuestionId);
+  }
   await kv.set(infoKey, { ...info, url: "" });
   return info;
 }

@@ -6,17 +6,22 @@
  * `messageCount` = answers created, each question's up-votes = the likes' net effect).
  *
  * The same run measures a baseline: the base commit (default e94b280, "today's code")
- * checked out as a git worktree under /tmp, built, and stressed identically over its own
- * KV file first; both are printed side by side. Loopback only; bounded in count and time.
+ * checked out as a git worktree in a temporary folder, built, stressed identically over its
+ * own KV file first and removed (bench/before_tree.ts; skipped with a line saying why where
+ * git or the commit is missing); both are printed side by side. Loopback only; bounded in
+ * count and time.
  *
  * Environment: STRESS_SECONDS (default 12), STRESS_WRITERS (default 90),
  * STRESS_IDEMPOTENCY (`off` sends no Idempotency-Key; default on, every POST has one), STRESS_BASE
- * (a commit; `none` skips the baseline), STRESS_BASE_DIR (default /tmp/parley-base).
+ * (a commit; `none` skips the baseline), STRESS_BASE_DIR (an already built tree to use as
+ * the baseline instead of checking one out).
  *
  * Run alone: `BENCH_ONLY=stress deno task bench`, or `deno run -A bench/stress.ts`.
  *
  * @module
  */
+
+import { withBeforeTree } from "./before_tree.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const PROCESSES = 3;
@@ -299,33 +304,6 @@ export async function stressOnce(root: string, label: string): Promise<StressRes
   }
 }
 
-/** Check out and build the base commit under `dir` (reused when already there). */
-async function prepareBase(commit: string, dir: string): Promise<void> {
-  const git = async (...args: string[]) => {
-    const out = await new Deno.Command("git", { args, cwd: ROOT, stderr: "piped" }).output();
-    if (!out.success) {
-      throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-    }
-  };
-  let exists = false;
-  try {
-    await Deno.stat(`${dir}/main.ts`);
-    exists = true;
-  } catch { /* not yet */ }
-  if (!exists) await git("worktree", "add", "--detach", dir, commit);
-  try {
-    await Deno.stat(`${dir}/.build`);
-  } catch {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "scripts/build.ts"],
-      cwd: dir,
-      stdout: "null",
-      stderr: "inherit",
-    }).output();
-    if (!out.success) throw new Error("base build failed");
-  }
-}
-
 function describe(r: StressResult): string[] {
   const k = (name: string) => {
     const x = r.kinds[name];
@@ -345,7 +323,7 @@ function describe(r: StressResult): string[] {
 /** Run the baseline and the current code, print them side by side. */
 export async function run(): Promise<void> {
   const base = Deno.env.get("STRESS_BASE") ?? "e94b280";
-  const baseDir = Deno.env.get("STRESS_BASE_DIR") ?? "/tmp/parley-base";
+  const baseDir = Deno.env.get("STRESS_BASE_DIR");
   const writers = Number(Deno.env.get("STRESS_WRITERS") ?? 90);
   const seconds = Number(Deno.env.get("STRESS_SECONDS") ?? 12);
   console.log(
@@ -353,9 +331,11 @@ export async function run(): Promise<void> {
       `(20% questions, 40% answers, 40% votes)`,
   );
   const results: StressResult[] = [];
-  if (base !== "none") {
-    await prepareBase(base, baseDir);
-    results.push(await stressOnce(baseDir, `base ${base}`));
+  if (baseDir) results.push(await stressOnce(baseDir, `base ${baseDir}`));
+  else if (base !== "none") {
+    await withBeforeTree(base, async (root) => {
+      if (root) results.push(await stressOnce(root, `base ${base}`));
+    });
   }
   results.push(await stressOnce(ROOT, "this tree"));
   const rows = [

@@ -17,6 +17,8 @@
  *   reply counter and the parent's direct-reply counter move down.
  * - Either way it leaves its author's activity (`messages_by_author`) and their `answers`
  *   statistic moves down, and if it was the accepted answer the question is unaccepted.
+ * - A top-level answer that disappears leaves the `sort=votes` order in the same op
+ *   (./answer_order.ts, under a check on its row's pointer); a placeholder keeps its row.
  * The record itself is kept (marked), so ids never dangle; it answers 404 to reads,
  * votes, favorites, edits and replies. A placeholder whose replies later all disappear
  * stays a placeholder (no cascade).
@@ -27,6 +29,7 @@ import { afterCommit } from "../kv/after_commit.ts";
 import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { countsTowardStats, type MessageRecord, rootAnswerOf } from "./messages/model.ts";
+import { removeFromAnswerOrder, type ScorePointer } from "./answer_order.ts";
 import type { QuestionRecord } from "./questions/model.ts";
 import { bumpQuestion } from "./questions/version.ts";
 import { invalidateReads } from "./read_cache.ts";
@@ -119,9 +122,10 @@ export async function deleteMessage(
       return { op: null, result: { ok: false, reason: "forbidden" } };
     }
     const rootId = m.replyTo ? await rootAnswerOf(kv, m) : m.id;
-    const [direct, accepted] = await kv.getMany<[Deno.KvU64, string]>([
+    const [direct, accepted, pointer] = await kv.getMany<[Deno.KvU64, string, ScorePointer]>([
       keys.directReplyCount(m.id),
       keys.acceptedAnswer(m.questionId),
+      keys.answerScore(m.id),
     ]);
     // The check on the direct-reply counter makes a reply posted meanwhile (its `sum`
     // moves the versionstamp) retry this decision.
@@ -156,6 +160,7 @@ export async function deleteMessage(
       } else {
         op.delete(keys.questionAnswer(m.questionId, m.createdAt, m.id));
         addToCounter(op, keys.answerCount(m.questionId), -1);
+        removeFromAnswerOrder(op, m, pointer);
       }
     }
     return { op, result: { ok: true, placeholder, questionId: m.questionId } };

@@ -8,10 +8,13 @@
  *
  * Reads are bounded, in as few round trips as the data allows (every `getMany` carries 10
  * keys, the most Deno KV takes; the chunks of one step are issued together):
- * 1. the question record with its 5 counters (one `getMany`) beside the answer index (one
- *    `list`: the page range for `oldest`/`newest`, every answer id for `votes`);
- * 2. `votes` order on a thread longer than a page only: every answer's 2 vote counters,
- *    to rank them (kept, not read again for the page);
+ * 1. the question record with its 5 counters and the answer-order marker (one `getMany`)
+ *    beside the answer index (one `list`: the page range for `oldest`/`newest`; for
+ *    `votes` the score-ordered rows of ./answer_order.ts up to the end of the page — page
+ *    1 is 31 keys at any thread size — with the accepted answer put first);
+ * 2. `votes` on a question whose score-ordered rows are not built yet (older than them,
+ *    not backfilled; logged once) only: every answer id and every answer's 2 vote
+ *    counters, to rank them in memory (kept, not read again for the page);
  * 3. the page's records, their reply totals (skipped when the thread has no replies) and
  *    their vote counters, in one step;
  * 4. only for answers with replies: one bounded `list` of each one's reply index (limit
@@ -29,6 +32,7 @@
  */
 import { counterValue, getAll } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
+import { requestAnswerOrder } from "./answer_order_job.ts";
 import type { MessageRecord, MessageViewBase } from "./messages/model.ts";
 import { listThread, messageViews, type QuestionWithMessages } from "./messages/read.ts";
 import type { QuestionRecord } from "./questions/model.ts";
@@ -38,6 +42,7 @@ import {
   readQuestionBase,
   type Viewer,
 } from "./questions/read.ts";
+import { listAnswerOrder, pageOfAnswerOrder, rowsForPage } from "./answer_order.ts";
 import { cachedRead } from "./read_cache.ts";
 import { listVoters } from "./votes.ts";
 
@@ -48,9 +53,6 @@ export const REPLIES_PER_ANSWER = 50;
 
 /** Orders of the top-level answers (DESIGN.md §9 "Answer order"). */
 export type AnswerSort = "votes" | "newest" | "oldest";
-
-/** Most top-level answers ranked by `sort=votes` (a longer thread ranks its oldest ones). */
-export const MAX_RANKED_ANSWERS = 5000;
 
 /** Which part of a thread to read. */
 export interface ThreadQuery {
@@ -129,36 +131,55 @@ function addCounts(counts: Counts, ids: string[], entries: Deno.KvEntryMaybe<unk
 
 /**
  * The answer index as one page needs it: for `oldest` / `newest` the page's ids (one
- * bounded list, forwards or backwards); for `votes` every answer id of the question (one
- * list, at most {@link MAX_RANKED_ANSWERS}), ranked by {@link rankAnswers}.
+ * bounded list, forwards or backwards); for `votes` the score-ordered rows up to the end
+ * of the page (./answer_order.ts: one bounded list of keys).
  */
 async function listAnswers(
   kv: Deno.Kv,
   questionId: string,
   sort: AnswerSort,
   page: number,
-): Promise<{ id: string; createdAt: number }[] | string[]> {
+): Promise<string[]> {
   const skip = (page - 1) * ANSWERS_PER_PAGE;
   const prefix = keys.questionAnswersPrefix(questionId);
   if (sort === "oldest") return await idsOf(kv, prefix, skip, ANSWERS_PER_PAGE);
   if (sort === "newest") return await idsOf(kv, prefix, skip, ANSWERS_PER_PAGE, true);
+  return await listAnswerOrder(kv, questionId, rowsForPage(page, ANSWERS_PER_PAGE));
+}
+
+/** Every answer of a question with its time (the unranked fallback of `votes`). */
+async function listAllAnswers(
+  kv: Deno.Kv,
+  questionId: string,
+): Promise<{ id: string; createdAt: number }[]> {
   const all: { id: string; createdAt: number }[] = [];
-  for await (
-    const e of kv.list<string>({ prefix }, { limit: MAX_RANKED_ANSWERS, batchSize: 500 })
-  ) {
+  const prefix = keys.questionAnswersPrefix(questionId);
+  for await (const e of kv.list<string>({ prefix }, { batchSize: 500 })) {
     all.push({ id: e.value, createdAt: e.key[2] as number });
   }
   return all;
 }
 
+/** Questions already logged as ranked without their answer order (once per process). */
+const warnedUnbuilt = new Set<string>();
+
+function warnUnbuilt(kv: Deno.Kv, questionId: string, answers: number): void {
+  if (warnedUnbuilt.has(questionId) || warnedUnbuilt.size >= 1000) return;
+  warnedUnbuilt.add(questionId);
+  console.warn(
+    `sort=votes: question ${JSON.stringify(questionId)} has no answer order yet; ranking ` +
+      `all ${answers} answers from their counters while a job builds it`,
+  );
+  void requestAnswerOrder(kv, questionId);
+}
+
 /**
- * One page of answer ids in `votes` order: every answer's vote counters (`getMany` in
- * chunks of 10: 2 counter reads per answer, kept in `counts` so the page's views do not
- * read them again), ranked in memory, the page sliced. Measured on the in-memory store (one
- * page read, whole request path of the domain): 100 answers 5.5 ms (oldest 4.2), 1000
- * answers 28.5 ms (oldest 7.5), 3000 answers 113 ms (oldest 16). Fine for real threads;
- * past a few thousand answers a score-ordered index (rewritten on every vote) would be the
- * next step.
+ * One page of answer ids in `votes` order without the score-ordered rows (a question
+ * older than them, not yet backfilled): every answer's vote counters (`getMany` in chunks
+ * of 10: 2 counter reads per answer, kept in `counts` so the page's views do not read them
+ * again), ranked in memory, the page sliced. Measured on the in-memory store (one page
+ * read, whole request path of the domain): 100 answers 5.5 ms, 1000 answers 28.5 ms, 3000
+ * answers 113 ms — slow past a few thousand, never a wrong order.
  */
 async function rankAnswers(
   kv: Deno.Kv,
@@ -235,22 +256,27 @@ async function readThread(
   const pageCount = Math.max(1, Math.ceil(answerCount / ANSWERS_PER_PAGE));
   const counts: Counts = new Map();
 
-  // Round trip 2 (`votes` only, more answers than a page): every answer's counters, to
-  // rank them. A thread that fits on one page is ranked after round trip 3 instead.
   let ids: string[];
   let replyPage = 1;
   let rankLater = false;
   if (single) {
     ids = isLookupId(query.answer!) ? [query.answer!] : [];
     replyPage = query.replyPage ?? 1;
+  } else if (sort === "votes" && base.answerOrderBuilt) {
+    // The score-ordered rows listed in round trip 1, the accepted answer put first.
+    ids = pageOfAnswerOrder(listed!, view.acceptedMessageId, query.page, ANSWERS_PER_PAGE);
   } else if (sort === "votes") {
-    const all = listed as { id: string; createdAt: number }[];
+    // No rows yet (an older question): round trips 2a/2b list every answer and read
+    // every answer's counters to rank them; a thread that fits on one page is ranked after
+    // round trip 3 instead.
+    const all = await listAllAnswers(kv, questionId);
     rankLater = all.length <= ANSWERS_PER_PAGE;
+    if (!rankLater) warnUnbuilt(kv, questionId, all.length);
     ids = rankLater
       ? (query.page === 1 ? all.map((a) => a.id) : [])
       : await rankAnswers(kv, all, query.page, view.acceptedMessageId, counts);
   } else {
-    ids = listed as string[];
+    ids = listed!;
   }
   // Round trip 3: the page's records, reply totals and (unless ranked) vote counters. A
   // thread without replies (every message is an answer: the two counters move together in

@@ -10,7 +10,13 @@
  * process idle: votes are group-committed (lib/kv/group_commit.ts) — those arriving while a
  * commit is in flight go out as one op (each keeps its own checks; one `sum` per counter),
  * at most {@link MAX_VOTES_PER_GROUP} per op and one per voter; a group that fails a check
- * runs its votes alone through today's read–check–write loop.
+ * sends its votes round again with a fresh read (after {@link MAX_ROUNDS} groups, alone
+ * through the read–check–write loop).
+ *
+ * A vote on a top-level answer also moves the answer's `sort=votes` row
+ * (./answer_order.ts) in its op: a group moves each answer's row once by the group's net
+ * change, under a check on the row's pointer; the answer is the group's lane, so the next
+ * group on it starts from what this one committed.
  *
  * @module
  */
@@ -36,6 +42,14 @@ import type { MessageRecord } from "./messages/model.ts";
 import type { QuestionRecord } from "./questions/model.ts";
 import { isExpertAuthor } from "../panel/experts.ts";
 import { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
+import {
+  type AnswerRef,
+  committedScores,
+  freshestBase,
+  moveAnswerScore,
+  scoreBase,
+  type ScorePointer,
+} from "./answer_order.ts";
 
 export { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
 /** The vote types, for validation. */
@@ -88,8 +102,9 @@ export interface VoteInput {
  * this process's vote group (lib/kv/group_commit.ts): votes arriving while a commit is in
  * flight go out together as one atomic op, each with its own checks (the voter's vote key
  * and budget log), the counters moved by one `sum` of the group's total. A group that
- * fails a check runs each of its votes alone through {@link castVoteAlone}, so every vote
- * gets the answer it would have had alone.
+ * fails a check sends each of its votes round again with a fresh read (a later group), and
+ * after {@link MAX_ROUNDS} groups alone through {@link castVoteAlone}, so every vote gets
+ * the answer it would have had alone.
  *
  * @example
  * ```ts
@@ -115,7 +130,7 @@ export async function castVote(
   const read = await readVote(kv, input, budget);
   if (!read.ok) return read;
   // Over budget: the group answers rate_limited and writes nothing for it.
-  const done = await submit(groups, { ...read, input, now, budget, epoch });
+  const done = await submit(groups, { ...read, input, now, budget, epoch, round: 1 });
   if (!done.ok) return done;
   return await afterVote(kv, input, now, done);
 }
@@ -137,6 +152,12 @@ async function castVoteAlone(
     const w = writeVote(op, { ...read, input, now, budget }, read.counts);
     if ("reason" in w) return { op: null, result: w };
     for (const [key, delta] of w.sums) addToCounter(op, key, delta);
+    if (read.answer && w.scoreDelta !== 0) {
+      const base = scoreBase(read.answer.pointer, read.counts);
+      if (base) moveAnswerScore(op, read.answer.ref, base, w.scoreDelta);
+      // Moved outside the groups: the next group on it starts from its votes' reads.
+      committedScores_(kv).forget(read.answer.ref.id);
+    }
     if (w.max) op.max(w.max[0], BigInt(w.max[1]));
     bumpQuestion(op, read.target.questionId); // the live question page
     return { op, result: { ok: true, target: read.target, step: w.step, counts: w.counts } };
@@ -152,6 +173,14 @@ interface VoteDone {
   target: TargetInfo;
   step: ReturnType<typeof nextVote>;
   counts: { up: number; down: number };
+  /** The answer's score its group filed its row under (when the group moved it). */
+  answerScore?: number;
+}
+
+/** A vote on a top-level answer: the answer's row key fields and its pointer as read. */
+interface AnswerRead {
+  ref: AnswerRef;
+  pointer: Deno.KvEntryMaybe<ScorePointer>;
 }
 
 /** What one read gives a vote. */
@@ -160,7 +189,10 @@ interface VoteRead {
   target: TargetInfo;
   cur: Deno.KvEntryMaybe<VoteRecord>;
   log: Deno.KvEntryMaybe<HitLog>;
+  /** The target's counters, read in the same snapshot as everything else here. */
   counts: { up: number; down: number };
+  /** Set when the target is a top-level answer (it has a `sort=votes` row). */
+  answer: AnswerRead | null;
 }
 
 /** A vote read and decided, waiting for its group. */
@@ -170,29 +202,41 @@ interface PlannedVote extends VoteRead {
   budget: Budget | null;
   /** The group count when the read started (fresh if no group committed since). */
   epoch: number;
+  /** Groups this vote has been in (1 for the first). */
+  round: number;
 }
 
-/** One read for everything a vote needs: the target, the vote, the budget, the counts. */
+/**
+ * One read for everything a vote needs: the target, the vote, the budget, the counts and,
+ * on a message, its `sort=votes` pointer (one `getMany`, so one snapshot).
+ */
 async function readVote(
   kv: Deno.Kv,
   { userId, targetType, targetId }: VoteInput,
   budget: Budget | null,
 ): Promise<VoteRead | NotVoted> {
-  const [record, cur, log, up, down] = await kv.getMany<
-    [QuestionRecord | MessageRecord, VoteRecord, HitLog, Deno.KvU64, Deno.KvU64]
-  >([
-    targetType === "question" ? keys.question(targetId) : keys.message(targetId),
+  const isMessage = targetType !== "question";
+  const read: Deno.KvKey[] = [
+    isMessage ? keys.message(targetId) : keys.question(targetId),
     keys.vote(targetType, targetId, userId),
     budget?.key ?? keys.rateLimitLog("none", "none"),
     keys.voteCount(targetType, targetId, "up"),
     keys.voteCount(targetType, targetId, "down"),
-  ]);
+  ];
+  if (isMessage) read.push(keys.answerScore(targetId)); // a question has no pointer
+  const [record, cur, log, up, down, pointer] = await kv.getMany<
+    [QuestionRecord | MessageRecord, VoteRecord, HitLog, Deno.KvU64, Deno.KvU64, ScorePointer]
+  >(read as [Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey]);
   const target = targetOf(targetType, targetId, record.value);
   if (!target) return { ok: false, reason: "not_found" };
   // No self-votes (DESIGN.md §9): nobody raises their own score.
   if (target.authorId === userId) return { ok: false, reason: "own_post" };
   const counts = { up: counterValue(up.value), down: counterValue(down.value) };
-  return { ok: true, target, cur, log, counts };
+  const m = isMessage ? record.value as MessageRecord : null;
+  const answer = m && !m.replyTo
+    ? { ref: { id: m.id, questionId: m.questionId, createdAt: m.createdAt }, pointer }
+    : null;
+  return { ok: true, target, cur, log, counts, answer };
 }
 
 /**
@@ -202,7 +246,7 @@ async function readVote(
  */
 function writeVote(
   op: Deno.AtomicOperation,
-  p: Omit<PlannedVote, "epoch" | "counts" | "ok">,
+  p: Omit<PlannedVote, "epoch" | "counts" | "ok" | "round">,
   counts: { up: number; down: number },
 ):
   | {
@@ -210,6 +254,8 @@ function writeVote(
     counts: { up: number; down: number };
     sums: [Deno.KvKey, number][];
     max: [Deno.KvKey, number] | null;
+    /** The vote's change of up − down. */
+    scoreDelta: number;
   }
   | RateLimited {
   const { input: { userId, targetType, targetId, voteType }, now, budget, target, cur } = p;
@@ -250,11 +296,21 @@ function writeVote(
   const max: [Deno.KvKey, number] | null = step.next === "up" && !expert
     ? [keys.userStat(target.authorId, bestStatOf(targetType)), Math.max(0, after.up)]
     : null;
-  return { step, counts: after, sums, max };
+  const scoreDelta = (after.up - after.down) - (counts.up - counts.down);
+  return { step, counts: after, sums, max, scoreDelta };
 }
 
-/** Most votes in one group: 32 × (≤2 checks, ≤4 own writes + ≤5 merged) is within KV's op limits. */
+/**
+ * Most votes in one group: 32 × (≤2 checks, ≤4 own writes + ≤5 merged) plus, per answer
+ * voted on, 1 check and 3 writes of its `sort=votes` row (≤96 checks of KV's 100).
+ */
 export const MAX_VOTES_PER_GROUP = 32;
+
+/** Groups a vote goes through (reading again after each failed one) before going alone. */
+export const MAX_ROUNDS = 3;
+
+/** The `sort=votes` pointers each store's vote groups committed (./answer_order.ts). */
+const committedScores_ = perStore(() => committedScores());
 
 /** Bytes of values a group may write (KV allows 819,200 per op; budget logs dominate). */
 const MAX_GROUP_BYTES = 400_000;
@@ -271,14 +327,38 @@ const voteGroups = perStore((kv) =>
     // One voter per group: two of a voter's votes share the budget log (and may share the
     // vote key), so the second waits for the next group.
     keyOf: (v) => v.input.userId,
-    build: buildGroup,
-    single: (v) => castVoteAlone(kv, v.input, v.now, v.budget),
+    // One group in flight per answer: the next one starts from the row this one files.
+    laneOf: (v) => v.answer?.ref.id ?? null,
+    build: (op, votes) => buildGroup(op, votes, committedScores_(kv)),
+    committed: (votes, done, versionstamp) => {
+      const scores = committedScores_(kv);
+      votes.forEach((v, i) => {
+        const d = done[i];
+        if (v.answer && d.ok && d.answerScore !== undefined) {
+          scores.record(v.answer.ref.id, d.answerScore, versionstamp);
+        }
+      });
+    },
+    // A failed group (a check lost to another writer): each vote reads again and joins a
+    // later group; after MAX_ROUNDS groups it runs alone.
+    single: (v) =>
+      v.round < MAX_ROUNDS ? voteAgain(kv, v) : castVoteAlone(kv, v.input, v.now, v.budget),
   })
 );
 
+/** A vote whose group failed: read again, then into the next group. */
+async function voteAgain(kv: Deno.Kv, v: PlannedVote): Promise<VoteDone | NotVoted> {
+  const groups = voteGroups(kv);
+  const epoch = groups.committed;
+  const read = await readVote(kv, v.input, v.budget);
+  if (!read.ok) return read;
+  const { input, now, budget } = v;
+  return await submit(groups, { ...read, input, now, budget, epoch, round: v.round + 1 });
+}
+
 /**
  * How this process's votes on `kv` were committed: groups committed, votes in them (of the
- * last 1,000 groups), groups that failed a check and ran their votes alone.
+ * last 1,000 groups), groups that failed a check (their votes went round again).
  *
  * @example
  * ```ts
@@ -297,12 +377,15 @@ export function voteCommitStats(kv: Deno.Kv): { groups: number; votes: number; f
 
 /**
  * One op for a group of votes: each vote's own checks and writes, one `sum` per counter
- * of the group's total, one `max` per peak stat, one version bump per question. Each vote
- * answers the counts before the group plus the group's deltas up to and including its own.
+ * of the group's total, one `max` per peak stat, one version bump per question, one move
+ * of each voted answer's `sort=votes` row by the group's net change (from the freshest
+ * pointer its votes read or `scores` remembers). Each vote answers the counts before the
+ * group plus the group's deltas up to and including its own.
  */
 function buildGroup(
   op: Deno.AtomicOperation,
   votes: PlannedVote[],
+  scores: ReturnType<typeof committedScores>,
 ): (VoteDone | NotVoted)[] {
   // The counts before the group, per target: the freshest read among its votes (the one
   // that started after the most groups had committed). Every vote read before the group
@@ -317,12 +400,20 @@ function buildGroup(
   const sums = new Map<string, [Deno.KvKey, number]>();
   const maxes = new Map<string, [Deno.KvKey, number]>();
   const questions = new Set<string>();
-  const answers = votes.map((v): VoteDone | NotVoted => {
+  /** Per voted answer: its votes (by index), their reads, the group's net score change. */
+  const moved = new Map<string, { ref: AnswerRef; reads: AnswerBaseRead[]; votes: number[] }>();
+  const answers = votes.map((v, i): VoteDone | NotVoted => {
     const t = targetKey(v.input);
     const before = counts.get(t)!;
     const w = writeVote(op, v, before);
     if ("reason" in w) return w;
     counts.set(t, { ...w.counts, epoch: before.epoch });
+    if (v.answer) {
+      const a = moved.get(v.answer.ref.id) ?? { ref: v.answer.ref, reads: [], votes: [] };
+      a.reads.push({ pointer: v.answer.pointer, counts: v.counts, delta: w.scoreDelta });
+      a.votes.push(i);
+      moved.set(v.answer.ref.id, a);
+    }
     for (const [key, delta] of w.sums) {
       const k = JSON.stringify(key);
       const s = sums.get(k);
@@ -338,7 +429,24 @@ function buildGroup(
   for (const [key, delta] of sums.values()) if (delta !== 0) addToCounter(op, key, delta);
   for (const [key, value] of maxes.values()) op.max(key, BigInt(value));
   for (const q of questions) bumpQuestion(op, q); // the live question page
+  for (const [id, a] of moved) {
+    const delta = a.reads.reduce((n, r) => n + r.delta, 0);
+    const known = scores.pointerOf(id);
+    const base = freshestBase(
+      known ? [...a.reads, { pointer: known, counts: { up: 0, down: 0 } }] : a.reads,
+    );
+    if (!base || delta === 0) continue;
+    const score = moveAnswerScore(op, a.ref, base, delta);
+    for (const i of a.votes) (answers[i] as VoteDone).answerScore = score;
+  }
   return answers;
+}
+
+/** A vote's read of an answer's pointer, the counts beside it, and the vote's change. */
+interface AnswerBaseRead {
+  pointer: Deno.KvEntryMaybe<ScorePointer>;
+  counts: { up: number; down: number };
+  delta: number;
 }
 
 function targetKey({ targetType, targetId }: VoteInput): string {

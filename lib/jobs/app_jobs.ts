@@ -1,6 +1,6 @@
 /**
  * Parley's job kinds on the process's runner: debates, expert panels, answers' follower
- * fan-outs and the AI avatar (every 30 s). `createApp` calls this once per
+ * fan-outs, backfills of the vote-ordered answer rows, and the AI avatar (every 30 s). `createApp` calls this once per
  * store; the triggers (lib/jobs/triggers.ts) only run passes.
  *
  * @module
@@ -9,6 +9,7 @@ import { avatarJobKind } from "../avatar/job.ts";
 import { debateJobKind } from "../debates/job.ts";
 import { panelJobKind } from "../panel/job.ts";
 import { fanoutJobKind } from "../notifications/fanout.ts";
+import { answerOrderJobKind } from "../community/answer_order_job.ts";
 import type { Services } from "../state.ts";
 import { type JobRunner, jobRunner } from "./runner.ts";
 
@@ -28,5 +29,6 @@ export function appJobs(services: Services): JobRunner {
     .register(debateJobKind(services))
     .register(panelJobKind(services))
     .register(fanoutJobKind(services.now))
+    .register(answerOrderJobKind())
     .register(avatarJobKind(services, services.avatarIntervalMs));
 }

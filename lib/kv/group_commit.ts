@@ -26,6 +26,10 @@
  *   the bound alone still goes, alone;
  * - two items with the same `keyOf` never share a group nor are in two groups in flight
  *   (the later waits for the next): their checks and writes would be on the same keys;
+ * - items with the same `laneOf` may share a group but are never in two groups in flight:
+ *   a group that moves a value derived from the last committed one (a score-ordered index
+ *   row, lib/community/answer_order.ts) is built after the previous such group committed
+ *   and can start from what that one wrote (`committed` reports it, with the versionstamp);
  * - at most `maxInFlight` groups in flight (default 1).
  * Kept per process; nothing here is needed by another instance (a lost process loses only
  * uncommitted, unanswered items).
@@ -52,6 +56,10 @@ export interface GroupSpec<T, R> {
   maxCost?: number;
   /** Groups in flight at once (default 1), never two with an item of the same key. */
   maxInFlight?: number;
+  /** Items of one lane may share a group, never two groups in flight (null: no lane). */
+  laneOf?: (item: T) => string | null;
+  /** Told of every group committed: its items, their answers and the op's versionstamp. */
+  committed?: (items: T[], answers: R[], versionstamp: string) => void;
 }
 
 interface Pending<T, R> {
@@ -67,6 +75,8 @@ export interface GroupCommitter<T, R> {
   /** Groups in flight, and the keys of their items. */
   inFlight: number;
   busy: Set<string>;
+  /** Lanes of the groups in flight. */
+  busyLanes: Set<string>;
   scheduled: boolean;
   /**
    * Groups committed so far. A read that started when this was `n` saw every group this
@@ -101,6 +111,7 @@ export function groupCommitter<T, R>(spec: GroupSpec<T, R>): GroupCommitter<T, R
     queue: [],
     inFlight: 0,
     busy: new Set(),
+    busyLanes: new Set(),
     scheduled: false,
     committed: 0,
     fellBack: 0,
@@ -139,19 +150,31 @@ function pump<T, R>(g: GroupCommitter<T, R>): void {
     const group = takeGroup(g);
     if (!group.length) return; // every waiting item's key is in flight
     const keys = group.map((p) => g.spec.keyOf(p.item));
+    const lanes = lanesOf(g, group);
     for (const k of keys) g.busy.add(k);
+    for (const l of lanes) g.busyLanes.add(l);
     g.inFlight++;
     runGroup(g, group).finally(() => {
       g.inFlight--;
       for (const k of keys) g.busy.delete(k);
+      for (const l of lanes) g.busyLanes.delete(l);
       pump(g);
     });
   }
 }
 
+function lanesOf<T, R>(g: GroupCommitter<T, R>, group: Pending<T, R>[]): Set<string> {
+  const lanes = new Set<string>();
+  for (const p of group) {
+    const l = g.spec.laneOf?.(p.item);
+    if (l != null) lanes.add(l);
+  }
+  return lanes;
+}
+
 /**
  * Take the next group from the queue, within the bounds, in arrival order; an item whose
- * key is in this group or in one in flight waits.
+ * key is in this group or in one in flight, or whose lane is in a group in flight, waits.
  */
 function takeGroup<T, R>(g: GroupCommitter<T, R>): Pending<T, R>[] {
   const { keyOf, maxItems, costOf, maxCost = Infinity } = g.spec;
@@ -161,9 +184,10 @@ function takeGroup<T, R>(g: GroupCommitter<T, R>): Pending<T, R>[] {
   let cost = 0;
   for (const p of g.queue) {
     const key = keyOf(p.item);
+    const lane = g.spec.laneOf?.(p.item) ?? null;
     const c = costOf?.(p.item) ?? 0;
     const fits = group.length < maxItems && !keys.has(key) && !g.busy.has(key) &&
-      (group.length === 0 || cost + c <= maxCost);
+      (lane === null || !g.busyLanes.has(lane)) && (group.length === 0 || cost + c <= maxCost);
     if (fits) {
       group.push(p);
       keys.add(key);
@@ -186,6 +210,12 @@ async function runGroup<T, R>(g: GroupCommitter<T, R>, group: Pending<T, R>[]): 
       g.committed++;
       g.sizes.push(group.length);
       if (g.sizes.length > 1000) g.sizes.splice(0, g.sizes.length - 1000);
+      try {
+        g.spec.committed?.(group.map((p) => p.item), answers, res.versionstamp);
+      } catch (err) {
+        // The group is written: a failing observer must not send its items round again.
+        console.error("group commit: the committed hook failed", err);
+      }
       group.forEach((p, i) => p.resolve(answers[i]));
       return;
     }

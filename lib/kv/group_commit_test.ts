@@ -173,3 +173,40 @@ Deno.test("group commit: errors isolate — a build that throws falls back per i
   // The committer still works afterwards.
   assert.equal(await submit(g, await add(kv, "later", 1)), "grouped later");
 });
+
+Deno.test("group commit: items of one lane share a group but never fly in two at once; committed reports each group with its versionstamp", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const groups: string[][] = [];
+  const reported: { whos: string[]; versionstamp: string }[] = [];
+  let inFlight: string[][] = [];
+  const { g } = adder(kv, {
+    maxInFlight: 2,
+    maxItems: 4,
+    laneOf: (a) => a.who.startsWith("hot") ? "hot" : null,
+    build: async (op, items) => {
+      const whos = items.map((a) => a.who);
+      groups.push(whos);
+      const hot = (gr: string[]) => gr.some((w) => w.startsWith("hot"));
+      assert.ok(!(hot(whos) && inFlight.some(hot)), "two groups of one lane in flight");
+      inFlight.push(whos);
+      await new Promise((r) => setTimeout(r, 2));
+      inFlight = inFlight.filter((gr) => gr !== whos);
+      for (const a of items) op.sum(total, BigInt(a.n));
+      return whos;
+    },
+    committed: (items, answers, versionstamp) => {
+      assert.deepEqual(answers, items.map((a) => a.who));
+      reported.push({ whos: items.map((a) => a.who), versionstamp });
+    },
+  });
+  const whos = Array.from({ length: 24 }, (_, i) => i % 2 ? `hot${i}` : `cold${i}`);
+  await Promise.all(whos.map(async (w) => submit(g, await add(kv, w, 1))));
+  assert.equal(await totalOf(kv), 24n);
+  // Several hot items did share a group (a lane is not a key).
+  assert.ok(groups.some((gr) => gr.filter((w) => w.startsWith("hot")).length > 1));
+  assert.deepEqual(reported.map((r) => r.whos), groups);
+  const stamps = reported.map((r) => r.versionstamp);
+  assert.equal(new Set(stamps).size, stamps.length, "one versionstamp per committed op");
+  const last = await kv.get(total);
+  assert.ok(stamps.includes(last.versionstamp!), "the versionstamp is the op's own");
+});

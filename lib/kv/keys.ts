@@ -82,6 +82,9 @@
  * | `["panel_day", day]` | number (panels started that UTC day) | checked + set when a panel starts: the `EXPERT_PANEL_PER_DAY` budget; `expireIn` 2 days |
  * | `["expert_invites", questionId, expertId]` | `{by, at}` | checked absent and set with the invited expert's job: once per expert and question |
  * | `["reply_counts", rootAnswerId]` | `Deno.KvU64` | `sum` +1 per reply under the answer: "N replies" and the reply pages |
+ * | `["answers_by_score", questionId, 0 − score, createdAt, id]` | `true` | every top-level answer in `sort=votes` order (up − down descending, ties oldest first), the accepted one included (the reader puts it first): written with the answer (score 0), moved by the op of every vote that changes its score, removed by the op that deletes it (a "[deleted]" placeholder with replies keeps its row); lib/community/answer_order.ts |
+ * | `["answer_score", messageId]` | number (the score of its `answers_by_score` row) or `"removed"` | the row's pointer: every op that moves or removes the row checks and rewrites it, so two writers never leave two rows |
+ * | `["answers_by_score_built", questionId]` | `true` | the question's `answers_by_score` rows are complete (set with the question; for older questions by `backfillAnswerOrder`); without it `sort=votes` ranks every answer from its counters |
  * | `["debate_leases"]` | `{leases: {slotId: until}}` (≤ `MAX_CONCURRENT_DEBATES` live entries) | checked + set when a debate starts and ends; each running debate renews its lease every 20 s, an unrenewed one lapses after 90 s, so a crashed process's slot frees itself (lib/debates/capacity.ts) |
  *
  * Content lifecycle (issue 11: edit, delete, accept; DESIGN.md §9):
@@ -271,6 +274,16 @@ export const keys = {
     id,
   ],
   replyCount: (rootId: string): Deno.KvKey => ["reply_counts", rootId],
+  answersByScorePrefix: (questionId: string): Deno.KvKey => ["answers_by_score", questionId],
+  answerByScore: (questionId: string, rank: number, createdAt: number, id: string): Deno.KvKey => [
+    "answers_by_score",
+    questionId,
+    rank,
+    createdAt,
+    id,
+  ],
+  answerScore: (messageId: string): Deno.KvKey => ["answer_score", messageId],
+  answersByScoreBuilt: (questionId: string): Deno.KvKey => ["answers_by_score_built", questionId],
   votesPrefix: (targetType: string, targetId: string): Deno.KvKey => [
     "votes",
     targetType,

@@ -60,7 +60,7 @@ const MAX_DEPTH = 4;
  * | --- | --- | --- |
  * | session (routes/_middleware.ts) | 0 | 1: `getMany` session + user + profile (lib/auth/sessions.ts) |
  * | moderator check (only when `MODERATORS` names an email) | 0 | 1 `list` of identities |
- * | thread, cache miss: 2 round trips | 11: `getMany` record + 5 counters ‖ `list` answer index; then 9 `getMany` (30 records, 60 vote counters) | same 11 |
+ * | thread, cache miss: 2 round trips | 11: `getMany` record + 5 counters + answer-order marker ‖ `list` answer index (score-ordered rows for `sort=votes`); then 9 `getMany` (30 records, 60 vote counters) | same 11 |
  * | thread, cache hit (within 1 s, no write through this process) | 0 | 0 |
  * | viewer state, beside the thread | 0 | 3: `getMany` follow + question vote/favorite ‖ `list` own votes ‖ `list` own favorites |
  * | total | 11 (and signed-out pages are page-cached) | 16 miss, 5 hit |
@@ -69,9 +69,10 @@ const MAX_DEPTH = 4;
  * never shows. A viewer with `OWN_INDEX_LIMIT` (40) or more votes (or favorites) anywhere
  * adds 3 `getMany` each (their key on each of the 30 answers). Replies in the thread add
  * 3 `getMany` of the answers' reply totals, one bounded `list` per answer with replies
- * and `getMany`s of the replies' records and counters (3 keys per reply); a thread longer
- * than one page reads its answers' counters (2 per answer, up to `MAX_RANKED_ANSWERS`) to
- * rank them before reading the page.
+ * and `getMany`s of the replies' records and counters (3 keys per reply). A question
+ * older than the score-ordered answer rows (not yet backfilled, lib/community/
+ * answer_order.ts) lists every answer and reads their counters (2 per answer) to rank
+ * them before reading the page.
  */
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {

@@ -19,6 +19,7 @@ import {
   updateAtomically,
 } from "../../kv/atomic.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
+import { indexNewAnswer } from "../answer_order.ts";
 import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../../limits/posting.ts";
 import type { HitLog } from "../../limits/window.ts";
 import { type AfterMessage, afterMessage, messageInOp } from "../../notifications/hooks.ts";
@@ -50,6 +51,7 @@ function writeMessage(op: Deno.AtomicOperation, m: MessageRecord, rootId?: strin
   } else {
     op.set(keys.questionAnswer(m.questionId, m.createdAt, m.id), m.id);
     addToCounter(op, keys.answerCount(m.questionId), 1);
+    indexNewAnswer(op, m); // its `sort=votes` row (../answer_order.ts)
   }
   op.set(keys.message(m.id), m)
     .set(keys.questionMessage(m.questionId, m.createdAt, m.id), m.id);

@@ -173,6 +173,7 @@ function baseKeys(id: string): Deno.KvKey[] {
     keys.messageCount(id),
     keys.answerCount(id),
     keys.acceptedAnswer(id),
+    keys.answersByScoreBuilt(id),
   ];
 }
 
@@ -202,11 +203,14 @@ export interface QuestionBase {
   view: QuestionViewBase;
   /** The question has an answer counter (threads written before it are read whole). */
   answersIndexed: boolean;
+  /** Its `sort=votes` rows are complete (lib/community/answer_order.ts). */
+  answerOrderBuilt: boolean;
 }
 
 /**
- * A question's record and counters in one `getMany` (6 keys), whoever may see it: the
- * caller decides visibility (`record.deletedAt` / `record.hiddenAt`, {@link maySeeDeleted}).
+ * A question's record, counters and answer-order marker in one `getMany` (7 keys), whoever
+ * may see it: the caller decides visibility (`record.deletedAt` / `record.hiddenAt`,
+ * {@link maySeeDeleted}).
  * Null for an unknown id.
  *
  * @example
@@ -218,7 +222,7 @@ export interface QuestionBase {
  */
 export async function readQuestionBase(kv: Deno.Kv, id: string): Promise<QuestionBase | null> {
   if (!isLookupId(id)) return null;
-  const [q, up, down, messages, answers, accepted] = await kv.getMany(baseKeys(id));
+  const [q, up, down, messages, answers, accepted, built] = await kv.getMany(baseKeys(id));
   const record = q.value as QuestionRecord | null;
   if (!record) return null;
   return {
@@ -231,5 +235,6 @@ export async function readQuestionBase(kv: Deno.Kv, id: string): Promise<Questio
       acceptedMessageId: (accepted.value as string | null) ?? null,
     }),
     answersIndexed: answers.versionstamp !== null,
+    answerOrderBuilt: built.versionstamp !== null,
   };
 }

@@ -12,6 +12,7 @@ import { keys } from "../../kv/keys.ts";
 import { authorOf } from "../../profile/profiles.ts";
 import { recordEarnedBadges } from "../../profile/stats.ts";
 import { invalidateReads } from "../read_cache.ts";
+import { markAnswerOrderBuilt } from "../answer_order.ts";
 import { questionTerms } from "../search_terms.ts";
 import {
   type Author,
@@ -88,6 +89,7 @@ export function writeQuestion(
   addToCounter(op, keys.counter("questions"), 1);
   addToCounter(op, keys.userStat(q.author.id, "questions"), 1);
   op.set(keys.follow(q.id, q.author.id), { at: q.createdAt }); // the asker follows
+  markAnswerOrderBuilt(op, q.id); // every answer will carry its `sort=votes` row
   return op;
 }
 
