@@ -97,7 +97,7 @@ Deno.test("PageCache: a signed-in request (session cookie or Authorization) neve
   assert.notEqual(c.cache.keyOf(get("/", { cookie: `${SESSION}=` })), null);
 });
 
-Deno.test("PageCache: only GET pages outside the API, auth and internal paths", async () => {
+Deno.test("PageCache: only GET pages outside the API, auth and internal paths", () => {
   const c = setup();
   for (
     const path of [
