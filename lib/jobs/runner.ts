@@ -179,9 +179,19 @@ export class JobRunner {
    * pass here or elsewhere got it first, or it ended).
    */
   async adopt<Local>(kind: string, id: string, local?: Local): Promise<boolean> {
-    if (this.#stopping || this.#held.has(`${kind}/${id}`)) return false;
+    const key = `${kind}/${id}`;
+    if (this.#stopping) return false;
     const lease = await adoptJob(this.kv, kind, id, this.owner);
     if (!lease) return false;
+    const prev = this.#held.get(key);
+    if (prev) {
+      // Still running that very job: not twice.
+      if (prev.lease.fence === lease.fence) return false;
+      // A run that ended the job in its last write is still settling here, and this is a
+      // new job for the same id (created after that end): start it once that run has.
+      await prev.done;
+      if (this.#stopping || this.#held.has(key)) return false;
+    }
     this.#start(lease, local);
     return true;
   }

@@ -239,3 +239,35 @@ Deno.test("JobRunner: a periodic kind runs once per period across instances", as
   assert.equal(rec.value?.due, c.now() + 30_000);
   await Promise.all([a.shutdown(), b.shutdown()]);
 });
+
+Deno.test("JobRunner: a job created again right as its previous run ends it is adopted once that run settles", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const runner = new JobRunner(kv, { owner: "a" });
+  let runs = 0;
+  let endedFirst!: () => void;
+  const firstEnded = new Promise<void>((r) => endedFirst = r);
+  let settle!: () => void;
+  const settled = new Promise<void>((r) => settle = r);
+  runner.register({
+    kind: "work",
+    run: async (ctx) => {
+      runs++;
+      if (runs > 1) return;
+      // The first run ends its job in its last write, then is slow to return.
+      await ctx.finish(ctx.fence(kv.atomic())).commit();
+      endedFirst();
+      await settled;
+    },
+  });
+  await createJob(kv, runner, "work", "1");
+  assert.ok(await runner.adopt("work", "1"));
+  await firstEnded;
+  await createJob(kv, runner, "work", "1"); // new work for the same id, e.g. a reply
+  const adopting = runner.adopt("work", "1");
+  settle();
+  assert.equal(await adopting, true, "adopted after the first run settled");
+  await runner.waitIdle(2_000);
+  assert.equal(runs, 2);
+  assert.equal((await kv.get(keys.job("work", "1"))).value, null);
+  await runner.shutdown();
+});
