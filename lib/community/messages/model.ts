@@ -23,7 +23,7 @@ export interface MessageRecord {
   createdBy: "user" | "agent" | "system";
   /** The expert who wrote an `ai` message (lib/panel/experts.ts). */
   expertId?: string;
-  /** Set when the author posted an AI draft mostly unedited (lib/panel/helpers.ts). */
+  /** Set when the author posted an AI draft mostly unedited (lib/panel/assist.ts). */
   draftedWithAi?: true;
   content: string;
   replyTo?: string;
