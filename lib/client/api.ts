@@ -80,14 +80,16 @@ export function retryAfterSeconds(headers: Headers, data: unknown): number | und
 }
 
 /**
- * How long to wait, in words: "42 seconds", "1 minute", "2 minutes 5 seconds".
+ * How long to wait, in words, to the second: "42 seconds", "1 minute", "2 minutes 5
+ * seconds" (a countdown's text; a server's refusal rounds to one unit with
+ * `roundedWaitInWords` in lib/limits/posting.ts).
  *
  * @example
  * ```ts
- * waitInWords(65); // "1 minute 5 seconds"
+ * preciseWaitInWords(65); // "1 minute 5 seconds"
  * ```
  */
-export function waitInWords(seconds: number): string {
+export function preciseWaitInWords(seconds: number): string {
   const s = Math.max(1, Math.ceil(seconds));
   const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
   if (s < 60) return plural(s, "second");
@@ -105,7 +107,7 @@ export function describeFailure(status: number, data: unknown, retryAfter?: numb
     if (typeof error === "string" && error.startsWith("Too many")) return error;
     return retryAfter === undefined
       ? "Too many requests — wait a moment and try again."
-      : `Too many requests — try again in ${waitInWords(retryAfter)}.`;
+      : `Too many requests — try again in ${preciseWaitInWords(retryAfter)}.`;
   }
   if (typeof error === "string" && error) return error;
   return status >= 500

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { limitMessage, type RateLimited, waitInWords } from "../limits/posting.ts";
+import { limitMessage, type RateLimited, roundedWaitInWords } from "../limits/posting.ts";
 import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
 import { HttpError } from "./errors.ts";
 
@@ -73,7 +73,9 @@ export function debateCapacityError(
   if (r.reason === "busy") {
     return new HttpError(
       503,
-      `Parley is busy: ${r.max} debates are running. Try again in ${waitInWords(r.retryAfter)}.`,
+      `Parley is busy: ${r.max} debates are running. Try again in ${
+        roundedWaitInWords(r.retryAfter)
+      }.`,
       { retryAfter: r.retryAfter },
       headers,
     );
@@ -81,7 +83,7 @@ export function debateCapacityError(
   return new HttpError(
     429,
     `Too many debates: you can start ${r.limit} per day. Try again in ${
-      waitInWords(r.retryAfter)
+      roundedWaitInWords(r.retryAfter)
     }.`,
     { retryAfter: r.retryAfter },
     headers,
