@@ -93,6 +93,13 @@ export function debateCapacityError(
 /** The refusal of a vote on one's own question or message (DESIGN.md §9). */
 export const OWN_POST_VOTE = [403, "You cannot vote on your own post"] as const;
 
+/** A vote on a question or one of its messages (`castVoteInQuestion`). */
+export const VOTE_IN_QUESTION_FAILURES = {
+  not_found: [404, "Question not found"],
+  message_not_found: [404, "Message not found in this question"],
+  own_post: OWN_POST_VOTE,
+} as const;
+
 /** Edits and deletes (DESIGN.md §9 "Content lifecycle"). */
 export const LIFECYCLE_FAILURES = {
   question_not_found: [404, "Question not found"],
