@@ -1,6 +1,7 @@
 /**
- * Browser-side JSON calls for islands: same-origin fetch (the session cookie and Origin
- * travel with it), and a readable error for every failure — the island shows it.
+ * Browser-side calls for islands: JSON requests and event streams, same-origin (the
+ * session cookie and Origin travel with them), and a readable error for every failure —
+ * the island shows it.
  *
  * @module
  */
@@ -54,6 +55,75 @@ export async function sendJson<T>(
     status: res.status,
     error: describeFailure(res.status, data, retryAfter),
     ...(retryAfter === undefined ? {} : { retryAfter }),
+  };
+}
+
+/**
+ * The outcome of opening an event stream: its body to read, or why not — the status (0:
+ * the network failed or the request was aborted), a sentence fit to show, the wait a 429
+ * asked for, and the answer's JSON (null when it had none) for a caller that words its
+ * own refusals.
+ */
+export type StreamResult =
+  | { ok: true; status: number; body: ReadableStream<Uint8Array> }
+  | { ok: false; status: number; error: string; retryAfter?: number; data: unknown };
+
+/**
+ * Open a same-origin `text/event-stream` response (a POST's stream, which the browser's
+ * EventSource cannot open, or a GET with `Last-Event-ID`); read it with
+ * `readEventStream` (lib/debates/sse_reader.ts).
+ *
+ * @example
+ * ```ts
+ * import { readEventStream } from "@/lib/debates/sse_reader.ts";
+ * const r = await openEventStream("GET", "/api/debates/debate_1/events", {
+ *   headers: { "last-event-id": "12" },
+ * });
+ * if (r.ok) await readEventStream(r.body, (e) => console.log(e.type));
+ * ```
+ */
+export async function openEventStream(
+  method: "GET" | "POST",
+  path: string,
+  { body, headers = {}, signal }: {
+    body?: unknown;
+    headers?: Record<string, string>;
+    signal?: AbortSignal;
+  } = {},
+): Promise<StreamResult> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      signal,
+      headers: body === undefined
+        ? { accept: "text/event-stream", ...headers }
+        : { "content-type": "application/json", accept: "text/event-stream", ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    return {
+      ok: false,
+      status: 0,
+      error: "Network error — check your connection and try again.",
+      data: null,
+    };
+  }
+  if (res.ok && res.body) return { ok: true, status: res.status, body: res.body };
+  let data: unknown = null;
+  try {
+    data = await res.json();
+  } catch {
+    // Not JSON: the status is all we know.
+  }
+  const retryAfter = res.status === 429 ? retryAfterSeconds(res.headers, data) : undefined;
+  return {
+    ok: false,
+    status: res.status,
+    error: describeFailure(res.status, data, retryAfter),
+    ...(retryAfter === undefined ? {} : { retryAfter }),
+    data,
   };
 }
 
