@@ -29,26 +29,53 @@ export async function sendJson<T>(
   body?: unknown,
   extraHeaders: Record<string, string> = {},
 ): Promise<ApiResult<T>> {
-  let res: Response;
+  const res = await request(method, path, "application/json", body, extraHeaders);
+  if (!res) return { ok: false, status: 0, error: NETWORK_ERROR };
+  const data = await jsonOf(res);
+  if (res.ok) return { ok: true, status: res.status, data: data as T };
+  return failureOf(res, data);
+}
+
+const NETWORK_ERROR = "Network error — check your connection and try again.";
+
+/** One same-origin request; null when the network failed (or `signal` aborted it). */
+async function request(
+  method: string,
+  path: string,
+  accept: string,
+  body: unknown,
+  extraHeaders: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<Response | null> {
   try {
-    res = await fetch(path, {
+    return await fetch(path, {
       method,
       credentials: "same-origin",
+      signal,
       headers: body === undefined
-        ? { accept: "application/json", ...extraHeaders }
-        : { accept: "application/json", "content-type": "application/json", ...extraHeaders },
+        ? { accept, ...extraHeaders }
+        : { accept, "content-type": "application/json", ...extraHeaders },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    return { ok: false, status: 0, error: "Network error — check your connection and try again." };
+    return null;
   }
-  let data: unknown = null;
+}
+
+/** The answer's JSON, or null when it is not JSON (a proxy error page, say). */
+async function jsonOf(res: Response): Promise<unknown> {
   try {
-    data = await res.json();
+    return await res.json();
   } catch {
-    // Not JSON (a proxy error page, say): the status is all we know.
+    return null;
   }
-  if (res.ok) return { ok: true, status: res.status, data: data as T };
+}
+
+/** A failed answer in words, with the wait a 429 asked for. */
+function failureOf(
+  res: Response,
+  data: unknown,
+): { ok: false; status: number; error: string; retryAfter?: number } {
   const retryAfter = res.status === 429 ? retryAfterSeconds(res.headers, data) : undefined;
   return {
     ok: false,
@@ -91,40 +118,11 @@ export async function openEventStream(
     signal?: AbortSignal;
   } = {},
 ): Promise<StreamResult> {
-  let res: Response;
-  try {
-    res = await fetch(path, {
-      method,
-      credentials: "same-origin",
-      signal,
-      headers: body === undefined
-        ? { accept: "text/event-stream", ...headers }
-        : { "content-type": "application/json", accept: "text/event-stream", ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    return {
-      ok: false,
-      status: 0,
-      error: "Network error — check your connection and try again.",
-      data: null,
-    };
-  }
+  const res = await request(method, path, "text/event-stream", body, headers, signal);
+  if (!res) return { ok: false, status: 0, error: NETWORK_ERROR, data: null };
   if (res.ok && res.body) return { ok: true, status: res.status, body: res.body };
-  let data: unknown = null;
-  try {
-    data = await res.json();
-  } catch {
-    // Not JSON: the status is all we know.
-  }
-  const retryAfter = res.status === 429 ? retryAfterSeconds(res.headers, data) : undefined;
-  return {
-    ok: false,
-    status: res.status,
-    error: describeFailure(res.status, data, retryAfter),
-    ...(retryAfter === undefined ? {} : { retryAfter }),
-    data,
-  };
+  const data = await jsonOf(res);
+  return { ...failureOf(res, data), data };
 }
 
 /**
