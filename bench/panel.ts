@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { panelMetrics } from "../lib/panel/job.ts";
+import { panelMetrics } from "../lib/panel/metrics.ts";
 import { jobRunner } from "../lib/jobs/runner.ts";
 import { serveOnLoopback, signInAs, type TestApp } from "../tests/helpers/app.ts";
 import { type FakeCall, startFakeLlm } from "../tests/helpers/fake_llm.ts";

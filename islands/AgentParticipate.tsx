@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { sendJson, waitInWords } from "@/lib/client/api.ts";
+import { preciseWaitInWords, sendJson } from "@/lib/client/api.ts";
 
 interface Props {
   /** Set on a question page: the agent replies to this question. */
@@ -159,7 +159,7 @@ export default function AgentParticipate(props: Props) {
       {state.step === "error" && (
         <p class="alert alert-error" role="alert" data-testid="participate-error">
           {waitLeft > 0 && state.retryAt
-            ? `Too many requests — try again in ${waitInWords(waitLeft)}.`
+            ? `Too many requests — try again in ${preciseWaitInWords(waitLeft)}.`
             : state.message}
           {state.signIn && (
             <>

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
 import {
   DebateHistory,
   DebateTranscript,
@@ -7,13 +7,11 @@ import {
   type SideView,
   StandInNote,
   SynthesisReport,
-  type TurnView,
   TypingDots,
 } from "@/components/DebateView.tsx";
 import { TOPIC_MAX_CHARS } from "@/lib/shared.ts";
-import type { DebateMessage, Role } from "@/lib/debates/model.ts";
-import type { Synthesis } from "@/lib/schemas/debate.ts";
-import { readEventStream, type StreamEvent } from "@/lib/debates/sse_reader.ts";
+import { initialLiveDebate, liveDebateReducer } from "@/lib/debates/live_state.ts";
+import { followNewDebate, loadDebateHistory } from "@/lib/client/live_debate.ts";
 import AgentProfileEditor from "./AgentProfileEditor.tsx";
 
 interface Props {
@@ -30,25 +28,6 @@ interface Props {
   archivePublic?: boolean;
 }
 
-/** Reconnection delays (ms): exponential backoff, capped. */
-const BACKOFF_MS = [500, 1_000, 2_000, 4_000, 8_000];
-const MAX_RECONNECTS = 12;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-type Phase = "idle" | "starting" | "debating" | "judging" | "done" | "failed";
-
-interface Problem {
-  message: string;
-  signIn?: boolean;
-  retryAfter?: number;
-}
-
-/** Only web addresses are sent as the agent's avatar (the API accepts nothing else). */
-function webAvatar(avatar: string | null): string | undefined {
-  return avatar && /^https?:\/\//i.test(avatar) ? avatar : undefined;
-}
-
 /**
  * The live debate: a topic box and the agent profile, then the debate as it is written
  * — read from the POST response's SSE stream with fetch — and the judge's report.
@@ -56,15 +35,9 @@ function webAvatar(avatar: string | null): string | undefined {
 export default function DebateLive(props: Props) {
   const [topic, setTopic] = useState(props.initialTopic);
   const soft = useRef({ traits: props.traits, interests: props.interests });
-  const [phase, setPhase] = useState<Phase>("idle");
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [opponent, setOpponent] = useState<SideView | null>(null);
-  const [turns, setTurns] = useState<TurnView[]>([]);
-  const [synthesis, setSynthesis] = useState<Synthesis | null>(null);
-  const [debateId, setDebateId] = useState<string | null>(null);
+  const [live, dispatch] = useReducer(liveDebateReducer, props.agent.avatar, initialLiveDebate);
+  const { phase, problem, opponent, turns, synthesis, debateId, reconnecting, stopped } = live;
   const [history, setHistory] = useState(props.history);
-  const [reconnecting, setReconnecting] = useState(false);
-  const [stopped, setStopped] = useState(false);
   const [following, setFollowing] = useState(true);
   const [shareNote, setShareNote] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
@@ -123,203 +96,28 @@ export default function DebateLive(props: Props) {
   }, [phase === "debating"]);
   const user: SideView = { name: props.agent.name, avatar: props.agent.avatar };
 
-  const refreshHistory = async () => {
-    try {
-      const res = await fetch("/api/debate/history", { headers: { accept: "application/json" } });
-      if (!res.ok) return;
-      const list = await res.json() as {
-        id: string;
-        topic: string;
-        opponentProfile: { name: string };
-        status: string;
-        synthesis: Synthesis | null;
-        createdAt: string;
-      }[];
-      setHistory(list.map((d) => ({
-        id: d.id,
-        topic: d.topic,
-        opponentName: d.opponentProfile.name,
-        status: d.status,
-        winner: d.synthesis?.winner,
-        createdAt: d.createdAt,
-      })));
-    } catch {
-      // The list refreshes on the next visit.
-    }
-  };
-
-  const onEvent = (event: StreamEvent, opp: { current: SideView | null }) => {
-    const data = event.data as Record<string, unknown>;
-    switch (event.type) {
-      case "init": {
-        const o = data.opponentProfile as { name: string; avatar?: string; title?: string };
-        opp.current = { name: o.name, avatar: o.avatar ?? null, title: o.title };
-        setOpponent(opp.current);
-        setDebateId(data.id as string);
-        setPhase("debating");
-        break;
-      }
-      case "start": {
-        const role = data.role as Role;
-        const avatar = role === "user" ? user.avatar : opp.current?.avatar ?? null;
-        const fresh = { role, name: data.name as string, avatar, content: "", typing: true };
-        // A `start` while the last turn is still being written restarts that turn (the
-        // server instance died mid-message and another one writes it again).
-        setTurns((ts) => ts.at(-1)?.typing ? [...ts.slice(0, -1), fresh] : [...ts, fresh]);
-        break;
-      }
-      case "chunk":
-        setTurns((ts) => {
-          const last = ts.at(-1);
-          if (!last) return ts;
-          return [...ts.slice(0, -1), { ...last, content: last.content + String(data.content) }];
-        });
-        break;
-      case "message": {
-        const m = data as unknown as DebateMessage;
-        setTurns((ts) => {
-          const last = ts.at(-1);
-          if (!last) return ts;
-          return [...ts.slice(0, -1), { ...last, content: m.content, typing: false }];
-        });
-        break;
-      }
-      case "synthesizing":
-        setPhase("judging");
-        break;
-      case "synthesis":
-        setSynthesis(data as unknown as Synthesis);
-        break;
-      case "done":
-        setPhase("done");
-        break;
-      case "error":
-        setTurns((ts) => ts.map((t) => ({ ...t, typing: false })));
-        setProblem({ message: String(data.message ?? "The debate stopped.") });
-        setPhase("failed");
-        break;
-    }
-  };
-
   const start = async (e: Event) => {
     e.preventDefault();
     const text = topic.replace(/\s+/g, " ").trim();
     if (!text) {
-      setProblem({ message: "Enter a topic to debate." });
+      dispatch({ type: "invalid", message: "Enter a topic to debate." });
       return;
     }
-    setProblem(null);
-    setTurns([]);
-    setSynthesis(null);
-    setOpponent(null);
-    setDebateId(null);
-    setPhase("starting");
-    setStopped(false);
+    dispatch({ type: "begin" });
     setFollowing(true);
     autoY.current = null;
     setShareNote(null);
     const controller = new AbortController();
     abort.current = controller;
-    const opp = { current: null as SideView | null };
-    let finished = false;
-    try {
-      const res = await fetch("/api/debate", {
-        method: "POST",
-        signal: controller.signal,
-        headers: { "content-type": "application/json", accept: "text/event-stream" },
-        body: JSON.stringify({
-          topic: text,
-          userProfile: {
-            name: props.agent.name,
-            avatar: webAvatar(props.agent.avatar),
-            bio: props.agent.bio || undefined,
-            softMemory: soft.current,
-          },
-        }),
-      });
-      if (!res.ok || !res.body) {
-        const body = await res.json().catch(() => ({})) as {
-          error?: string;
-          retryAfter?: number;
-        };
-        if (res.status === 401) {
-          setProblem({ message: "Sign in to start a debate.", signIn: true });
-        } else if (res.status === 429) {
-          const retryAfter = body.retryAfter ?? Number(res.headers.get("retry-after") ?? 60);
-          setProblem({
-            message: `You have started too many debates in the last minute. Try again in ${
-              retryAfter >= 60 ? `${Math.ceil(retryAfter / 60)} minute` : `${retryAfter} second`
-            }${(retryAfter >= 60 ? Math.ceil(retryAfter / 60) : retryAfter) === 1 ? "" : "s"}.`,
-            retryAfter,
-          });
-        } else {
-          setProblem({ message: body.error ?? `The debate could not start (HTTP ${res.status}).` });
-        }
-        setPhase("failed");
-        return;
-      }
-      // Follow the POST stream; when it drops, resume through the stored events.
-      let lastId = 0;
-      let id: string | null = null;
-      const handle = (event: StreamEvent) => {
-        if (event.type === "init") id = (event.data as { id: string }).id;
-        if (event.type === "done" || event.type === "error") finished = true;
-        if (event.id) lastId = Number(event.id);
-        onEvent(event, opp);
-      };
-      try {
-        await readEventStream(res.body, handle);
-      } catch (err) {
-        if (controller.signal.aborted) throw err;
-      }
-      // The POST stream carries no ids: the first resume replays from the start.
-      let fromStart = true;
-      for (let attempt = 0; !finished && id && attempt < MAX_RECONNECTS; attempt++) {
-        if (controller.signal.aborted) return;
-        setReconnecting(true);
-        await sleep(BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]);
-        if (controller.signal.aborted) return;
-        try {
-          const r = await fetch(`/api/debates/${encodeURIComponent(id)}/events`, {
-            headers: {
-              accept: "text/event-stream",
-              ...(fromStart ? {} : { "last-event-id": String(lastId) }),
-            },
-            signal: controller.signal,
-          });
-          if (!r.ok || !r.body) continue;
-          if (fromStart) {
-            // Rebuild the view from the replay: nothing doubled, nothing lost.
-            setTurns([]);
-            setSynthesis(null);
-            fromStart = false;
-          }
-          setReconnecting(false);
-          attempt = -1; // a stream that answered resets the backoff
-          await readEventStream(r.body, handle).catch(() => {});
-        } catch {
-          if (controller.signal.aborted) return;
-        }
-      }
-      setReconnecting(false);
-      if (!finished && !controller.signal.aborted) {
-        setProblem({
-          message:
-            "The connection closed before the debate finished. It keeps running on the server — find it in your history.",
-        });
-        setPhase("failed");
-      }
-    } catch {
-      if (controller.signal.aborted) return;
-      setProblem({
-        message:
-          "The connection to the debate was lost. It keeps running on the server — find it in your history.",
-      });
-      setPhase("failed");
-    } finally {
-      setReconnecting(false);
-      setTurns((ts) => ts.map((t) => t.typing ? { ...t, typing: false } : t));
-      if (props.signedIn) refreshHistory();
+    await followNewDebate(
+      text,
+      { ...props.agent, softMemory: soft.current },
+      dispatch,
+      controller.signal,
+    );
+    if (props.signedIn) {
+      const items = await loadDebateHistory();
+      if (items) setHistory(items);
     }
   };
 
@@ -329,9 +127,7 @@ export default function DebateLive(props: Props) {
    */
   const stop = () => {
     abort.current?.abort();
-    setStopped(true);
-    setReconnecting(false);
-    setPhase("done");
+    dispatch({ type: "stopped" });
   };
 
   const share = async () => {

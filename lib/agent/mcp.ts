@@ -39,7 +39,7 @@ import {
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { getMessage, messageViews } from "../community/messages/read.ts";
+import { messageViews } from "../community/messages/read.ts";
 import { postMessage } from "../community/messages/write.ts";
 import { findQuestions } from "../community/questions/feed.ts";
 import { askQuestion } from "../community/questions/write.ts";
@@ -49,13 +49,13 @@ import { questionViewOf } from "../community/questions/read.ts";
 import { deleteMessage, editMessage } from "../community/message_lifecycle.ts";
 import { getQuestionThreadPage } from "../community/thread.ts";
 import type { PostingLimits } from "../limits/posting.ts";
-import { castVote } from "../community/votes.ts";
+import { castVoteInQuestion } from "../community/votes.ts";
 import { HttpError } from "../http/errors.ts";
 import {
   AGENT_WRITE_FAILURES,
   LIFECYCLE_FAILURES,
   orThrow,
-  OWN_POST_VOTE,
+  VOTE_IN_QUESTION_FAILURES,
 } from "../http/outcome.ts";
 import { parseInput } from "../schemas/parse.ts";
 import {
@@ -203,25 +203,19 @@ export const MCP_TOOLS: readonly ToolDef[] = [
     output: VoteResult,
     readOnly: false,
     async run({ kv, now, userId, limits }, args) {
-      if (args.messageId) {
-        const m = await getMessage(kv, args.messageId);
-        if (!m || m.questionId !== args.questionId) {
-          throw new HttpError(404, "Message not found in this question");
-        }
-      }
       const { vote } = orThrow(
-        await castVote(
+        await castVoteInQuestion(
           kv,
           {
             userId,
-            targetType: args.messageId ? "message" : "question",
-            targetId: args.messageId ?? args.questionId,
+            questionId: args.questionId,
+            messageId: args.messageId,
             voteType: args.voteType,
           },
           now(),
           { limits },
         ),
-        { not_found: [404, "Question not found"], own_post: OWN_POST_VOTE },
+        VOTE_IN_QUESTION_FAILURES,
       );
       return vote as unknown as Json;
     },

@@ -1,6 +1,7 @@
 /**
- * Browser-side JSON calls for islands: same-origin fetch (the session cookie and Origin
- * travel with it), and a readable error for every failure — the island shows it.
+ * Browser-side calls for islands: JSON requests and event streams, same-origin (the
+ * session cookie and Origin travel with them), and a readable error for every failure —
+ * the island shows it.
  *
  * @module
  */
@@ -28,26 +29,53 @@ export async function sendJson<T>(
   body?: unknown,
   extraHeaders: Record<string, string> = {},
 ): Promise<ApiResult<T>> {
-  let res: Response;
+  const res = await request(method, path, "application/json", body, extraHeaders);
+  if (!res) return { ok: false, status: 0, error: NETWORK_ERROR };
+  const data = await jsonOf(res);
+  if (res.ok) return { ok: true, status: res.status, data: data as T };
+  return failureOf(res, data);
+}
+
+const NETWORK_ERROR = "Network error — check your connection and try again.";
+
+/** One same-origin request; null when the network failed (or `signal` aborted it). */
+async function request(
+  method: string,
+  path: string,
+  accept: string,
+  body: unknown,
+  extraHeaders: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<Response | null> {
   try {
-    res = await fetch(path, {
+    return await fetch(path, {
       method,
       credentials: "same-origin",
+      signal,
       headers: body === undefined
-        ? { accept: "application/json", ...extraHeaders }
-        : { accept: "application/json", "content-type": "application/json", ...extraHeaders },
+        ? { accept, ...extraHeaders }
+        : { accept, "content-type": "application/json", ...extraHeaders },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    return { ok: false, status: 0, error: "Network error — check your connection and try again." };
+    return null;
   }
-  let data: unknown = null;
+}
+
+/** The answer's JSON, or null when it is not JSON (a proxy error page, say). */
+async function jsonOf(res: Response): Promise<unknown> {
   try {
-    data = await res.json();
+    return await res.json();
   } catch {
-    // Not JSON (a proxy error page, say): the status is all we know.
+    return null;
   }
-  if (res.ok) return { ok: true, status: res.status, data: data as T };
+}
+
+/** A failed answer in words, with the wait a 429 asked for. */
+function failureOf(
+  res: Response,
+  data: unknown,
+): { ok: false; status: number; error: string; retryAfter?: number } {
   const retryAfter = res.status === 429 ? retryAfterSeconds(res.headers, data) : undefined;
   return {
     ok: false,
@@ -55,6 +83,46 @@ export async function sendJson<T>(
     error: describeFailure(res.status, data, retryAfter),
     ...(retryAfter === undefined ? {} : { retryAfter }),
   };
+}
+
+/**
+ * The outcome of opening an event stream: its body to read, or why not — the status (0:
+ * the network failed or the request was aborted), a sentence fit to show, the wait a 429
+ * asked for, and the answer's JSON (null when it had none) for a caller that words its
+ * own refusals.
+ */
+export type StreamResult =
+  | { ok: true; status: number; body: ReadableStream<Uint8Array> }
+  | { ok: false; status: number; error: string; retryAfter?: number; data: unknown };
+
+/**
+ * Open a same-origin `text/event-stream` response (a POST's stream, which the browser's
+ * EventSource cannot open, or a GET with `Last-Event-ID`); read it with
+ * `readEventStream` (lib/debates/sse_reader.ts).
+ *
+ * @example
+ * ```ts
+ * import { readEventStream } from "@/lib/debates/sse_reader.ts";
+ * const r = await openEventStream("GET", "/api/debates/debate_1/events", {
+ *   headers: { "last-event-id": "12" },
+ * });
+ * if (r.ok) await readEventStream(r.body, (e) => console.log(e.type));
+ * ```
+ */
+export async function openEventStream(
+  method: "GET" | "POST",
+  path: string,
+  { body, headers = {}, signal }: {
+    body?: unknown;
+    headers?: Record<string, string>;
+    signal?: AbortSignal;
+  } = {},
+): Promise<StreamResult> {
+  const res = await request(method, path, "text/event-stream", body, headers, signal);
+  if (!res) return { ok: false, status: 0, error: NETWORK_ERROR, data: null };
+  if (res.ok && res.body) return { ok: true, status: res.status, body: res.body };
+  const data = await jsonOf(res);
+  return { ...failureOf(res, data), data };
 }
 
 /**
@@ -80,14 +148,16 @@ export function retryAfterSeconds(headers: Headers, data: unknown): number | und
 }
 
 /**
- * How long to wait, in words: "42 seconds", "1 minute", "2 minutes 5 seconds".
+ * How long to wait, in words, to the second: "42 seconds", "1 minute", "2 minutes 5
+ * seconds" (a countdown's text; a server's refusal rounds to one unit with
+ * `roundedWaitInWords` in lib/limits/posting.ts).
  *
  * @example
  * ```ts
- * waitInWords(65); // "1 minute 5 seconds"
+ * preciseWaitInWords(65); // "1 minute 5 seconds"
  * ```
  */
-export function waitInWords(seconds: number): string {
+export function preciseWaitInWords(seconds: number): string {
   const s = Math.max(1, Math.ceil(seconds));
   const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
   if (s < 60) return plural(s, "second");
@@ -105,7 +175,7 @@ export function describeFailure(status: number, data: unknown, retryAfter?: numb
     if (typeof error === "string" && error.startsWith("Too many")) return error;
     return retryAfter === undefined
       ? "Too many requests — wait a moment and try again."
-      : `Too many requests — try again in ${waitInWords(retryAfter)}.`;
+      : `Too many requests — try again in ${preciseWaitInWords(retryAfter)}.`;
   }
   if (typeof error === "string" && error) return error;
   return status >= 500

@@ -33,7 +33,7 @@
 import { counterValue, getAll } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { requestAnswerOrder } from "./answer_order_job.ts";
-import type { MessageRecord, MessageViewBase } from "./messages/model.ts";
+import { type MessageRecord, type MessageViewBase, rootAnswerOf } from "./messages/model.ts";
 import { listThread, messageViews, type QuestionWithMessages } from "./messages/read.ts";
 import type { QuestionRecord } from "./questions/model.ts";
 import {
@@ -349,13 +349,6 @@ async function legacyThread(
 ): Promise<StoredThread> {
   const all = await listThread(kv, view.id);
   const byId = new Map(all.map((m) => [m.id, m]));
-  const rootOf = (m: MessageRecord) => {
-    let cur = m;
-    for (let i = 0; i < 64 && cur.replyTo && byId.has(cur.replyTo); i++) {
-      cur = byId.get(cur.replyTo)!;
-    }
-    return cur.id;
-  };
   const roots = all.filter((m) => !m.replyTo || !byId.has(m.replyTo));
   const counts: Counts = new Map();
   if (query.sort === "newest") roots.reverse();
@@ -369,7 +362,7 @@ async function legacyThread(
   const under = new Map<string, MessageRecord[]>();
   for (const m of all) {
     if (roots.includes(m)) continue;
-    const r = rootOf(m);
+    const r = await rootAnswerOf(byId, m);
     under.set(r, [...(under.get(r) ?? []), m]);
   }
   const answerCount = roots.length;
@@ -467,10 +460,11 @@ export async function getQuestionThreadPage(
     messageViews(kv, shown, { voters, counts: stored.counts }),
     voters ? listVoters(kv, "question", questionId) : null,
   ]);
-  return { ...threadOf(stored, messages), ...questionVoters };
+  return { ...pageThreadOf(stored, messages), ...questionVoters };
 }
 
-function threadOf(stored: StoredThread, messages: MessageViewBase[]): QuestionPageThread {
+/** The page a stored thread makes once its messages are rendered as views. */
+function pageThreadOf(stored: StoredThread, messages: MessageViewBase[]): QuestionPageThread {
   return {
     ...stored.view,
     messages,
@@ -561,5 +555,5 @@ async function readThreadShared(
     voters: false,
     counts: stored.counts,
   });
-  return { record: stored.record, page: threadOf(stored, messages), hidden };
+  return { record: stored.record, page: pageThreadOf(stored, messages), hidden };
 }

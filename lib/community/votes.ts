@@ -37,7 +37,7 @@ import type { HitLog } from "../limits/window.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
 import { invalidateReads } from "./read_cache.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
-import { type TargetInfo, type TargetType } from "./targets.ts";
+import { findTarget, type TargetInfo, type TargetType } from "./targets.ts";
 import type { MessageRecord } from "./messages/model.ts";
 import type { QuestionRecord } from "./questions/model.ts";
 import { isExpertAuthor } from "../panel/experts.ts";
@@ -133,6 +133,56 @@ export async function castVote(
   const done = await submit(groups, { ...read, input, now, budget, epoch, round: 1 });
   if (!done.ok) return done;
   return await afterVote(kv, input, now, done);
+}
+
+/** Input of {@link castVoteInQuestion}: the question, or one of its messages. */
+export interface QuestionVoteInput {
+  userId: string;
+  questionId: string;
+  /** Vote on this message of the question instead of the question itself. */
+  messageId?: string | null;
+  voteType: VoteType;
+}
+
+/**
+ * Vote on a question or on one of its messages (what an agent's vote names): the vote of
+ * {@link castVote}, or `message_not_found` when `messageId` is not a message of this
+ * question that can be voted on (missing, deleted, hidden, or in another question).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const r = await castVoteInQuestion(kv, {
+ *   userId: "u1",
+ *   questionId: "q-abc",
+ *   messageId: "msg-1",
+ *   voteType: "up",
+ * });
+ * if (!r.ok && r.reason === "message_not_found") console.log("not in this question");
+ * ```
+ */
+export async function castVoteInQuestion(
+  kv: Deno.Kv,
+  input: QuestionVoteInput,
+  now = Date.now(),
+  options: { limits?: PostingLimits } = {},
+): Promise<CastVoteResult | { ok: false; reason: "message_not_found" }> {
+  const { userId, questionId, messageId, voteType } = input;
+  if (messageId) {
+    const m = await findTarget(kv, "message", messageId);
+    if (!m || m.questionId !== questionId) return { ok: false, reason: "message_not_found" };
+  }
+  return await castVote(
+    kv,
+    {
+      userId,
+      targetType: messageId ? "message" : "question",
+      targetId: messageId ?? questionId,
+      voteType,
+    },
+    now,
+    options,
+  );
 }
 
 /**

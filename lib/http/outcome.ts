@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { limitMessage, type RateLimited, waitInWords } from "../limits/posting.ts";
+import { limitMessage, type RateLimited, roundedWaitInWords } from "../limits/posting.ts";
 import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
 import { HttpError } from "./errors.ts";
 
@@ -73,7 +73,9 @@ export function debateCapacityError(
   if (r.reason === "busy") {
     return new HttpError(
       503,
-      `Parley is busy: ${r.max} debates are running. Try again in ${waitInWords(r.retryAfter)}.`,
+      `Parley is busy: ${r.max} debates are running. Try again in ${
+        roundedWaitInWords(r.retryAfter)
+      }.`,
       { retryAfter: r.retryAfter },
       headers,
     );
@@ -81,7 +83,7 @@ export function debateCapacityError(
   return new HttpError(
     429,
     `Too many debates: you can start ${r.limit} per day. Try again in ${
-      waitInWords(r.retryAfter)
+      roundedWaitInWords(r.retryAfter)
     }.`,
     { retryAfter: r.retryAfter },
     headers,
@@ -90,6 +92,13 @@ export function debateCapacityError(
 
 /** The refusal of a vote on one's own question or message (DESIGN.md §9). */
 export const OWN_POST_VOTE = [403, "You cannot vote on your own post"] as const;
+
+/** A vote on a question or one of its messages (`castVoteInQuestion`). */
+export const VOTE_IN_QUESTION_FAILURES = {
+  not_found: [404, "Question not found"],
+  message_not_found: [404, "Message not found in this question"],
+  own_post: OWN_POST_VOTE,
+} as const;
 
 /** Edits and deletes (DESIGN.md §9 "Content lifecycle"). */
 export const LIFECYCLE_FAILURES = {

@@ -167,14 +167,16 @@ export async function spendPostingBudget(
 }
 
 /**
- * "12 minutes", "45 seconds", "2 hours": a wait in words, rounded up.
+ * "12 minutes", "45 seconds", "2 hours": a wait in words, rounded up to one unit (what
+ * a refusal's sentence says; the browser's countdown is `preciseWaitInWords` in
+ * lib/client/api.ts).
  *
  * @example
  * ```ts
- * waitInWords(700); // "12 minutes"
+ * roundedWaitInWords(700); // "12 minutes"
  * ```
  */
-export function waitInWords(seconds: number): string {
+export function roundedWaitInWords(seconds: number): string {
   const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   if (seconds < 60) return unit(Math.max(1, Math.ceil(seconds)), "second");
   if (seconds < 2 * HOUR / 1000) return unit(Math.ceil(seconds / 60), "minute");
@@ -193,5 +195,5 @@ export function waitInWords(seconds: number): string {
 export function limitMessage(r: Pick<RateLimited, "kind" | "limit" | "retryAfter">): string {
   const s = LIMIT_KINDS[r.kind];
   return `Too many ${s.noun}: you can ${s.verb} ${r.limit} per ${s.per}. ` +
-    `Try again in ${waitInWords(r.retryAfter)}.`;
+    `Try again in ${roundedWaitInWords(r.retryAfter)}.`;
 }

@@ -23,7 +23,7 @@ export interface MessageRecord {
   createdBy: "user" | "agent" | "system";
   /** The expert who wrote an `ai` message (lib/panel/experts.ts). */
   expertId?: string;
-  /** Set when the author posted an AI draft mostly unedited (lib/panel/helpers.ts). */
+  /** Set when the author posted an AI draft mostly unedited (lib/panel/assist.ts). */
   draftedWithAi?: true;
   content: string;
   replyTo?: string;
@@ -162,19 +162,29 @@ export function countsTowardStats(m: Pick<MessageRecord, "authorType">): boolean
 const MAX_CHAIN = 64;
 
 /**
- * The top-level answer at the top of `m`'s reply chain (`m` itself when it is one).
+ * The top-level answer at the top of `m`'s reply chain (`m` itself when it is one). The
+ * chain is walked in the store, or within `messages` (one thread read whole): it stops at a
+ * parent that is not there.
  *
  * @example
  * ```ts
  * declare const kv: Deno.Kv;
  * declare const reply: MessageRecord;
  * const answerId = await rootAnswerOf(kv, reply);
+ * declare const thread: ReadonlyMap<string, MessageRecord>;
+ * const withinThread = await rootAnswerOf(thread, reply);
  * ```
  */
-export async function rootAnswerOf(kv: Deno.Kv, m: MessageRecord): Promise<string> {
+export async function rootAnswerOf(
+  messages: Deno.Kv | ReadonlyMap<string, MessageRecord>,
+  m: MessageRecord,
+): Promise<string> {
+  const parentOf = "atomic" in messages
+    ? async (id: string) => (await messages.get<MessageRecord>(keys.message(id))).value
+    : (id: string) => messages.get(id);
   let cur = m;
   for (let i = 0; i < MAX_CHAIN && cur.replyTo; i++) {
-    const up = (await kv.get<MessageRecord>(keys.message(cur.replyTo))).value;
+    const up = await parentOf(cur.replyTo);
     if (!up) break;
     cur = up;
   }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { EXPERTS } from "../../panel/experts.ts";
-import { expertPrompt } from "../../panel/job.ts";
+import { expertPrompt } from "../../panel/prompts.ts";
 import type { QuestionRecord } from "../../community/questions/model.ts";
 import type { MessageRecord } from "../../community/messages/model.ts";
 import type { ChatMessage } from "../types.ts";

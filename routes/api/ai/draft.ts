@@ -6,7 +6,7 @@ import { parseBody } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
 import { isLookupId, keys } from "@/lib/kv/keys.ts";
-import { draftAnswer, HELPERS_PER_MINUTE } from "@/lib/panel/helpers.ts";
+import { draftAnswer, HELPERS_PER_MINUTE } from "@/lib/panel/assist.ts";
 import { DraftBody, DraftResponse } from "@/lib/schemas/panel.ts";
 import { define } from "@/lib/state.ts";
 

@@ -3,7 +3,7 @@ import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
-import { HELPERS_PER_MINUTE, questionIdeas } from "@/lib/panel/helpers.ts";
+import { HELPERS_PER_MINUTE, questionIdeas } from "@/lib/panel/assist.ts";
 import { IdeasBody, IdeasResponse } from "@/lib/schemas/panel.ts";
 import { define } from "@/lib/state.ts";
 

@@ -8,7 +8,7 @@ import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
 import { orThrow } from "@/lib/http/outcome.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
-import { inviteExpert, INVITES_PER_HOUR } from "@/lib/panel/helpers.ts";
+import { inviteExpert, INVITES_PER_HOUR } from "@/lib/panel/invite.ts";
 import { InviteBody, InviteResponse } from "@/lib/schemas/panel.ts";
 import { define } from "@/lib/state.ts";
 

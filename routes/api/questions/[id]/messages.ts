@@ -12,7 +12,8 @@ import { idempotentCreate } from "@/lib/http/idempotency.ts";
 import { orThrow, WRITE_FAILURES } from "@/lib/http/outcome.ts";
 import { MessageSchema, NewMessageBody } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
-import { expertAnswersReply, mostlyDraft } from "@/lib/panel/helpers.ts";
+import { mostlyDraft } from "@/lib/panel/assist.ts";
+import { expertAnswersReply } from "@/lib/panel/replies.ts";
 
 /**
  * POST /api/questions/:id/messages {content, replyTo?, aiDraft?} — answer or reply (session).

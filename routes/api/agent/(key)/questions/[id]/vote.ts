@@ -7,12 +7,10 @@ import {
   tooLarge,
   unauthorizedKey,
 } from "@/lib/agent/openapi_docs.ts";
-import { getMessage } from "@/lib/community/messages/read.ts";
-import { castVote } from "@/lib/community/votes.ts";
+import { castVoteInQuestion } from "@/lib/community/votes.ts";
 import { requireAgent } from "@/lib/http/agent.ts";
 import { DEFAULT_BODY_LIMIT, parseBody } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
-import { orThrow, OWN_POST_VOTE } from "@/lib/http/outcome.ts";
+import { orThrow, VOTE_IN_QUESTION_FAILURES } from "@/lib/http/outcome.ts";
 import { AgentVoteBody } from "@/lib/schemas/agent.ts";
 import { VoteResult } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
@@ -26,26 +24,19 @@ export const handler = define.handlers({
     const { key } = requireAgent(ctx.state);
     const body = await parseBody(req, AgentVoteBody);
     const { kv, now, config } = ctx.state.services;
-    const questionId = ctx.params.id;
-    if (body.messageId) {
-      const m = await getMessage(kv, body.messageId);
-      if (!m || m.questionId !== questionId) {
-        throw new HttpError(404, "Message not found in this question");
-      }
-    }
     const { vote } = orThrow(
-      await castVote(
+      await castVoteInQuestion(
         kv,
         {
           userId: key.userId,
-          targetType: body.messageId ? "message" : "question",
-          targetId: body.messageId ?? questionId,
+          questionId: ctx.params.id,
+          messageId: body.messageId,
           voteType: body.voteType,
         },
         now(),
         { limits: config.limits },
       ),
-      { not_found: [404, "Question not found"], own_post: OWN_POST_VOTE },
+      VOTE_IN_QUESTION_FAILURES,
     );
     return Response.json(vote);
   },

@@ -1,0 +1,53 @@
+/**
+ * Inviting an expert to a question (DESIGN.md §9): once per expert and question, the
+ * invitation becomes a task of the question's panel job (./job.ts).
+ *
+ * @module
+ */
+import { keys } from "../kv/keys.ts";
+import type { QuestionRecord } from "../community/questions/model.ts";
+import { expertById } from "./experts.ts";
+import { addPanelTasks } from "./job.ts";
+import type { PanelServices } from "./model.ts";
+
+/** Invitations per person per hour. */
+export const INVITES_PER_HOUR = 10;
+
+/** Why an invitation failed. */
+export type InviteResult =
+  | { ok: true }
+  | { ok: false; reason: "question_not_found" | "expert_not_found" | "already_invited" };
+
+/**
+ * Ask one expert to answer a question; once per expert and question.
+ *
+ * @example
+ * ```ts
+ * declare const services: import("./model.ts").PanelServices;
+ * const r = await inviteExpert(services, "q-abc", "omar", "u1");
+ * ```
+ */
+export async function inviteExpert(
+  services: PanelServices,
+  questionId: string,
+  expertId: string,
+  userId: string,
+): Promise<InviteResult> {
+  const { kv } = services;
+  if (!expertById(expertId)) return { ok: false, reason: "expert_not_found" };
+  const q = (await kv.get<QuestionRecord>(keys.question(questionId))).value;
+  if (!q || q.deletedAt !== undefined) return { ok: false, reason: "question_not_found" };
+  const mark = await kv.get(keys.expertInvite(questionId, expertId));
+  if (mark.value) return { ok: false, reason: "already_invited" };
+  const ok = await addPanelTasks(
+    services,
+    questionId,
+    [{ expertId, cause: "invite" }],
+    (op) =>
+      op.check(mark).set(keys.expertInvite(questionId, expertId), {
+        by: userId,
+        at: services.now(),
+      }),
+  );
+  return ok ? { ok: true } : { ok: false, reason: "already_invited" };
+}
