@@ -22,6 +22,7 @@
  */
 import { afterUpvote } from "../notifications/hooks.ts";
 import { bumpQuestion } from "./questions/version.ts";
+import { perStore } from "../cache.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { batched, batcher } from "../kv/batch.ts";
 import { addToCounter, commit, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
@@ -551,16 +552,6 @@ const upvoteNotices = perStore((kv) =>
     await afterUpvote(kv, target, "", now, likes.length);
   })
 );
-
-/** One batcher or committer per store (tests run many stores in one process). */
-function perStore<T extends object>(make: (kv: Deno.Kv) => T): (kv: Deno.Kv) => T {
-  const made = new WeakMap<Deno.Kv, T>();
-  return (kv) => {
-    let b = made.get(kv);
-    if (!b) made.set(kv, b = make(kv));
-    return b;
-  };
-}
 
 function sameKey(a: Deno.KvKey, b: Deno.KvKey): boolean {
   return a.length === b.length && a.every((p, i) => p === b[i]);
