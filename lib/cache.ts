@@ -30,13 +30,19 @@ interface Slot<V> {
   value: V;
   size: number;
   expires: number;
+  /** Looked up since it was stored or last passed over for eviction. */
+  used: boolean;
 }
 
 /**
- * A map bounded by entries and total size that drops the least recently used entry first
- * (a lookup or a store makes an entry the most recent), and whose entries expire after a
- * time to live. A JavaScript `Map` iterates in insertion order, so re-inserting an entry on
- * every use keeps the least recently used one first.
+ * A map bounded by entries and total size that drops the least recently used entry first,
+ * and whose entries expire after a time to live. The order is kept the "second chance"
+ * way: a JavaScript `Map` iterates in insertion order, a store puts an entry at the young
+ * end, and a lookup only marks the entry used (one field write; moving it on every hit
+ * cost a `delete` and a `set`). To make room, the oldest entry goes unless it was used
+ * since it got there, in which case it moves to the young end, unmarked, and the next
+ * oldest is considered. So an entry used at least once per full turn of the cache is
+ * never dropped, and an expired entry at the old end goes at once.
  *
  * @example
  * ```ts
@@ -65,15 +71,15 @@ export class LruCache<K, V> {
   readonly stats = { hits: 0, misses: 0 };
 
   constructor(options: LruCacheOptions<K, V>) {
-    this.#maxEntries = options.maxEntries;
+    this.#maxEntries = Math.max(1, options.maxEntries);
     this.#maxSize = options.maxSize ?? Infinity;
-    this.#maxEntrySize = options.maxEntrySize ?? this.#maxSize;
+    this.#maxEntrySize = Math.min(options.maxEntrySize ?? Infinity, this.#maxSize);
     this.#sizeOf = options.sizeOf;
     this.#ttlMs = options.ttlMs ?? Infinity;
     this.#now = options.now ?? (() => performance.now());
   }
 
-  /** The live value under `key` (now the most recently used), or undefined. */
+  /** The live value under `key` (now used), or undefined. */
   get(key: K): V | undefined {
     const slot = this.#live(key);
     if (slot === undefined) {
@@ -81,36 +87,28 @@ export class LruCache<K, V> {
       return undefined;
     }
     this.stats.hits++;
-    this.#slots.delete(key);
-    this.#slots.set(key, slot);
+    slot.used = true;
     return slot.value;
   }
 
-  /** The live value under `key` without counting a lookup or making it more recent. */
+  /** The live value under `key` without counting a lookup or marking it used. */
   peek(key: K): V | undefined {
     return this.#live(key)?.value;
   }
 
   /**
-   * Keep `value` under `key` as the most recently used, for `ttlMs` (default: the cache's),
-   * dropping the least recently used entries past the bounds. A value too big to keep
+   * Keep `value` under `key` at the young end, for `ttlMs` (default: the cache's), first
+   * dropping the least recently used entries the bounds require. A value too big to keep
    * replaces nothing and is not kept. Returns `value`.
    */
   set(key: K, value: V, ttlMs: number = this.#ttlMs): V {
     this.delete(key);
     const size = this.#sizeOf ? this.#sizeOf(key, value) : 0;
     if (size > this.#maxEntrySize) return value;
-    this.#slots.set(key, {
-      value,
-      size,
-      expires: ttlMs === Infinity ? Infinity : this.#now() + ttlMs,
-    });
+    this.#makeRoom(size);
+    const expires = ttlMs === Infinity ? Infinity : this.#now() + ttlMs;
+    this.#slots.set(key, { value, size, expires, used: false });
     this.#size += size;
-    while (this.#slots.size > this.#maxEntries || this.#size > this.#maxSize) {
-      const [oldest, slot] = this.#slots.entries().next().value!;
-      this.#slots.delete(oldest);
-      this.#size -= slot.size;
-    }
     return value;
   }
 
@@ -137,6 +135,25 @@ export class LruCache<K, V> {
   /** Total {@link LruCacheOptions.sizeOf} of the entries held now. */
   get totalSize(): number {
     return this.#size;
+  }
+
+  /** Drop entries from the old end until one more of `size` fits. */
+  #makeRoom(size: number): void {
+    let now: number | undefined;
+    while (
+      this.#slots.size > 0 &&
+      (this.#slots.size >= this.#maxEntries || this.#size + size > this.#maxSize)
+    ) {
+      const [oldest, slot] = this.#slots.entries().next().value!;
+      this.#slots.delete(oldest);
+      if (slot.used && (slot.expires === Infinity || slot.expires > (now ??= this.#now()))) {
+        // A second chance: it was used since it got here.
+        slot.used = false;
+        this.#slots.set(oldest, slot);
+      } else {
+        this.#size -= slot.size;
+      }
+    }
   }
 
   #live(key: K): Slot<V> | undefined {

@@ -15,6 +15,18 @@ Deno.test("LruCache drops the least recently used entry first: a lookup makes an
   assert.deepEqual(cache.stats, { hits: 3, misses: 1 });
 });
 
+Deno.test("LruCache never evicts an entry hit at least once per half a cache of insertions", () => {
+  const cache = new LruCache<string, number>({ maxEntries: 10 });
+  for (let i = 0; i < 10; i++) cache.set(`k${i}`, i);
+  for (let i = 0; i < 100; i++) {
+    if (i % 5 === 0) assert.equal(cache.get("k0"), 0, `hot entry still there after ${i}`);
+    cache.set(`new${i}`, i);
+  }
+  assert.equal(cache.size, 10);
+  assert.equal(cache.get("k0"), 0);
+  assert.equal(cache.get("k1"), undefined, "a cold entry went");
+});
+
 Deno.test("LruCache keeps peek() out of the order and the stats; storing again makes an entry recent", () => {
   const cache = new LruCache<string, number>({ maxEntries: 2 });
   cache.set("a", 1);
