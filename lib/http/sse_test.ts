@@ -99,9 +99,18 @@ Deno.test("createEventStream(): close() and the given signal end the body", asyn
   assert.equal(createEventStream({ signal: AbortSignal.abort() }).open, false);
 });
 
-Deno.test("watchStream(): retry first, the rendering at once and on change, never the same one twice", async () => {
+/** Run `fn` with a fresh in-memory store, closed after. */
+async function withKv(fn: (kv: Deno.Kv) => Promise<void>): Promise<void> {
   const kv = await Deno.openKv(":memory:");
   try {
+    await fn(kv);
+  } finally {
+    kv.close();
+  }
+}
+
+Deno.test("watchStream(): retry first, the rendering at once and on change, never the same one twice", () =>
+  withKv(async (kv) => {
     const key = ["count"];
     const stream = watchStream(kv, {
       keys: [key],
@@ -115,48 +124,34 @@ Deno.test("watchStream(): retry first, the rendering at once and on change, neve
     assert.equal(await read.next(), 'event: count\ndata: {"n":2}\n\n');
     stream.close();
     assert.equal(await read.next(), null);
-  } finally {
-    kv.close();
-  }
-});
+  }));
 
-Deno.test("watchStream(): keep-alive comments while idle; ends on shutdown and calls onClose once", async () => {
-  const kv = await Deno.openKv(":memory:");
-  try {
+Deno.test("watchStream(): keep-alive comments while idle; ends on shutdown and calls onClose once", () =>
+  withKv(async (kv) => {
     let closes = 0;
-    const stream = watchStream(kv, {
-      keys: [["idle"]],
-      render: () => null,
-      onClose: () => closes++,
-      keepAliveMs: 5,
-    });
+    const idle = { keys: [["idle"]], render: () => null, onClose: () => closes++ };
+    const stream = watchStream(kv, { ...idle, keepAliveMs: 5 });
     const read = frames(stream.body);
     assert.equal(await read.next(), `retry: ${SSE_RETRY_MS}\n\n`);
     assert.equal(await read.next(), ": keepalive\n\n");
     closeLiveStreams();
     let frame;
     while ((frame = await read.next()) !== null) assert.equal(frame, ": keepalive\n\n");
-    stream.close();
+    stream.close(); // after the end: nothing more
     assert.equal(closes, 1);
-  } finally {
-    kv.close();
-  }
-});
+  }));
 
-Deno.test("watchStream(): a client leaving ends the watch and calls onClose", async () => {
-  const kv = await Deno.openKv(":memory:");
-  try {
+Deno.test("watchStream(): a client leaving ends the watch and calls onClose", () =>
+  withKv(async (kv) => {
     let closes = 0;
-    const stream = watchStream(kv, {
-      keys: [["k"]],
-      render: () => ["v", {}],
-      onClose: () => closes++,
-    });
-    const read = frames(stream.body);
+    const read = frames(
+      watchStream(kv, {
+        keys: [["k"]],
+        render: () => ["v", {}],
+        onClose: () => closes++,
+      }).body,
+    );
     await read.next();
     await read.cancel();
     assert.equal(closes, 1);
-  } finally {
-    kv.close();
-  }
-});
+  }));
