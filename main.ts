@@ -12,7 +12,7 @@ import { openKvOrExit } from "./lib/kv/open.ts";
 import { appJobs } from "./lib/jobs/app_jobs.ts";
 import type { JobRunner } from "./lib/jobs/runner.ts";
 import { cronPass, JOBS_CRON } from "./lib/jobs/triggers.ts";
-import { closeLiveStreams } from "./lib/http/live.ts";
+import { closeLiveStreams } from "./lib/http/sse.ts";
 import { llmFromConfig } from "./lib/llm/from_config.ts";
 import { resolveAppSecret } from "./lib/auth/secret.ts";
 import { startServer } from "./lib/serve.ts";

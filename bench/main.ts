@@ -8,7 +8,7 @@
  *
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50), BENCH_ONLY (a
  * comma-separated subset of home, signin, debate, community, participation, speed, stress,
- * notifications, panel). The speed and stress sections build their "before" trees
+ * cache, notifications, panel). The speed and stress sections build their "before" trees
  * themselves from named commits (bench/before_tree.ts: a temporary git worktree, removed
  * after; skipped with a line where git or the commit is missing); BENCH_BEFORE names the
  * speed section's commit (`none` skips it).
@@ -110,5 +110,7 @@ if (wanted("speed")) await (await import("./speed.ts")).run();
 // Stress: 3 processes on one KV file, 90 writers, against the base commit in the same run.
 if (wanted("stress")) await (await import("./stress.ts")).run();
 
+// Caches: lib/cache.ts against each cache's own eviction code before it, same run.
+if (wanted("cache")) await (await import("./cache.ts")).run();
 if (wanted("notifications")) await (await import("./notifications.ts")).run();
 if (wanted("panel")) await (await import("./panel.ts")).run();

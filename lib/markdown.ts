@@ -5,8 +5,8 @@
  * link `rel="nofollow ugc noopener"`; last, `#hashtags` in text become links to their tag
  * feed ({@linkcode linkHashtags}). The result is the only HTML a page injects.
  *
- * Markdown is rendered once per distinct text: results live in a bounded LRU keyed by the
- * source and the id prefix (at most {@link MARKDOWN_CACHE_ENTRIES} entries and
+ * Markdown is rendered once per distinct text: results live in a bounded LRU (lib/cache.ts)
+ * keyed by the source and the id prefix (at most {@link MARKDOWN_CACHE_ENTRIES} entries and
  * {@link MARKDOWN_CACHE_BYTES} UTF-16 code units of source + HTML), so a question page with
  * 30 answers parses nothing on its second load; an edit is a new text, hence a new key. The
  * micromark extensions are built once at module load, not per call.
@@ -15,6 +15,7 @@
  */
 import { micromark } from "micromark";
 import { gfm, gfmHtml } from "micromark-extension-gfm";
+import { LruCache } from "./cache.ts";
 import { tagKey } from "./community/questions/model.ts";
 import { TAG_MAX_LENGTH } from "./shared.ts";
 
@@ -42,16 +43,7 @@ export function isSafeHref(href: string): boolean {
  */
 export function renderMarkdown(text: string, idPrefix = "user-content-"): string {
   const key = `${idPrefix}\u0000${text}`;
-  const hit = cache.get(key);
-  if (hit !== undefined) {
-    // Refresh: a Map iterates in insertion order, so the first key is the least recent.
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
-  const html = renderUncached(text, idPrefix);
-  remember(key, html);
-  return html;
+  return cache.get(key) ?? cache.set(key, renderUncached(text, idPrefix));
 }
 
 /** Most rendered texts kept. */
@@ -59,20 +51,13 @@ export const MARKDOWN_CACHE_ENTRIES = 5000;
 /** Most UTF-16 code units (keys + HTML) kept: about 32 MB at two bytes each. */
 export const MARKDOWN_CACHE_BYTES = 16_000_000;
 
-const cache = new Map<string, string>();
-let cachedSize = 0;
-
-function remember(key: string, html: string): void {
-  const size = key.length + html.length;
-  if (size > MARKDOWN_CACHE_BYTES / 100) return; // one huge text may not flush the rest
-  cache.set(key, html);
-  cachedSize += size;
-  while (cache.size > MARKDOWN_CACHE_ENTRIES || cachedSize > MARKDOWN_CACHE_BYTES) {
-    const [oldKey, oldHtml] = cache.entries().next().value!;
-    cache.delete(oldKey);
-    cachedSize -= oldKey.length + oldHtml.length;
-  }
-}
+const cache = new LruCache<string, string>({
+  maxEntries: MARKDOWN_CACHE_ENTRIES,
+  maxSize: MARKDOWN_CACHE_BYTES,
+  sizeOf: (key, html) => key.length + html.length,
+  // One huge text may not flush the rest.
+  maxEntrySize: MARKDOWN_CACHE_BYTES / 100,
+});
 
 /**
  * How many rendered texts the cache holds and their size, and how many times the GFM
@@ -85,22 +70,20 @@ export function markdownCacheStats(): {
   syntaxBuilds: number;
   htmlBuilds: number;
 } {
-  return { entries: cache.size, size: cachedSize, syntaxBuilds, htmlBuilds };
+  return { entries: cache.size, size: cache.totalSize, syntaxBuilds, htmlBuilds };
 }
 
 let syntaxBuilds = 0;
 let htmlBuilds = 0;
 const GFM = (syntaxBuilds++, gfm());
-const htmlExtensions = new Map<string, ReturnType<typeof gfmHtml>>();
+// Prefixes are per post id: keep the table bounded.
+const htmlExtensions = new LruCache<string, ReturnType<typeof gfmHtml>>({ maxEntries: 1000 });
 
 function gfmHtmlFor(idPrefix: string): ReturnType<typeof gfmHtml> {
   let ext = htmlExtensions.get(idPrefix);
   if (!ext) {
-    ext = gfmHtml({ clobberPrefix: idPrefix });
+    ext = htmlExtensions.set(idPrefix, gfmHtml({ clobberPrefix: idPrefix }));
     htmlBuilds++;
-    // Prefixes are per post id: keep the table bounded.
-    if (htmlExtensions.size >= 1000) htmlExtensions.clear();
-    htmlExtensions.set(idPrefix, ext);
   }
   return ext;
 }

@@ -46,7 +46,7 @@ Deno.test("findKvViolations() passes clean text: retried commits and stream cont
     "this.#enqueue([event]);",
     "// enqueues the next message; commits retry",
   ].join("\n");
-  assert.deepEqual(rulesAt("lib/http/live.ts", clean), []);
+  assert.deepEqual(rulesAt("lib/http/sse.ts", clean), []);
 });
 
 Deno.test("isCheckedFile() takes production sources, not tests, benches or other files", () => {

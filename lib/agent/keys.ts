@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { LruCache, perStore } from "../cache.ts";
 import { randomToken, sha256Hex } from "../ids.ts";
 import { commit, updateAtomically } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
@@ -160,8 +161,9 @@ export async function revokeAgentKey(
   // This process stops accepting the key at once: its cached record goes, and a lookup
   // that read the record before this commit does not cache it (the generation moved).
   if (result.ok && revokedHash) {
-    keyCache(kv).delete(revokedHash);
-    generations.set(kv, (generations.get(kv) ?? 0) + 1);
+    const local = recentKeys(kv);
+    local.records.delete(revokedHash);
+    local.revocations++;
   }
   return result;
 }
@@ -183,18 +185,20 @@ export function bearerKey(header: string | null): string | null {
  * time. Only live records are kept (an unknown key is looked up every time).
  */
 export const KEY_CACHE_MS = 1000;
-/** Most key records kept per store (the oldest is dropped first). */
+/** Most key records kept per store (the least recently used is dropped first). */
 const MAX_CACHED_KEYS = 10_000;
 
-/** Revocations through this process, per store (a lookup older than one is not cached). */
-const generations = new WeakMap<Deno.Kv, number>();
-const recentKeys = new WeakMap<Deno.Kv, Map<string, { rec: AgentKeyRecord; expires: number }>>();
-
-function keyCache(kv: Deno.Kv) {
-  let map = recentKeys.get(kv);
-  if (!map) recentKeys.set(kv, map = new Map());
-  return map;
-}
+/**
+ * Per store: the key records looked up lately (the least recently used dropped first), and
+ * how many revocations went through this process (a lookup older than one is not cached).
+ */
+const recentKeys = perStore(() => ({
+  records: new LruCache<string, AgentKeyRecord>({
+    maxEntries: MAX_CACHED_KEYS,
+    ttlMs: KEY_CACHE_MS,
+  }),
+  revocations: 0,
+}));
 
 /**
  * The live key record for a presented key, or null. Refreshes `lastUsedAt` at most once
@@ -217,15 +221,15 @@ export async function authenticateAgentKey(
   const key = bearerKey(authorization);
   if (!key) return null;
   const hash = await sha256Hex(key);
-  const cache = keyCache(kv);
+  const local = recentKeys(kv);
   const due = (r: AgentKeyRecord) => r.lastUsedAt === null || now - r.lastUsedAt >= TOUCH_EVERY_MS;
-  const hit = cache.get(hash);
-  if (hit && hit.expires > performance.now() && !due(hit.rec)) return hit.rec;
-  const generation = generations.get(kv) ?? 0;
+  const hit = local.records.get(hash);
+  if (hit && !due(hit)) return hit;
+  const revocations = local.revocations;
   const entry = await kv.get<AgentKeyRecord>(keys.agentKey(hash));
   const rec = entry.value;
   if (!rec) {
-    cache.delete(hash);
+    local.records.delete(hash);
     return null;
   }
   let kept = rec;
@@ -234,9 +238,8 @@ export async function authenticateAgentKey(
     const r = await commit(kv, (op) => op.check(entry).set(keys.agentKey(rec.hash), touched));
     if (r.ok) kept = touched;
   }
-  cache.delete(hash);
-  if ((generations.get(kv) ?? 0) !== generation) return rec;
-  if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value!);
-  cache.set(hash, { rec: kept, expires: performance.now() + KEY_CACHE_MS });
+  local.records.delete(hash);
+  if (local.revocations !== revocations) return rec;
+  local.records.set(hash, kept);
   return rec;
 }

@@ -3,20 +3,18 @@
  * store. Concurrent misses share one load, and writes made through this process drop
  * the cache at once, so a person sees their own question, answer or vote on the next
  * load; writes by other instances show within the TTL. Nothing here is needed by
- * another instance (DESIGN.md §5): losing it only costs a KV read.
+ * another instance (DESIGN.md §5): losing it only costs a KV read. When the map is full,
+ * the least recently used entry goes (lib/cache.ts).
  *
  * @module
  */
-
-interface Entry {
-  expires: number;
-  value: Promise<unknown>;
-}
+import { LruCache, perStore } from "../cache.ts";
 
 /** Most entries kept per store (queries are user-controlled, so the map is bounded). */
 export const MAX_ENTRIES = 200;
 
-const stores = new WeakMap<Deno.Kv, Map<string, Entry>>();
+/** Each store's loads under way or done, by key (expiring per entry). */
+const reads = perStore(() => new LruCache<string, Promise<unknown>>({ maxEntries: MAX_ENTRIES }));
 
 /**
  * The value cached under `key`, loading it with `load` when missing or older than
@@ -42,20 +40,13 @@ export function cachedRead<T>(
   ttlMs: number,
   load: () => Promise<T>,
 ): Promise<T> {
-  let entries = stores.get(kv);
-  if (!entries) stores.set(kv, entries = new Map());
-  const now = performance.now();
+  const entries = reads(kv);
   const hit = entries.get(key);
-  if (hit && hit.expires > now) return hit.value as Promise<T>;
-  if (entries.size >= MAX_ENTRIES) {
-    for (const [k, e] of entries) if (e.expires <= now) entries.delete(k);
-    if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  }
+  if (hit) return hit as Promise<T>;
   const value = load();
-  const entry = { expires: now + ttlMs, value };
-  entries.set(key, entry);
+  entries.set(key, value, ttlMs);
   value.catch(() => {
-    if (entries.get(key) === entry) entries.delete(key);
+    if (entries.peek(key) === value) entries.delete(key);
   });
   return value;
 }
@@ -92,11 +83,11 @@ export async function cachedJson(
  * ```
  */
 export function invalidateReads(kv: Deno.Kv): void {
-  stores.get(kv)?.clear();
-  for (const fn of listeners.get(kv) ?? []) fn();
+  reads(kv).clear();
+  for (const fn of listeners(kv)) fn();
 }
 
-const listeners = new WeakMap<Deno.Kv, Set<() => void>>();
+const listeners = perStore(() => new Set<() => void>());
 
 /**
  * Call `fn` whenever {@link invalidateReads} drops a store's reads (the signed-out page
@@ -110,8 +101,7 @@ const listeners = new WeakMap<Deno.Kv, Set<() => void>>();
  * ```
  */
 export function onReadsInvalidated(kv: Deno.Kv, fn: () => void): () => void {
-  let set = listeners.get(kv);
-  if (!set) listeners.set(kv, set = new Set());
+  const set = listeners(kv);
   set.add(fn);
   return () => set.delete(fn);
 }

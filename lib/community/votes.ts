@@ -22,8 +22,9 @@
  */
 import { afterUpvote } from "../notifications/hooks.ts";
 import { bumpQuestion } from "./questions/version.ts";
+import { perStore } from "../cache.ts";
+import { coalesce, coalescer } from "../coalesce.ts";
 import { afterCommit } from "../kv/after_commit.ts";
-import { batched, batcher } from "../kv/batch.ts";
 import { addToCounter, commit, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { groupCommitter, submit } from "../kv/group_commit.ts";
 import {
@@ -516,17 +517,17 @@ async function afterVote(
   // concurrently elsewhere may be missing from this answer, never from the stored counters.
   invalidateReads(kv); // vote counts in the feed
   if (action === "liked" && !isExpertAuthor(author)) {
-    // Grouped per author / per liked post (lib/kv/batch.ts): a crowd liking one post costs
+    // Coalesced per author / per liked post (lib/coalesce.ts): a crowd liking one post costs
     // about two peak-and-badge checks and two notification writes, not one each, and the
     // voter still answers after work that saw its own like.
     await Promise.all([
       afterCommit(
         "vote peak and badges",
-        () => batched(peakChecks(kv), author, { targetType, targetId, now }),
+        () => coalesce(peakChecks(kv), author, { targetType, targetId, now }),
       ),
       afterCommit(
         "upvote notification",
-        () => batched(upvoteNotices(kv), `${targetType}\u0000${targetId}`, { target, now }),
+        () => coalesce(upvoteNotices(kv), `${targetType}\u0000${targetId}`, { target, now }),
       ),
     ]);
   }
@@ -567,7 +568,7 @@ function targetOf(
  * the author's badges: one run per author at a time for all likes that arrived meanwhile.
  */
 const peakChecks = perStore((kv) =>
-  batcher<{ targetType: TargetType; targetId: string; now: number }>(async (author, likes) => {
+  coalescer<{ targetType: TargetType; targetId: string; now: number }>(async (author, likes) => {
     const seen = new Map<string, { targetType: TargetType; targetId: string }>();
     for (const l of likes) seen.set(`${l.targetType}\u0000${l.targetId}`, l);
     const targets = [...seen.values()].slice(0, 8);
@@ -596,21 +597,11 @@ const peakChecks = perStore((kv) =>
 
 /** Upvote notifications of one liked post: one write for every like that arrived meanwhile. */
 const upvoteNotices = perStore((kv) =>
-  batcher<{ target: TargetInfo; now: number }>(async (_key, likes) => {
+  coalescer<{ target: TargetInfo; now: number }>(async (_key, likes) => {
     const { target, now } = likes[likes.length - 1];
     await afterUpvote(kv, target, "", now, likes.length);
   })
 );
-
-/** One batcher or committer per store (tests run many stores in one process). */
-function perStore<T extends object>(make: (kv: Deno.Kv) => T): (kv: Deno.Kv) => T {
-  const made = new WeakMap<Deno.Kv, T>();
-  return (kv) => {
-    let b = made.get(kv);
-    if (!b) made.set(kv, b = make(kv));
-    return b;
-  };
-}
 
 function sameKey(a: Deno.KvKey, b: Deno.KvKey): boolean {
   return a.length === b.length && a.every((p, i) => p === b[i]);

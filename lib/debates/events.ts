@@ -3,28 +3,21 @@
  * sequence number, then follow live by watching the per-debate head key — from any
  * instance, since everything is in KV.
  *
- * Wire format of `GET /api/debates/:id/events`: first `retry: <ms>`, then each event as
- * `id: <seq>\nevent: <type>\ndata: <json>\n\n`. A `start` for a turn whose `message` has
- * not come yet restarts that turn (its process died mid-message and another instance
- * generates it again): a reader drops the turn's partial text. Replays drop such
- * abandoned partial turns themselves where they can see the restart.
+ * Wire format of `GET /api/debates/:id/events` (framed by lib/http/sse.ts): first
+ * `retry: <ms>`, then each event as `id: <seq>\nevent: <type>\ndata: <json>\n\n`. A
+ * `start` for a turn whose `message` has not come yet restarts that turn (its process
+ * died mid-message and another instance generates it again): a reader drops the turn's
+ * partial text. Replays drop such abandoned partial turns themselves where they can see
+ * the restart.
  *
  * @module
  */
-import { closeLiveStreams, shutdownSignal } from "../http/live.ts";
-import {
-  type EventLogKeys,
-  followLog,
-  formatSequenced as formatLogEvent,
-  LOG_RETRY_MS,
-  readLog,
-} from "../kv/event_log.ts";
+import { shutdownSignal } from "../http/sse.ts";
+import { type EventLogKeys, followLog, readLog } from "../kv/event_log.ts";
 import { keys } from "../kv/keys.ts";
 import type { StoredDebateEvent } from "./writer.ts";
 import type { DebateRecord } from "./store.ts";
 
-/** The reconnection delay suggested to clients (SSE `retry:`). */
-export const RETRY_MS = LOG_RETRY_MS;
 /** How often a follower re-reads when nothing changed (a debate settled without events). */
 const IDLE_CHECK_MS = 10_000;
 
@@ -87,21 +80,10 @@ export function dropAbandonedTurns(events: SequencedEvent[]): SequencedEvent[] {
   return out;
 }
 
-/** One event in the resumable framing. */
-export const formatSequenced: (e: SequencedEvent) => string = formatLogEvent;
-
-/**
- * End every live stream of this process, debate followers included (call before the
- * server shuts down; clients reconnect elsewhere with `Last-Event-ID`). The one shutdown
- * signal lives in lib/http/live.ts; this name stays for its callers.
- */
-export function closeEventFollowers(): void {
-  closeLiveStreams();
-}
-
 /**
  * The SSE body of a follower: replay after `after`, then follow until `done`/`error`,
- * the client leaving, or {@link closeEventFollowers}.
+ * the client leaving, or the server shutting down (`closeLiveStreams`, lib/http/sse.ts;
+ * clients reconnect elsewhere with `Last-Event-ID`).
  *
  * @example
  * ```ts

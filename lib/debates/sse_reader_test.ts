@@ -1,10 +1,14 @@
 /** The browser-side SSE reader used by the live-debate island. */
 import assert from "node:assert/strict";
-import { formatSse } from "@/lib/debates/sse.ts";
 import { readEventStream, takeEvents } from "@/lib/debates/sse_reader.ts";
+import { formatSse } from "@/lib/http/sse.ts";
+
+/** An event as the server frames it: JSON data. */
+const frame = (type: string, data: unknown) =>
+  formatSse({ event: type, data: JSON.stringify(data) });
 
 Deno.test("takeEvents() returns complete events and keeps the unfinished rest", () => {
-  const text = formatSse("start", { role: "user", name: "Ada" }) + 'event: chunk\ndata: {"con';
+  const text = frame("start", { role: "user", name: "Ada" }) + 'event: chunk\ndata: {"con';
   const { events, rest } = takeEvents(text);
   assert.deepEqual(events, [{ type: "start", data: { role: "user", name: "Ada" } }]);
   assert.equal(rest, 'event: chunk\ndata: {"con');
@@ -19,9 +23,9 @@ Deno.test("takeEvents() accepts CRLF, comments and multi-line data and skips non
 
 Deno.test("readEventStream() delivers events split at any byte boundary, in order", async () => {
   const text = [
-    formatSse("init", { id: "debate_1_x", topic: "Café ☕" }),
-    formatSse("chunk", { role: "user", content: "naïve " }),
-    formatSse("done", {}),
+    frame("init", { id: "debate_1_x", topic: "Café ☕" }),
+    frame("chunk", { role: "user", content: "naïve " }),
+    frame("done", {}),
   ].join("");
   const bytes = new TextEncoder().encode(text);
   for (const size of [1, 3, 7, 64]) {

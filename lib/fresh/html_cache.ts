@@ -1,5 +1,5 @@
 /**
- * Rendered HTML kept by key, bounded by entries and bytes (least recently filled out
+ * Rendered HTML kept by key, bounded by entries and bytes (least recently used out
  * first) — what lets a page reuse the markup of parts whose inputs did not change:
  * islands (their server render is a function of their props, which hydration already
  * requires) and {@link cachedElement} fragments. Per process; nothing here is shared data,
@@ -9,9 +9,11 @@
  */
 import { h, type VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
+import { LruCache } from "../cache.ts";
 
 /**
- * A bounded map from key to HTML.
+ * A bounded map from key to HTML ({@link LruCache}), sized in bytes: two a UTF-16 code
+ * unit of key and HTML. An entry over an eighth of `maxBytes` is not kept.
  *
  * @example
  * ```ts
@@ -21,56 +23,14 @@ import { renderToString } from "preact-render-to-string";
  * const html = cache.get("k") ?? cache.set("k", "<p>hi</p>");
  * ```
  */
-export class HtmlCache {
-  readonly #entries = new Map<string, string>();
-  readonly #maxEntries: number;
-  readonly #maxBytes: number;
-  #bytes = 0;
-  /** Lookups answered and missed since start (for tests and the bench). */
-  readonly stats = { hits: 0, misses: 0 };
-
+export class HtmlCache extends LruCache<string, string> {
   constructor({ maxEntries, maxBytes }: { maxEntries: number; maxBytes: number }) {
-    this.#maxEntries = maxEntries;
-    this.#maxBytes = maxBytes;
-  }
-
-  /** The HTML under `key`, or undefined. */
-  get(key: string): string | undefined {
-    const html = this.#entries.get(key);
-    if (html === undefined) this.stats.misses++;
-    else this.stats.hits++;
-    return html;
-  }
-
-  /** Keep `html` under `key` (evicting the oldest entries past the bounds); returns `html`. */
-  set(key: string, html: string): string {
-    // Keys and strings are UTF-16 in memory: two bytes a code unit.
-    const size = 2 * (key.length + html.length);
-    if (size > this.#maxBytes / 8) return html;
-    const old = this.#entries.get(key);
-    if (old !== undefined) {
-      this.#bytes -= 2 * (key.length + old.length);
-      this.#entries.delete(key);
-    }
-    this.#entries.set(key, html);
-    this.#bytes += size;
-    while (this.#entries.size > this.#maxEntries || this.#bytes > this.#maxBytes) {
-      const [k, v] = this.#entries.entries().next().value!;
-      this.#entries.delete(k);
-      this.#bytes -= 2 * (k.length + v.length);
-    }
-    return html;
-  }
-
-  /** Entries held now. */
-  get size(): number {
-    return this.#entries.size;
-  }
-
-  /** Drop everything (tests). */
-  clear(): void {
-    this.#entries.clear();
-    this.#bytes = 0;
+    super({
+      maxEntries,
+      maxSize: maxBytes,
+      maxEntrySize: maxBytes / 8,
+      sizeOf: (key, html) => 2 * (key.length + html.length),
+    });
   }
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 import type { StandInCompletion } from "../llm/standin/server.ts";
+import { createEventStream } from "./sse.ts";
 
 /** An error body in OpenAI's shape. */
 export function openAiError(status: number, message: string): Response {
@@ -23,28 +24,20 @@ export function openAiError(status: number, message: string): Response {
 export function completionResponse(outcome: StandInCompletion): Response {
   if (!outcome.ok) return openAiError(400, outcome.message);
   if (!outcome.stream) return Response.json(outcome.completion);
-  const encoder = new TextEncoder();
-  const chunks = outcome.chunks;
-  let cancelled = false;
-  const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      try {
-        for await (const chunk of chunks) {
-          if (cancelled) return;
-          controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`));
-        }
-        if (cancelled) return;
-        controller.enqueue(encoder.encode("data: [DONE]\n\n"));
-        controller.close();
-      } catch {
-        // The reader went away mid-answer: nothing left to do.
+  const events = createEventStream();
+  (async () => {
+    try {
+      for await (const chunk of outcome.chunks) {
+        if (!events.open) return;
+        events.write({ data: JSON.stringify(chunk) });
       }
-    },
-    cancel() {
-      cancelled = true;
-    },
-  });
-  return new Response(body, {
+      events.write({ data: "[DONE]" });
+      events.close();
+    } catch {
+      // The reader went away mid-answer: nothing left to do.
+    }
+  })();
+  return new Response(events.body, {
     headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
   });
 }

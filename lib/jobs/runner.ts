@@ -36,6 +36,7 @@ import {
   renewJob,
   rescheduleJobOps,
 } from "./lease.ts";
+import { perStore } from "../cache.ts";
 import { commit } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 
@@ -352,7 +353,7 @@ export class JobRunner {
   }
 }
 
-const runners = new WeakMap<Deno.Kv, JobRunner>();
+const runners = perStore((kv, opts?: RunnerOptions) => new JobRunner(kv, opts));
 
 /**
  * The process's runner for a store (one per `Deno.Kv`), created on first use.
@@ -365,7 +366,5 @@ const runners = new WeakMap<Deno.Kv, JobRunner>();
  * ```
  */
 export function jobRunner(kv: Deno.Kv, opts?: RunnerOptions): JobRunner {
-  let runner = runners.get(kv);
-  if (!runner) runners.set(kv, runner = new JobRunner(kv, opts));
-  return runner;
+  return runners(kv, opts);
 }

@@ -2,11 +2,12 @@
  * A resumable event log in KV: events stored under `event(seq)` (1, 2, …) with a `head` key holding the
  * last seq, set in the same atomic op; readers replay after a sequence number and follow
  * live by watching the head, from any instance. Used by the debates (lib/debates/events.ts)
- * and the AI expert panel (lib/panel); the wire format is
- * `id: <seq>\nevent: <type>\ndata: <json>`.
+ * and the AI expert panel (lib/panel); each event goes out as an SSE message with
+ * `id: <seq>` (lib/http/sse.ts writes the frames).
  *
  * @module
  */
+import { createEventStream, formatSse, SSE_RETRY_MS, type SseMessage } from "../http/sse.ts";
 
 /** One stored event. */
 export interface StoredEvent {
@@ -17,9 +18,20 @@ export interface StoredEvent {
 /** A stored event with its sequence number. */
 export type SequencedStoredEvent = StoredEvent & { seq: number };
 
-/** One event in the resumable framing. */
+function sequencedMessage(e: SequencedStoredEvent): SseMessage {
+  return { id: e.seq, event: e.type, data: JSON.stringify(e.data) };
+}
+
+/**
+ * One event in the resumable framing (`id: <seq>`, `event:`, `data:`).
+ *
+ * @example
+ * ```ts
+ * formatSequenced({ seq: 3, type: "done", data: {} }); // 'id: 3\nevent: done\ndata: {}\n\n'
+ * ```
+ */
 export function formatSequenced(e: SequencedStoredEvent): string {
-  return `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`;
+  return formatSse(sequencedMessage(e));
 }
 
 /** Where one log lives. */
@@ -27,9 +39,6 @@ export interface EventLogKeys {
   event(seq: number): Deno.KvKey;
   head: Deno.KvKey;
 }
-
-/** The reconnection delay suggested to clients (SSE `retry:`). */
-export const LOG_RETRY_MS = 1_000;
 
 /**
  * Add `events` after `lastSeq` to `op` (the caller checks whatever guards the write).
@@ -107,73 +116,53 @@ export function followLog(
   after: number,
   opts: FollowOptions,
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const stop = new AbortController();
-  const abort = () => stop.abort();
+  const stream = createEventStream({ signal: opts.signal });
   let watcher: ReadableStreamDefaultReader<unknown> | null = null;
-  return new ReadableStream<Uint8Array>({
-    async start(controller) {
-      opts.signal?.addEventListener("abort", abort);
-      stop.signal.addEventListener("abort", () => watcher?.cancel().catch(() => {}));
-      const send = (text: string) => {
-        if (!stop.signal.aborted) controller.enqueue(encoder.encode(text));
-      };
-      let last = after;
-      let ended = false;
-      const pump = async () => {
-        for (;;) {
-          const batch = await readLog(kv, log, last);
-          if (batch.length === 0) return;
-          for (const e of last === 0 && opts.fromStart ? opts.fromStart(batch) : batch) {
-            send(formatSequenced(e));
-            if (opts.endTypes.includes(e.type)) ended = true;
+  stream.ended.addEventListener("abort", () => watcher?.cancel().catch(() => {}));
+  const follow = async () => {
+    let last = after;
+    let reachedEnd = false;
+    const pump = async () => {
+      for (;;) {
+        const batch = await readLog(kv, log, last);
+        if (batch.length === 0) return;
+        for (const e of last === 0 && opts.fromStart ? opts.fromStart(batch) : batch) {
+          stream.write(sequencedMessage(e));
+          if (opts.endTypes.includes(e.type)) reachedEnd = true;
+        }
+        last = batch[batch.length - 1].seq;
+        if (reachedEnd) return;
+      }
+    };
+    try {
+      stream.write({ retry: SSE_RETRY_MS });
+      await pump();
+      if (!reachedEnd) {
+        watcher = kv.watch([log.head]).getReader();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        while (stream.open && !reachedEnd) {
+          const next = await Promise.race([
+            watcher.read(),
+            new Promise<"idle">((r) => timer = setTimeout(() => r("idle"), opts.idleMs ?? 10_000)),
+          ]);
+          clearTimeout(timer);
+          if (next !== "idle" && next.done) break;
+          await pump();
+          if (!reachedEnd && next === "idle" && opts.idle) {
+            const end = await opts.idle();
+            if (end === false) continue;
+            if (end !== true) stream.send(end.type, end.data);
+            break;
           }
-          last = batch[batch.length - 1].seq;
-          if (ended) return;
-        }
-      };
-      try {
-        send(`retry: ${LOG_RETRY_MS}\n\n`);
-        await pump();
-        if (!ended) {
-          watcher = kv.watch([log.head]).getReader();
-          let timer: ReturnType<typeof setTimeout> | undefined;
-          while (!stop.signal.aborted && !ended) {
-            const next = await Promise.race([
-              watcher.read(),
-              new Promise<"idle">((r) =>
-                timer = setTimeout(() => r("idle"), opts.idleMs ?? 10_000)
-              ),
-            ]);
-            clearTimeout(timer);
-            if (next !== "idle" && next.done) break;
-            await pump();
-            if (!ended && next === "idle" && opts.idle) {
-              const end = await opts.idle();
-              if (end === false) continue;
-              if (end !== true) {
-                send(`event: ${end.type}\ndata: ${JSON.stringify(end.data)}\n\n`);
-              }
-              break;
-            }
-          }
-        }
-      } catch (err) {
-        if (!stop.signal.aborted) {
-          console.error(`${opts.logPrefix ?? "Event log"} follower failed`, err);
-        }
-      } finally {
-        opts.signal?.removeEventListener("abort", abort);
-        watcher?.cancel().catch(() => {});
-        try {
-          controller.close();
-        } catch {
-          // The client already left.
         }
       }
-    },
-    cancel() {
-      stop.abort();
-    },
-  });
+    } catch (err) {
+      if (stream.open) console.error(`${opts.logPrefix ?? "Event log"} follower failed`, err);
+    } finally {
+      watcher?.cancel().catch(() => {});
+      stream.close();
+    }
+  };
+  follow();
+  return stream.body;
 }

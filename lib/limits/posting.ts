@@ -9,8 +9,9 @@
  * Messages, votes and favorites spend inside the write's own atomic op ({@link budgetOf} +
  * {@link spendInOp}): one commit for both, and a write that fails spends nothing. Questions
  * (and agent participation, the AI avatar) spend just before the write
- * ({@link spendPostingBudget}), because question creates are group-committed and KV allows
- * only 10 checks per op; a question write that then fails has spent one of 10 an hour.
+ * ({@link spendPostingBudget}), because question creates are numbered and committed in
+ * batches (lib/community/questions/write.ts) and KV allows only 10 checks per op; a
+ * question write that then fails has spent one of 10 an hour.
  *
  * @module
  */

@@ -27,6 +27,7 @@
  *
  * @module
  */
+import { LruCache, perStore } from "../cache.ts";
 import { commit } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import type { RateLimitResult } from "./window.ts";
@@ -48,8 +49,9 @@ interface Local {
   claiming: Promise<void> | null;
 }
 
-const stores = new WeakMap<Deno.Kv, Map<string, Local>>();
 const MAX_KEYS = 10_000;
+/** Each store's local budgets by bucket and key (the least recently hit dropped first). */
+const locals = perStore(() => new LruCache<string, Local>({ maxEntries: MAX_KEYS }));
 
 /**
  * Count a hit against `bucket`/`key`: allowed when the key's claimed budget has room.
@@ -71,12 +73,10 @@ export async function hitSlicedLimit(
 ): Promise<RateLimitResult> {
   const size = Math.ceil(windowMs / SUB_BUCKETS);
   const index = Math.floor(now / size);
-  let map = stores.get(kv);
-  if (!map) stores.set(kv, map = new Map());
+  const map = locals(kv);
   const id = `${bucket}\u0000${key}`;
   let local = map.get(id);
   if (!local || local.index !== index) {
-    if (!local && map.size >= MAX_KEYS) map.delete(map.keys().next().value!);
     const total = local && local.index > index - SUB_BUCKETS ? local.total : 0;
     local = {
       index,

@@ -8,7 +8,7 @@
  */
 import { counterValue } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
-import { watchStream } from "../http/live.ts";
+import { watchStream } from "../http/sse.ts";
 
 /**
  * The SSE body: `event: changed`, `data: {messageCount, upvotes, downvotes}` at once and

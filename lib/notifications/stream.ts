@@ -8,7 +8,7 @@
  */
 import { counterValue } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
-import { type LiveStream, watchStream } from "../http/live.ts";
+import { type LiveStream, watchStream } from "../http/sse.ts";
 
 /** Open notification streams per user and process; the oldest is closed beyond it. */
 export const STREAMS_PER_USER = 5;

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { perStore } from "../cache.ts";
 import { commit } from "../kv/atomic.ts";
 import { type GroupCommitter, groupCommitter, submit } from "../kv/group_commit.ts";
 import { keys } from "../kv/keys.ts";
@@ -26,7 +27,7 @@ interface BudgetSpend {
 }
 
 const DAY_KEY_TTL_MS = 2 * 86_400_000;
-const spenders = new WeakMap<Deno.Kv, GroupCommitter<BudgetSpend, boolean>>();
+const spenders = perStore(budgetSpender);
 let spendSeq = 0;
 
 /**
@@ -40,9 +41,7 @@ let spendSeq = 0;
  */
 export async function spendPanelBudget(services: PanelServices): Promise<boolean> {
   const { kv, config } = services;
-  let spender = spenders.get(kv);
-  if (!spender) spenders.set(kv, spender = budgetSpender(kv));
-  return await submit(spender, {
+  return await submit(spenders(kv), {
     seq: ++spendSeq,
     day: dayOf(services.now()),
     limit: config.expertPanelPerDay,

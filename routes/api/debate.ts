@@ -9,7 +9,7 @@ import {
 import { acceptDebate, DEBATE_JOB } from "@/lib/debates/engine.ts";
 import type { DebateLocal } from "@/lib/debates/job.ts";
 import { jobRunner } from "@/lib/jobs/runner.ts";
-import { createEventStream, sseHeadersFor } from "@/lib/debates/sse.ts";
+import { createEventStream, sseHeadersFor } from "@/lib/http/sse.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";

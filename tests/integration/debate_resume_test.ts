@@ -8,7 +8,7 @@ import { DebateWriter, LeaseLostError } from "@/lib/debates/writer.ts";
 import { debateJobKind } from "@/lib/debates/job.ts";
 import { claimJob, fence, type JobLease } from "@/lib/jobs/lease.ts";
 import { JobRunner, LEASE_MS } from "@/lib/jobs/runner.ts";
-import { closeEventFollowers } from "@/lib/debates/events.ts";
+import { closeLiveStreams } from "@/lib/http/sse.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { createTestApp, jsonWrite, signInAs, type TestApp, waitForJobs } from "../helpers/app.ts";
 import { type FakeCall, startFakeLlm, textOfLength, VALID_SYNTHESIS } from "../helpers/fake_llm.ts";
@@ -209,7 +209,7 @@ Deno.test("a live follower of /api/debates/:id/events ends cleanly when the serv
     const reader = res.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     assert.match(first, /^retry: \d+\n\n/);
-    closeEventFollowers();
+    closeLiveStreams();
     const started = Date.now();
     let text = first;
     for (;;) {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { perStore } from "../../cache.ts";
 import { idSuffix } from "../../ids.ts";
 import { afterCommit } from "../../kv/after_commit.ts";
 import { addToCounter, invertTime, updateAtomically } from "../../kv/atomic.ts";
@@ -101,11 +102,15 @@ export function writeQuestion(
  * Contention: every create moves the one global head, so creates cannot run in parallel
  * without conflicting — measured with 3 processes × 90 writers, the per-create
  * read-check-commit loop retried so often that p99 reached ~2 s and some creates gave up
- * (500s). Creates are therefore group-committed per process: concurrent creates in this
- * process queue up, and one writer commits them in batches — one read of the heads, the
- * next numbers handed out in queue order, one atomic op for the batch (at most
- * {@link MAX_BATCH} questions and KV's 10 checks). Only the instances contend on the
- * heads, not every request, and sequences stay dense and gap-free.
+ * (500s). Creates are therefore numbered in batches per process: concurrent creates in
+ * this process queue up, and one writer commits them a batch at a time — one read of the
+ * heads, the next numbers handed out in arrival order, one atomic op for the batch (at
+ * most {@link MAX_CREATES_PER_COMMIT} questions and KV's 10 checks), read and committed
+ * again whole when another instance moved a head meanwhile. Only the instances contend on
+ * the heads, not every request, and sequences stay dense and gap-free. (Not
+ * lib/kv/group_commit.ts: there each item has its own key and a group that fails a check
+ * splits into items alone; here every create moves the same heads, so alone they would
+ * race for them again, and the numbers follow arrival order.)
  *
  * @example
  * ```ts
@@ -133,7 +138,7 @@ export async function createQuestion(
     discussionRounds: input.discussionRounds ?? 0,
   };
   if (input.standIn) record.standIn = true;
-  const created = await enqueueCreate(kv, {
+  const created = await queueCreate(kv, {
     record,
     extra: opts.extra,
   });
@@ -145,8 +150,8 @@ export async function createQuestion(
   return created;
 }
 
-/** Most questions committed in one group commit. */
-export const MAX_BATCH = 16;
+/** Most questions numbered and committed in one op. */
+export const MAX_CREATES_PER_COMMIT = 16;
 /** KV's portable limit of checks per atomic op. */
 const MAX_CHECKS = 10;
 /** Mutations budget per op (KV allows 1000; a question with many terms writes ~100). */
@@ -160,21 +165,25 @@ interface PendingCreate {
   reject: (err: unknown) => void;
 }
 
-const queues = new WeakMap<Deno.Kv, { pending: PendingCreate[]; running: boolean }>();
+/** Each store's creates waiting for the writer, and whether it is running. */
+const createQueues = perStore((): CreateQueue => ({ pending: [], running: false }));
 
-function enqueueCreate(
+interface CreateQueue {
+  pending: PendingCreate[];
+  running: boolean;
+}
+
+function queueCreate(
   kv: Deno.Kv,
   item: Omit<PendingCreate, "resolve" | "reject">,
 ): Promise<QuestionRecord> {
-  let q = queues.get(kv);
-  if (!q) queues.set(kv, q = { pending: [], running: false });
-  const queue = q;
+  const queue = createQueues(kv);
   const done = new Promise<QuestionRecord>((resolve, reject) => {
     queue.pending.push({ ...item, resolve, reject });
   });
   if (!queue.running) {
     queue.running = true;
-    drain(kv, queue).finally(() => (queue.running = false));
+    commitQueuedCreates(kv, queue).finally(() => (queue.running = false));
   }
   return done;
 }
@@ -183,8 +192,8 @@ function mutationsOf(q: QuestionRecord): number {
   return 9 + q.tags.length + questionTerms(q).length + 4;
 }
 
-/** Commit queued creates in batches until the queue is empty. */
-async function drain(kv: Deno.Kv, queue: { pending: PendingCreate[] }): Promise<void> {
+/** Number and commit queued creates, a batch at a time, until the queue is empty. */
+async function commitQueuedCreates(kv: Deno.Kv, queue: CreateQueue): Promise<void> {
   while (queue.pending.length > 0) {
     const batch: PendingCreate[] = [];
     const headKeys = new Map<string, Deno.KvKey>([["", keys.questionSeqHead()]]);
@@ -194,7 +203,9 @@ async function drain(kv: Deno.Kv, queue: { pending: PendingCreate[] }): Promise<
       const added = tags.filter((t) => !headKeys.has(t));
       const m = mutationsOf(item.record);
       if (batch.length > 0) {
-        if (batch.length >= MAX_BATCH || headKeys.size + added.length > MAX_CHECKS) break;
+        if (batch.length >= MAX_CREATES_PER_COMMIT || headKeys.size + added.length > MAX_CHECKS) {
+          break;
+        }
         if (mutations + m > MAX_MUTATIONS) break;
       }
       for (const t of added) headKeys.set(t, keys.tagSeqHead(t));
@@ -203,7 +214,7 @@ async function drain(kv: Deno.Kv, queue: { pending: PendingCreate[] }): Promise<
     }
     queue.pending.splice(0, batch.length);
     try {
-      await commitBatch(kv, batch, headKeys);
+      await commitNumbered(kv, batch, headKeys);
       for (const item of batch) item.resolve(item.record);
     } catch (err) {
       if (batch.length === 1) {
@@ -215,7 +226,7 @@ async function drain(kv: Deno.Kv, queue: { pending: PendingCreate[] }): Promise<
         const tags = new Map<string, Deno.KvKey>([["", keys.questionSeqHead()]]);
         for (const t of new Set(item.record.tags.map(tagKey))) tags.set(t, keys.tagSeqHead(t));
         try {
-          await commitBatch(kv, [item], tags);
+          await commitNumbered(kv, [item], tags);
           item.resolve(item.record);
         } catch (e) {
           item.reject(e);
@@ -226,7 +237,7 @@ async function drain(kv: Deno.Kv, queue: { pending: PendingCreate[] }): Promise<
 }
 
 /** One atomic op: read the heads, number the batch in order, write every question. */
-async function commitBatch(
+async function commitNumbered(
   kv: Deno.Kv,
   batch: PendingCreate[],
   headKeys: Map<string, Deno.KvKey>,

@@ -1,5 +1,5 @@
 import { type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
-import { sseHeadersFor } from "@/lib/debates/sse.ts";
+import { sseHeadersFor } from "@/lib/http/sse.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { STREAMS_PER_USER, unreadStream } from "@/lib/notifications/stream.ts";
 import { UnreadResult } from "@/lib/schemas/notifications.ts";

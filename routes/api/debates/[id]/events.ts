@@ -1,8 +1,9 @@
 import { err, type OperationDoc } from "@/lib/agent/openapi_docs.ts";
 import { readableDebate } from "@/lib/debates/access.ts";
-import { followDebate, formatSequenced, resumePoint, RETRY_MS } from "@/lib/debates/events.ts";
-import { sseHeadersFor } from "@/lib/debates/sse.ts";
+import { followDebate, resumePoint } from "@/lib/debates/events.ts";
+import { SSE_RETRY_MS as RETRY_MS, sseHeadersFor } from "@/lib/http/sse.ts";
 import { HttpError } from "@/lib/http/errors.ts";
+import { formatSequenced } from "@/lib/kv/event_log.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { DEBATE_EVENTS, DebateEventsQuery } from "@/lib/schemas/debate.ts";
 import { define } from "@/lib/state.ts";

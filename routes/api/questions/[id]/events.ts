@@ -1,6 +1,6 @@
 import { err, type OperationDoc, questionIdParam } from "@/lib/agent/openapi_docs.ts";
 import { getQuestion } from "@/lib/community/questions/read.ts";
-import { sseHeadersFor } from "@/lib/debates/sse.ts";
+import { sseHeadersFor } from "@/lib/http/sse.ts";
 import { viewerOf } from "@/lib/http/auth.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { questionEvents } from "@/lib/notifications/question_events.ts";

@@ -1,7 +1,7 @@
 import { err, type OperationDoc, questionIdParam } from "@/lib/agent/openapi_docs.ts";
 import { getQuestionView } from "@/lib/community/questions/read.ts";
 import { resumePoint } from "@/lib/debates/events.ts";
-import { sseHeadersFor } from "@/lib/debates/sse.ts";
+import { sseHeadersFor } from "@/lib/http/sse.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { followLog } from "@/lib/kv/event_log.ts";
 import { keys } from "@/lib/kv/keys.ts";
