@@ -196,10 +196,9 @@ export function createApp(services: Services, opts: AppOptions): Hono {
   app.all("*", async (c) => {
     const req = c.req.raw;
     const info = (c.env as { remoteAddr?: Deno.NetAddr } | undefined)?.remoteAddr;
-    const state: AppState = { services, user: null, nonce: "", theme: "auto" };
+    const state: AppState = { services, user: null, theme: "auto" };
     return await fresh(req, {
       state: state as unknown as Record<string, unknown>,
-      nonce: "",
       remoteAddr: info ? { hostname: info.hostname, port: info.port } : undefined,
     });
   });

@@ -1,6 +1,6 @@
 /**
- * What every request carries in `ctx.state`: the app's services, the signed-in user,
- * and the CSP nonce of this response.
+ * What every request carries in `ctx.state`: the app's services, the signed-in user and
+ * the colour scheme.
  *
  * @module
  */
@@ -50,7 +50,6 @@ export interface SessionUser {
 export interface AppState {
   services: Services;
   user: SessionUser | null;
-  nonce: string;
   /** Colour scheme chosen with the theme toggle (cookie), rendered on `<html>`. */
   theme: Theme;
   /** The API key of an agent request and its rate-limit hit (routes/api/agent/(key)/_middleware.ts). */

@@ -79,6 +79,6 @@ Deno.test("a route typed with define renders its handler's data in its page", as
     islands: {},
     routes: { "./routes/index.tsx": { handler, default: Page } },
   }, { build: { buildId: "t", client: "client.js", islands: {}, staticFiles: [] } });
-  const res = await serve(new Request("http://localhost/"), { state: { user: "ada" }, nonce: "n" });
+  const res = await serve(new Request("http://localhost/"), { state: { user: "ada" } });
   assert.match(await res.text(), /<p id="greeting">hello ada<\/p>/);
 });

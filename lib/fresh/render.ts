@@ -20,8 +20,6 @@ export interface RenderInput {
   layouts: RouteModule[];
   app?: RouteModule;
   skipApp?: boolean;
-  /** Unused since the boot script became a file; kept so callers need not change. */
-  nonce?: string;
   build: BuildInfo;
   defaultTitle: string;
 }

@@ -33,7 +33,6 @@ export interface FreshOptions {
 /** What the caller supplies per request. */
 export interface RequestInit {
   state: Record<string, unknown>;
-  nonce: string;
   remoteAddr?: { hostname: string; port: number };
 }
 
@@ -56,7 +55,7 @@ export type FreshHandler = ((req: Request, init: RequestInit) => Promise<Respons
  * declare const manifest: Manifest;
  * declare const build: BuildInfo;
  * const handle = createFreshHandler(manifest, { build });
- * const res = await handle(new Request("http://x/"), { state: {}, nonce: "n" });
+ * const res = await handle(new Request("http://x/"), { state: {} });
  * ```
  */
 export function createFreshHandler(manifest: Manifest, options: FreshOptions): FreshHandler {
@@ -71,7 +70,6 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
     module: RouteModule | undefined,
     layouts: RouteModule[],
     props: PageProps<unknown, unknown>,
-    nonce: string,
     init?: ResponseInit,
   ): Response {
     if (!module?.default) {
@@ -83,7 +81,6 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
       layouts,
       app: table.app,
       skipApp: module.config?.skipAppWrapper,
-      nonce,
       build: options.build,
       defaultTitle,
     });
@@ -107,7 +104,7 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
         return Response.json({ error: "Not found" }, { status: 404 });
       }
       const props = { url, params: {}, data, state, route: null };
-      return page(table.notFound, [], props, init.nonce, { status: 404 });
+      return page(table.notFound, [], props, { status: 404 });
     };
 
     const render = (data?: unknown, responseInit?: ResponseInit): Response =>
@@ -115,7 +112,6 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
         hit?.route.module,
         hit?.route.layouts ?? [],
         { url, params, data, state, route },
-        init.nonce,
         responseInit,
       );
 
@@ -156,7 +152,7 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
     try {
       res = await run(0);
     } catch (err) {
-      res = options.onError?.(err, req, ctx) ?? errorPage(err, url, state, init.nonce);
+      res = options.onError?.(err, req, ctx) ?? errorPage(err, url, state);
     }
     if (req.method === "HEAD" && res.body) {
       return new Response(null, {
@@ -172,7 +168,6 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
     err: unknown,
     url: URL,
     state: Record<string, unknown>,
-    nonce: string,
   ): Response {
     console.error("Unhandled error", url.pathname, err);
     if (plain(url) || !table.error?.default) {
@@ -189,7 +184,6 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
           state,
           route: null,
         },
-        nonce,
         { status: 500 },
       );
     } catch (renderErr) {

@@ -121,7 +121,6 @@ const handle = createFreshHandler(manifest, {
 async function get(path: string, method = "GET") {
   const res = await handle(new Request(`http://localhost${path}`, { method }), {
     state: { trail: [] },
-    nonce: "n0nce",
   });
   return { res, body: await res.text() };
 }
@@ -258,7 +257,7 @@ Deno.test("a middleware that replaces ctx.state hands the new object to later mi
       },
     },
   }, { build });
-  const init = { state: { trail: [] }, nonce: "n" };
+  const init = { state: { trail: [] } };
   const api = await replacing(new Request("http://localhost/api/who"), init);
   assert.deepEqual(await api.json(), { trail: ["replaced", "api"], who: "ada" });
   const page = await replacing(new Request("http://localhost/who"), init);
