@@ -19,7 +19,8 @@ import { sessionCookieName } from "./auth/sessions.ts";
 import { onReadsInvalidated } from "./community/read_cache.ts";
 import { compressResponse } from "./http/compress.ts";
 import { keys } from "./kv/keys.ts";
-import type { AppState, Services } from "./state.ts";
+import type { AppState } from "./state.ts";
+import type { Services } from "./services.ts";
 import { appJobs } from "./jobs/app_jobs.ts";
 
 /** Options of {@link createApp}. */
@@ -61,7 +62,7 @@ export function isApiPath(url: URL): boolean {
  * ```ts
  * import type { BuildInfo } from "@/lib/fresh/assets.ts";
  * import type { Manifest } from "@/lib/fresh/types.ts";
- * import type { Services } from "@/lib/state.ts";
+ * import type { Services } from "@/lib/services.ts";
  * declare const build: BuildInfo;
  * declare const manifest: Manifest;
  * declare const services: Services;
