@@ -78,12 +78,14 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     build: opts.build,
     defaultTitle: "Parley",
     plainErrors: isApiPath,
-    onError: (err, req, ctx) => {
+    // JSON on /api/* and for statuses a page has no view of; null leaves a 404 to the
+    // `_404` page and anything else to `_500`.
+    onError: (err, ctx) => {
       if (err instanceof InvalidCursorError) err = new HttpError(400, "Invalid cursor");
       err = busyError(err) ?? err;
       if (!(err instanceof HttpError)) return null;
-      if (isApiPath(new URL(req.url))) return err.toResponse();
-      if (err.status === 404) return ctx.renderNotFound();
+      if (isApiPath(ctx.url)) return err.toResponse();
+      if (err.status === 404) return null;
       return err.status < 500 || err.status === 503 ? err.toResponse() : null;
     },
   });
@@ -195,12 +197,11 @@ export function createApp(services: Services, opts: AppOptions): Hono {
   });
 
   app.all("*", async (c) => {
-    const req = c.req.raw;
-    const info = (c.env as { remoteAddr?: Deno.NetAddr } | undefined)?.remoteAddr;
     const state: AppState = { services, user: null, theme: "auto" };
-    return await fresh(req, {
+    return await fresh(c.req.raw, {
       state: state as unknown as Record<string, unknown>,
-      remoteAddr: info ? { hostname: info.hostname, port: info.port } : undefined,
+      // `Deno.serve` hands its connection info to `app.fetch` as Hono's `env`.
+      info: c.env as Deno.ServeHandlerInfo | undefined,
     });
   });
 

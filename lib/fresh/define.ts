@@ -26,7 +26,8 @@
  * @module
  */
 import type { ComponentChildren } from "preact";
-import type { FreshContext, Handler, Handlers, MiddlewareHandler, PageProps } from "./types.ts";
+import type { FreshContext, Handler, Handlers, MiddlewareHandler } from "./legacy.ts";
+import type { PageProps } from "./types.ts";
 
 /** The HTTP methods a {@link Handlers} object may define. */
 type Method = keyof Handlers;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { MiddlewareHandler, RouteModule } from "./types.ts";
+import type { Middleware, RouteModule } from "./types.ts";
 
 /** One segment of a route path, classified for sorting. */
 type Segment = { kind: "static"; text: string } | { kind: "param" | "rest"; name: string };
@@ -21,7 +21,7 @@ export interface CompiledRoute {
   matcher: URLPattern;
   module: RouteModule;
   /** Middleware from the root folder down to the route's folder. */
-  middlewares: MiddlewareHandler[];
+  middlewares: Middleware<unknown>[];
   /** `_layout` modules from the root folder down, honouring `skipInheritedLayouts`. */
   layouts: RouteModule[];
 }
@@ -101,10 +101,11 @@ function isAncestorFolder(ancestor: string[], folder: string[]): boolean {
   return ancestor.length <= folder.length && ancestor.every((s, i) => folder[i] === s);
 }
 
-function middlewaresOf(module: RouteModule): MiddlewareHandler[] {
-  const h = module.handler;
+/** A `_middleware` file's middleware: its default export (Fresh 2's) or its `handler`. */
+function middlewaresOf(module: RouteModule): Middleware<unknown>[] {
+  const h = module.handler ?? module.default;
   if (!h) return [];
-  return (Array.isArray(h) ? h : [h]) as MiddlewareHandler[];
+  return (Array.isArray(h) ? h : [h]) as Middleware<unknown>[];
 }
 
 /** The route table built from a manifest's `routes`. */
@@ -114,7 +115,7 @@ export interface RouteTable {
   notFound?: RouteModule;
   error?: RouteModule;
   /** Middleware of the root folder, used for the not-found page. */
-  rootMiddlewares: MiddlewareHandler[];
+  rootMiddlewares: Middleware<unknown>[];
 }
 
 /**

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import type { ComponentChildren } from "preact";
 import { Head } from "./head.ts";
+import type { Context } from "./context.ts";
 import { createFreshHandler } from "./server.ts";
 import type { FreshContext, LayoutProps, Manifest, PageProps, RouteModule } from "./types.ts";
 
@@ -87,7 +88,7 @@ const manifest: Manifest = {
       },
     },
     "./routes/api/echo.ts": {
-      handler: (req: Request) => new Response(`method ${req.method}`),
+      handler: (ctx: Context<State>) => new Response(`method ${ctx.req.method}`),
     },
     "./routes/boom.tsx": {
       handler: { GET: () => Promise.reject(new Error("secret internal detail")) },
