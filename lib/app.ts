@@ -9,7 +9,8 @@ import { secureHeaders } from "hono/secure-headers";
 import type { BuildInfo } from "./fresh/assets.ts";
 import { createFreshHandler } from "./fresh/server.ts";
 import type { Manifest } from "./fresh/types.ts";
-import { HttpError } from "./http/errors.ts";
+import { HttpError } from "./fresh/error.ts";
+import { errorResponse } from "./http/errors.ts";
 import { ContentionError, InvalidCursorError } from "./kv/atomic.ts";
 import { isLockError } from "./kv/retry.ts";
 import { formatRequestLine, logSink } from "./http/log.ts";
@@ -45,8 +46,11 @@ export interface AppOptions {
 export function busyError(err: unknown): HttpError | null {
   if (!(err instanceof ContentionError) && !isLockError(err)) return null;
   console.error("KV contention outlasted the retry budget:", (err as Error).message);
-  return new HttpError(503, "The service is busy, please retry shortly", { retryAfter: 1 }, {
-    "retry-after": "1",
+  return new HttpError(503, "The service is busy, please retry shortly", {
+    extra: { retryAfter: 1 },
+    headers: {
+      "retry-after": "1",
+    },
   });
 }
 
@@ -84,9 +88,9 @@ export function createApp(services: Services, opts: AppOptions): Hono {
       if (err instanceof InvalidCursorError) err = new HttpError(400, "Invalid cursor");
       err = busyError(err) ?? err;
       if (!(err instanceof HttpError)) return null;
-      if (isApiPath(ctx.url)) return err.toResponse();
+      if (isApiPath(ctx.url)) return errorResponse(err);
       if (err.status === 404) return null;
-      return err.status < 500 || err.status === 503 ? err.toResponse() : null;
+      return err.status < 500 || err.status === 503 ? errorResponse(err) : null;
     },
   });
 
@@ -207,7 +211,7 @@ export function createApp(services: Services, opts: AppOptions): Hono {
 
   app.onError((err, c) => {
     err = busyError(err) ?? err;
-    if (err instanceof HttpError) return err.toResponse();
+    if (err instanceof HttpError) return errorResponse(err);
     console.error("Unhandled error", c.req.path, err);
     return c.json({ error: "Internal server error" }, 500);
   });

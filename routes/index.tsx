@@ -1,3 +1,4 @@
+import { page } from "@/lib/fresh/mod.ts";
 import { AuthorLine } from "@/components/AuthorLine.tsx";
 import { ago } from "@/components/RelativeTime.tsx";
 import { cachedElement } from "@/lib/fresh/html_cache.ts";
@@ -77,7 +78,7 @@ export const handler = define.handlers<Data>({
     // `?poll=` lets browser tests shorten the notice's poll interval (bounded).
     const poll = Number(ctx.url.searchParams.get("poll"));
     const pollMs = Number.isFinite(poll) && poll >= 200 && poll <= 60000 ? poll : 15000;
-    return ctx.render({
+    return page({
       feed,
       sort: query.sort,
       q: query.q?.trim() ?? "",

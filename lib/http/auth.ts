@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { HttpError } from "./errors.ts";
+import { HttpError } from "../fresh/error.ts";
 import type { SessionUser } from "../state.ts";
 import type { Services } from "../services.ts";
 import { isModeratorUser } from "../auth/moderators.ts";

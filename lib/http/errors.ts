@@ -1,40 +1,14 @@
 /**
- * Errors that carry an HTTP answer. Handlers throw them; the app turns them into
- * `{error}` JSON on `/api/*` and an error page elsewhere. Nothing else reaches a client.
- *
- * While the routes move to Fresh 2's shape, this is lib/fresh's `HttpError` with Fresh 1's
- * constructor (`extra` and `headers` as arguments) and its `toResponse()`.
+ * How Parley answers an `HttpError` (lib/fresh/error.ts) as JSON: `{error, ...extra}` with
+ * the error's status and headers. The app answers this way on `/api/*` and for statuses
+ * a page has no view of; nothing else about a failure reaches a client.
  *
  * @module
  */
-import { HttpError as FreshHttpError } from "../fresh/error.ts";
-
-/** An error with the status and JSON body to answer with. */
-export class HttpError extends FreshHttpError {
-  /**
-   * @example
-   * ```ts
-   * throw new HttpError(404, "Question not found");
-   * throw new HttpError(429, "Rate limit exceeded", { retryAfter: 12 }, { "retry-after": "12" });
-   * ```
-   */
-  constructor(
-    status: number,
-    message: string,
-    extra: Record<string, unknown> = {},
-    headers: Record<string, string> = {},
-  ) {
-    super(status, message, { extra, headers });
-  }
-
-  /** The JSON response for this error. */
-  toResponse(): Response {
-    return errorResponse(this);
-  }
-}
+import type { HttpError } from "../fresh/error.ts";
 
 /**
- * The JSON answer of `err`: `{error, ...extra}` with its status and headers.
+ * The JSON answer of `err`.
  *
  * @example
  * ```ts
@@ -45,9 +19,10 @@ export class HttpError extends FreshHttpError {
  *   extra: { retryAfter: 12 },
  *   headers: { "retry-after": "12" },
  * }));
+ * await res.json(); // { error: "Rate limit exceeded", retryAfter: 12 }
  * ```
  */
-export function errorResponse(err: FreshHttpError): Response {
+export function errorResponse(err: HttpError): Response {
   return Response.json({ error: err.message, ...err.extra }, {
     status: err.status,
     headers: err.headers,

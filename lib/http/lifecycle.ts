@@ -62,9 +62,9 @@ export interface LifecycleHandlers {
  */
 export function messageLifecycle(actor: Actor): LifecycleHandlers {
   return {
-    async PATCH(req, ctx) {
+    async PATCH(_req, ctx) {
       const userId = actor.userId(ctx);
-      const { content } = await parseBody(req, EditMessageBody);
+      const { content } = await parseBody(ctx.req, EditMessageBody);
       const { kv, now } = ctx.state.services;
       const { message } = orThrow(
         await editMessage(kv, { messageId: ctx.params.id, userId, content }, { now: now() }),
@@ -98,9 +98,9 @@ export function messageLifecycle(actor: Actor): LifecycleHandlers {
  */
 export function questionLifecycle(actor: Actor): LifecycleHandlers {
   return {
-    async PATCH(req, ctx) {
+    async PATCH(_req, ctx) {
       const userId = actor.userId(ctx);
-      const edit = await parseBody(req, EditQuestionBody);
+      const edit = await parseBody(ctx.req, EditQuestionBody);
       const { kv, now } = ctx.state.services;
       const { question } = orThrow(
         await editQuestion(kv, { questionId: ctx.params.id, userId, edit }, { now: now() }),

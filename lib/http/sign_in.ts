@@ -11,7 +11,7 @@ import { PROVIDER_INFO } from "../auth/providers.ts";
 import type { ProviderId } from "../config.ts";
 import type { Services } from "../services.ts";
 import { getCookies } from "./cookies.ts";
-import { HttpError } from "./errors.ts";
+import { HttpError } from "../fresh/error.ts";
 import { redirectResponse } from "./redirect.ts";
 import { safeReturnTo } from "./return_to.ts";
 

@@ -2,7 +2,7 @@ import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi
 import { favoriteStatuses, MAX_STATUS_IDS, toggleFavorite } from "@/lib/community/favorites.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { orThrow } from "@/lib/http/outcome.ts";
 import {
   FavoriteBody,
@@ -32,9 +32,9 @@ export const handler = define.handlers({
     const statuses = await favoriteStatuses(ctx.state.services.kv, user.id, targetType, ids);
     return Response.json({ statuses });
   },
-  async POST(req, ctx) {
+  async POST(_req, ctx) {
     const user = requireUser(ctx.state.user);
-    const body = await parseBody(req, FavoriteBody);
+    const body = await parseBody(ctx.req, FavoriteBody);
     const { kv, now, config } = ctx.state.services;
     const toggled = await toggleFavorite(kv, { ...body, userId: user.id }, now(), {
       limits: config.limits,

@@ -1,3 +1,4 @@
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { define } from "@/lib/state.ts";
 
 /**
@@ -5,6 +6,6 @@ import { define } from "@/lib/state.ts";
  * configured or `LOCAL_MODE=off`, every path under /local-oauth is a 404.
  */
 export const handler = define.middleware((_req, ctx) => {
-  if (!ctx.state.services.config.localMode) return ctx.renderNotFound();
+  if (!ctx.state.services.config.localMode) throw new HttpError(404);
   return ctx.next();
 });

@@ -1,3 +1,4 @@
+import { HttpError, page } from "@/lib/fresh/mod.ts";
 import ExpertPanel from "@/islands/ExpertPanel.tsx";
 import { expertById, EXPERTS, publicExpert } from "@/lib/panel/experts.ts";
 import { AuthorLine } from "@/components/AuthorLine.tsx";
@@ -97,8 +98,8 @@ export const handler = define.handlers<Data>({
         : NO_VIEWER_STATE,
       viewer,
     ]);
-    if (!question) return ctx.renderNotFound();
-    return ctx.render({
+    if (!question) throw new HttpError(404);
+    return page({
       question,
       votes: state.votes,
       favorites: state.favorites,

@@ -1,7 +1,7 @@
 import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { debateToJson, listUserDebates } from "@/lib/debates/store.ts";
 import { requireUser } from "@/lib/http/auth.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { DebateHistory } from "@/lib/schemas/debate.ts";
 import { define } from "@/lib/state.ts";
 

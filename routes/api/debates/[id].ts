@@ -1,7 +1,7 @@
 import { err, type OperationDoc } from "@/lib/agent/openapi_docs.ts";
 import { readableDebate } from "@/lib/debates/access.ts";
 import { debateToJson } from "@/lib/debates/store.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { DebateSchema } from "@/lib/schemas/debate.ts";
 import { define } from "@/lib/state.ts";
 

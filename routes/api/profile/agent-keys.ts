@@ -2,7 +2,7 @@ import { createAgentKey, listAgentKeys, revokeAgentKey } from "@/lib/agent/keys.
 import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { readJson } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { orThrow } from "@/lib/http/outcome.ts";
 import {
   AgentKeyList,
@@ -28,9 +28,9 @@ export const handler = define.handlers({
       headers: { "cache-control": "no-store" },
     });
   },
-  async POST(req, ctx) {
+  async POST(_req, ctx) {
     const user = requireUser(ctx.state.user);
-    const text = req.headers.get("content-length") === "0" ? {} : await readJson(req);
+    const text = ctx.req.headers.get("content-length") === "0" ? {} : await readJson(ctx.req);
     const body = parseInput(NewAgentKeyBody, asObject(text));
     const { kv, now } = ctx.state.services;
     const { created } = orThrow(await createAgentKey(kv, user.id, body.name ?? "", now()), {

@@ -38,9 +38,9 @@ export const handler = define.handlers({
     orThrow(outcome, UNBIND_ERRORS);
     return Response.json({ ok: true });
   },
-  async POST(req, ctx) {
+  async POST(_req, ctx) {
     const user = requireUser(ctx.state.user);
-    const form = new URLSearchParams(await readTextLimited(req, 4096));
+    const form = new URLSearchParams(await readTextLimited(ctx.req, 4096));
     const provider = form.get("provider");
     let q: URLSearchParams;
     if (!isProviderId(provider)) {
@@ -53,7 +53,7 @@ export const handler = define.handlers({
           : { unbind: "failed", reason: outcome.reason, provider },
       );
     }
-    return new Response(null, { status: 303, headers: { location: `/profile?${q}` } });
+    return ctx.redirect(`/profile?${q}`, 303);
   },
 });
 

@@ -12,10 +12,10 @@ export const handler = define.handlers({
     const me = requireUser(ctx.state.user);
     return Response.json(await getSettings(ctx.state.services.kv, me.id));
   },
-  async PUT(req, ctx) {
+  async PUT(_req, ctx) {
     const me = requireUser(ctx.state.user);
     // Not `asObject`: a body that is not an object is refused, not read as `{}`.
-    const edit = parseInput(SettingsUpdateSchema, await readJson(req, { limit: 4096 }), {
+    const edit = parseInput(SettingsUpdateSchema, await readJson(ctx.req, { limit: 4096 }), {
       message: "Invalid settings",
     });
     return Response.json(await saveSettings(ctx.state.services.kv, me.id, edit));

@@ -1,6 +1,6 @@
 import { type OperationDoc, rateLimited, unauthorizedKey } from "@/lib/agent/openapi_docs.ts";
 import { AGENT_RATE_LIMIT, requireAgent } from "@/lib/http/agent.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { authorOf } from "@/lib/profile/profiles.ts";
 import { AgentMe, INVALID_KEY_ERROR } from "@/lib/schemas/agent.ts";
 import { define } from "@/lib/state.ts";

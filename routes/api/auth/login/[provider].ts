@@ -1,3 +1,4 @@
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { loginOptions, providerNamedInPath, startSignInResponse } from "@/lib/http/sign_in.ts";
 import { define } from "@/lib/state.ts";
 
@@ -8,7 +9,7 @@ import { define } from "@/lib/state.ts";
 export const handler = define.handlers({
   GET(_req, ctx) {
     const provider = providerNamedInPath(ctx.params.provider);
-    if (!provider) return ctx.renderNotFound();
+    if (!provider) throw new HttpError(404);
     return startSignInResponse(ctx.state.services, provider, loginOptions(ctx.url));
   },
 });

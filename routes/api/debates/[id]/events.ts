@@ -2,7 +2,7 @@ import { err, type OperationDoc } from "@/lib/agent/openapi_docs.ts";
 import { readableDebate } from "@/lib/debates/access.ts";
 import { followDebate, formatSequenced, resumePoint, RETRY_MS } from "@/lib/debates/events.ts";
 import { sseHeadersFor } from "@/lib/debates/sse.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { DEBATE_EVENTS, DebateEventsQuery } from "@/lib/schemas/debate.ts";
 import { define } from "@/lib/state.ts";
@@ -13,11 +13,11 @@ import { define } from "@/lib/state.ts";
  * `done` or `error` — served by any instance. Who may read: as `GET /api/debates/:id`.
  */
 export const handler = define.handlers({
-  async GET(req, ctx) {
+  async GET(_req, ctx) {
     const { kv, now } = ctx.state.services;
     const debate = await readableDebate(kv, ctx.params.id, ctx.state.user?.id ?? null, now());
     if (!debate) throw new HttpError(404, "Debate not found");
-    const headers = { ...sseHeadersFor(req), "X-Accel-Buffering": "no" };
+    const headers = { ...sseHeadersFor(ctx.req), "X-Accel-Buffering": "no" };
     const head = await kv.get<number>(keys.debateEventHead(debate.id));
     if (head.value === null && debate.status !== "in_progress") {
       // Saved before debates kept their events: the whole debate as its final event.
@@ -39,7 +39,7 @@ export const handler = define.handlers({
         });
       return new Response(`retry: ${RETRY_MS}\n\n${done}`, { headers });
     }
-    const after = resumePoint(req.headers, ctx.url);
+    const after = resumePoint(ctx.req.headers, ctx.url);
     return new Response(followDebate(kv, debate.id, after), { headers });
   },
 });

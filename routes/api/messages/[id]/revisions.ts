@@ -3,7 +3,7 @@ import { messageIdParam } from "@/lib/agent/lifecycle_docs.ts";
 import { getMessage } from "@/lib/community/messages/read.ts";
 import { getQuestion } from "@/lib/community/questions/read.ts";
 import { listRevisions } from "@/lib/community/revisions.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { RevisionList } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
 

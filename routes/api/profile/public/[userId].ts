@@ -1,5 +1,5 @@
 import { err, type OperationDoc, userIdParam } from "@/lib/agent/openapi_docs.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { getPublicProfile } from "@/lib/profile/public_profile.ts";
 import { PublicProfileSchema } from "@/lib/schemas/profile.ts";
 import { define } from "@/lib/state.ts";

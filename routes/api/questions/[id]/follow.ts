@@ -5,7 +5,7 @@ import {
   unauthorizedSession,
 } from "@/lib/agent/openapi_docs.ts";
 import { getQuestion } from "@/lib/community/questions/read.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { requireUser, viewerOf } from "@/lib/http/auth.ts";
 import { toggleFollow } from "@/lib/notifications/notifications.ts";
 import { FollowResult } from "@/lib/schemas/notifications.ts";

@@ -6,7 +6,7 @@ import {
 } from "@/lib/agent/openapi_docs.ts";
 import { getQuestionThreadPage } from "@/lib/community/thread.ts";
 import { viewerOf } from "@/lib/http/auth.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { PERSON, questionLifecycle } from "@/lib/http/lifecycle.ts";
 import {
   EditQuestionBody,

@@ -2,7 +2,7 @@ import { err, type OperationDoc, questionIdParam } from "@/lib/agent/openapi_doc
 import { getQuestion } from "@/lib/community/questions/read.ts";
 import { listRevisions } from "@/lib/community/revisions.ts";
 import { viewerOf } from "@/lib/http/auth.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { RevisionList } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
 

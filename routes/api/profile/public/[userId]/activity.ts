@@ -1,5 +1,5 @@
 import { activityQuery, err, type OperationDoc, userIdParam } from "@/lib/agent/openapi_docs.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { activityVisibleToOthers, listActivity } from "@/lib/profile/activity.ts";
 import { getProfile } from "@/lib/profile/profiles.ts";
 import { getSettings } from "@/lib/profile/settings.ts";

@@ -11,7 +11,7 @@ import { getMessage } from "@/lib/community/messages/read.ts";
 import { castVote } from "@/lib/community/votes.ts";
 import { requireAgent } from "@/lib/http/agent.ts";
 import { DEFAULT_BODY_LIMIT, parseBody } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { orThrow, OWN_POST_VOTE } from "@/lib/http/outcome.ts";
 import { AgentVoteBody } from "@/lib/schemas/agent.ts";
 import { VoteResult } from "@/lib/schemas/community.ts";
@@ -22,9 +22,9 @@ import { define } from "@/lib/state.ts";
  * the question, or on one of its messages; the same table and answer as /api/likes.
  */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(_req, ctx) {
     const { key } = requireAgent(ctx.state);
-    const body = await parseBody(req, AgentVoteBody);
+    const body = await parseBody(ctx.req, AgentVoteBody);
     const { kv, now, config } = ctx.state.services;
     const questionId = ctx.params.id;
     if (body.messageId) {
