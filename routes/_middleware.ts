@@ -8,7 +8,7 @@ import { define, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
  * Root middleware: put the session user on `ctx.state`, refuse cross-site writes that
  * ride on the session cookie, and renew the cookie while the session slides.
  */
-export const handler = define.middleware(async (_req, ctx) => {
+export default define.middleware(async (ctx) => {
   const { kv, config, now } = ctx.state.services;
   const cookieName = sessionCookieName(config.appOrigin);
   const cookies = getCookies(ctx.req);

@@ -34,14 +34,14 @@ const empty = (panelOff: boolean): Data => ({
  * re-renders with messages next to the fields, or redirects to the new question.
  */
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = ctx.state.user;
     const { kv, config } = ctx.state.services;
     const panelOff = config.expertPanelPerDay === 0 ||
       (!!user && (await getSettings(kv, user.id)).expertPanel === false);
     return page(empty(panelOff));
   },
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = ctx.state.user;
     if (!user) {
       return ctx.redirect("/signin?returnTo=%2Fask", 303);

@@ -21,7 +21,7 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, llm, now } = ctx.state.services;
     const user = ctx.state.user;
     const topic = (ctx.url.searchParams.get("topic") ?? "").slice(0, TOPIC_MAX_CHARS);

@@ -47,7 +47,7 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now, feedCacheMs = FEED_CACHE_MS } = ctx.state.services;
     const params = queryObject(ctx.url);
     // A hand-edited bad parameter falls back to its default rather than an error page.

@@ -1,11 +1,10 @@
 import { handleMcpRequest } from "@/lib/agent/mcp.ts";
 import { type AgentCall, authenticateAgent, withHeaders } from "@/lib/http/agent.ts";
 import { DEFAULT_BODY_LIMIT, readTextLimited } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/fresh/mod.ts";
+import { type Context, HttpError } from "@/lib/fresh/mod.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { remoteHostname } from "@/lib/http/remote.ts";
 import { rateLimitHeaders } from "@/lib/limits/window.ts";
-import type { FreshContext } from "@/lib/fresh/types.ts";
 import { type AppState, define } from "@/lib/state.ts";
 
 /** Whether every JSON-RPC message of a POST body is a `tools/call` request. */
@@ -25,7 +24,7 @@ function onlyToolCalls(body: unknown): boolean {
  * that only calls tools is answered by the tools as a tool error ("Rate limit exceeded",
  * which a model can read and wait on); any other request gets the agent API's 429.
  */
-async function serve(_req: Request, ctx: FreshContext<AppState>): Promise<Response> {
+async function serve(ctx: Context<AppState>): Promise<Response> {
   let agent: AgentCall | undefined;
   let limited: HttpError | undefined;
   try {

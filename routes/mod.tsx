@@ -26,7 +26,7 @@ interface Data {
 
 /** /mod — the moderation queue with its actions, and the log (moderators only). */
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { services } = ctx.state;
     await requireModerator(services, ctx.state.user);
     const parsed = CursorQuery.safeParse(queryObject(ctx.url));
@@ -44,7 +44,7 @@ export const handler = define.handlers<Data>({
     });
   },
   /** The queue's buttons: a plain form post, then back to the page (no script needed). */
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const { services } = ctx.state;
     const mod = await requireModerator(services, ctx.state.user);
     const form = Object.fromEntries(new URLSearchParams(await readTextLimited(ctx.req, 4096)));

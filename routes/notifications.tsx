@@ -21,7 +21,7 @@ interface Data {
 
 /** /notifications — your notifications grouped by day, with mark one / all read. */
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = ctx.state.user;
     if (!user) {
       return ctx.redirect(signInHref(ctx.url), 303);
@@ -32,7 +32,7 @@ export const handler = define.handlers<Data>({
     return page({ page: await listNotifications(kv, user.id, cursor), now: now() });
   },
   /** The page's forms: mark one (`id`) or all read, then back (works without script). */
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = ctx.state.user;
     if (!user) return ctx.redirect("/signin", 303);
     const form = new URLSearchParams(await readTextLimited(ctx.req, 4096));

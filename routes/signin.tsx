@@ -12,7 +12,7 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  GET(_req, ctx) {
+  GET(ctx) {
     const returnTo = safeReturnTo(ctx.url.searchParams.get("returnTo"));
     return page({ providers: availableProviders(ctx.state.services.config), returnTo });
   },

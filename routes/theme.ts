@@ -8,10 +8,10 @@ import { define, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
  * or bookmarked URL) just goes home rather than showing a bare 405.
  */
 export const handler = define.handlers({
-  GET(_req, ctx) {
+  GET(ctx) {
     return ctx.redirect("/", 303);
   },
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const form = new URLSearchParams(await readTextLimited(ctx.req, 4096));
     const theme = parseTheme(form.get("theme") ?? undefined);
     const headers = new Headers({ location: safeReturnTo(form.get("returnTo")) });

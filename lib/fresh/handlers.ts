@@ -28,8 +28,8 @@ export interface PageResponse<T> {
  *
  * const define = createDefine<{ user: string | null }>();
  *
- * const handler = define.handlers<{ greeting: string }>({
- *   GET(_req, ctx) {
+ * const handler = define.handlers({
+ *   GET(ctx) {
  *     return page({ greeting: `Hello ${ctx.state.user ?? "visitor"}` }, {
  *       headers: { "cache-control": "no-store" },
  *     });
@@ -73,9 +73,11 @@ export type RouteHandler<Data, State> = HandlerFn<Data, State> | HandlerByMethod
  *
  * @example
  * ```ts
- * import type { RouteData, RouteHandler } from "./handlers.ts";
+ * import { createDefine } from "./define.ts";
+ * import { page, type RouteData } from "./handlers.ts";
  *
- * declare const handler: RouteHandler<{ n: number }, unknown>;
+ * const define = createDefine<Record<string, never>>();
+ * const handler = define.handlers({ GET: () => page({ n: 1 }) });
  * const data: RouteData<typeof handler> = { n: 2 };
  * ```
  */

@@ -9,8 +9,8 @@
  *
  * const define = createDefine<{ user: string | null }>();
  *
- * const handler = define.handlers<{ id: string }>({
- *   GET(_req, ctx) {
+ * const handler = define.handlers({
+ *   GET(ctx) {
  *     if (ctx.params.id !== "1") throw new HttpError(404);
  *     return page({ id: ctx.params.id });
  *   },

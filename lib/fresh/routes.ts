@@ -119,11 +119,34 @@ export interface RouteTable {
 }
 
 /**
+ * Throw when a handler or middleware of `file` declares more than one parameter: Fresh 2's
+ * take `ctx` alone (the request is `ctx.req`), and one written as Fresh 1's `(req, ctx)`
+ * would be handed the context as its request.
+ */
+function checkOneParameter(file: string, module: RouteModule): void {
+  const h = module.handler ?? (/(^|\/)_middleware\.[jt]sx?$/.test(file) ? module.default : null);
+  const fns: [string, unknown][] = typeof h === "function"
+    ? [["handler", h]]
+    : Array.isArray(h)
+    ? h.map((fn, i) => [`middleware ${i}`, fn])
+    : Object.entries(h ?? {});
+  for (const [name, fn] of fns) {
+    if (typeof fn === "function" && fn.length > 1) {
+      throw new Error(
+        `${file}: ${name} declares ${fn.length} parameters; handlers and middleware take one, ctx (the request is ctx.req)`,
+      );
+    }
+  }
+}
+
+/**
  * Compile manifest route modules into a sorted table. Throws when two files claim the
- * same pattern, since one of them could never be reached.
+ * same pattern, since one of them could never be reached, and when a handler is written
+ * in Fresh 1's `(req, ctx)` shape.
  */
 export function compileRoutes(modules: Record<string, RouteModule>): RouteTable {
   const entries = Object.entries(modules);
+  for (const [file, module] of entries) checkOneParameter(file, module);
   const special = (name: string) =>
     entries.filter(([f]) => fileSegments(f).at(-1) === name).map(([f, m]) => ({
       folder: folderOf(f),

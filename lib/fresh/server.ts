@@ -17,7 +17,6 @@ import {
   type PageResponse,
 } from "./handlers.ts";
 import { installIslandHooks, registerIslands } from "./islands.ts";
-import { isLegacy, type LegacyContext } from "./legacy.ts";
 import { renderDocument } from "./render.ts";
 import { compileRoutes, matchRoute, type RouteTable } from "./routes.ts";
 import type { Manifest, PageProps, RouteModule } from "./types.ts";
@@ -124,18 +123,19 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
       Component: Nothing,
     });
 
-    const renderNotFound = (headers?: HeadersInit, data?: unknown): Response => {
+    /** `_404` (plain JSON on a machine-facing path), with the headers of a thrown 404. */
+    const renderNotFound = (headers?: HeadersInit): Response => {
       if (plain(url)) {
         return Response.json({ error: "Not found" }, { status: 404, headers });
       }
-      return renderPage(table.notFound, [], propsOf(data, true), { status: 404, headers });
+      return renderPage(table.notFound, [], propsOf(undefined, true), { status: 404, headers });
     };
 
     const renderRoutePage = (result: PageResponse<unknown>): Response =>
       renderPage(hit?.route.module, hit?.route.layouts ?? [], propsOf(result.data), result);
 
     // Each middleware gets its own `next`; `state` reads and writes the request's one slot.
-    const contextWith = (next: () => Promise<Response>): LegacyContext<unknown> => ({
+    const contextWith = (next: () => Promise<Response>): Context<unknown> => ({
       req,
       url,
       params,
@@ -155,10 +155,6 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
       },
       next,
       redirect: redirectResponse,
-      render: (data, init) =>
-        renderRoutePage({ data, status: init?.status, headers: init?.headers }),
-      renderNotFound: (data) => renderNotFound(undefined, data),
-      remoteAddr: info.remoteAddr as Deno.NetAddr,
     });
 
     const ctx = contextWith(() =>
@@ -170,11 +166,16 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
         const result = await dispatch(hit.route.module, ctx);
         return result instanceof Response ? result : renderRoutePage(result);
       }
-      : () => Promise.resolve(renderNotFound());
+      : () => {
+        // As Fresh 2: no route is a 404, which `_404` sees as its `error`.
+        error = new HttpError(404);
+        return Promise.resolve(renderNotFound());
+      };
 
     const run = (i: number): Promise<Response> => {
       if (i >= middlewares.length) return final();
-      return Promise.resolve(call(middlewares[i], contextWith(() => run(i + 1))));
+      const middleware = middlewares[i];
+      return Promise.resolve(middleware(contextWith(() => run(i + 1))));
     };
 
     let res: Response;
@@ -227,18 +228,12 @@ export function allowedMethods(module: RouteModule): string[] {
   return METHODS.filter((m) => set.has(m));
 }
 
-/** Call a handler or middleware in the shape it was written in. */
-function call<R>(fn: (ctx: LegacyContext<unknown>) => R, ctx: LegacyContext<unknown>): R {
-  if (isLegacy(fn)) return (fn as unknown as (req: Request, c: typeof ctx) => R)(ctx.req, ctx);
-  return fn(ctx);
-}
-
 async function dispatch(
   module: RouteModule,
-  ctx: LegacyContext<unknown>,
+  ctx: Context<unknown>,
 ): Promise<Response | PageResponse<unknown>> {
   const h = module.handler;
-  if (typeof h === "function") return await call(h as HandlerFn<unknown, unknown>, ctx);
+  if (typeof h === "function") return await (h as HandlerFn<unknown, unknown>)(ctx);
   const obj = (h ?? {}) as HandlerByMethod<unknown, unknown>;
   const method = ctx.req.method.toUpperCase() as Method;
   let fn = obj[method];
@@ -253,5 +248,5 @@ async function dispatch(
       },
     });
   }
-  return await call(fn, ctx);
+  return await fn(ctx);
 }

@@ -9,16 +9,6 @@
 import type { ComponentType, FunctionComponent } from "preact";
 import type { Context } from "./context.ts";
 import type { RouteHandler } from "./handlers.ts";
-import type { LegacyHandler, LegacyHandlers, LegacyMiddleware } from "./legacy.ts";
-
-export type {
-  AppProps,
-  FreshContext,
-  Handler,
-  Handlers,
-  LayoutProps,
-  MiddlewareHandler,
-} from "./legacy.ts";
 
 /**
  * Props of a page, `_layout`, `_app`, `_404` or `_500` component: the request's context
@@ -53,8 +43,6 @@ export type Middleware<State> = (ctx: Context<State>) => Response | Promise<Resp
 type AnyRouteHandler = RouteHandler<any, any>;
 // deno-lint-ignore no-explicit-any
 type AnyMiddleware = Middleware<any>;
-// deno-lint-ignore no-explicit-any
-type AnyLegacy = LegacyHandler<any, any> | LegacyHandlers<any, any> | LegacyMiddleware<any>;
 
 /** What a route module may export. */
 export interface RouteModule {
@@ -65,7 +53,7 @@ export interface RouteModule {
   // Pages, layouts and _app each take their own props; the renderer supplies the right ones.
   // deno-lint-ignore no-explicit-any
   default?: ComponentType<any> | AnyMiddleware | AnyMiddleware[];
-  handler?: AnyRouteHandler | AnyMiddleware | AnyMiddleware[] | AnyLegacy | AnyLegacy[];
+  handler?: AnyRouteHandler | AnyMiddleware | AnyMiddleware[];
   config?: RouteConfig;
   /**
    * Documentation of the route's operations, exported beside its `handler` so it stays

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FreshContext } from "../fresh/types.ts";
+import type { Context } from "../fresh/context.ts";
 import { PostingLimitError } from "../limits/posting.ts";
 import type { RateLimitResult } from "../limits/window.ts";
 import { type ParticipationDeps, ParticipationError } from "../participation/participate.ts";
@@ -67,15 +67,15 @@ async function limitParticipation(
  *
  * @example
  * ```ts
- * import type { FreshContext } from "@/lib/fresh/types.ts";
+ * import type { Context } from "@/lib/fresh/context.ts";
  * import type { AppState } from "@/lib/state.ts";
  * import { draftParticipation } from "@/lib/participation/participate.ts";
- * declare const ctx: FreshContext<AppState>;
+ * declare const ctx: Context<AppState>;
  * const { result, limit } = await participationRequest(ctx, "POST /x", draftParticipation);
  * ```
  */
 export async function participationRequest<T>(
-  ctx: FreshContext<AppState>,
+  ctx: Context<AppState>,
   name: string,
   run: (
     deps: ParticipationDeps,

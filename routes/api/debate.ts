@@ -38,7 +38,7 @@ function missingField(body: Record<string, unknown>): boolean {
  * disconnects.
  */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const { kv, llm, now } = ctx.state.services;
     const user = requireUser(ctx.state.user);
     try {

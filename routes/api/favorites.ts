@@ -18,7 +18,7 @@ import { define } from "@/lib/state.ts";
  * POST /api/favorites {targetId, targetType} — toggle (SPEC.md's favorite table).
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = requireUser(ctx.state.user);
     const raw = ctx.url.searchParams.get("targetIds") ?? "";
     const listed = raw.split(",").map((s) => s.trim()).filter(Boolean);
@@ -32,7 +32,7 @@ export const handler = define.handlers({
     const statuses = await favoriteStatuses(ctx.state.services.kv, user.id, targetType, ids);
     return Response.json({ statuses });
   },
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
     const body = await parseBody(ctx.req, FavoriteBody);
     const { kv, now, config } = ctx.state.services;

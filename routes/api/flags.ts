@@ -14,7 +14,7 @@ import { define } from "@/lib/state.ts";
 
 /** POST /api/flags — flag a question or message for the moderators (session). */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
     const body = await parseBody(ctx.req, FlagBody);
     const { kv, config, now } = ctx.state.services;

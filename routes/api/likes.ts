@@ -11,7 +11,7 @@ import { define } from "@/lib/state.ts";
  * Answers {action, upvotes, downvotes, liked, downvoted}.
  */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
     const body = await parseBody(ctx.req, LikeBody);
     const { kv, now, config } = ctx.state.services;

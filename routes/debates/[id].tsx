@@ -19,7 +19,7 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now } = ctx.state.services;
     const viewer = ctx.state.user?.id ?? null;
     const access = await debateAccess(kv, ctx.params.id, viewer, now());

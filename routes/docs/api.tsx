@@ -15,7 +15,7 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  GET(_req, ctx) {
+  GET(ctx) {
     const origin = ctx.state.services.config.appOrigin;
     const operations = collectOperations(Object.values(manifest.routes));
     return page({ origin, doc: buildOpenApi(origin, operations), operations });

@@ -11,7 +11,7 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = ctx.state.user;
     const keys = user ? await listAgentKeys(ctx.state.services.kv, user.id) : [];
     return page({ keys }, { headers: { "cache-control": "no-store" } });

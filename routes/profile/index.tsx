@@ -43,7 +43,7 @@ const ALL_VISIBLE = Object.fromEntries(ACTIVITY_TYPES.map((t) => [t, true])) as 
 >;
 
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = ctx.state.user;
     const { kv, config, now } = ctx.state.services;
     const profile = user ? await getProfile(kv, user.id) : null;

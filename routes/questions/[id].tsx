@@ -76,7 +76,7 @@ const MAX_DEPTH = 4;
  * them before reading the page.
  */
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now, feedCacheMs = 1000 } = ctx.state.services;
     const user = ctx.state.user;
     // The moderator check runs beside the thread read (the thread does not depend on it).

@@ -23,7 +23,7 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now } = ctx.state.services;
     const t = now();
     const profile = await getPublicProfile(kv, ctx.params.userId, t);

@@ -21,7 +21,7 @@ import { define } from "@/lib/state.ts";
  * with 401, whatever else it carries).
  */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const { limits } = ctx.state.services.config;
     const { result, limit } = await participationRequest(
       ctx,

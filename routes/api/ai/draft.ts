@@ -12,7 +12,7 @@ import { define } from "@/lib/state.ts";
 
 /** POST /api/ai/draft {questionId, replyTo?} — a draft for the composer (session, 15/min). */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
     const body = await parseBody(ctx.req, DraftBody);
     const { kv, llm, now } = ctx.state.services;

@@ -9,7 +9,7 @@ import { define } from "@/lib/state.ts";
 
 /** POST /api/ai/question-ideas {keyword, batch?} — 3 question ideas (session, 15/min). */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
     const body = await parseBody(ctx.req, IdeasBody);
     const { kv, llm, now } = ctx.state.services;

@@ -18,7 +18,7 @@ function isFormPost(req: Request): boolean {
  * home (303); a fetch gets `{ok: true}`. Signed-out callers get the same answer.
  */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const { kv, config } = ctx.state.services;
     const name = sessionCookieName(config.appOrigin);
     const token = getCookies(ctx.req)[name];

@@ -8,7 +8,7 @@ import { define } from "@/lib/state.ts";
  * or email — or 401.
  */
 export const handler = define.handlers({
-  GET(_req, ctx) {
+  GET(ctx) {
     const user = ctx.state.user;
     if (!user) {
       throw new HttpError(401, "Unauthorized", { headers: { "cache-control": "no-store" } });

@@ -7,7 +7,7 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/debate/history: the signed-in user's 20 newest debates, newest first. */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now } = ctx.state.services;
     const user = requireUser(ctx.state.user);
     try {

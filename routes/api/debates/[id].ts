@@ -10,7 +10,7 @@ import { define } from "@/lib/state.ts";
  * owner, or for anyone while the owner's debate archive is public; 404 otherwise.
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now } = ctx.state.services;
     const debate = await readableDebate(kv, ctx.params.id, ctx.state.user?.id ?? null, now());
     if (!debate) throw new HttpError(404, "Debate not found");

@@ -15,7 +15,7 @@ export const PREVIEW_RATE = 60;
  * renderer and sanitizer as the pages, so a preview and the posted result never differ.
  */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
     const { text } = await parseBody(ctx.req, MarkdownPreviewBody);
     const { kv, now } = ctx.state.services;

@@ -9,7 +9,7 @@ import { define } from "@/lib/state.ts";
 
 /** POST /api/mod/actions — hide, restore, dismiss or delete a post (moderators). */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const { services } = ctx.state;
     const mod = await requireModerator(services, ctx.state.user);
     const body = await parseBody(ctx.req, ModActionBody);

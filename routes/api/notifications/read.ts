@@ -7,7 +7,7 @@ import { define } from "@/lib/state.ts";
 
 /** POST /api/notifications/read {ids?} — mark some (or, without ids, all) read. */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
     const { ids } = await parseBody(ctx.req, MarkReadBody);
     const { kv, now } = ctx.state.services;

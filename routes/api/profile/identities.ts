@@ -21,14 +21,14 @@ const UNBIND_ERRORS = {
  *   303 to `/profile?unbind=success|failed…`.
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = requireUser(ctx.state.user);
     const identities = await listIdentities(ctx.state.services.kv, user.id);
     return Response.json({ identities: identities.map(identitySummary) }, {
       headers: { "cache-control": "no-store" },
     });
   },
-  async DELETE(_req, ctx) {
+  async DELETE(ctx) {
     const user = requireUser(ctx.state.user);
     const { provider } = parseInput(UnbindQuery, queryObject(ctx.url), {
       in: "query",
@@ -38,7 +38,7 @@ export const handler = define.handlers({
     orThrow(outcome, UNBIND_ERRORS);
     return Response.json({ ok: true });
   },
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
     const form = new URLSearchParams(await readTextLimited(ctx.req, 4096));
     const provider = form.get("provider");

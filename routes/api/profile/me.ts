@@ -10,13 +10,13 @@ import { define } from "@/lib/state.ts";
 
 /** GET/PATCH /api/profile/me: the signed-in user's own profile. */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const me = requireUser(ctx.state.user);
     const profile = await getProfile(ctx.state.services.kv, me.id);
     if (!profile) throw new HttpError(401, "Unauthorized");
     return Response.json(profileJson(profile));
   },
-  async PATCH(_req, ctx) {
+  async PATCH(ctx) {
     const me = requireUser(ctx.state.user);
     const { kv, config, now } = ctx.state.services;
     // Not `asObject`: a body that is not an object is refused, not read as `{}`.

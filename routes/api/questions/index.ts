@@ -25,7 +25,7 @@ import { getSettings } from "@/lib/profile/settings.ts";
  * AI expert panel discusses it unless `panel: false` or the asker's `expertPanel` setting.
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const query = parseInput(QuestionsQuery, queryObject(ctx.url), { in: "query" });
     const { kv, now, feedCacheMs = 1000 } = ctx.state.services;
     // The busiest read: a one-second cache per query (as the home page's); this process's
@@ -37,7 +37,7 @@ export const handler = define.handlers({
       () => findQuestions(kv, query, now()),
     );
   },
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
     const body = await parseBody(ctx.req, NewQuestionBody);
     const { kv, now, config } = ctx.state.services;

@@ -11,7 +11,7 @@ const PROVIDER_PARAM = {
  * provider's payload cookie into a session.
  */
 export const handler = define.handlers({
-  GET(_req, ctx) {
+  GET(ctx) {
     const param = ctx.url.searchParams.get("provider") ?? "";
     const provider = Object.hasOwn(PROVIDER_PARAM, param)
       ? PROVIDER_PARAM[param as keyof typeof PROVIDER_PARAM]

@@ -37,7 +37,7 @@ function backToApp(req: AuthorizeRequest, params: Record<string, string>): Respo
  * return to the app with a code, or cancel (`error=access_denied`).
  */
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const provider = ctx.params.provider;
     if (!isProviderId(provider)) throw new HttpError(404);
     const { config, kv } = ctx.state.services;
@@ -50,7 +50,7 @@ export const handler = define.handlers<Data>({
     }
     return page({ provider, request: parsed.request, error: null, accounts });
   },
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const provider = ctx.params.provider;
     if (!isProviderId(provider)) throw new HttpError(404);
     const { config, kv, now } = ctx.state.services;

@@ -6,7 +6,7 @@ import { define } from "@/lib/state.ts";
 
 /** POST /local-oauth/<provider>/token: the local provider's token endpoint. */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const provider = ctx.params.provider;
     if (!isProviderId(provider)) throw new HttpError(404);
     return localAnswerResponse(await localTokenEndpoint(ctx.req, ctx.state.services, provider));

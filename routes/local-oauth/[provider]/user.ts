@@ -6,7 +6,7 @@ import { define } from "@/lib/state.ts";
 
 /** GET /local-oauth/<provider>/user: the local provider's bearer-authenticated user endpoint. */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const provider = ctx.params.provider;
     if (!isProviderId(provider)) throw new HttpError(404);
     const res = await localProfileEndpoint(ctx.req, ctx.state.services, provider, "user");

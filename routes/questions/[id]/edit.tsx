@@ -24,7 +24,7 @@ const qPath = (id: string) => `/questions/${encodeURIComponent(id)}`;
  * values and the messages beside the fields, or saves (a new revision) and redirects back.
  */
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv } = ctx.state.services;
     const q = await getQuestion(kv, ctx.params.id);
     if (!q) throw new HttpError(404);
@@ -36,7 +36,7 @@ export const handler = define.handlers<Data>({
       allowed,
     }, { status: allowed || !ctx.state.user ? 200 : 403 });
   },
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = ctx.state.user;
     const id = ctx.params.id;
     if (!user) {

@@ -20,7 +20,7 @@ interface Data {
  * diff against the one before it; `?message=<id>` shows one answer's or reply's versions.
  */
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now } = ctx.state.services;
     const q = await getQuestion(kv, ctx.params.id);
     if (!q) throw new HttpError(404);

@@ -14,7 +14,7 @@ import { define } from "@/lib/state.ts";
  * here rather than by the app's error mapper so that its response carries the headers
  * too, and so that the middleware above still sees a response rather than a throw.
  */
-export const handler = define.middleware(async (_req, ctx) => {
+export default define.middleware(async (ctx) => {
   let headers: Record<string, string> = {};
   try {
     const agent = await authenticateAgent(

@@ -7,7 +7,7 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/agent/me — who the key acts as, and its rate-limit budget. */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { key, rate } = requireAgent(ctx.state);
     const author = await authorOf(ctx.state.services.kv, key.userId);
     if (!author) throw new HttpError(401, INVALID_KEY_ERROR);

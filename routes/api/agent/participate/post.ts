@@ -14,7 +14,7 @@ import { define } from "@/lib/state.ts";
  * it was shown; the answer is `POST /api/agent/participate`'s. A draft posts once.
  */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     if (ctx.req.headers.has("authorization")) throw new HttpError(401, "Unauthorized");
     const user = requireUser(ctx.state.user);
     const { draftId } = await parseBody(ctx.req, DraftRef);

@@ -29,7 +29,7 @@ import { define } from "@/lib/state.ts";
  * DELETE ?draftId= discards it.
  */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const { kv, now } = ctx.state.services;
     const { result: { draft, draftId, expiresAt }, limit } = await participationRequest(
       ctx,
@@ -61,7 +61,7 @@ export const handler = define.handlers({
       headers: { ...rateLimitHeaders(limit), "cache-control": "no-store" },
     });
   },
-  async DELETE(_req, ctx) {
+  async DELETE(ctx) {
     if (ctx.req.headers.has("authorization")) throw new HttpError(401, "Unauthorized");
     const user = requireUser(ctx.state.user);
     const { draftId } = parseInput(DraftRef, {

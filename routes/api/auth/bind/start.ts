@@ -8,7 +8,7 @@ import { define } from "@/lib/state.ts";
  * user. Remembers the user as the bind target and continues as `flow=bind`.
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = ctx.state.user;
     if (!user) {
       return ctx.redirect("/signin?returnTo=%2Fprofile");

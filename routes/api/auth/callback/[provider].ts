@@ -8,7 +8,7 @@ import { define } from "@/lib/state.ts";
  * does (404).
  */
 export const handler = define.handlers({
-  GET(_req, ctx) {
+  GET(ctx) {
     const provider = providerNamedInPath(ctx.params.provider);
     if (!provider) throw new HttpError(404);
     return callbackResponse(

@@ -3,7 +3,7 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/auth/callback: provider_a's redirect back (SPEC.md "Sign-in callbacks"). */
 export const handler = define.handlers({
-  GET: (_req, ctx) =>
+  GET: (ctx) =>
     callbackResponse(
       ctx.req,
       ctx.state.services,

@@ -7,7 +7,7 @@ import { define } from "@/lib/state.ts";
  * sign-in (or bind). Any other name answers as an unknown path does (404).
  */
 export const handler = define.handlers({
-  GET(_req, ctx) {
+  GET(ctx) {
     const provider = providerNamedInPath(ctx.params.provider);
     if (!provider) throw new HttpError(404);
     return startSignInResponse(ctx.state.services, provider, loginOptions(ctx.url));

@@ -13,7 +13,7 @@ import { define } from "@/lib/state.ts";
  * `done` or `error` — served by any instance. Who may read: as `GET /api/debates/:id`.
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now } = ctx.state.services;
     const debate = await readableDebate(kv, ctx.params.id, ctx.state.user?.id ?? null, now());
     if (!debate) throw new HttpError(404, "Debate not found");

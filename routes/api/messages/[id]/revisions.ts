@@ -9,7 +9,7 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/messages/:id/revisions — every version of a message, newest first (public). */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv } = ctx.state.services;
     const m = await getMessage(kv, ctx.params.id);
     if (!m || !await getQuestion(kv, m.questionId)) throw new HttpError(404, "Message not found");

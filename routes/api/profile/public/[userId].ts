@@ -6,7 +6,7 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/profile/public/:userId: anyone may read a public profile. */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now } = ctx.state.services;
     const profile = await getPublicProfile(kv, ctx.params.userId, now());
     if (!profile) throw new HttpError(404, "User not found");

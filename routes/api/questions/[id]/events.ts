@@ -9,7 +9,7 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/questions/:id/events — the thread's counts, live (SSE). */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { services } = ctx.state;
     const q = await getQuestion(
       services.kv,

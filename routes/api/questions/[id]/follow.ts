@@ -13,7 +13,7 @@ import { define } from "@/lib/state.ts";
 
 /** POST /api/questions/:id/follow — follow or unfollow (a toggle) → {following}. */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
     const { services } = ctx.state;
     const q = await getQuestion(services.kv, ctx.params.id, await viewerOf(services, user));

@@ -26,7 +26,7 @@ import { EDIT_QUESTION_DESCRIPTION, editQuestionResponses } from "@/lib/agent/li
  * DELETE /api/questions/:id — soft delete (author or moderator, session).
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const query = parseInput(ThreadQuery, queryObject(ctx.url), { in: "query" });
     const { services, user } = ctx.state;
     const q = await getQuestionThreadPage(

@@ -14,7 +14,7 @@ import { define } from "@/lib/state.ts";
 
 /** POST /api/questions/:id/invite {expertId} — ask one AI expert to answer (session). */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
     const body = await parseBody(ctx.req, InviteBody);
     const services = ctx.state.services;

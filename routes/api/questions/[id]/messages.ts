@@ -19,7 +19,7 @@ import { expertAnswersReply, mostlyDraft } from "@/lib/panel/helpers.ts";
  * A reply to an AI expert's message gets that expert's answer in the background.
  */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
     const body = await parseBody(ctx.req, NewMessageBody);
     const { kv, now, config } = ctx.state.services;

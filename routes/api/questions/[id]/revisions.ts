@@ -8,7 +8,7 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/questions/:id/revisions — every version, newest first (public). */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { services, user } = ctx.state;
     const q = await getQuestion(services.kv, ctx.params.id, await viewerOf(services, user));
     if (!q) throw new HttpError(404, "Question not found");

@@ -31,7 +31,7 @@ import { define } from "@/lib/state.ts";
  * POST /api/agent/questions {title, description?, tags?} — ask as the key's owner.
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     requireAgent(ctx.state);
     const { limit, page } = parseInput(AgentQuestionsQuery, queryObject(ctx.url), {
       in: "query",
@@ -43,7 +43,7 @@ export const handler = define.handlers({
       return { questions: questions.map(toListItem), total, page, limit };
     });
   },
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const { key } = requireAgent(ctx.state);
     const data = asObject(await readJson(ctx.req));
     const parsed = AgentNewQuestionBody.safeParse(data);

@@ -13,7 +13,7 @@ const BODY_LIMIT = 256 * 1024;
  * (streaming and not). Mounted only in local mode without `LLM_API_KEY`; 404 otherwise.
  */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     if (!standInEnabled(ctx.state.services.config)) throw new HttpError(404, "Not found");
     let body: unknown;
     // Errors here answer in OpenAI's shape, which the model clients read.

@@ -13,7 +13,7 @@ import { define } from "@/lib/state.ts";
  * their privacy settings allow (the owner always sees everything).
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now } = ctx.state.services;
     const userId = ctx.params.userId;
     const q = parseInput(ActivityQuery, queryObject(ctx.url), {

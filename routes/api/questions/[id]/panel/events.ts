@@ -14,7 +14,7 @@ import { define } from "@/lib/state.ts";
  * skipped, done) replayed after `Last-Event-ID`, then followed live until `done`.
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv } = ctx.state.services;
     if (!(await getQuestionView(kv, ctx.params.id))) {
       throw new HttpError(404, "Question not found");

@@ -22,7 +22,7 @@ import { define } from "@/lib/state.ts";
  * authored by the key's owner (`authorType: "user"`, `createdBy: "agent"`).
  */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const { key } = requireAgent(ctx.state);
     const body = await parseBody(ctx.req, AgentReplyBody);
     const { kv, now, config } = ctx.state.services;
