@@ -16,7 +16,7 @@ import { closeLiveStreams } from "./lib/http/sse.ts";
 import { llmFromConfig } from "./lib/llm/from_config.ts";
 import { resolveAppSecret } from "./lib/auth/secret.ts";
 import { startServer } from "./lib/serve.ts";
-import type { Services } from "./lib/state.ts";
+import type { Services } from "./lib/services.ts";
 import manifest from "./manifest.gen.ts";
 
 const root = new URL(".", import.meta.url).pathname.replace(/\/$/, "");

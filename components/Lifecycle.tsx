@@ -1,6 +1,7 @@
 /**
  * Small server components of the content lifecycle (issue 11): the accepted-answer mark,
- * the "edited … ago" link to a post's revisions, and the answer-order links.
+ * the "edited … ago" link to a post's revisions, the answer-order links, and the notice
+ * after an edit, a delete or an accept.
  */
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 
@@ -73,4 +74,19 @@ export function AnswerSort({ url, sort }: { url: URL; sort: string }) {
       ))}
     </nav>
   );
+}
+
+/** The notice after an edit, a delete or an accept on a question's page. */
+export function LifecycleNotice({ url }: { url: URL }) {
+  const p = url.searchParams;
+  const text = p.has("edited")
+    ? "Your edit was saved."
+    : p.has("removed")
+    ? "The post was deleted."
+    : p.has("accepted")
+    ? "The accepted answer was updated."
+    : p.has("saved")
+    ? "Your question was updated."
+    : null;
+  return text ? <p class="alert alert-ok" role="status">{text}</p> : null;
 }

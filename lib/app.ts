@@ -9,7 +9,8 @@ import { secureHeaders } from "hono/secure-headers";
 import type { BuildInfo } from "./fresh/assets.ts";
 import { createFreshHandler } from "./fresh/server.ts";
 import type { Manifest } from "./fresh/types.ts";
-import { HttpError } from "./http/errors.ts";
+import { HttpError } from "./fresh/error.ts";
+import { errorResponse } from "./http/errors.ts";
 import { ContentionError, InvalidCursorError } from "./kv/atomic.ts";
 import { isLockError } from "./kv/retry.ts";
 import { formatRequestLine, logSink } from "./http/log.ts";
@@ -19,7 +20,8 @@ import { sessionCookieName } from "./auth/sessions.ts";
 import { onReadsInvalidated } from "./community/read_cache.ts";
 import { compressResponse } from "./http/compress.ts";
 import { keys } from "./kv/keys.ts";
-import type { AppState, Services } from "./state.ts";
+import type { AppState } from "./state.ts";
+import type { Services } from "./services.ts";
 import { appJobs } from "./jobs/app_jobs.ts";
 
 /** Options of {@link createApp}. */
@@ -44,8 +46,11 @@ export interface AppOptions {
 export function busyError(err: unknown): HttpError | null {
   if (!(err instanceof ContentionError) && !isLockError(err)) return null;
   console.error("KV contention outlasted the retry budget:", (err as Error).message);
-  return new HttpError(503, "The service is busy, please retry shortly", { retryAfter: 1 }, {
-    "retry-after": "1",
+  return new HttpError(503, "The service is busy, please retry shortly", {
+    extra: { retryAfter: 1 },
+    headers: {
+      "retry-after": "1",
+    },
   });
 }
 
@@ -61,7 +66,7 @@ export function isApiPath(url: URL): boolean {
  * ```ts
  * import type { BuildInfo } from "@/lib/fresh/assets.ts";
  * import type { Manifest } from "@/lib/fresh/types.ts";
- * import type { Services } from "@/lib/state.ts";
+ * import type { Services } from "@/lib/services.ts";
  * declare const build: BuildInfo;
  * declare const manifest: Manifest;
  * declare const services: Services;
@@ -77,13 +82,15 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     build: opts.build,
     defaultTitle: "Parley",
     plainErrors: isApiPath,
-    onError: (err, req, ctx) => {
+    // JSON on /api/* and for statuses a page has no view of; null leaves a 404 to the
+    // `_404` page and anything else to `_500`.
+    onError: (err, ctx) => {
       if (err instanceof InvalidCursorError) err = new HttpError(400, "Invalid cursor");
       err = busyError(err) ?? err;
       if (!(err instanceof HttpError)) return null;
-      if (isApiPath(new URL(req.url))) return err.toResponse();
-      if (err.status === 404) return ctx.renderNotFound();
-      return err.status < 500 || err.status === 503 ? err.toResponse() : null;
+      if (isApiPath(ctx.url)) return errorResponse(err);
+      if (err.status === 404) return null;
+      return err.status < 500 || err.status === 503 ? errorResponse(err) : null;
     },
   });
 
@@ -194,19 +201,17 @@ export function createApp(services: Services, opts: AppOptions): Hono {
   });
 
   app.all("*", async (c) => {
-    const req = c.req.raw;
-    const info = (c.env as { remoteAddr?: Deno.NetAddr } | undefined)?.remoteAddr;
-    const state: AppState = { services, user: null, nonce: "", theme: "auto" };
-    return await fresh(req, {
+    const state: AppState = { services, user: null, theme: "auto" };
+    return await fresh(c.req.raw, {
       state: state as unknown as Record<string, unknown>,
-      nonce: "",
-      remoteAddr: info ? { hostname: info.hostname, port: info.port } : undefined,
+      // `Deno.serve` hands its connection info to `app.fetch` as Hono's `env`.
+      info: c.env as Deno.ServeHandlerInfo | undefined,
     });
   });
 
   app.onError((err, c) => {
     err = busyError(err) ?? err;
-    if (err instanceof HttpError) return err.toResponse();
+    if (err instanceof HttpError) return errorResponse(err);
     console.error("Unhandled error", c.req.path, err);
     return c.json({ error: "Internal server error" }, 500);
   });

@@ -1,28 +1,16 @@
+import { isPrivateDebate, PrivateDebate } from "@/components/PrivateDebate.tsx";
 import { Head } from "@/lib/fresh/head.ts";
 import { define } from "@/lib/state.ts";
 
 /** Not-found page; a private debate's link says it is private instead. */
-export default define.page(function NotFound({ url, data, state }) {
-  if ((data as { privateDebate?: boolean } | undefined)?.privateDebate) {
+export default define.page(function NotFound({ url, error, state }) {
+  if (isPrivateDebate(error)) {
     return (
       <>
         <Head>
           <title>Private debate · Parley</title>
         </Head>
-        <div class="empty" data-testid="private-debate">
-          <h1>This debate is private</h1>
-          <p>Its owner keeps their debate archive private, so only they can open this link.</p>
-          <p>
-            {state.user ? <a class="btn btn-primary" href="/debate">Start your own debate</a> : (
-              <a
-                class="btn btn-primary"
-                href={`/signin?${new URLSearchParams({ returnTo: url.pathname })}`}
-              >
-                Sign in if it is yours
-              </a>
-            )}
-          </p>
-        </div>
+        <PrivateDebate user={state.user} url={url} />
       </>
     );
   }

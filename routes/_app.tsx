@@ -1,11 +1,10 @@
 import { Footer } from "@/components/Footer.tsx";
 import { Header } from "@/components/Header.tsx";
 import { asset } from "@/lib/fresh/assets.ts";
-import type { AppProps } from "@/lib/fresh/types.ts";
-import type { AppState } from "@/lib/state.ts";
+import { define } from "@/lib/state.ts";
 
 /** The document shell around every page. */
-export default function App({ Component, state, url }: AppProps<AppState>) {
+export default define.page(function App({ Component, state, url }) {
   return (
     <html lang="en" data-theme={state.theme === "auto" ? undefined : state.theme}>
       <head>
@@ -26,4 +25,4 @@ export default function App({ Component, state, url }: AppProps<AppState>) {
       </body>
     </html>
   );
-}
+});

@@ -1,5 +1,5 @@
 import { getCookies, setCookie } from "@/lib/http/cookies.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { isSameOrigin, isWriteMethod } from "@/lib/http/origin.ts";
 import { SESSION_TTL_MS, sessionCookieName, userForSession } from "@/lib/auth/sessions.ts";
 import { define, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
@@ -8,14 +8,16 @@ import { define, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
  * Root middleware: put the session user on `ctx.state`, refuse cross-site writes that
  * ride on the session cookie, and renew the cookie while the session slides.
  */
-export const handler = define.middleware(async (req, ctx) => {
+export default define.middleware(async (ctx) => {
   const { kv, config, now } = ctx.state.services;
   const cookieName = sessionCookieName(config.appOrigin);
-  const cookies = getCookies(req);
+  const cookies = getCookies(ctx.req);
   const token = cookies[cookieName];
   ctx.state.theme = parseTheme(cookies[THEME_COOKIE]);
-  const bearer = req.headers.get("authorization")?.startsWith("Bearer ") ?? false;
-  if (token && !bearer && isWriteMethod(req.method) && !isSameOrigin(req, config.appOrigin)) {
+  const bearer = ctx.req.headers.get("authorization")?.startsWith("Bearer ") ?? false;
+  if (
+    token && !bearer && isWriteMethod(ctx.req.method) && !isSameOrigin(ctx.req, config.appOrigin)
+  ) {
     throw new HttpError(403, "Cross-site request refused");
   }
   // A request that authenticates with a bearer key is not a browser session: its cookie

@@ -1,3 +1,4 @@
+import { page } from "@/lib/fresh/mod.ts";
 import { SignInPrompt } from "@/components/SignInPrompt.tsx";
 import { QuestionFields } from "@/components/QuestionFields.tsx";
 import { Head } from "@/lib/fresh/head.ts";
@@ -33,19 +34,19 @@ const empty = (panelOff: boolean): Data => ({
  * re-renders with messages next to the fields, or redirects to the new question.
  */
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = ctx.state.user;
     const { kv, config } = ctx.state.services;
     const panelOff = config.expertPanelPerDay === 0 ||
       (!!user && (await getSettings(kv, user.id)).expertPanel === false);
-    return ctx.render(empty(panelOff));
+    return page(empty(panelOff));
   },
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = ctx.state.user;
     if (!user) {
-      return new Response(null, { status: 303, headers: { location: "/signin?returnTo=%2Fask" } });
+      return ctx.redirect("/signin?returnTo=%2Fask", 303);
     }
-    const form = new URLSearchParams(await readTextLimited(req, 64 * 1024));
+    const form = new URLSearchParams(await readTextLimited(ctx.req, 64 * 1024));
     const { kv, now, config } = ctx.state.services;
     const panelOff = config.expertPanelPerDay === 0 ||
       (await getSettings(kv, user.id)).expertPanel === false;
@@ -70,7 +71,7 @@ export const handler = define.handlers<Data>({
         const field = issue.path[0] as keyof Data["errors"];
         if (field && !errors[field]) errors[field] = issue.message;
       }
-      return ctx.render({ values, errors, idempotencyKey, panelOff }, { status: 400 });
+      return page({ values, errors, idempotencyKey, panelOff }, { status: 400 });
     }
     let panelJob = false;
     const r = await submitQuestionForm(
@@ -106,16 +107,13 @@ export const handler = define.handlers<Data>({
       const headers = r.reason === "rate_limited"
         ? { "retry-after": String(r.retryAfter) }
         : undefined;
-      return ctx.render({ values, errors: { form }, idempotencyKey, panelOff }, {
+      return page({ values, errors: { form }, idempotencyKey, panelOff }, {
         status,
         headers,
       });
     }
     if (panelJob) await startPanel(kv, r.questionId);
-    return new Response(null, {
-      status: 303,
-      headers: { location: `/questions/${encodeURIComponent(r.questionId)}?asked=1` },
-    });
+    return ctx.redirect(`/questions/${encodeURIComponent(r.questionId)}?asked=1`, 303);
   },
 });
 

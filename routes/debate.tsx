@@ -1,3 +1,4 @@
+import { page } from "@/lib/fresh/mod.ts";
 import { getSettings } from "@/lib/profile/settings.ts";
 import type { HistoryItemView } from "@/components/DebateView.tsx";
 import DebateLive from "@/islands/DebateLive.tsx";
@@ -20,13 +21,13 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, llm, now } = ctx.state.services;
     const user = ctx.state.user;
     const topic = (ctx.url.searchParams.get("topic") ?? "").slice(0, TOPIC_MAX_CHARS);
     const standIn = llm?.standIn ?? false;
     if (!user) {
-      return ctx.render({
+      return page({
         signedIn: false,
         agent: { name: "Your agent", avatar: null, bio: "" },
         traits: [],
@@ -43,7 +44,7 @@ export const handler = define.handlers<Data>({
       listDebateSummaries(kv, user.id, now()),
       getSettings(kv, user.id),
     ]);
-    return ctx.render({
+    return page({
       signedIn: true,
       agent: {
         name: profile?.displayName ?? user.name,

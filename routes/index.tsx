@@ -1,6 +1,7 @@
+import { page } from "@/lib/fresh/mod.ts";
 import { AuthorLine } from "@/components/AuthorLine.tsx";
 import { ago } from "@/components/RelativeTime.tsx";
-import { cachedElement } from "@/lib/fresh/html_cache.ts";
+import { cachedComponent, type CachedPart } from "@/lib/fresh/cached_component.ts";
 import { AnsweredBadge } from "@/components/Lifecycle.tsx";
 import { SignInErrorBanner } from "@/components/SignInErrorBanner.tsx";
 import { signInHref } from "@/components/SignInPrompt.tsx";
@@ -46,7 +47,7 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now, feedCacheMs = FEED_CACHE_MS } = ctx.state.services;
     const params = queryObject(ctx.url);
     // A hand-edited bad parameter falls back to its default rather than an error page.
@@ -77,7 +78,7 @@ export const handler = define.handlers<Data>({
     // `?poll=` lets browser tests shorten the notice's poll interval (bounded).
     const poll = Number(ctx.url.searchParams.get("poll"));
     const pollMs = Number.isFinite(poll) && poll >= 200 && poll <= 60000 ? poll : 15000;
-    return ctx.render({
+    return page({
       feed,
       sort: query.sort,
       q: query.q?.trim() ?? "",
@@ -229,16 +230,7 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
         ? <EmptyFeed data={data} />
         : (
           <ul class="list" data-testid="feed">
-            {feed.questions.map((q) =>
-              // The item is the same markup for every viewer until the question or its age
-              // text changes: rendered once, reused by key (lib/fresh/html_cache.ts).
-              cachedElement(
-                "li",
-                { key: q.id, class: "card question-item" },
-                JSON.stringify(["feed-item", ago(q.createdAt, data.now), q]),
-                () => <FeedItem q={q} now={data.now} />,
-              )
-            )}
+            {feed.questions.map((q) => <CachedFeedItem key={q.id} q={q} now={data.now} />)}
           </ul>
         )}
       {(feed.page > 1 || feed.hasMore) && (
@@ -325,8 +317,30 @@ function EmptyFeed({ data }: { data: Data }) {
   );
 }
 
+interface FeedItemProps {
+  q: FeedPage["questions"][number];
+  now: number;
+}
+
+/**
+ * A feed item is the same markup for every viewer until the question or its age text
+ * changes: rendered once, reused under a key of its props, the clock counted through the
+ * age it shows (lib/fresh/cached_component.ts).
+ */
+const FEED_ITEM: CachedPart<FeedItemProps> = {
+  name: "feed-item",
+  tag: "li",
+  attrs: { class: "card question-item" },
+  derive: { now: ({ q, now }) => ago(q.createdAt, now) },
+};
+
+/** A feed item in its `<li>`, rendered once per content. */
+function CachedFeedItem(props: FeedItemProps) {
+  return cachedComponent(FEED_ITEM, FeedItem, props);
+}
+
 /** One question of the feed: votes, answers, title, excerpt, tags, author and age. */
-function FeedItem({ q, now }: { q: FeedPage["questions"][number]; now: number }) {
+function FeedItem({ q, now }: FeedItemProps) {
   return (
     <>
       <div class="question-stats" aria-label="Statistics">

@@ -1,9 +1,10 @@
 import { handleMcpRequest } from "@/lib/agent/mcp.ts";
 import { type AgentCall, authenticateAgent, withHeaders } from "@/lib/http/agent.ts";
 import { DEFAULT_BODY_LIMIT, readTextLimited } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { type Context, HttpError } from "@/lib/fresh/mod.ts";
+import { errorResponse } from "@/lib/http/errors.ts";
+import { remoteHostname } from "@/lib/http/remote.ts";
 import { rateLimitHeaders } from "@/lib/limits/window.ts";
-import type { FreshContext } from "@/lib/fresh/types.ts";
 import { type AppState, define } from "@/lib/state.ts";
 
 /** Whether every JSON-RPC message of a POST body is a `tools/call` request. */
@@ -23,34 +24,38 @@ function onlyToolCalls(body: unknown): boolean {
  * that only calls tools is answered by the tools as a tool error ("Rate limit exceeded",
  * which a model can read and wait on); any other request gets the agent API's 429.
  */
-async function serve(req: Request, ctx: FreshContext<AppState>): Promise<Response> {
+async function serve(ctx: Context<AppState>): Promise<Response> {
   let agent: AgentCall | undefined;
   let limited: HttpError | undefined;
   try {
     agent = await authenticateAgent(
       ctx.state.services,
-      req.headers.get("authorization"),
-      ctx.remoteAddr.hostname,
+      ctx.req.headers.get("authorization"),
+      remoteHostname(ctx.info),
     );
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
-    if (err.status !== 429) return err.toResponse();
+    if (err.status !== 429) return errorResponse(err);
     limited = err;
   }
   const { kv, now } = ctx.state.services;
   try {
     let parsedBody: unknown;
-    let forward = req;
-    if (req.method === "POST") {
-      const text = await readTextLimited(req, DEFAULT_BODY_LIMIT);
+    let forward = ctx.req;
+    if (ctx.req.method === "POST") {
+      const text = await readTextLimited(ctx.req, DEFAULT_BODY_LIMIT);
       try {
         parsedBody = JSON.parse(text);
       } catch {
         // Not JSON: the transport answers its JSON-RPC parse error.
-        forward = new Request(req.url, { method: "POST", headers: req.headers, body: text });
+        forward = new Request(ctx.req.url, {
+          method: "POST",
+          headers: ctx.req.headers,
+          body: text,
+        });
       }
     }
-    if (limited && !onlyToolCalls(parsedBody)) return limited.toResponse();
+    if (limited && !onlyToolCalls(parsedBody)) return errorResponse(limited);
     const userId = agent?.key.userId ?? "";
     const res = await handleMcpRequest(forward, {
       kv,
@@ -63,7 +68,7 @@ async function serve(req: Request, ctx: FreshContext<AppState>): Promise<Respons
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
     const headers = agent ? rateLimitHeaders(agent.rate) : {};
-    return withHeaders(err.toResponse(), { ...headers, ...err.headers });
+    return withHeaders(errorResponse(err), { ...headers, ...err.headers });
   }
 }
 

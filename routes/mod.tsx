@@ -1,3 +1,4 @@
+import { page } from "@/lib/fresh/mod.ts";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import { Head } from "@/lib/fresh/head.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
@@ -25,7 +26,7 @@ interface Data {
 
 /** /mod — the moderation queue with its actions, and the log (moderators only). */
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { services } = ctx.state;
     await requireModerator(services, ctx.state.user);
     const parsed = CursorQuery.safeParse(queryObject(ctx.url));
@@ -34,7 +35,7 @@ export const handler = define.handlers<Data>({
       modQueue(services.kv),
       modLog(services.kv, cursor),
     ]);
-    return ctx.render({
+    return page({
       queue,
       log: log.entries,
       nextCursor: log.nextCursor,
@@ -43,10 +44,10 @@ export const handler = define.handlers<Data>({
     });
   },
   /** The queue's buttons: a plain form post, then back to the page (no script needed). */
-  async POST(req, ctx) {
+  async POST(ctx) {
     const { services } = ctx.state;
     const mod = await requireModerator(services, ctx.state.user);
-    const form = Object.fromEntries(new URLSearchParams(await readTextLimited(req, 4096)));
+    const form = Object.fromEntries(new URLSearchParams(await readTextLimited(ctx.req, 4096)));
     const body = parseInput(ModActionBody, form);
     orThrow(
       await moderate(services.kv, { ...body, moderator: { id: mod.id, name: mod.name } }, {
@@ -54,10 +55,7 @@ export const handler = define.handlers<Data>({
       }),
       MOD_FAILURES,
     );
-    return new Response(null, {
-      status: 303,
-      headers: { location: `/mod?done=${encodeURIComponent(body.action)}` },
-    });
+    return ctx.redirect(`/mod?done=${encodeURIComponent(body.action)}`, 303);
   },
 });
 

@@ -1,3 +1,4 @@
+import { page } from "@/lib/fresh/mod.ts";
 import { Avatar } from "@/components/Avatar.tsx";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import { Head } from "@/lib/fresh/head.ts";
@@ -20,25 +21,25 @@ interface Data {
 
 /** /notifications — your notifications grouped by day, with mark one / all read. */
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = ctx.state.user;
     if (!user) {
-      return new Response(null, { status: 303, headers: { location: signInHref(ctx.url) } });
+      return ctx.redirect(signInHref(ctx.url), 303);
     }
     const parsed = NotificationsQuery.safeParse(queryObject(ctx.url));
     const cursor = parsed.success ? parsed.data.cursor ?? null : null;
     const { kv, now } = ctx.state.services;
-    return ctx.render({ page: await listNotifications(kv, user.id, cursor), now: now() });
+    return page({ page: await listNotifications(kv, user.id, cursor), now: now() });
   },
   /** The page's forms: mark one (`id`) or all read, then back (works without script). */
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = ctx.state.user;
-    if (!user) return new Response(null, { status: 303, headers: { location: "/signin" } });
-    const form = new URLSearchParams(await readTextLimited(req, 4096));
+    if (!user) return ctx.redirect("/signin", 303);
+    const form = new URLSearchParams(await readTextLimited(ctx.req, 4096));
     const id = form.get("id");
     const { kv, now } = ctx.state.services;
     await markRead(kv, user.id, id ? [id.slice(0, 200)] : undefined, now());
-    return new Response(null, { status: 303, headers: { location: "/notifications" } });
+    return ctx.redirect("/notifications", 303);
   },
 });
 

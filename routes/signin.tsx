@@ -1,3 +1,4 @@
+import { page } from "@/lib/fresh/mod.ts";
 import { ProviderButtons } from "@/components/ProviderButtons.tsx";
 import { SignInErrorBanner } from "@/components/SignInErrorBanner.tsx";
 import { availableProviders, type ProviderId } from "@/lib/auth/providers.ts";
@@ -11,9 +12,9 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  GET(_req, ctx) {
+  GET(ctx) {
     const returnTo = safeReturnTo(ctx.url.searchParams.get("returnTo"));
-    return ctx.render({ providers: availableProviders(ctx.state.services.config), returnTo });
+    return page({ providers: availableProviders(ctx.state.services.config), returnTo });
   },
 });
 

@@ -3,7 +3,7 @@ import { define } from "@/lib/state.ts";
 
 /** GET /skill.md — the plain Markdown guide an autonomous agent follows. */
 export const handler = define.handlers({
-  GET(_req, ctx) {
+  GET(ctx) {
     return new Response(skillGuide(ctx.state.services.config.appOrigin), {
       headers: {
         "content-type": "text/markdown; charset=utf-8",

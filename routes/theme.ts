@@ -8,11 +8,11 @@ import { define, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
  * or bookmarked URL) just goes home rather than showing a bare 405.
  */
 export const handler = define.handlers({
-  GET() {
-    return new Response(null, { status: 303, headers: { location: "/" } });
+  GET(ctx) {
+    return ctx.redirect("/", 303);
   },
-  async POST(req, ctx) {
-    const form = new URLSearchParams(await readTextLimited(req, 4096));
+  async POST(ctx) {
+    const form = new URLSearchParams(await readTextLimited(ctx.req, 4096));
     const theme = parseTheme(form.get("theme") ?? undefined);
     const headers = new Headers({ location: safeReturnTo(form.get("returnTo")) });
     setCookie(headers, THEME_COOKIE, theme, {

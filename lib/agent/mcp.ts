@@ -50,7 +50,7 @@ import { deleteMessage, editMessage } from "../community/message_lifecycle.ts";
 import { getQuestionThreadPage } from "../community/thread.ts";
 import type { PostingLimits } from "../limits/posting.ts";
 import { castVoteInQuestion } from "../community/votes.ts";
-import { HttpError } from "../http/errors.ts";
+import { HttpError } from "../fresh/error.ts";
 import {
   AGENT_WRITE_FAILURES,
   LIFECYCLE_FAILURES,

@@ -9,7 +9,7 @@ import type { ProviderId } from "../config.ts";
 import type { CookieSpec } from "../http/cookies.ts";
 import type { Redirect } from "../http/redirect.ts";
 import { deleteSession, SESSION_TTL_MS, sessionCookieName } from "./sessions.ts";
-import type { Services } from "../state.ts";
+import type { Services } from "../services.ts";
 import { PAYLOAD_COOKIE_PATH } from "./flow.ts";
 import { payloadCookieName } from "./providers.ts";
 import { completeSignIn } from "./signin.ts";
@@ -20,7 +20,7 @@ import { completeSignIn } from "./signin.ts";
  *
  * @example
  * ```ts
- * import type { Services } from "@/lib/state.ts";
+ * import type { Services } from "@/lib/services.ts";
  * declare const services: Services;
  * const { redirect, cookies } = await finishSignIn(services, "provider_a", {});
  * ```

@@ -19,7 +19,7 @@ import type { CookieSpec } from "../http/cookies.ts";
 import type { Redirect } from "../http/redirect.ts";
 import { randomToken } from "../ids.ts";
 import { bindIdentity } from "./identities.ts";
-import type { Services } from "../state.ts";
+import type { Services } from "../services.ts";
 import { providerClient } from "./clients.ts";
 import { issuePayload, PAYLOAD_TTL_MS } from "./payload.ts";
 import { ProviderError } from "./provider_http.ts";
@@ -67,7 +67,7 @@ export interface CallbackInput {
  *
  * @example
  * ```ts
- * import type { Services } from "@/lib/state.ts";
+ * import type { Services } from "@/lib/services.ts";
  * declare const services: Services;
  * const start = await startSignIn(services, "provider_b", { flow: "login", returnTo: "/ask" });
  * ```
@@ -132,7 +132,7 @@ export function deleteFlowCookies(provider: ProviderId, https: boolean): CookieS
  *
  * @example
  * ```ts
- * import type { Services } from "@/lib/state.ts";
+ * import type { Services } from "@/lib/services.ts";
  * declare const services: Services;
  * const params = new URLSearchParams({ code: "c", state: "s" });
  * const { redirect } = await handleCallback(services, "provider_c", {

@@ -7,7 +7,7 @@
  * @module
  */
 import type { JobKind } from "../jobs/runner.ts";
-import type { Services } from "../state.ts";
+import type { Services } from "../services.ts";
 import { AVATAR_INTERVAL_MS, runAvatarTick } from "./tick.ts";
 
 /** The job kind's name. */
@@ -19,7 +19,7 @@ export const AVATAR_JOB = "avatar";
  * @example
  * ```ts
  * import { jobRunner } from "@/lib/jobs/runner.ts";
- * import type { Services } from "@/lib/state.ts";
+ * import type { Services } from "@/lib/services.ts";
  * declare const services: Services;
  * jobRunner(services.kv).register(avatarJobKind(services));
  * ```

@@ -13,7 +13,7 @@ import { LlmError } from "../llm/types.ts";
 import { getProfile } from "../profile/profiles.ts";
 import type { QuestionSnapshot } from "../community/questions/model.ts";
 import { getSettings } from "../profile/settings.ts";
-import type { Services } from "../state.ts";
+import type { Services } from "../services.ts";
 import {
   answerAsAvatar,
   AVATAR_MIN_AGE_MS,
@@ -146,7 +146,7 @@ async function* openQuestions(
  *
  * @example
  * ```ts
- * import type { Services } from "@/lib/state.ts";
+ * import type { Services } from "@/lib/services.ts";
  * declare const services: Services;
  * const report = await runAvatarTick(services, services.now());
  * console.log(report.answers.length);

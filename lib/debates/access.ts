@@ -13,7 +13,7 @@ import { type Debate, getDebate } from "./store.ts";
  *
  * @example
  * ```ts
- * import { HttpError } from "@/lib/http/errors.ts";
+ * import { HttpError } from "@/lib/fresh/error.ts";
  * import type { AppState } from "@/lib/state.ts";
  * declare const kv: Deno.Kv;
  * declare const id: string;

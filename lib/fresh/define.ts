@@ -1,77 +1,95 @@
 /**
- * `define`: type a route's handlers, page and middleware once per app, as Fresh 2's
- * `createDefine()` does, instead of spelling `Handlers<Data, AppState>` in every route.
- * Each helper returns what it is given; only the types change.
- *
- * Our `ctx.render(data)` returns a plain `Response` (Fresh 1's shape), so the page data
- * cannot be read off the handler's return type as Fresh 2 does with its `PageResponse`:
- * name it once with `define.handlers<Data>(…)` and let the page take it from the handler
- * with `define.page<typeof handler>(…)`.
+ * `define`: type a route's handlers, page, layout and middleware once per app, as Fresh
+ * 2's `createDefine()` does, instead of spelling the state type in every route. Each
+ * helper returns what it is given; only the types change. A page takes its data type from
+ * its route's handler (`define.page<typeof handler>`): whatever the handler gives
+ * {@link page}.
  *
  * @example
  * ```tsx
  * import { createDefine } from "./define.ts";
+ * import { page } from "./handlers.ts";
  *
  * const define = createDefine<{ user: string | null }>();
  *
- * const handler = define.handlers<{ title: string }>({
- *   GET(_req, ctx) {
- *     return ctx.render({ title: `Hello ${ctx.state.user ?? "visitor"}` });
+ * const handler = define.handlers({
+ *   GET(ctx) {
+ *     return page({ title: `Hello ${ctx.state.user ?? "visitor"}` });
  *   },
  * });
  *
- * const Page = define.page<typeof handler>(({ data }) => <h1>{data.title}</h1>);
+ * const Hello = define.page<typeof handler>(({ data }) => <h1>{data.title}</h1>);
  * ```
  *
  * @module
  */
 import type { ComponentChildren } from "preact";
-import type { FreshContext, Handler, Handlers, MiddlewareHandler, PageProps } from "./types.ts";
+import type { RouteData, RouteHandler } from "./handlers.ts";
+import type { Middleware, PageProps } from "./types.ts";
 
-/** The HTTP methods a {@link Handlers} object may define. */
-type Method = keyof Handlers;
+/** A page, layout or `_app` component: called with the route's {@link PageProps}. */
+export type Page<Data, State> = (props: PageProps<Data, State>) => ComponentChildren;
 
 /**
- * The page data a type argument of {@link Define.page} stands for: the `Data` of a
- * handler function or of an object whose keys are all HTTP methods, else the type itself.
+ * What a page of a route with `Handler` receives as `data`: what the handler gives
+ * `page()`, or undefined for a page without a handler.
  */
-export type PageData<T> = T extends (req: Request, ctx: FreshContext<never, infer D>) => unknown ? D
-  : [keyof T] extends [never] ? T
-  : [Exclude<keyof T, Method>] extends [never] ? T extends Handlers<infer D, never> ? D : T
-  : T;
-
-/** A page component: called with the route's {@link PageProps}. */
-export type Page<Data, State> = (props: PageProps<Data, State>) => ComponentChildren;
+export type PageData<Handler> = [Handler] extends [never] ? undefined : RouteData<Handler>;
 
 /** The typing helpers {@link createDefine} returns; each returns its argument as it is. */
 export interface Define<State> {
   /**
-   * Type a route's `handler`: an object of methods or one function. Pass the data the
-   * handlers give `ctx.render` as the type argument; without one it is `unknown`.
+   * Type a route's `handler`: an object of methods or one function of `ctx`. The data a
+   * handler gives `page()` is inferred, or checked against the type argument when given.
    *
    * @example
    * ```ts
    * import { createDefine } from "./define.ts";
+   * import { page } from "./handlers.ts";
    *
    * const define = createDefine<{ user: string | null }>();
    *
    * const handler = define.handlers<{ n: number }>({
-   *   GET(_req, ctx) {
-   *     return ctx.render({ n: 42 });
+   *   GET() {
+   *     return page({ n: 42 });
    *   },
-   *   POST(_req, ctx) {
+   *   POST(ctx) {
    *     return Response.json({ by: ctx.state.user });
    *   },
    * });
    * ```
    */
-  handlers<Data = unknown>(handlers: Handlers<Data, State>): Handlers<Data, State>;
-  handlers<Data = unknown>(handler: Handler<Data, State>): Handler<Data, State>;
+  handlers<Data, Handlers extends RouteHandler<Data, State> = RouteHandler<Data, State>>(
+    handlers: Handlers,
+  ): typeof handlers;
 
   /**
-   * Type a page component. The type argument is either the route's handler
-   * (`typeof handler`, whose data the page then receives) or the data itself; without
-   * one the page receives `undefined`, as a page without a handler does.
+   * Type a page component. Pass the route's handler as the type argument
+   * (`typeof handler`) and the page receives its data; without one the page receives
+   * `undefined`, as a page without a handler does. In advanced cases, give `never` and the
+   * data type itself.
+   *
+   * @example
+   * ```tsx
+   * import { createDefine } from "./define.ts";
+   * import { page } from "./handlers.ts";
+   *
+   * const define = createDefine<{ user: string | null }>();
+   *
+   * const handler = define.handlers({ GET: () => page({ n: 42 }) });
+   * const Count = define.page<typeof handler>(({ data }) => <p>{data.n + 1}</p>);
+   * const About = define.page(({ state }) => <p>{state.user}</p>);
+   * const Listed = define.page<never, string[]>(({ data }) => <p>{data.join(", ")}</p>);
+   * ```
+   */
+  page<
+    // deno-lint-ignore no-explicit-any
+    Handler extends RouteHandler<any, State> = never,
+    Data = PageData<Handler>,
+  >(render: Page<Data, State>): typeof render;
+
+  /**
+   * Type a `_layout` (or `_app`) component, which wraps `Component`.
    *
    * @example
    * ```tsx
@@ -79,15 +97,14 @@ export interface Define<State> {
    *
    * const define = createDefine<{ user: string | null }>();
    *
-   * const handler = define.handlers<{ n: number }>({
-   *   GET: (_req, ctx) => ctx.render({ n: 42 }),
-   * });
-   * const Page = define.page<typeof handler>(({ data }) => <p>{data.n + 1}</p>);
-   * const About = define.page(({ state }) => <p>{state.user}</p>);
-   * const Listed = define.page<string[]>(({ data }) => <p>{data.join(", ")}</p>);
+   * const Layout = define.layout(({ Component, state }) => (
+   *   <main data-user={state.user ?? ""}>
+   *     <Component />
+   *   </main>
+   * ));
    * ```
    */
-  page<T = undefined>(page: Page<PageData<T>, State>): Page<PageData<T>, State>;
+  layout(render: Page<unknown, State>): typeof render;
 
   /**
    * Type a `_middleware` handler, or a list of them.
@@ -98,13 +115,13 @@ export interface Define<State> {
    *
    * const define = createDefine<{ user: string | null }>();
    *
-   * const handler = define.middleware(async (req, ctx) => {
-   *   ctx.state.user = req.headers.get("x-user");
+   * const middleware = define.middleware(async (ctx) => {
+   *   ctx.state.user = ctx.req.headers.get("x-user");
    *   return await ctx.next();
    * });
    * ```
    */
-  middleware<M extends MiddlewareHandler<State> | MiddlewareHandler<State>[]>(middleware: M): M;
+  middleware<M extends Middleware<State> | Middleware<State>[]>(middleware: M): typeof middleware;
 }
 
 /**
@@ -122,7 +139,7 @@ export interface Define<State> {
  * ```
  */
 export function createDefine<State>(): Define<State> {
-  return { handlers: same, page: same, middleware: same };
+  return { handlers: same, page: same, layout: same, middleware: same };
 }
 
 function same<T>(value: T): T {

@@ -1,9 +1,10 @@
 /** createDefine(): the helpers return what they are given; the types carry State and Data. */
 import assert from "node:assert/strict";
 import { h } from "preact";
+import type { Context } from "./context.ts";
 import { createDefine, type PageData } from "./define.ts";
+import { type HandlerByMethod, page, type RouteHandler } from "./handlers.ts";
 import { createFreshHandler } from "./server.ts";
-import type { FreshContext, Handler, Handlers } from "./types.ts";
 
 interface State {
   user: string | null;
@@ -28,39 +29,47 @@ Deno.test("createDefine().page() returns the component it is given", () => {
 });
 
 Deno.test("createDefine().middleware() returns the middleware it is given, one or a list", () => {
-  const one = (_req: Request, ctx: FreshContext<State>) => ctx.next();
+  const one = (ctx: Context<State>) => ctx.next();
   assert.equal(define.middleware(one), one);
   const list = [one, one];
   assert.equal(define.middleware(list), list);
 });
 
-Deno.test("createDefine().handlers() types ctx.state as the app's State and render() by Data", () => {
+Deno.test("createDefine().handlers() types ctx.state as the app's State and page() by Data", () => {
   define.handlers<{ n: number }>({
-    GET(_req, ctx) {
+    GET(ctx) {
       assertType<Equal<typeof ctx.state, State>>();
-      return ctx.render({ n: 1 });
+      return page({ n: 1 });
     },
   });
   define.handlers<{ n: number }>({
-    // @ts-expect-error render() is given data of another shape than the declared Data
-    GET: (_req, ctx) => ctx.render({ n: "one" }),
+    // @ts-expect-error page() is given data of another shape than the declared Data
+    GET: () => page({ n: "one" }),
   });
-  const fn = define.handlers<{ n: number }>((_req, ctx) => ctx.render({ n: 1 }));
-  assertType<Equal<typeof fn, Handler<{ n: number }, State>>>();
+  const fn = define.handlers<{ n: number }>(() => page({ n: 1 }));
+  assertType<Equal<typeof fn, RouteHandler<{ n: number }, State>>>();
 });
 
-Deno.test("createDefine().page() takes Data from a handler's type or from the data type", () => {
-  const methods = define.handlers<{ n: number }>({ GET: (_req, ctx) => ctx.render({ n: 1 }) });
-  const fn = define.handlers<{ s: string }>((_req, ctx) => ctx.render({ s: "x" }));
+Deno.test("createDefine().page() takes Data from a handler's type, or the data type after never", () => {
+  const methods = define.handlers<{ n: number }>({ GET: () => page({ n: 1 }) });
+  const fn = define.handlers<{ s: string }>(() => page({ s: "x" }));
+  const inferred = define.handlers({ GET: () => page({ n: 1 }) });
   assertType<Equal<PageData<typeof methods>, { n: number }>>();
   assertType<Equal<PageData<typeof fn>, { s: string }>>();
-  assertType<Equal<PageData<Handlers<Date, State>>, Date>>();
-  assertType<Equal<PageData<{ n: number }>, { n: number }>>();
-  assertType<Equal<PageData<string[]>, string[]>>();
-  assertType<Equal<PageData<undefined>, undefined>>();
+  assertType<Equal<PageData<typeof inferred>, { n: number }>>();
+  assertType<Equal<PageData<HandlerByMethod<Date, State>>, Date>>();
+  assertType<Equal<PageData<never>, undefined>>();
   define.page<typeof methods>(({ data, state }) => {
     assertType<Equal<typeof data, { n: number }>>();
     assertType<Equal<typeof state, State>>();
+    return null;
+  });
+  define.page<never, { n: number }>(({ data }) => {
+    assertType<Equal<typeof data, { n: number }>>();
+    return null;
+  });
+  define.page<never, string[]>(({ data }) => {
+    assertType<Equal<typeof data, string[]>>();
     return null;
   });
   define.page(({ data }) => {
@@ -70,8 +79,8 @@ Deno.test("createDefine().page() takes Data from a handler's type or from the da
 });
 
 Deno.test("a route typed with define renders its handler's data in its page", async () => {
-  const handler = define.handlers<{ greeting: string }>({
-    GET: (_req, ctx) => ctx.render({ greeting: `hello ${ctx.state.user}` }),
+  const handler = define.handlers({
+    GET: (ctx) => page({ greeting: `hello ${ctx.state.user}` }),
   });
   const Page = define.page<typeof handler>(({ data }) => h("p", { id: "greeting" }, data.greeting));
   const serve = createFreshHandler({
@@ -79,6 +88,6 @@ Deno.test("a route typed with define renders its handler's data in its page", as
     islands: {},
     routes: { "./routes/index.tsx": { handler, default: Page } },
   }, { build: { buildId: "t", client: "client.js", islands: {}, staticFiles: [] } });
-  const res = await serve(new Request("http://localhost/"), { state: { user: "ada" }, nonce: "n" });
+  const res = await serve(new Request("http://localhost/"), { state: { user: "ada" } });
   assert.match(await res.text(), /<p id="greeting">hello ada<\/p>/);
 });

@@ -1,6 +1,6 @@
 /**
  * `<Head>`: pages put `<title>`, meta tags and links into the document head from
- * anywhere in their tree, as with Fresh's `$fresh/runtime.ts` Head.
+ * anywhere in their tree, as with Fresh 2's `Head` from `fresh/runtime`.
  *
  * @module
  */

@@ -67,7 +67,7 @@ Deno.test("an island inside a cached part fails the render instead of losing its
   const logged: string[] = [];
   console.error = (...args: unknown[]) => logged.push(args.map(String).join(" "));
   try {
-    const res = await handler(new Request("http://x/"), { state: {}, nonce: "" });
+    const res = await handler(new Request("http://x/"), { state: {} });
     assert.equal(res.status, 500);
     await res.body?.cancel();
   } finally {

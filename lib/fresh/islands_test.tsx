@@ -50,10 +50,7 @@ function handlerFor(pageBody: () => preact.JSX.Element) {
 }
 
 async function render(pageBody: () => preact.JSX.Element) {
-  const res = await handlerFor(pageBody)(new Request("http://x/"), {
-    state: {},
-    nonce: "abc123",
-  });
+  const res = await handlerFor(pageBody)(new Request("http://x/"), { state: {} });
   return { status: res.status, html: await res.text() };
 }
 
@@ -176,7 +173,7 @@ Deno.test("an island's server HTML is rendered once per props and reused, with i
   });
   const pages: string[] = [];
   for (let i = 0; i < 3; i++) {
-    pages.push(await (await handler(new Request("http://x/"), { state: {}, nonce: "" })).text());
+    pages.push(await (await handler(new Request("http://x/"), { state: {} })).text());
   }
   // Two distinct props, three pages of three islands: two renders in all.
   assert.equal(tallyRenders, 2);

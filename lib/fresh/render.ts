@@ -5,23 +5,29 @@
  *
  * @module
  */
-import { type ComponentChildren, type ComponentType, Fragment, h, type VNode } from "preact";
+import {
+  type ComponentChildren,
+  type ComponentType,
+  Fragment,
+  type FunctionComponent,
+  h,
+  type VNode,
+} from "preact";
 import { renderToString } from "preact-render-to-string";
 import { bundleUrl } from "./assets.ts";
 import { collectHead } from "./head.ts";
 import { collectIslands, islandsJson } from "./islands.ts";
-import type { LayoutProps, PageProps, RouteModule } from "./types.ts";
+import type { PageProps, RouteModule } from "./types.ts";
 import type { BuildInfo } from "./assets.ts";
 
 /** Everything needed to render one page. */
 export interface RenderInput {
   page: ComponentType<PageProps<unknown, never>>;
+  /** The page's props; each layout and `_app` gets them with its own `Component`. */
   props: PageProps<unknown, unknown>;
   layouts: RouteModule[];
   app?: RouteModule;
   skipApp?: boolean;
-  /** Unused since the boot script became a file; kept so callers need not change. */
-  nonce?: string;
   build: BuildInfo;
   defaultTitle: string;
 }
@@ -53,14 +59,26 @@ function bootScript(used: Set<string>, build: BuildInfo): string {
  * @example
  * ```tsx
  * import type { BuildInfo } from "./assets.ts";
+ * import { LOOPBACK_INFO } from "./context.ts";
  * import { renderDocument } from "./render.ts";
  * import type { PageProps } from "./types.ts";
  *
  * declare const build: BuildInfo;
  * const Home = ({ url }: PageProps) => <p>{url.pathname}</p>;
+ * const url = new URL("http://localhost/");
  * const html = renderDocument({
  *   page: Home,
- *   props: { url: new URL("http://localhost/"), params: {}, data: undefined, state: {}, route: "/" },
+ *   props: {
+ *     data: undefined,
+ *     url,
+ *     req: new Request(url),
+ *     params: {},
+ *     info: LOOPBACK_INFO,
+ *     state: {},
+ *     route: "/",
+ *     error: null,
+ *     Component: () => null,
+ *   },
  *   layouts: [],
  *   build,
  *   defaultTitle: "Parley",
@@ -73,17 +91,16 @@ export function renderDocument(input: RenderInput): string {
     collectHead(() => {
       // One render pass: the page inside each layout from the nearest folder outwards,
       // inside `_app`.
-      let inner: ComponentType<Record<string, never>> = () => h(input.page, props as never);
+      let inner: FunctionComponent = () => h(input.page, props as never);
       for (let i = input.layouts.length - 1; i >= 0; i--) {
-        const Layout = input.layouts[i].default as ComponentType<LayoutProps<unknown>> | undefined;
+        const Layout = input.layouts[i].default as ComponentType<PageProps> | undefined;
         if (!Layout) continue;
-        const Child: ComponentType<Record<string, never>> = inner;
-        inner = (): VNode =>
-          h(Layout, { ...props, Component: Child } as LayoutProps<unknown>) as VNode;
+        const Child = inner;
+        inner = (): VNode => h(Layout, { ...props, Component: Child }) as VNode;
       }
-      const App = input.app?.default as ComponentType<LayoutProps<unknown>> | undefined;
+      const App = input.app?.default as ComponentType<PageProps> | undefined;
       if (input.skipApp || !App) return renderToString(h(inner, {}));
-      return renderToString(h(App, { ...props, Component: inner } as LayoutProps<unknown>));
+      return renderToString(h(App, { ...props, Component: inner }));
     })
   );
   const html = result.result;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { MiddlewareHandler, RouteModule } from "./types.ts";
+import type { Middleware, RouteModule } from "./types.ts";
 
 /** One segment of a route path, classified for sorting. */
 type Segment = { kind: "static"; text: string } | { kind: "param" | "rest"; name: string };
@@ -21,7 +21,7 @@ export interface CompiledRoute {
   matcher: URLPattern;
   module: RouteModule;
   /** Middleware from the root folder down to the route's folder. */
-  middlewares: MiddlewareHandler[];
+  middlewares: Middleware<unknown>[];
   /** `_layout` modules from the root folder down, honouring `skipInheritedLayouts`. */
   layouts: RouteModule[];
 }
@@ -101,10 +101,11 @@ function isAncestorFolder(ancestor: string[], folder: string[]): boolean {
   return ancestor.length <= folder.length && ancestor.every((s, i) => folder[i] === s);
 }
 
-function middlewaresOf(module: RouteModule): MiddlewareHandler[] {
-  const h = module.handler;
+/** A `_middleware` file's middleware: its default export (Fresh 2's) or its `handler`. */
+function middlewaresOf(module: RouteModule): Middleware<unknown>[] {
+  const h = module.handler ?? module.default;
   if (!h) return [];
-  return (Array.isArray(h) ? h : [h]) as MiddlewareHandler[];
+  return (Array.isArray(h) ? h : [h]) as Middleware<unknown>[];
 }
 
 /** The route table built from a manifest's `routes`. */
@@ -114,15 +115,38 @@ export interface RouteTable {
   notFound?: RouteModule;
   error?: RouteModule;
   /** Middleware of the root folder, used for the not-found page. */
-  rootMiddlewares: MiddlewareHandler[];
+  rootMiddlewares: Middleware<unknown>[];
+}
+
+/**
+ * Throw when a handler or middleware of `file` declares more than one parameter: Fresh 2's
+ * take `ctx` alone (the request is `ctx.req`), and one written as Fresh 1's `(req, ctx)`
+ * would be handed the context as its request.
+ */
+function checkOneParameter(file: string, module: RouteModule): void {
+  const h = module.handler ?? (/(^|\/)_middleware\.[jt]sx?$/.test(file) ? module.default : null);
+  const fns: [string, unknown][] = typeof h === "function"
+    ? [["handler", h]]
+    : Array.isArray(h)
+    ? h.map((fn, i) => [`middleware ${i}`, fn])
+    : Object.entries(h ?? {});
+  for (const [name, fn] of fns) {
+    if (typeof fn === "function" && fn.length > 1) {
+      throw new Error(
+        `${file}: ${name} declares ${fn.length} parameters; handlers and middleware take one, ctx (the request is ctx.req)`,
+      );
+    }
+  }
 }
 
 /**
  * Compile manifest route modules into a sorted table. Throws when two files claim the
- * same pattern, since one of them could never be reached.
+ * same pattern, since one of them could never be reached, and when a handler is written
+ * in Fresh 1's `(req, ctx)` shape.
  */
 export function compileRoutes(modules: Record<string, RouteModule>): RouteTable {
   const entries = Object.entries(modules);
+  for (const [file, module] of entries) checkOneParameter(file, module);
   const special = (name: string) =>
     entries.filter(([f]) => fileSegments(f).at(-1) === name).map(([f, m]) => ({
       folder: folderOf(f),

@@ -35,3 +35,20 @@ Deno.test("compileRoutes() refuses two files claiming one pattern", () => {
     /both match \/x/,
   );
 });
+
+Deno.test("compileRoutes() refuses a handler or middleware written as (req, ctx)", () => {
+  const legacy = (_req: Request, _ctx: unknown) => new Response();
+  assert.throws(
+    () => compileRoutes({ "./routes/x.ts": { handler: { GET: legacy } as never } }),
+    /routes\/x\.ts: GET declares 2 parameters/,
+  );
+  assert.throws(
+    () => compileRoutes({ "./routes/_middleware.ts": { default: legacy as never } }),
+    /_middleware\.ts: handler declares 2 parameters/,
+  );
+  const fine = compileRoutes({
+    "./routes/_middleware.ts": { default: (ctx: { next(): Promise<Response> }) => ctx.next() },
+    "./routes/x.ts": { handler: { GET: () => new Response() } },
+  });
+  assert.equal(fine.routes.length, 1);
+});

@@ -5,44 +5,53 @@
  *
  * @module
  */
+import type { ComponentType } from "preact";
 import { type BuildInfo, setBuildId } from "./assets.ts";
+import { type Context, LOOPBACK_INFO, redirectResponse } from "./context.ts";
+import { HttpError } from "./error.ts";
+import {
+  type HandlerByMethod,
+  type HandlerFn,
+  type Method,
+  page,
+  type PageResponse,
+} from "./handlers.ts";
 import { installIslandHooks, registerIslands } from "./islands.ts";
 import { renderDocument } from "./render.ts";
 import { compileRoutes, matchRoute, type RouteTable } from "./routes.ts";
-import type {
-  FreshContext,
-  Handler,
-  Handlers,
-  Manifest,
-  MiddlewareHandler,
-  PageProps,
-  RouteModule,
-} from "./types.ts";
+import type { Manifest, PageProps, RouteModule } from "./types.ts";
 
 /** Options of {@link createFreshHandler}. */
 export interface FreshOptions {
   build: BuildInfo;
   /** Title used when a page sets none with `<Head>`. */
   defaultTitle?: string;
-  /** Turn an error thrown by a handler into a response; return null to render `_500`. */
-  onError?: (err: unknown, req: Request, ctx: FreshContext) => Response | null;
+  /**
+   * Answer an error thrown by middleware or a handler (`ctx.error` holds it too); null
+   * leaves it to the server: an `HttpError` 404 renders `_404`, anything else `_500`.
+   */
+  onError?: (err: unknown, ctx: Context<unknown>) => Response | null;
   /** Plain responses for not-found and errors on machine-facing paths (e.g. `/api/`). */
   plainErrors?: (url: URL) => boolean;
 }
 
 /** What the caller supplies per request. */
-export interface RequestInit {
+export interface RequestScope {
+  /** The request's `ctx.state` as the first middleware sees it. */
   state: Record<string, unknown>;
-  nonce: string;
-  remoteAddr?: { hostname: string; port: number };
+  /** The connection (`Deno.serve`'s second argument); a loopback address when absent. */
+  info?: Deno.ServeHandlerInfo;
 }
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
 /** A handler function bound to a manifest. */
-export type FreshHandler = ((req: Request, init: RequestInit) => Promise<Response>) & {
+export type FreshHandler = ((req: Request, scope: RequestScope) => Promise<Response>) & {
   table: RouteTable;
 };
+
+/** What a page component gets as `Component` when nothing is inside it. */
+const Nothing = () => null;
 
 /**
  * Build the handler for a manifest.
@@ -56,7 +65,7 @@ export type FreshHandler = ((req: Request, init: RequestInit) => Promise<Respons
  * declare const manifest: Manifest;
  * declare const build: BuildInfo;
  * const handle = createFreshHandler(manifest, { build });
- * const res = await handle(new Request("http://x/"), { state: {}, nonce: "n" });
+ * const res = await handle(new Request("http://x/"), { state: {} });
  * ```
  */
 export function createFreshHandler(manifest: Manifest, options: FreshOptions): FreshHandler {
@@ -67,23 +76,21 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
   const defaultTitle = options.defaultTitle ?? "";
   const plain = options.plainErrors ?? (() => false);
 
-  function page(
+  function renderPage(
     module: RouteModule | undefined,
     layouts: RouteModule[],
-    props: PageProps<unknown, unknown>,
-    nonce: string,
-    init?: ResponseInit,
+    props: PageProps,
+    init?: { status?: number; headers?: HeadersInit },
   ): Response {
     if (!module?.default) {
       return new Response("Not Found", { status: 404 });
     }
     const html = renderDocument({
-      page: module.default,
+      page: module.default as ComponentType<PageProps<unknown, never>>,
       props,
       layouts,
       app: table.app,
       skipApp: module.config?.skipAppWrapper,
-      nonce,
       build: options.build,
       defaultTitle,
     });
@@ -92,35 +99,43 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
     return new Response(html, { status: init?.status ?? 200, headers });
   }
 
-  const handle = async (req: Request, init: RequestInit): Promise<Response> => {
+  const handle = async (req: Request, scope: RequestScope): Promise<Response> => {
     const url = new URL(req.url);
     const hit = matchRoute(table, url.pathname);
-    const remoteAddr = init.remoteAddr ?? { hostname: "127.0.0.1", port: 0 };
+    const info = scope.info ?? LOOPBACK_INFO;
     const route = hit?.route.pattern ?? null;
     const params = hit?.params ?? {};
     // One state per request: a middleware may replace `ctx.state` with a new object, and
     // every later middleware, the handler and the page see the replacement.
-    let state = init.state;
+    let state = scope.state;
+    let error: unknown = null;
 
-    const renderNotFound = (data?: unknown): Response => {
+    /** Props of the route's page, or (`special`) of `_404` / `_500`, which match no route. */
+    const propsOf = (data: unknown, special = false): PageProps => ({
+      data,
+      url,
+      req,
+      params: special ? {} : params,
+      info,
+      state,
+      route: special ? null : route,
+      error,
+      Component: Nothing,
+    });
+
+    /** `_404` (plain JSON on a machine-facing path), with the headers of a thrown 404. */
+    const renderNotFound = (headers?: HeadersInit): Response => {
       if (plain(url)) {
-        return Response.json({ error: "Not found" }, { status: 404 });
+        return Response.json({ error: "Not found" }, { status: 404, headers });
       }
-      const props = { url, params: {}, data, state, route: null };
-      return page(table.notFound, [], props, init.nonce, { status: 404 });
+      return renderPage(table.notFound, [], propsOf(undefined, true), { status: 404, headers });
     };
 
-    const render = (data?: unknown, responseInit?: ResponseInit): Response =>
-      page(
-        hit?.route.module,
-        hit?.route.layouts ?? [],
-        { url, params, data, state, route },
-        init.nonce,
-        responseInit,
-      );
+    const renderRoutePage = (result: PageResponse<unknown>): Response =>
+      renderPage(hit?.route.module, hit?.route.layouts ?? [], propsOf(result.data), result);
 
     // Each middleware gets its own `next`; `state` reads and writes the request's one slot.
-    const contextWith = (next: () => Promise<Response>): FreshContext => ({
+    const contextWith = (next: () => Promise<Response>): Context<unknown> => ({
       req,
       url,
       params,
@@ -128,14 +143,18 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
         return state;
       },
       set state(value) {
-        state = value;
+        state = value as Record<string, unknown>;
       },
       route,
-      destination: route === null ? "notFound" : "route",
-      remoteAddr,
-      render,
-      renderNotFound,
+      info,
+      get error() {
+        return error;
+      },
+      set error(value) {
+        error = value;
+      },
       next,
+      redirect: redirectResponse,
     });
 
     const ctx = contextWith(() =>
@@ -143,20 +162,31 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
     );
     const middlewares = hit ? hit.route.middlewares : table.rootMiddlewares;
     const final = hit
-      ? () => dispatch(hit.route.module, req, ctx)
-      : () => Promise.resolve(renderNotFound());
+      ? async () => {
+        const result = await dispatch(hit.route.module, ctx);
+        return result instanceof Response ? result : renderRoutePage(result);
+      }
+      : () => {
+        // As Fresh 2: no route is a 404, which `_404` sees as its `error`.
+        error = new HttpError(404);
+        return Promise.resolve(renderNotFound());
+      };
 
     const run = (i: number): Promise<Response> => {
       if (i >= middlewares.length) return final();
-      const mw = middlewares[i] as MiddlewareHandler;
-      return Promise.resolve(mw(req, contextWith(() => run(i + 1))));
+      const middleware = middlewares[i];
+      return Promise.resolve(middleware(contextWith(() => run(i + 1))));
     };
 
     let res: Response;
     try {
       res = await run(0);
     } catch (err) {
-      res = options.onError?.(err, req, ctx) ?? errorPage(err, url, state, init.nonce);
+      error = err;
+      res = options.onError?.(err, ctx) ??
+        (err instanceof HttpError && err.status === 404
+          ? renderNotFound(err.headers)
+          : errorPage(err, propsOf(undefined, true)));
     }
     if (req.method === "HEAD" && res.body) {
       return new Response(null, {
@@ -168,30 +198,13 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
     return res;
   };
 
-  function errorPage(
-    err: unknown,
-    url: URL,
-    state: Record<string, unknown>,
-    nonce: string,
-  ): Response {
-    console.error("Unhandled error", url.pathname, err);
-    if (plain(url) || !table.error?.default) {
+  function errorPage(err: unknown, props: PageProps): Response {
+    console.error("Unhandled error", props.url.pathname, err);
+    if (plain(props.url) || !table.error?.default) {
       return Response.json({ error: "Internal server error" }, { status: 500 });
     }
     try {
-      return page(
-        table.error,
-        [],
-        {
-          url,
-          params: {},
-          data: undefined,
-          state,
-          route: null,
-        },
-        nonce,
-        { status: 500 },
-      );
+      return renderPage(table.error, [], props, { status: 500 });
     } catch (renderErr) {
       console.error("The _500 page failed to render", renderErr);
       return new Response("Internal server error", { status: 500 });
@@ -208,23 +221,24 @@ export function allowedMethods(module: RouteModule): string[] {
   const h = module.handler;
   if (typeof h === "function") return [...METHODS];
   const set = new Set<string>();
-  const obj = (h ?? {}) as Handlers;
+  const obj = (h ?? {}) as HandlerByMethod<unknown, unknown>;
   for (const m of METHODS) if (obj[m]) set.add(m);
   if (module.default) set.add("GET");
   if (set.has("GET")) set.add("HEAD");
   return METHODS.filter((m) => set.has(m));
 }
 
-async function dispatch(module: RouteModule, req: Request, ctx: FreshContext): Promise<Response> {
+async function dispatch(
+  module: RouteModule,
+  ctx: Context<unknown>,
+): Promise<Response | PageResponse<unknown>> {
   const h = module.handler;
-  if (typeof h === "function") return await (h as Handler)(req, ctx);
-  const obj = (h ?? {}) as Handlers;
-  const method = req.method.toUpperCase() as keyof Handlers;
-  let fn: Handler | undefined = obj[method] as Handler | undefined;
-  if (!fn && method === "HEAD") fn = obj.GET as Handler | undefined;
-  if (!fn && (method === "GET" || method === "HEAD") && module.default) {
-    fn = (_req, c) => c.render(undefined);
-  }
+  if (typeof h === "function") return await (h as HandlerFn<unknown, unknown>)(ctx);
+  const obj = (h ?? {}) as HandlerByMethod<unknown, unknown>;
+  const method = ctx.req.method.toUpperCase() as Method;
+  let fn = obj[method];
+  if (!fn && method === "HEAD") fn = obj.GET;
+  if (!fn && (method === "GET" || method === "HEAD") && module.default) return page();
   if (!fn) {
     return new Response(JSON.stringify({ error: "Method not allowed" }), {
       status: 405,
@@ -234,5 +248,5 @@ async function dispatch(module: RouteModule, req: Request, ctx: FreshContext): P
       },
     });
   }
-  return await fn(req, ctx);
+  return await fn(ctx);
 }

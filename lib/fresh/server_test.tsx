@@ -5,8 +5,11 @@
 import assert from "node:assert/strict";
 import type { ComponentChildren } from "preact";
 import { Head } from "./head.ts";
+import type { Context } from "./context.ts";
+import { HttpError } from "./error.ts";
+import { page as pageResponse } from "./handlers.ts";
 import { createFreshHandler } from "./server.ts";
-import type { FreshContext, LayoutProps, Manifest, PageProps, RouteModule } from "./types.ts";
+import type { Manifest, PageProps, RouteModule } from "./types.ts";
 
 type State = { trail: string[] };
 
@@ -21,21 +24,23 @@ const page = (name: string): RouteModule => ({
 });
 
 const layout = (name: string): RouteModule => ({
-  default: ({ Component }: LayoutProps) => (
+  default: ({ Component }: PageProps) => (
     <section data-layout={name}>
       <Component />
     </section>
   ),
 });
 
-const middleware = (name: string): RouteModule => ({
-  handler: async (_req: Request, ctx: FreshContext<State>) => {
+/** A `_middleware` module: its middleware as `handler`, or (`asDefault`) as Fresh 2's default. */
+const middleware = (name: string, asDefault = false): RouteModule => {
+  const fn = async (ctx: Context<State>) => {
     ctx.state.trail.push(name);
     const res = await ctx.next();
     res.headers.append("x-mw", name);
     return res;
-  },
-});
+  };
+  return asDefault ? { default: fn } : { handler: fn };
+};
 
 const manifest: Manifest = {
   baseUrl: "file:///app/",
@@ -76,18 +81,17 @@ const manifest: Manifest = {
     "./routes/questions/[id]/answers/[answerId].tsx": page("answer"),
     "./routes/docs/[...path].tsx": page("docs"),
     "./routes/(marketing)/_layout.tsx": layout("marketing"),
-    "./routes/(marketing)/_middleware.ts": middleware("marketing"),
+    "./routes/(marketing)/_middleware.ts": middleware("marketing", true),
     "./routes/(marketing)/pricing.tsx": page("pricing"),
     "./routes/api/_middleware.ts": middleware("api"),
     "./routes/api/items/[id].ts": {
       handler: {
-        GET: (_req: Request, ctx: FreshContext<State>) =>
-          Response.json({ id: ctx.params.id, trail: ctx.state.trail }),
+        GET: (ctx: Context<State>) => Response.json({ id: ctx.params.id, trail: ctx.state.trail }),
         POST: () => new Response("created", { status: 201 }),
       },
     },
     "./routes/api/echo.ts": {
-      handler: (req: Request) => new Response(`method ${req.method}`),
+      handler: (ctx: Context<State>) => new Response(`method ${ctx.req.method}`),
     },
     "./routes/boom.tsx": {
       handler: { GET: () => Promise.reject(new Error("secret internal detail")) },
@@ -95,8 +99,7 @@ const manifest: Manifest = {
     },
     "./routes/data.tsx": {
       handler: {
-        GET: (_req: Request, ctx: FreshContext<State, { n: number }>) =>
-          ctx.render({ n: 41 + 1 }, { status: 202, headers: { "x-data": "yes" } }),
+        GET: () => pageResponse({ n: 41 + 1 }, { status: 202, headers: { "x-data": "yes" } }),
       },
       default: ({ data }: PageProps<{ n: number }>) => <p id="data">n={data.n}</p>,
     },
@@ -121,7 +124,6 @@ const handle = createFreshHandler(manifest, {
 async function get(path: string, method = "GET") {
   const res = await handle(new Request(`http://localhost${path}`, { method }), {
     state: { trail: [] },
-    nonce: "n0nce",
   });
   return { res, body: await res.text() };
 }
@@ -168,7 +170,7 @@ Deno.test("createFreshHandler() nests layouts inside _app and puts a <Head> titl
   assert.match(body, /<div id="app"><section data-layout="root"><p>about<\/p><\/section><\/div>/);
 });
 
-Deno.test("ctx.render() passes its data to the page and its init to the response", async () => {
+Deno.test("page() passes its data to the page and its options to the response", async () => {
   const { res, body } = await get("/data");
   assert.equal(res.status, 202);
   assert.equal(res.headers.get("x-data"), "yes");
@@ -239,28 +241,133 @@ Deno.test("a middleware that replaces ctx.state hands the new object to later mi
     islands: {},
     routes: {
       "./routes/_middleware.ts": {
-        handler: (_req: Request, ctx: FreshContext<Replaced>) => {
+        handler: (ctx: Context<Replaced>) => {
           ctx.state = { trail: ["replaced"], who: "ada" };
           return ctx.next();
         },
       },
       "./routes/api/_middleware.ts": {
-        handler: (_req: Request, ctx: FreshContext<Replaced>) => {
+        handler: (ctx: Context<Replaced>) => {
           ctx.state.trail.push("api");
           return ctx.next();
         },
       },
       "./routes/api/who.ts": {
-        handler: (_req: Request, ctx: FreshContext<Replaced>) => Response.json(ctx.state),
+        handler: (ctx: Context<Replaced>) => Response.json(ctx.state),
       },
       "./routes/who.tsx": {
         default: ({ state }: PageProps<unknown, Replaced>) => <p id="who">{state.who}</p>,
       },
     },
   }, { build });
-  const init = { state: { trail: [] }, nonce: "n" };
+  const init = { state: { trail: [] } };
   const api = await replacing(new Request("http://localhost/api/who"), init);
   assert.deepEqual(await api.json(), { trail: ["replaced", "api"], who: "ada" });
   const page = await replacing(new Request("http://localhost/who"), init);
   assert.match(await page.text(), /<p id="who">ada<\/p>/);
+});
+
+/** A handler of its own small manifest: one route at `/x` plus `_app` and `_404`. */
+function single(route: RouteModule, plainErrors?: (url: URL) => boolean) {
+  return createFreshHandler({
+    baseUrl: "file:///x/",
+    islands: {},
+    routes: {
+      "./routes/_app.tsx": {
+        default: ({ Component }: PageProps) => (
+          <html>
+            <head></head>
+            <body>
+              <Component />
+            </body>
+          </html>
+        ),
+      },
+      "./routes/_404.tsx": {
+        default: ({ error }: PageProps) => (
+          <h1 id="missing">{error instanceof HttpError ? error.message : "no error"}</h1>
+        ),
+      },
+      "./routes/x.tsx": route,
+    },
+  }, { build, plainErrors });
+}
+
+Deno.test("a thrown HttpError(404) renders _404 with the error as its prop and its headers", async () => {
+  const handle = single({
+    handler: {
+      GET: () => {
+        throw new HttpError(404, "Gone away", { headers: { "x-why": "gone" } });
+      },
+    },
+    default: () => <p>never</p>,
+  });
+  const res = await handle(new Request("http://localhost/x"), { state: {} });
+  assert.equal(res.status, 404);
+  assert.equal(res.headers.get("x-why"), "gone");
+  assert.match(await res.text(), /<body><h1 id="missing">Gone away<\/h1><\/body>/);
+  const unknown = await handle(new Request("http://localhost/nowhere"), { state: {} });
+  assert.equal(unknown.status, 404);
+  assert.match(await unknown.text(), /<h1 id="missing">Not found<\/h1>/);
+});
+
+Deno.test("a thrown HttpError(404) on a plain-error path answers the JSON 404", async () => {
+  const handle = single({
+    handler: () => {
+      throw new HttpError(404);
+    },
+  }, () => true);
+  const res = await handle(new Request("http://localhost/x"), { state: {} });
+  assert.equal(res.status, 404);
+  assert.deepEqual(await res.json(), { error: "Not found" });
+});
+
+Deno.test("ctx.redirect() answers 302 by default and keeps a path on this site", async () => {
+  const handle = single({
+    handler: {
+      GET: (ctx) => ctx.redirect(ctx.url.searchParams.get("to")!),
+      POST: (ctx) => ctx.redirect("/done?x=1", 303),
+    },
+  });
+  const get = await handle(new Request("http://localhost/x?to=//evil.example/a"), { state: {} });
+  assert.equal(get.status, 302);
+  assert.equal(get.headers.get("location"), "/evil.example/a");
+  const post = await handle(new Request("http://localhost/x", { method: "POST" }), { state: {} });
+  assert.equal(post.status, 303);
+  assert.equal(post.headers.get("location"), "/done?x=1");
+});
+
+Deno.test("ctx.info is the connection the caller gives, a loopback address without one", async () => {
+  const handle = single({
+    handler: (ctx) => Response.json(ctx.info.remoteAddr),
+  });
+  const info: Deno.ServeHandlerInfo = {
+    remoteAddr: { transport: "tcp", hostname: "203.0.113.7", port: 51000 },
+    completed: Promise.resolve(),
+  };
+  const given = await handle(new Request("http://localhost/x"), { state: {}, info });
+  assert.deepEqual(await given.json(), info.remoteAddr);
+  const none = await handle(new Request("http://localhost/x"), { state: {} });
+  assert.deepEqual(await none.json(), { transport: "tcp", hostname: "127.0.0.1", port: 0 });
+});
+
+Deno.test("a page's props carry the request's context: req, info, params, route, no error", async () => {
+  const handle = createFreshHandler({
+    baseUrl: "file:///x/",
+    islands: {},
+    routes: {
+      "./routes/q/[id].tsx": {
+        default: ({ req, info, params, route, error, data }: PageProps) => (
+          <p id="props" data-error={String(error)} data-data={String(data)}>
+            {[req.method, (info.remoteAddr as Deno.NetAddr).hostname, params.id, route].join(" ")}
+          </p>
+        ),
+      },
+    },
+  }, { build });
+  const res = await handle(new Request("http://localhost/q/7"), { state: {} });
+  assert.match(
+    await res.text(),
+    /<p id="props" data-error="null" data-data="undefined">GET 127\.0\.0\.1 7 \/q\/:id<\/p>/,
+  );
 });

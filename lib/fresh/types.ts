@@ -1,59 +1,33 @@
 /**
- * Route-module types, shaped after Fresh 1.x so a later move to real Fresh is mechanical:
- * `handler` (object of methods or one function), a default page component receiving
- * `PageProps`, `ctx.render`, `ctx.state`, `ctx.params`.
+ * Route-module types, shaped after Fresh 2's file routes: a `handler` export (see
+ * ./handlers.ts) beside a default page component receiving {@link PageProps},
+ * `_middleware` files exporting {@link Middleware}s, `_app`/`_layout` components that wrap
+ * `Component`, and an optional `config`.
  *
  * @module
  */
-import type { ComponentType } from "preact";
+import type { ComponentType, FunctionComponent } from "preact";
+import type { Context } from "./context.ts";
+import type { RouteHandler } from "./handlers.ts";
 
-/** Per-request context given to handlers and middleware. */
-export interface FreshContext<State = Record<string, unknown>, Data = unknown> {
-  /** The incoming request (also the handler's first argument). */
-  req: Request;
-  url: URL;
-  /** Values of `[param]` and `[...rest]` segments. */
-  params: Record<string, string>;
-  /** Shared by every middleware and the handler of one request. */
-  state: State;
-  /** The matched route pattern (`/questions/:id`), or null when nothing matched. */
-  route: string | null;
-  /** Why this context exists: a matched route or the not-found page. */
-  destination: "route" | "notFound";
-  remoteAddr: { hostname: string; port: number };
-  /** Render the route's page component with `data`. */
-  render(data?: Data, init?: ResponseInit): Response;
-  /** Render the `_404` page. */
-  renderNotFound(data?: unknown): Response;
-  /** Middleware only: run the rest of the chain. */
-  next(): Promise<Response>;
-}
-
-/** A handler for one method. */
-export type Handler<Data = unknown, State = Record<string, unknown>> = (
-  req: Request,
-  ctx: FreshContext<State, Data>,
-) => Response | Promise<Response>;
-
-/** A route module's `handler` export when it is an object of methods. */
-export type Handlers<Data = unknown, State = Record<string, unknown>> = {
-  [M in "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS"]?: Handler<Data, State>;
-};
-
-/** Props of a page component. */
-export interface PageProps<Data = unknown, State = Record<string, unknown>> {
-  url: URL;
-  params: Record<string, string>;
+/**
+ * Props of a page, `_layout`, `_app`, `_404` or `_500` component: the request's context
+ * values and the handler's `data`.
+ */
+export interface PageProps<Data = unknown, State = unknown> {
+  /** What the handler gave {@link import("./handlers.ts").page}; undefined without one. */
   data: Data;
+  url: URL;
+  req: Request;
+  params: Record<string, string>;
+  info: Deno.ServeHandlerInfo;
   state: State;
   route: string | null;
+  /** On `_404` and `_500`: what was thrown (an `HttpError` for a 404); null elsewhere. */
+  error: unknown;
+  /** In `_app` and `_layout`: the page (or inner layout) to wrap; renders nothing elsewhere. */
+  Component: FunctionComponent;
 }
-
-/** Props of `_app` and `_layout` components: the page (or inner layout) to wrap. */
-export interface LayoutProps<State = Record<string, unknown>> extends PageProps<unknown, State> {
-  Component: ComponentType<Record<string, never>>;
-}
-export type AppProps<State = Record<string, unknown>> = LayoutProps<State>;
 
 /** Optional per-route configuration. */
 export interface RouteConfig {
@@ -61,26 +35,25 @@ export interface RouteConfig {
   skipInheritedLayouts?: boolean;
 }
 
-/** Middleware handler: `ctx.next()` continues the chain. */
-export type MiddlewareHandler<State = Record<string, unknown>> = (
-  req: Request,
-  ctx: FreshContext<State>,
-) => Response | Promise<Response>;
+/** A `_middleware` handler: `ctx.next()` continues the chain. */
+export type Middleware<State> = (ctx: Context<State>) => Response | Promise<Response>;
 
 // Route modules are typed by their own state and data; the table stores them erased.
 // deno-lint-ignore no-explicit-any
-type AnyHandler = Handler<any, any>;
+type AnyRouteHandler = RouteHandler<any, any>;
 // deno-lint-ignore no-explicit-any
-type AnyHandlers = Handlers<any, any>;
-// deno-lint-ignore no-explicit-any
-type AnyMiddleware = MiddlewareHandler<any>;
+type AnyMiddleware = Middleware<any>;
 
 /** What a route module may export. */
 export interface RouteModule {
+  /**
+   * The page (or `_app`, `_layout`, `_404`, `_500`) component; in a `_middleware` file,
+   * its middleware, one or a list (Fresh 2's `export default define.middleware(…)`).
+   */
   // Pages, layouts and _app each take their own props; the renderer supplies the right ones.
   // deno-lint-ignore no-explicit-any
-  default?: ComponentType<any>;
-  handler?: AnyHandler | AnyHandlers | AnyMiddleware | AnyMiddleware[];
+  default?: ComponentType<any> | AnyMiddleware | AnyMiddleware[];
+  handler?: AnyRouteHandler | AnyMiddleware | AnyMiddleware[];
   config?: RouteConfig;
   /**
    * Documentation of the route's operations, exported beside its `handler` so it stays

@@ -12,8 +12,8 @@ import { type AgentKeyRecord, authenticateAgentKey } from "../agent/keys.ts";
 import { rateLimitHeaders, type RateLimitResult } from "../limits/window.ts";
 import { hitSlicedLimit } from "../limits/slices.ts";
 import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
-import type { AppState, Services } from "../state.ts";
-import { HttpError } from "./errors.ts";
+import type { Services } from "../services.ts";
+import { HttpError } from "../fresh/error.ts";
 
 /** Agent requests allowed per key per minute (DESIGN.md §6). */
 export const AGENT_RATE_LIMIT = 60;
@@ -27,19 +27,19 @@ export interface AgentCall {
 
 /** SPEC.md's 401 for a missing, malformed or unknown key. */
 function invalidKey(headers: Record<string, string> = {}): HttpError {
-  return new HttpError(401, INVALID_KEY_ERROR, {}, {
-    ...headers,
-    "www-authenticate": 'Bearer realm="parley-agent"',
+  return new HttpError(401, INVALID_KEY_ERROR, {
+    headers: {
+      ...headers,
+      "www-authenticate": 'Bearer realm="parley-agent"',
+    },
   });
 }
 
 function rateLimited(rate: RateLimitResult): HttpError {
-  return new HttpError(
-    429,
-    "Rate limit exceeded",
-    { retryAfter: rate.retryAfter },
-    rateLimitHeaders(rate),
-  );
+  return new HttpError(429, "Rate limit exceeded", {
+    extra: { retryAfter: rate.retryAfter },
+    headers: rateLimitHeaders(rate),
+  });
 }
 
 /**
@@ -49,7 +49,7 @@ function rateLimited(rate: RateLimitResult): HttpError {
  *
  * @example
  * ```ts
- * import type { Services } from "@/lib/state.ts";
+ * import type { Services } from "@/lib/services.ts";
  * declare const req: Request;
  * declare const services: Services;
  * const agent = await authenticateAgent(services, req.headers.get("authorization"), "127.0.0.1");
@@ -93,7 +93,7 @@ export async function authenticateAgent(
  * const { key } = requireAgent(ctx.state);
  * ```
  */
-export function requireAgent(state: AppState): AgentCall {
+export function requireAgent(state: { agent?: AgentCall }): AgentCall {
   if (!state.agent) throw invalidKey();
   return state.agent;
 }

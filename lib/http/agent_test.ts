@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import type { AppState } from "@/lib/state.ts";
 import { type AgentCall, requireAgent, withHeaders } from "@/lib/http/agent.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "../fresh/error.ts";
 
 const state = (agent?: AgentCall) => ({ agent }) as unknown as AppState;
 

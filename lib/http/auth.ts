@@ -3,8 +3,9 @@
  *
  * @module
  */
-import { HttpError } from "./errors.ts";
-import type { Services, SessionUser } from "../state.ts";
+import { HttpError } from "../fresh/error.ts";
+import type { SessionUser } from "../state.ts";
+import type { Services } from "../services.ts";
 import { isModeratorUser } from "../auth/moderators.ts";
 import type { Viewer } from "../community/questions/read.ts";
 

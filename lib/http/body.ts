@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { asObject, parseInput } from "../schemas/parse.ts";
-import { HttpError } from "./errors.ts";
+import { HttpError } from "../fresh/error.ts";
 import { readTextCapped } from "./streams.ts";
 
 /** Default cap for JSON bodies (bytes). */

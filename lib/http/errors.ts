@@ -1,34 +1,30 @@
 /**
- * Errors that carry an HTTP answer. Handlers throw them; the app turns them into
- * `{error}` JSON on `/api/*` and an error page elsewhere. Nothing else reaches a client.
+ * How Parley answers an `HttpError` (lib/fresh/error.ts) as JSON: `{error, ...extra}` with
+ * the error's status and headers. The app answers this way on `/api/*` and for statuses
+ * a page has no view of; nothing else about a failure reaches a client.
  *
  * @module
  */
+import type { HttpError } from "../fresh/error.ts";
 
-/** An error with the status and JSON body to answer with. */
-export class HttpError extends Error {
-  /**
-   * @example
-   * ```ts
-   * throw new HttpError(404, "Question not found");
-   * throw new HttpError(429, "Rate limit exceeded", { retryAfter: 12 }, { "retry-after": "12" });
-   * ```
-   */
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = "HttpError";
-  }
-
-  /** The JSON response for this error. */
-  toResponse(): Response {
-    return Response.json({ error: this.message, ...this.extra }, {
-      status: this.status,
-      headers: this.headers,
-    });
-  }
+/**
+ * The JSON answer of `err`.
+ *
+ * @example
+ * ```ts
+ * import { HttpError } from "@/lib/fresh/error.ts";
+ * import { errorResponse } from "@/lib/http/errors.ts";
+ *
+ * const res = errorResponse(new HttpError(429, "Rate limit exceeded", {
+ *   extra: { retryAfter: 12 },
+ *   headers: { "retry-after": "12" },
+ * }));
+ * await res.json(); // { error: "Rate limit exceeded", retryAfter: 12 }
+ * ```
+ */
+export function errorResponse(err: HttpError): Response {
+  return Response.json({ error: err.message, ...err.extra }, {
+    status: err.status,
+    headers: err.headers,
+  });
 }

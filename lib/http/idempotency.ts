@@ -14,7 +14,7 @@ import {
   storeIdempotentResponse,
 } from "../community/idempotency.ts";
 import { afterCommit } from "../kv/after_commit.ts";
-import { HttpError } from "./errors.ts";
+import { HttpError } from "../fresh/error.ts";
 
 /** The 409 body of a repeat that overlaps the first request. */
 export const IN_PROGRESS_ERROR = "A request with this Idempotency-Key is still in progress";

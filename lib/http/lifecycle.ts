@@ -11,7 +11,8 @@ import { messageViews } from "../community/messages/read.ts";
 import { deleteQuestion } from "../community/questions/delete.ts";
 import { editQuestion } from "../community/questions/edit.ts";
 import { questionViewOf } from "../community/questions/read.ts";
-import type { FreshContext, Handler } from "../fresh/types.ts";
+import type { Context } from "../fresh/context.ts";
+import type { HandlerFn } from "../fresh/handlers.ts";
 import { EditMessageBody, EditQuestionBody } from "../schemas/community.ts";
 import type { AppState } from "../state.ts";
 import { requireAgent } from "./agent.ts";
@@ -19,7 +20,7 @@ import { requireUser, viewerOf } from "./auth.ts";
 import { parseBody } from "./body.ts";
 import { LIFECYCLE_FAILURES, orThrow } from "./outcome.ts";
 
-type Ctx = FreshContext<AppState>;
+type Ctx = Context<AppState>;
 
 /** Who edits or deletes: the user acted for, and whether they delete as a moderator. */
 export interface Actor {
@@ -45,8 +46,8 @@ export const AGENT: Actor = {
 
 /** `PATCH` and `DELETE` of a route whose `ctx.params.id` is a question or a message. */
 export interface LifecycleHandlers {
-  PATCH: Handler<unknown, AppState>;
-  DELETE: Handler<unknown, AppState>;
+  PATCH: HandlerFn<never, AppState>;
+  DELETE: HandlerFn<never, AppState>;
 }
 
 /**
@@ -62,9 +63,9 @@ export interface LifecycleHandlers {
  */
 export function messageLifecycle(actor: Actor): LifecycleHandlers {
   return {
-    async PATCH(req, ctx) {
+    async PATCH(ctx) {
       const userId = actor.userId(ctx);
-      const { content } = await parseBody(req, EditMessageBody);
+      const { content } = await parseBody(ctx.req, EditMessageBody);
       const { kv, now } = ctx.state.services;
       const { message } = orThrow(
         await editMessage(kv, { messageId: ctx.params.id, userId, content }, { now: now() }),
@@ -72,7 +73,7 @@ export function messageLifecycle(actor: Actor): LifecycleHandlers {
       );
       return Response.json((await messageViews(kv, [message]))[0]);
     },
-    async DELETE(_req, ctx) {
+    async DELETE(ctx) {
       const userId = actor.userId(ctx);
       const moderator = await actor.moderator(ctx);
       const { kv, now } = ctx.state.services;
@@ -98,9 +99,9 @@ export function messageLifecycle(actor: Actor): LifecycleHandlers {
  */
 export function questionLifecycle(actor: Actor): LifecycleHandlers {
   return {
-    async PATCH(req, ctx) {
+    async PATCH(ctx) {
       const userId = actor.userId(ctx);
-      const edit = await parseBody(req, EditQuestionBody);
+      const edit = await parseBody(ctx.req, EditQuestionBody);
       const { kv, now } = ctx.state.services;
       const { question } = orThrow(
         await editQuestion(kv, { questionId: ctx.params.id, userId, edit }, { now: now() }),
@@ -108,7 +109,7 @@ export function questionLifecycle(actor: Actor): LifecycleHandlers {
       );
       return Response.json(await questionViewOf(kv, question));
     },
-    async DELETE(_req, ctx) {
+    async DELETE(ctx) {
       const userId = actor.userId(ctx);
       const moderator = await actor.moderator(ctx);
       const { kv, now } = ctx.state.services;

@@ -7,7 +7,7 @@
  */
 import { limitMessage, type RateLimited, roundedWaitInWords } from "../limits/posting.ts";
 import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
-import { HttpError } from "./errors.ts";
+import { HttpError } from "../fresh/error.ts";
 
 /** An expected failure of a domain function. */
 export interface Failure<R extends string> {
@@ -29,8 +29,11 @@ export type ReasonTable<R extends string> = { readonly [K in R]: readonly [numbe
  * ```
  */
 export function rateLimitedError(r: RateLimited): HttpError {
-  return new HttpError(429, limitMessage(r), { retryAfter: r.retryAfter }, {
-    "retry-after": String(r.retryAfter),
+  return new HttpError(429, limitMessage(r), {
+    extra: { retryAfter: r.retryAfter },
+    headers: {
+      "retry-after": String(r.retryAfter),
+    },
   });
 }
 
@@ -76,8 +79,7 @@ export function debateCapacityError(
       `Parley is busy: ${r.max} debates are running. Try again in ${
         roundedWaitInWords(r.retryAfter)
       }.`,
-      { retryAfter: r.retryAfter },
-      headers,
+      { extra: { retryAfter: r.retryAfter }, headers },
     );
   }
   return new HttpError(
@@ -85,8 +87,7 @@ export function debateCapacityError(
     `Too many debates: you can start ${r.limit} per day. Try again in ${
       roundedWaitInWords(r.retryAfter)
     }.`,
-    { retryAfter: r.retryAfter },
-    headers,
+    { extra: { retryAfter: r.retryAfter }, headers },
   );
 }
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FreshContext } from "../fresh/types.ts";
+import type { Context } from "../fresh/context.ts";
 import { PostingLimitError } from "../limits/posting.ts";
 import type { RateLimitResult } from "../limits/window.ts";
 import { type ParticipationDeps, ParticipationError } from "../participation/participate.ts";
@@ -18,9 +18,10 @@ import { parseInput } from "../schemas/parse.ts";
 import type { AppState } from "../state.ts";
 import { requireUser } from "./auth.ts";
 import { readTextLimited } from "./body.ts";
-import { HttpError } from "./errors.ts";
+import { HttpError } from "../fresh/error.ts";
 import { rateLimitedError } from "./outcome.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
+import { remoteHostname } from "./remote.ts";
 
 /** SPEC.md: 10 requests per minute per user and IP. */
 export const PARTICIPATE_RATE_LIMIT = 10;
@@ -66,17 +67,15 @@ async function limitParticipation(
  *
  * @example
  * ```ts
- * import type { FreshContext } from "@/lib/fresh/types.ts";
+ * import type { Context } from "@/lib/fresh/context.ts";
  * import type { AppState } from "@/lib/state.ts";
  * import { draftParticipation } from "@/lib/participation/participate.ts";
- * declare const req: Request;
- * declare const ctx: FreshContext<AppState>;
- * const { result, limit } = await participationRequest(req, ctx, "POST /x", draftParticipation);
+ * declare const ctx: Context<AppState>;
+ * const { result, limit } = await participationRequest(ctx, "POST /x", draftParticipation);
  * ```
  */
 export async function participationRequest<T>(
-  req: Request,
-  ctx: FreshContext<AppState>,
+  ctx: Context<AppState>,
   name: string,
   run: (
     deps: ParticipationDeps,
@@ -87,11 +86,11 @@ export async function participationRequest<T>(
   const { kv, llm, now } = ctx.state.services;
   // Session only. A bearer credential also skips the cross-site check (middleware),
   // so honouring a cookie that rides along with one would open a CSRF hole.
-  if (req.headers.has("authorization")) throw new HttpError(401, "Unauthorized");
+  if (ctx.req.headers.has("authorization")) throw new HttpError(401, "Unauthorized");
   const user = requireUser(ctx.state.user);
   try {
-    const input = parseInput(ParticipateBody, await readOptionalJson(req));
-    const limit = await limitParticipation(kv, user.id, ctx.remoteAddr.hostname, now());
+    const input = parseInput(ParticipateBody, await readOptionalJson(ctx.req));
+    const limit = await limitParticipation(kv, user.id, remoteHostname(ctx.info), now());
     if (!llm) {
       console.error(`${name}: no language model (set LLM_API_KEY)`);
       throw new HttpError(500, PARTICIPATION_FAILED);

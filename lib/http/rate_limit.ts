@@ -5,7 +5,7 @@
  * @module
  */
 import { hitRateLimit, rateLimitHeaders, type RateLimitResult } from "../limits/window.ts";
-import { HttpError } from "./errors.ts";
+import { HttpError } from "../fresh/error.ts";
 
 /**
  * Count a hit and throw a 429 `HttpError` when it is over `limit` per `windowMs`;
@@ -31,12 +31,10 @@ export async function enforceRateLimit(
 ): Promise<RateLimitResult> {
   const r = await hitRateLimit(kv, bucket, key, limit, windowMs, now);
   if (!r.allowed) {
-    throw new HttpError(
-      429,
-      "Rate limit exceeded",
-      { retryAfter: r.retryAfter },
-      rateLimitHeaders(r),
-    );
+    throw new HttpError(429, "Rate limit exceeded", {
+      extra: { retryAfter: r.retryAfter },
+      headers: rateLimitHeaders(r),
+    });
   }
   return r;
 }

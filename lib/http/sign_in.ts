@@ -9,9 +9,9 @@ import { finishSignIn } from "../auth/app_callback.ts";
 import { handleCallback, startSignIn } from "../auth/flow.ts";
 import { PROVIDER_INFO } from "../auth/providers.ts";
 import type { ProviderId } from "../config.ts";
-import type { Services } from "../state.ts";
+import type { Services } from "../services.ts";
 import { getCookies } from "./cookies.ts";
-import { HttpError } from "./errors.ts";
+import { HttpError } from "../fresh/error.ts";
 import { redirectResponse } from "./redirect.ts";
 import { safeReturnTo } from "./return_to.ts";
 
@@ -55,7 +55,7 @@ export function loginOptions(url: URL): { flow: "login" | "bind"; returnTo: stri
  *
  * @example
  * ```ts
- * import type { Services } from "@/lib/state.ts";
+ * import type { Services } from "@/lib/services.ts";
  * declare const services: Services;
  * const res = await startSignInResponse(services, "provider_a", { flow: "login", returnTo: "/" });
  * ```
@@ -78,7 +78,7 @@ export async function startSignInResponse(
  *
  * @example
  * ```ts
- * import type { Services } from "@/lib/state.ts";
+ * import type { Services } from "@/lib/services.ts";
  * declare const req: Request;
  * declare const services: Services;
  * const res = await callbackResponse(req, services, "provider_b", new URL(req.url), null);

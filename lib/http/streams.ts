@@ -15,7 +15,7 @@ export type CappedReadFailure = "too_large" | "unreadable";
  *
  * @example
  * ```ts
- * import { HttpError } from "@/lib/http/errors.ts";
+ * import { HttpError } from "@/lib/fresh/error.ts";
  * declare const req: Request;
  * const text = await readTextCapped(req.body, 64 * 1024);
  * if (typeof text !== "string") {

@@ -10,7 +10,7 @@ import { debateJobKind } from "../debates/job.ts";
 import { panelJobKind } from "../panel/job.ts";
 import { fanoutJobKind } from "../notifications/fanout.ts";
 import { answerOrderJobKind } from "../community/answer_order_job.ts";
-import type { Services } from "../state.ts";
+import type { Services } from "../services.ts";
 import { type JobRunner, jobRunner } from "./runner.ts";
 
 /**
@@ -18,7 +18,7 @@ import { type JobRunner, jobRunner } from "./runner.ts";
  *
  * @example
  * ```ts
- * import type { Services } from "@/lib/state.ts";
+ * import type { Services } from "@/lib/services.ts";
  * declare const services: Services;
  * const jobs = appJobs(services);
  * jobs.nudge();

@@ -48,12 +48,12 @@ export const MAX_LOGGED_HITS = 5000;
  *
  * @example
  * ```ts
- * import { HttpError } from "@/lib/http/errors.ts";
+ * import { HttpError } from "@/lib/fresh/error.ts";
  * declare const kv: Deno.Kv;
  * declare const userId: string;
  * declare const ip: string;
  * const r = await hitRateLimit(kv, "debate", `${userId}:${ip}`, 8, 60_000);
- * if (!r.allowed) throw new HttpError(429, "Rate limit exceeded", { retryAfter: r.retryAfter });
+ * if (!r.allowed) throw new HttpError(429, "Rate limit exceeded", { extra: { retryAfter: r.retryAfter } });
  * ```
  */
 export async function hitRateLimit(

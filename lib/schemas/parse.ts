@@ -6,7 +6,7 @@
  * @module
  */
 import type { z } from "zod";
-import { HttpError } from "../http/errors.ts";
+import { HttpError } from "../fresh/error.ts";
 
 /** Where validated input came from: a JSON body or the query string. */
 export type InputPlace = "body" | "query";
@@ -70,7 +70,7 @@ export function parseInput<S extends z.ZodType>(
   if (parsed.success) return parsed.data;
   const issues = describeIssues(parsed.error, opts.in);
   const message = opts.message ?? parsed.error.issues[0]?.message ?? "Invalid request";
-  throw new HttpError(400, message, { issues });
+  throw new HttpError(400, message, { extra: { issues } });
 }
 
 /** The query string as a plain object (last value of a repeated name wins). */

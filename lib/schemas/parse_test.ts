@@ -1,7 +1,7 @@
 /** parseInput(): the one validation helper of the routes, and its input helpers. */
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { HttpError } from "../http/errors.ts";
+import { HttpError } from "../fresh/error.ts";
 import { asObject, describeIssues, parseInput, queryObject } from "./parse.ts";
 
 const Body = z.object({ title: z.string({ error: "title is required" }) }).strict();

@@ -12,13 +12,14 @@ import { jobRunner } from "@/lib/jobs/runner.ts";
 import { createEventStream, sseHeadersFor } from "@/lib/http/sse.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { readJson } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
 import { DEBATE_EVENTS, DebateRequestSchema } from "@/lib/schemas/debate.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
 import { acquireDebateSlot } from "@/lib/debates/capacity.ts";
 import { debateCapacityError } from "@/lib/http/outcome.ts";
+import { remoteHostname } from "@/lib/http/remote.ts";
 
 /** SPEC.md: 24 KB request bodies, 8 debates per minute per user per IP. */
 const BODY_LIMIT = 24 * 1024;
@@ -37,11 +38,11 @@ function missingField(body: Record<string, unknown>): boolean {
  * disconnects.
  */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const { kv, llm, now } = ctx.state.services;
     const user = requireUser(ctx.state.user);
     try {
-      const body = asObject(await readJson(req, { limit: BODY_LIMIT }));
+      const body = asObject(await readJson(ctx.req, { limit: BODY_LIMIT }));
       if (missingField(body)) throw new HttpError(400, "Missing topic or userProfile");
       const request = parseInput(DebateRequestSchema, body, { message: "Invalid debate request" });
       // Counted once the request is well-formed: the budget guards the model, and a
@@ -49,7 +50,7 @@ export const handler = define.handlers({
       await enforceRateLimit(
         kv,
         "debate",
-        `${user.id}:${ctx.remoteAddr.hostname}`,
+        `${user.id}:${remoteHostname(ctx.info)}`,
         RATE_LIMIT,
         RATE_WINDOW_MS,
         now(),
@@ -89,7 +90,7 @@ export const handler = define.handlers({
       // The job is ours unless this instance is stopping; then a pass elsewhere runs it
       // and the client follows it through GET /api/debates/:id/events.
       if (!await jobs.adopt(DEBATE_JOB, accepted.record.id, local)) await local.onEnd!();
-      return new Response(events.body, { status: 200, headers: sseHeadersFor(req) });
+      return new Response(events.body, { status: 200, headers: sseHeadersFor(ctx.req) });
     } catch (err) {
       if (err instanceof HttpError) throw err;
       console.error("POST /api/debate: could not start", err);

@@ -2,7 +2,7 @@ import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi
 import { favoriteStatuses, MAX_STATUS_IDS, toggleFavorite } from "@/lib/community/favorites.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { orThrow } from "@/lib/http/outcome.ts";
 import {
   FavoriteBody,
@@ -18,7 +18,7 @@ import { define } from "@/lib/state.ts";
  * POST /api/favorites {targetId, targetType} — toggle (SPEC.md's favorite table).
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = requireUser(ctx.state.user);
     const raw = ctx.url.searchParams.get("targetIds") ?? "";
     const listed = raw.split(",").map((s) => s.trim()).filter(Boolean);
@@ -32,9 +32,9 @@ export const handler = define.handlers({
     const statuses = await favoriteStatuses(ctx.state.services.kv, user.id, targetType, ids);
     return Response.json({ statuses });
   },
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
-    const body = await parseBody(req, FavoriteBody);
+    const body = await parseBody(ctx.req, FavoriteBody);
     const { kv, now, config } = ctx.state.services;
     const toggled = await toggleFavorite(kv, { ...body, userId: user.id }, now(), {
       limits: config.limits,

@@ -5,7 +5,7 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/feed: the question total, polled by the home page's new-questions notice. */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const total = await countQuestions(ctx.state.services.kv);
     return Response.json({ total }, { headers: { "cache-control": "no-store" } });
   },

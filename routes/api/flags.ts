@@ -14,9 +14,9 @@ import { define } from "@/lib/state.ts";
 
 /** POST /api/flags — flag a question or message for the moderators (session). */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
-    const body = await parseBody(req, FlagBody);
+    const body = await parseBody(ctx.req, FlagBody);
     const { kv, config, now } = ctx.state.services;
     orThrow(
       await flagPost(kv, { userId: user.id, ...body, note: body.note || null }, {

@@ -11,9 +11,9 @@ import { define } from "@/lib/state.ts";
  * Answers {action, upvotes, downvotes, liked, downvoted}.
  */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
-    const body = await parseBody(req, LikeBody);
+    const body = await parseBody(ctx.req, LikeBody);
     const { kv, now, config } = ctx.state.services;
     const cast = await castVote(kv, { ...body, userId: user.id }, now(), { limits: config.limits });
     const { vote } = orThrow(cast, {

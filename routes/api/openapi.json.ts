@@ -9,7 +9,7 @@ let cached: { origin: string; body: string } | null = null;
  * every route module exports beside its handler.
  */
 export const handler = define.handlers({
-  GET(_req, ctx) {
+  GET(ctx) {
     const origin = ctx.state.services.config.appOrigin;
     if (cached?.origin !== origin) {
       const doc = buildOpenApi(origin, collectOperations(Object.values(manifest.routes)));

@@ -1,9 +1,11 @@
+import { HttpError, page } from "@/lib/fresh/mod.ts";
 import {
   DebateTranscript,
   DebateVersus,
   StandInNote,
   SynthesisReport,
 } from "@/components/DebateView.tsx";
+import { PRIVATE_DEBATE } from "@/components/PrivateDebate.tsx";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import { debateAccess } from "@/lib/debates/access.ts";
 import type { Debate } from "@/lib/debates/store.ts";
@@ -17,16 +19,16 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now } = ctx.state.services;
     const viewer = ctx.state.user?.id ?? null;
     const access = await debateAccess(kv, ctx.params.id, viewer, now());
     // A private debate says so (and nothing else about it); a missing one is a plain 404.
     if (!access.ok) {
-      return ctx.renderNotFound(access.reason === "private" ? { privateDebate: true } : undefined);
+      throw new HttpError(404, access.reason === "private" ? PRIVATE_DEBATE : undefined);
     }
     const debate = access.debate;
-    return ctx.render({ debate, isOwner: viewer === debate.userId, now: now() });
+    return page({ debate, isOwner: viewer === debate.userId, now: now() });
   },
 });
 

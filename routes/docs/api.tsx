@@ -1,3 +1,4 @@
+import { page } from "@/lib/fresh/mod.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import { AGENT_RATE_LIMIT } from "@/lib/http/agent.ts";
 import { buildOpenApi, collectOperations, type OperationDoc } from "@/lib/agent/openapi.ts";
@@ -14,10 +15,10 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  GET(_req, ctx) {
+  GET(ctx) {
     const origin = ctx.state.services.config.appOrigin;
     const operations = collectOperations(Object.values(manifest.routes));
-    return ctx.render({ origin, doc: buildOpenApi(origin, operations), operations });
+    return page({ origin, doc: buildOpenApi(origin, operations), operations });
   },
 });
 

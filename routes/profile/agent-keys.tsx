@@ -1,3 +1,4 @@
+import { page } from "@/lib/fresh/mod.ts";
 import { SignInPrompt } from "@/components/SignInPrompt.tsx";
 import AgentKeysPanel from "@/islands/AgentKeysPanel.tsx";
 import { type AgentKeyInfo, listAgentKeys } from "@/lib/agent/keys.ts";
@@ -10,12 +11,10 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = ctx.state.user;
     const keys = user ? await listAgentKeys(ctx.state.services.kv, user.id) : [];
-    const res = ctx.render({ keys });
-    res.headers.set("cache-control", "no-store");
-    return res;
+    return page({ keys }, { headers: { "cache-control": "no-store" } });
   },
 });
 

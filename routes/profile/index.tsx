@@ -1,3 +1,4 @@
+import { page } from "@/lib/fresh/mod.ts";
 import { BindResult } from "@/components/profile/BindResult.tsx";
 import { ProfileSummary } from "@/components/profile/ProfileSummary.tsx";
 import { SignInMethods } from "@/components/profile/SignInMethods.tsx";
@@ -42,28 +43,25 @@ const ALL_VISIBLE = Object.fromEntries(ACTIVITY_TYPES.map((t) => [t, true])) as 
 >;
 
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = ctx.state.user;
     const { kv, config, now } = ctx.state.services;
     const profile = user ? await getProfile(kv, user.id) : null;
     if (!user || !profile) {
-      return new Response(null, {
-        status: 302,
-        headers: { location: "/signin?returnTo=%2Fprofile" },
-      });
+      return ctx.redirect("/signin?returnTo=%2Fprofile");
     }
     const params = ctx.url.searchParams;
     const asked = params.get("tab") as ActivityType | null;
     const tab = asked && ACTIVITY_TYPES.includes(asked) ? asked : "questions";
     const t = now();
-    const [identities, settings, keys, { stats, badges }, page] = await Promise.all([
+    const [identities, settings, keys, { stats, badges }, activity] = await Promise.all([
       listIdentities(kv, user.id).then((list) => list.map(identitySummary)),
       getSettings(kv, user.id),
       listAgentKeys(kv, user.id),
       statsAndBadges(kv, user.id),
       listActivityForPage(kv, user.id, tab, params.get("cursor"), t),
     ]);
-    const res = ctx.render({
+    return page({
       profile,
       identities,
       available: availableProviders(config),
@@ -72,11 +70,9 @@ export const handler = define.handlers<Data>({
       stats,
       badges,
       tab,
-      page,
+      page: activity,
       now: t,
-    });
-    res.headers.set("cache-control", "no-store");
-    return res;
+    }, { headers: { "cache-control": "no-store" } });
   },
 });
 

@@ -1,36 +1,37 @@
-import ExpertPanel from "@/islands/ExpertPanel.tsx";
-import { expertById, EXPERTS, publicExpert } from "@/lib/panel/experts.ts";
+import { HttpError, page } from "@/lib/fresh/mod.ts";
 import { AuthorLine } from "@/components/AuthorLine.tsx";
-import { ago } from "@/components/RelativeTime.tsx";
-import { cachedElement } from "@/lib/fresh/html_cache.ts";
-import { AcceptedMark, AnswerSort, EditedNote } from "@/components/Lifecycle.tsx";
+import { HiddenBanner } from "@/components/HiddenBanner.tsx";
+import { AnswerSort, EditedNote, LifecycleNotice } from "@/components/Lifecycle.tsx";
 import { Markdown } from "@/components/Markdown.tsx";
+import { FlagAction } from "@/components/PostTools.tsx";
 import { signInHref, SignInPrompt } from "@/components/SignInPrompt.tsx";
 import { TagList } from "@/components/TagList.tsx";
+import { AnswersHeading } from "@/components/thread/AnswersHeading.tsx";
+import { ThreadPager } from "@/components/thread/Pagers.tsx";
+import { ThreadMessage, type ThreadView } from "@/components/thread/ThreadMessage.tsx";
+import { nestReplies } from "@/components/thread/tree.ts";
 import { VoteAndFavorite } from "@/components/VoteAndFavorite.tsx";
 import AgentParticipate from "@/islands/AgentParticipate.tsx";
+import ExpertPanel from "@/islands/ExpertPanel.tsx";
+import FollowToggle from "@/islands/FollowToggle.tsx";
 import MessageForm from "@/islands/MessageForm.tsx";
 import PostActions from "@/islands/PostActions.tsx";
-import { viewerOf } from "@/lib/http/auth.ts";
-import { Head } from "@/lib/fresh/head.ts";
-import { excerpt } from "@/lib/markdown.ts";
-import { CONTENT_MAX } from "@/lib/shared.ts";
-import type { MessageViewBase as MessageView } from "@/lib/community/messages/model.ts";
-import {
-  readThreadPage,
-  REPLIES_PER_ANSWER,
-  type ViewedThreadPage as QuestionThreadPage,
-} from "@/lib/community/thread.ts";
-import { ThreadQuery } from "@/lib/schemas/community.ts";
-import { queryObject } from "@/lib/schemas/parse.ts";
-import type { VoteType } from "@/lib/community/votes.ts";
-import { define } from "@/lib/state.ts";
-import { HiddenBanner } from "@/components/HiddenBanner.tsx";
-import { FlagAction } from "@/components/PostTools.tsx";
-import FollowToggle from "@/islands/FollowToggle.tsx";
 import QuestionLive from "@/islands/QuestionLive.tsx";
 import ShareButton from "@/islands/ShareButton.tsx";
+import {
+  readThreadPage,
+  type ViewedThreadPage as QuestionThreadPage,
+} from "@/lib/community/thread.ts";
+import type { VoteType } from "@/lib/community/votes.ts";
+import { Head } from "@/lib/fresh/head.ts";
+import { viewerOf } from "@/lib/http/auth.ts";
+import { excerpt } from "@/lib/markdown.ts";
 import { NO_VIEWER_STATE, questionPageViewerState } from "@/lib/notifications/page.ts";
+import { EXPERTS, publicExpert } from "@/lib/panel/experts.ts";
+import { ThreadQuery } from "@/lib/schemas/community.ts";
+import { queryObject } from "@/lib/schemas/parse.ts";
+import { CONTENT_MAX } from "@/lib/shared.ts";
+import { define } from "@/lib/state.ts";
 
 interface Data {
   /** The thread page as this viewer may see it (no voter lists: the page shows none). */
@@ -44,9 +45,6 @@ interface Data {
   /** Follow state and hidden posts (issue 12). */
   extras: { following: boolean; hidden: string[] };
 }
-
-/** Deepest visual nesting of replies; deeper replies line up at this depth. */
-const MAX_DEPTH = 4;
 
 /**
  * The data path (issue 13): the thread page comes from the one-second shared read cache
@@ -75,7 +73,7 @@ const MAX_DEPTH = 4;
  * them before reading the page.
  */
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now, feedCacheMs = 1000 } = ctx.state.services;
     const user = ctx.state.user;
     // The moderator check runs beside the thread read (the thread does not depend on it).
@@ -97,8 +95,8 @@ export const handler = define.handlers<Data>({
         : NO_VIEWER_STATE,
       viewer,
     ]);
-    if (!question) return ctx.renderNotFound();
-    return ctx.render({
+    if (!question) throw new HttpError(404);
+    return page({
       question,
       votes: state.votes,
       favorites: state.favorites,
@@ -109,273 +107,26 @@ export const handler = define.handlers<Data>({
   },
 });
 
-/** Replies grouped under the message they answer; top-level answers first. */
-function threadOf(messages: MessageView[]) {
-  const byId = new Map(messages.map((m) => [m.id, m]));
-  const children = new Map<string, MessageView[]>();
-  const roots: MessageView[] = [];
-  for (const m of messages) {
-    if (m.replyTo && byId.has(m.replyTo)) {
-      const list = children.get(m.replyTo) ?? [];
-      list.push(m);
-      children.set(m.replyTo, list);
-    } else {
-      roots.push(m);
-    }
-  }
-  return { roots, children, byId };
-}
-
-/** "2 answers · 3 replies": top-level answers and replies to them, counted apart. */
-function answersHeading(answers: number, replies: number): string {
-  if (answers === 0) return "No answers yet";
-  const a = answers === 1 ? "1 answer" : `${answers} answers`;
-  if (replies <= 0) return a;
-  return `${a} · ${replies === 1 ? "1 reply" : `${replies} replies`}`;
-}
-
-/** The URL of thread page `page` (or one answer's reply page), keeping nothing else. */
-function threadHref(url: URL, params: Record<string, string>): string {
-  const sort = url.searchParams.get("sort");
-  if (sort === "newest" || sort === "oldest") params = { sort, ...params };
-  const qs = new URLSearchParams(params).toString();
-  return `${url.pathname}${qs ? `?${qs}` : ""}#answers-heading`;
-}
-
-/** "Show all N replies" under an answer whose replies did not all fit on the page. */
-function MoreReplies(
-  { q, answerId, url }: { q: QuestionThreadPage; answerId: string; url: URL },
-) {
-  const total = q.replyCounts.find((r) => r.answerId === answerId)?.replies ?? 0;
-  const single = url.searchParams.get("answer") === answerId;
-  const replyPage = Number(url.searchParams.get("replyPage") ?? 1) || 1;
-  if (!single) {
-    if (total <= REPLIES_PER_ANSWER) return null;
-    return (
-      <p class="hint more-replies">
-        Showing {REPLIES_PER_ANSWER} of {total} replies.{" "}
-        <a href={threadHref(url, { answer: answerId, replyPage: "2" })}>Show more replies</a>
-      </p>
-    );
-  }
-  const pages = Math.max(1, Math.ceil(total / REPLIES_PER_ANSWER));
-  return (
-    <nav class="pagination" aria-label="Reply pages">
-      {replyPage > 1 && (
-        <a
-          href={threadHref(url, { answer: answerId, replyPage: String(replyPage - 1) })}
-          rel="prev"
-        >
-          Previous replies
-        </a>
-      )}
-      <span>Replies page {replyPage} of {pages}</span>
-      {replyPage < pages && (
-        <a
-          href={threadHref(url, { answer: answerId, replyPage: String(replyPage + 1) })}
-          rel="next"
-        >
-          More replies
-        </a>
-      )}
-      <a href={threadHref(url, {})}>Back to all answers</a>
-    </nav>
-  );
-}
-
-/** Page links of the answers: previous, numbers (a window around this page), next. */
-function ThreadPager({ q, url }: { q: QuestionThreadPage; url: URL }) {
-  if (q.pageCount <= 1 || url.searchParams.has("answer")) return null;
-  const href = (p: number) => threadHref(url, p === 1 ? {} : { page: String(p) });
-  const numbers: number[] = [];
-  for (let p = 1; p <= q.pageCount; p++) {
-    if (p === 1 || p === q.pageCount || Math.abs(p - q.page) <= 2) numbers.push(p);
-  }
-  return (
-    <nav class="pagination" aria-label="Answer pages" data-testid="thread-pager">
-      {q.page > 1 && <a href={href(Math.min(q.page - 1, q.pageCount))} rel="prev">Previous</a>}
-      <ol class="pagination-pages">
-        {numbers.map((p, i) => (
-          <li key={p}>
-            {i > 0 && numbers[i - 1] !== p - 1 && <span aria-hidden="true">…</span>}
-            {p === q.page
-              ? <a href={href(p)} aria-current="page">{p}</a>
-              : <a href={href(p)} aria-label={`Page ${p}`}>{p}</a>}
-          </li>
-        ))}
-      </ol>
-      {q.page < q.pageCount && <a href={href(q.page + 1)} rel="next">Next</a>}
-    </nav>
-  );
-}
-
-/** The notice after an edit, a delete or an accept on this page. */
-function LifecycleNotice({ url }: { url: URL }) {
-  const p = url.searchParams;
-  const text = p.has("edited")
-    ? "Your edit was saved."
-    : p.has("removed")
-    ? "The post was deleted."
-    : p.has("accepted")
-    ? "The accepted answer was updated."
-    : p.has("saved")
-    ? "Your question was updated."
-    : null;
-  return text ? <p class="alert alert-ok" role="status">{text}</p> : null;
-}
-
-/** A message's author line, reply hint, hidden banner, text and edit note (no islands). */
-function MessageBody(
-  { m, questionId, parent, deep, hidden, now }: {
-    m: MessageView;
-    questionId: string;
-    parent: MessageView | undefined;
-    deep: boolean;
-    hidden: boolean;
-    now: number;
-  },
-) {
-  return (
-    <>
-      <AuthorLine
-        author={m.author}
-        createdAt={m.createdAt}
-        createdBy={m.createdBy}
-        now={now}
-        verb={parent ? "replied" : "answered"}
-        via={m.via}
-        standIn={m.standIn}
-        expertTitle={m.expertId ? expertById(m.expertId)?.title ?? "" : undefined}
-        draftedWithAi={m.draftedWithAi}
-      />
-      {parent && deep && (
-        <p class="hint">
-          In reply to <a href={`#${encodeURIComponent(parent.id)}`}>{parent.author.name}</a>
-        </p>
-      )}
-      {hidden && <HiddenBanner what="answer" />}
-      <Markdown text={m.content} idPrefix={`${m.id}-`} />
-      <EditedNote questionId={questionId} messageId={m.id} editedAt={m.editedAt} now={now} />
-    </>
-  );
-}
-
 /** A question with its threaded answers, vote and favorite buttons, and answer forms. */
 export default define.page<typeof handler>(function QuestionPage({ data, state, url }) {
   const { question: q, now } = data;
   const signedIn = Boolean(state.user);
   const signIn = signedIn ? null : signInHref(url);
-  const { roots, children, byId } = threadOf(q.messages);
+  const tree = nestReplies(q.messages);
   const posted = url.searchParams.get("posted");
   const asked = url.searchParams.get("asked");
-
-  const renderMessage = (m: MessageView, depth: number) => {
-    const replies = children.get(m.id) ?? [];
-    const parent = m.replyTo ? byId.get(m.replyTo) : undefined;
-    const label = `${m.author.name}'s ${parent ? "reply" : "answer"}`;
-    const own = state.user?.id === m.author.id;
-    const accepted = !parent && q.acceptedMessageId === m.id;
-    if (m.deleted) {
-      return (
-        <li key={m.id} class="message" id={m.id} data-testid="message">
-          <article class="card message-card deleted" aria-label="Deleted post">
-            <p class="muted">[deleted]</p>
-          </article>
-          {replies.length > 0 && (
-            depth < MAX_DEPTH
-              ? <ol class="replies">{replies.map((r) => renderMessage(r, depth + 1))}</ol>
-              : replies.map((r) => renderMessage(r, depth))
-          )}
-        </li>
-      );
-    }
-    return (
-      <li key={m.id} class="message" id={m.id} data-testid="message">
-        <article
-          class={`card message-card${posted === m.id ? " just-posted" : ""}${
-            accepted ? " accepted" : ""
-          }`}
-        >
-          {accepted && <AcceptedMark />}
-          {
-            // Who, when and what: the same markup for every viewer until the message or its
-            // age text changes, so rendered once and reused by key (lib/fresh/html_cache.ts).
-            cachedElement(
-              "div",
-              { class: "message-body" },
-              JSON.stringify([
-                "message-body",
-                q.id,
-                parent ? [parent.id, parent.author.name] : null,
-                depth >= MAX_DEPTH,
-                data.extras.hidden.includes(m.id),
-                ago(m.createdAt, now),
-                m.editedAt === null ? "" : ago(m.editedAt, now),
-                m,
-              ]),
-              () => (
-                <MessageBody
-                  m={m}
-                  questionId={q.id}
-                  parent={parent}
-                  deep={depth >= MAX_DEPTH}
-                  hidden={data.extras.hidden.includes(m.id)}
-                  now={now}
-                />
-              ),
-            )
-          }
-          <div class="row actions">
-            <VoteAndFavorite
-              targetType="message"
-              targetId={m.id}
-              upvotes={m.upvotes}
-              downvotes={m.downvotes}
-              vote={data.votes[m.id] ?? null}
-              favorited={data.favorites[m.id] ?? false}
-              signInHref={signIn}
-              label={label}
-              own={own}
-            />
-            {signedIn && (
-              <MessageForm
-                questionId={q.id}
-                replyTo={m.id}
-                replyToName={m.author.name}
-                maxLength={CONTENT_MAX}
-              />
-            )}
-            <ShareButton questionId={q.id} messageId={m.id} title={q.title} label={label} />
-            <FlagAction
-              viewerId={state.user?.id ?? null}
-              authorId={m.author.id}
-              targetType="message"
-              targetId={m.id}
-              label={label}
-            />
-          </div>
-          {(own || data.moderator || (!parent && state.user?.id === q.author.id)) && (
-            <PostActions
-              kind="message"
-              id={m.id}
-              questionId={q.id}
-              label={own ? `your ${parent ? "reply" : "answer"}` : label}
-              content={own ? m.content : undefined}
-              maxLength={CONTENT_MAX}
-              canEdit={own}
-              canDelete={own || data.moderator}
-              accepted={!parent && state.user?.id === q.author.id ? accepted : undefined}
-            />
-          )}
-        </article>
-        {replies.length > 0 && (
-          depth < MAX_DEPTH
-            ? <ol class="replies">{replies.map((r) => renderMessage(r, depth + 1))}</ol>
-            : replies.map((r) => renderMessage(r, depth))
-        )}
-        {depth === 1 && <MoreReplies q={q} answerId={m.id} url={url} />}
-      </li>
-    );
+  const view: ThreadView = {
+    question: q,
+    tree,
+    viewerId: state.user?.id ?? null,
+    moderator: data.moderator,
+    signInHref: signIn,
+    votes: data.votes,
+    favorites: data.favorites,
+    hidden: data.extras.hidden,
+    posted,
+    url,
+    now,
   };
 
   return (
@@ -385,7 +136,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
         <meta name="description" content={excerpt(q.description || q.title, 160)} />
       </Head>
       {asked && <p class="alert alert-ok" role="status">Your question is live.</p>}
-      {posted && byId.has(posted) && (
+      {posted && tree.byId.has(posted) && (
         <p class="alert alert-ok" role="status">Your message was posted.</p>
       )}
       <LifecycleNotice url={url} />
@@ -444,11 +195,9 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
       </article>
 
       <section class="answers" aria-labelledby="answers-heading">
-        <h2 id="answers-heading">
-          {answersHeading(q.answerCount, q.messageCount - q.answerCount)}
-        </h2>
+        <AnswersHeading answers={q.answerCount} replies={q.messageCount - q.answerCount} />
         {q.answerCount > 1 && <AnswerSort url={url} sort={q.sort} />}
-        {roots.length === 0
+        {tree.roots.length === 0
           ? (
             <p class="empty">
               {q.answerCount === 0
@@ -456,7 +205,11 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
                 : "No answers on this page."}
             </p>
           )
-          : <ol class="thread">{roots.map((m) => renderMessage(m, 1))}</ol>}
+          : (
+            <ol class="thread">
+              {tree.roots.map((m) => <ThreadMessage key={m.id} m={m} depth={1} view={view} />)}
+            </ol>
+          )}
         <ThreadPager q={q} url={url} />
       </section>
       <ExpertPanel questionId={q.id} experts={EXPERTS.map(publicExpert)} signedIn={signedIn} />

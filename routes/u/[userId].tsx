@@ -1,3 +1,4 @@
+import { HttpError, page } from "@/lib/fresh/mod.ts";
 import { Avatar } from "@/components/Avatar.tsx";
 import { Bio } from "@/components/Markdown.tsx";
 import { ActivityList, ActivityTabs } from "@/components/profile/ActivityList.tsx";
@@ -22,11 +23,11 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now } = ctx.state.services;
     const t = now();
     const profile = await getPublicProfile(kv, ctx.params.userId, t);
-    if (!profile) return ctx.renderNotFound();
+    if (!profile) throw new HttpError(404);
     const isOwner = ctx.state.user?.id === profile.userId;
     const visible: Record<ActivityType, boolean> = {
       questions: true,
@@ -39,10 +40,10 @@ export const handler = define.handlers<Data>({
     const asked = params.get("tab") as ActivityType | null;
     const tab = asked && ACTIVITY_TYPES.includes(asked) ? asked : "questions";
     const cursor = params.get("cursor") ?? undefined;
-    const page = visible[tab]
+    const activity = visible[tab]
       ? await listActivityForPage(kv, profile.userId, tab, cursor ?? null, t)
       : null;
-    return ctx.render({ profile, tab, page, visible, isOwner, now: t });
+    return page({ profile, tab, page: activity, visible, isOwner, now: t });
   },
 });
 

@@ -11,7 +11,7 @@ import { llmFromConfig } from "@/lib/llm/from_config.ts";
 import type { LlmClient } from "@/lib/llm/types.ts";
 import { resolveAppSecret } from "@/lib/auth/secret.ts";
 import { createSession, sessionCookieName } from "@/lib/auth/sessions.ts";
-import type { Services } from "@/lib/state.ts";
+import type { Services } from "@/lib/services.ts";
 import { createUser, type User } from "@/lib/auth/users.ts";
 import manifest from "@/manifest.gen.ts";
 

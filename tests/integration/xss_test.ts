@@ -1,6 +1,6 @@
 /**
  * XSS: every place user or model text is rendered, fed with script payloads. Each page
- * is scanned as markup: the only scripts are the nonce'd boot module and JSON island
+ * is scanned as markup: the only scripts are the build's boot module and JSON island
  * props, no tag carries an event-handler attribute, and no href/src is a script URL.
  */
 import assert from "node:assert/strict";

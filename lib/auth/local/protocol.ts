@@ -16,7 +16,7 @@ import type { Config, ProviderId } from "../../config.ts";
 import { pkceChallenge, timingSafeEqual } from "../crypto.ts";
 import { readTextLimited } from "../../http/body.ts";
 import { randomToken } from "../../ids.ts";
-import type { Services } from "../../state.ts";
+import type { Services } from "../../services.ts";
 import { localClientId, localClientSecret, redirectUri } from "../providers.ts";
 import { getLocalAccount, type LocalAccount, localAvatarUrl, primaryEmail } from "./accounts.ts";
 import {
@@ -130,7 +130,7 @@ async function readTokenRequest(
  *
  * @example
  * ```ts
- * import type { Services } from "@/lib/state.ts";
+ * import type { Services } from "@/lib/services.ts";
  * declare const services: Services;
  * declare const req: Request;
  * const answer = await localTokenEndpoint(req, services, "provider_a");

@@ -21,10 +21,9 @@ import { define } from "@/lib/state.ts";
  * with 401, whatever else it carries).
  */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const { limits } = ctx.state.services.config;
     const { result, limit } = await participationRequest(
-      req,
       ctx,
       "POST /api/agent/participate",
       (deps, userId, input) => participate({ ...deps, limits }, userId, input),

@@ -3,7 +3,7 @@ import { getMessage } from "@/lib/community/messages/read.ts";
 import type { QuestionRecord } from "@/lib/community/questions/model.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
 import { isLookupId, keys } from "@/lib/kv/keys.ts";
 import { draftAnswer, HELPERS_PER_MINUTE } from "@/lib/panel/assist.ts";
@@ -12,9 +12,9 @@ import { define } from "@/lib/state.ts";
 
 /** POST /api/ai/draft {questionId, replyTo?} — a draft for the composer (session, 15/min). */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
-    const body = await parseBody(req, DraftBody);
+    const body = await parseBody(ctx.req, DraftBody);
     const { kv, llm, now } = ctx.state.services;
     await enforceRateLimit(kv, "ai_draft", user.id, HELPERS_PER_MINUTE, 60_000, now());
     const q = isLookupId(body.questionId)

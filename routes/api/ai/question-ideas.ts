@@ -1,7 +1,7 @@
 import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
 import { HELPERS_PER_MINUTE, questionIdeas } from "@/lib/panel/assist.ts";
 import { IdeasBody, IdeasResponse } from "@/lib/schemas/panel.ts";
@@ -9,9 +9,9 @@ import { define } from "@/lib/state.ts";
 
 /** POST /api/ai/question-ideas {keyword, batch?} — 3 question ideas (session, 15/min). */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
-    const body = await parseBody(req, IdeasBody);
+    const body = await parseBody(ctx.req, IdeasBody);
     const { kv, llm, now } = ctx.state.services;
     await enforceRateLimit(kv, "ai_ideas", user.id, HELPERS_PER_MINUTE, 60_000, now());
     if (!llm) throw new HttpError(503, "The AI helper is not available");

@@ -1,7 +1,7 @@
 import { type OperationDoc } from "@/lib/agent/openapi_docs.ts";
 import { deleteSession, sessionCookieName } from "@/lib/auth/sessions.ts";
 import { deleteCookie, getCookies } from "@/lib/http/cookies.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { isSameOrigin } from "@/lib/http/origin.ts";
 import { Ok } from "@/lib/schemas/profile.ts";
 import { define } from "@/lib/state.ts";
@@ -18,21 +18,21 @@ function isFormPost(req: Request): boolean {
  * home (303); a fetch gets `{ok: true}`. Signed-out callers get the same answer.
  */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const { kv, config } = ctx.state.services;
     const name = sessionCookieName(config.appOrigin);
-    const token = getCookies(req)[name];
+    const token = getCookies(ctx.req)[name];
     // The root middleware lets bearer-authenticated writes skip its cross-site check, but
     // what logout ends is the cookie's session: only our own pages may end it, whatever
     // Authorization header rides along.
-    if (token && !isSameOrigin(req, config.appOrigin)) {
+    if (token && !isSameOrigin(ctx.req, config.appOrigin)) {
       throw new HttpError(403, "Cross-site request refused");
     }
     if (token) await deleteSession(kv, token);
-    await req.body?.cancel().catch(() => {});
+    await ctx.req.body?.cancel().catch(() => {});
     const headers = new Headers({ "cache-control": "no-store" });
     deleteCookie(headers, name, { secure: config.appOrigin.startsWith("https:") });
-    if (isFormPost(req)) {
+    if (isFormPost(ctx.req)) {
       headers.set("location", "/");
       return new Response(null, { status: 303, headers });
     }

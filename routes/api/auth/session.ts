@@ -1,5 +1,5 @@
 import { type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { SessionSchema } from "@/lib/schemas/profile.ts";
 import { define } from "@/lib/state.ts";
 
@@ -8,9 +8,11 @@ import { define } from "@/lib/state.ts";
  * or email — or 401.
  */
 export const handler = define.handlers({
-  GET(_req, ctx) {
+  GET(ctx) {
     const user = ctx.state.user;
-    if (!user) throw new HttpError(401, "Unauthorized", {}, { "cache-control": "no-store" });
+    if (!user) {
+      throw new HttpError(401, "Unauthorized", { headers: { "cache-control": "no-store" } });
+    }
     return Response.json({
       user: { id: user.id, name: user.name, image: user.image, provider: user.provider },
     }, { headers: { "cache-control": "no-store" } });

@@ -1,13 +1,13 @@
 import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { debateToJson, listUserDebates } from "@/lib/debates/store.ts";
 import { requireUser } from "@/lib/http/auth.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { DebateHistory } from "@/lib/schemas/debate.ts";
 import { define } from "@/lib/state.ts";
 
 /** GET /api/debate/history: the signed-in user's 20 newest debates, newest first. */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now } = ctx.state.services;
     const user = requireUser(ctx.state.user);
     try {

@@ -1,7 +1,7 @@
 import { err, type OperationDoc } from "@/lib/agent/openapi_docs.ts";
 import { readableDebate } from "@/lib/debates/access.ts";
 import { debateToJson } from "@/lib/debates/store.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { DebateSchema } from "@/lib/schemas/debate.ts";
 import { define } from "@/lib/state.ts";
 
@@ -10,7 +10,7 @@ import { define } from "@/lib/state.ts";
  * owner, or for anyone while the owner's debate archive is public; 404 otherwise.
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now } = ctx.state.services;
     const debate = await readableDebate(kv, ctx.params.id, ctx.state.user?.id ?? null, now());
     if (!debate) throw new HttpError(404, "Debate not found");

@@ -1,7 +1,7 @@
 import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { hitRateLimit } from "@/lib/limits/window.ts";
 import { renderMarkdown } from "@/lib/markdown.ts";
 import { MarkdownPreviewBody, MarkdownPreviewResult, PREVIEW_MAX } from "@/lib/schemas/markdown.ts";
@@ -15,15 +15,18 @@ export const PREVIEW_RATE = 60;
  * renderer and sanitizer as the pages, so a preview and the posted result never differ.
  */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
-    const { text } = await parseBody(req, MarkdownPreviewBody);
+    const { text } = await parseBody(ctx.req, MarkdownPreviewBody);
     const { kv, now } = ctx.state.services;
     const r = await hitRateLimit(kv, "markdown_preview", user.id, PREVIEW_RATE, 60_000, now());
     if (!r.allowed) {
       throw new HttpError(429, "Too many previews; try again shortly", {
-        retryAfter: r.retryAfter,
-      }, { "retry-after": String(r.retryAfter) });
+        extra: {
+          retryAfter: r.retryAfter,
+        },
+        headers: { "retry-after": String(r.retryAfter) },
+      });
     }
     return Response.json({ html: renderMarkdown(text, "preview-") });
   },

@@ -9,10 +9,10 @@ import { define } from "@/lib/state.ts";
 
 /** POST /api/mod/actions — hide, restore, dismiss or delete a post (moderators). */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const { services } = ctx.state;
     const mod = await requireModerator(services, ctx.state.user);
-    const body = await parseBody(req, ModActionBody);
+    const body = await parseBody(ctx.req, ModActionBody);
     orThrow(
       await moderate(services.kv, { ...body, moderator: { id: mod.id, name: mod.name } }, {
         now: services.now(),

@@ -7,7 +7,7 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/mod/log?cursor= — every moderator action, newest first (moderators). */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     await requireModerator(ctx.state.services, ctx.state.user);
     const { cursor } = parseInput(CursorQuery, queryObject(ctx.url), { in: "query" });
     return Response.json(await modLog(ctx.state.services.kv, cursor ?? null));

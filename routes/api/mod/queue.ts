@@ -6,7 +6,7 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/mod/queue — flagged and hidden posts waiting for a decision (moderators). */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     await requireModerator(ctx.state.services, ctx.state.user);
     return Response.json({ queue: await modQueue(ctx.state.services.kv) });
   },

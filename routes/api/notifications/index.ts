@@ -7,7 +7,7 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/notifications?cursor= — your notifications, newest first, 20 a page. */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = requireUser(ctx.state.user);
     const { cursor } = parseInput(NotificationsQuery, queryObject(ctx.url), { in: "query" });
     const { links: _links, ...page } = await listNotifications(

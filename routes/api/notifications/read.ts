@@ -7,9 +7,9 @@ import { define } from "@/lib/state.ts";
 
 /** POST /api/notifications/read {ids?} — mark some (or, without ids, all) read. */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
-    const { ids } = await parseBody(req, MarkReadBody);
+    const { ids } = await parseBody(ctx.req, MarkReadBody);
     const { kv, now } = ctx.state.services;
     return Response.json(await markRead(kv, user.id, ids, now()));
   },

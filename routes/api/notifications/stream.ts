@@ -7,10 +7,10 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/notifications/stream — the unread count, live (SSE). */
 export const handler = define.handlers({
-  GET(req, ctx) {
+  GET(ctx) {
     const user = requireUser(ctx.state.user);
     return new Response(unreadStream(ctx.state.services.kv, user.id), {
-      headers: sseHeadersFor(req),
+      headers: sseHeadersFor(ctx.req),
     });
   },
 });

@@ -13,7 +13,7 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/profile/activity?type=…: the signed-in user's own activity, newest first. */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const me = requireUser(ctx.state.user);
     const q = parseInput(ActivityQuery, queryObject(ctx.url), {
       in: "query",

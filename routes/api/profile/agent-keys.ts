@@ -2,7 +2,7 @@ import { createAgentKey, listAgentKeys, revokeAgentKey } from "@/lib/agent/keys.
 import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { readJson } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { orThrow } from "@/lib/http/outcome.ts";
 import {
   AgentKeyList,
@@ -21,16 +21,16 @@ import { define } from "@/lib/state.ts";
  * DELETE ?id=key_… → {ok: true}.
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = requireUser(ctx.state.user);
     const list = await listAgentKeys(ctx.state.services.kv, user.id);
     return Response.json({ keys: list, max: MAX_AGENT_KEYS }, {
       headers: { "cache-control": "no-store" },
     });
   },
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
-    const text = req.headers.get("content-length") === "0" ? {} : await readJson(req);
+    const text = ctx.req.headers.get("content-length") === "0" ? {} : await readJson(ctx.req);
     const body = parseInput(NewAgentKeyBody, asObject(text));
     const { kv, now } = ctx.state.services;
     const { created } = orThrow(await createAgentKey(kv, user.id, body.name ?? "", now()), {
@@ -38,7 +38,7 @@ export const handler = define.handlers({
     });
     return Response.json(created, { status: 201, headers: { "cache-control": "no-store" } });
   },
-  async DELETE(_req, ctx) {
+  async DELETE(ctx) {
     const user = requireUser(ctx.state.user);
     const id = ctx.url.searchParams.get("id") ?? "";
     if (!id) throw new HttpError(400, "id is required");

@@ -21,14 +21,14 @@ const UNBIND_ERRORS = {
  *   303 to `/profile?unbind=success|failed…`.
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = requireUser(ctx.state.user);
     const identities = await listIdentities(ctx.state.services.kv, user.id);
     return Response.json({ identities: identities.map(identitySummary) }, {
       headers: { "cache-control": "no-store" },
     });
   },
-  async DELETE(_req, ctx) {
+  async DELETE(ctx) {
     const user = requireUser(ctx.state.user);
     const { provider } = parseInput(UnbindQuery, queryObject(ctx.url), {
       in: "query",
@@ -38,9 +38,9 @@ export const handler = define.handlers({
     orThrow(outcome, UNBIND_ERRORS);
     return Response.json({ ok: true });
   },
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
-    const form = new URLSearchParams(await readTextLimited(req, 4096));
+    const form = new URLSearchParams(await readTextLimited(ctx.req, 4096));
     const provider = form.get("provider");
     let q: URLSearchParams;
     if (!isProviderId(provider)) {
@@ -53,7 +53,7 @@ export const handler = define.handlers({
           : { unbind: "failed", reason: outcome.reason, provider },
       );
     }
-    return new Response(null, { status: 303, headers: { location: `/profile?${q}` } });
+    return ctx.redirect(`/profile?${q}`, 303);
   },
 });
 

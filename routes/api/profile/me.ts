@@ -2,7 +2,7 @@ import { err, type OperationDoc, tooLarge, unauthorizedSession } from "@/lib/age
 import { getUser } from "@/lib/auth/users.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { readJson } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { getProfile, profileJson, updateProfile } from "@/lib/profile/profiles.ts";
 import { parseInput } from "@/lib/schemas/parse.ts";
 import { Ok, ProfileSchema, profileUpdateSchema } from "@/lib/schemas/profile.ts";
@@ -10,19 +10,19 @@ import { define } from "@/lib/state.ts";
 
 /** GET/PATCH /api/profile/me: the signed-in user's own profile. */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const me = requireUser(ctx.state.user);
     const profile = await getProfile(ctx.state.services.kv, me.id);
     if (!profile) throw new HttpError(401, "Unauthorized");
     return Response.json(profileJson(profile));
   },
-  async PATCH(req, ctx) {
+  async PATCH(ctx) {
     const me = requireUser(ctx.state.user);
     const { kv, config, now } = ctx.state.services;
     // Not `asObject`: a body that is not an object is refused, not read as `{}`.
     const edit = parseInput(
       profileUpdateSchema(config.offensiveWords),
-      await readJson(req, { limit: 8 * 1024 }),
+      await readJson(ctx.req, { limit: 8 * 1024 }),
       { message: "Invalid profile" },
     );
     const user = await getUser(kv, me.id);

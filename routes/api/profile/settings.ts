@@ -8,14 +8,14 @@ import { define } from "@/lib/state.ts";
 
 /** GET/PUT /api/profile/settings: privacy settings and the AI avatar switch. */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const me = requireUser(ctx.state.user);
     return Response.json(await getSettings(ctx.state.services.kv, me.id));
   },
-  async PUT(req, ctx) {
+  async PUT(ctx) {
     const me = requireUser(ctx.state.user);
     // Not `asObject`: a body that is not an object is refused, not read as `{}`.
-    const edit = parseInput(SettingsUpdateSchema, await readJson(req, { limit: 4096 }), {
+    const edit = parseInput(SettingsUpdateSchema, await readJson(ctx.req, { limit: 4096 }), {
       message: "Invalid settings",
     });
     return Response.json(await saveSettings(ctx.state.services.kv, me.id, edit));

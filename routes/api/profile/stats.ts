@@ -6,7 +6,7 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/profile/stats: statistics, contribution score and badges of the signed-in user. */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const me = requireUser(ctx.state.user);
     const { stats, badges } = await statsAndBadges(ctx.state.services.kv, me.id);
     return Response.json({ ...stats, badges });

@@ -25,7 +25,7 @@ import { getSettings } from "@/lib/profile/settings.ts";
  * AI expert panel discusses it unless `panel: false` or the asker's `expertPanel` setting.
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const query = parseInput(QuestionsQuery, queryObject(ctx.url), { in: "query" });
     const { kv, now, feedCacheMs = 1000 } = ctx.state.services;
     // The busiest read: a one-second cache per query (as the home page's); this process's
@@ -37,16 +37,16 @@ export const handler = define.handlers({
       () => findQuestions(kv, query, now()),
     );
   },
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
-    const body = await parseBody(req, NewQuestionBody);
+    const body = await parseBody(ctx.req, NewQuestionBody);
     const { kv, now, config } = ctx.state.services;
     const view = async (id: string) =>
       Response.json(await getQuestionView(kv, id), { status: 201 });
     // EXPERT_PANEL_PER_DAY=0 turns the panel off: no job is even recorded.
     const panel = config.expertPanelPerDay > 0 && body.panel !== false &&
       (await getSettings(kv, user.id)).expertPanel !== false;
-    return await idempotentCreate(req, kv, `user:${user.id}`, now(), async (attach) => {
+    return await idempotentCreate(ctx.req, kv, `user:${user.id}`, now(), async (attach) => {
       const { question } = orThrow(
         await askQuestion(kv, {
           userId: user.id,

@@ -11,11 +11,11 @@ const PROVIDER_PARAM = {
  * provider's payload cookie into a session.
  */
 export const handler = define.handlers({
-  GET(req, ctx) {
+  GET(ctx) {
     const param = ctx.url.searchParams.get("provider") ?? "";
     const provider = Object.hasOwn(PROVIDER_PARAM, param)
       ? PROVIDER_PARAM[param as keyof typeof PROVIDER_PARAM]
       : null;
-    return finishSignInResponse(req, ctx.state.services, provider);
+    return finishSignInResponse(ctx.req, ctx.state.services, provider);
   },
 });

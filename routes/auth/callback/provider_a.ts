@@ -3,5 +3,5 @@ import { define } from "@/lib/state.ts";
 
 /** GET /auth/callback/provider_a: turn the provider_a payload cookie into a session. */
 export const handler = define.handlers({
-  GET: (req, ctx) => finishSignInResponse(req, ctx.state.services, "provider_a"),
+  GET: (ctx) => finishSignInResponse(ctx.req, ctx.state.services, "provider_a"),
 });

@@ -1,3 +1,4 @@
+import { HttpError, page } from "@/lib/fresh/mod.ts";
 import {
   getLocalAccount,
   listLocalAccounts,
@@ -36,27 +37,27 @@ function backToApp(req: AuthorizeRequest, params: Record<string, string>): Respo
  * return to the app with a code, or cancel (`error=access_denied`).
  */
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const provider = ctx.params.provider;
-    if (!isProviderId(provider)) return ctx.renderNotFound();
+    if (!isProviderId(provider)) throw new HttpError(404);
     const { config, kv } = ctx.state.services;
     const parsed = parseAuthorizeRequest(config, provider, ctx.url.searchParams);
     const accounts = await listLocalAccounts(kv, provider);
     if (!parsed.ok) {
-      return ctx.render({ provider, request: null, error: parsed.message, accounts: [] }, {
+      return page({ provider, request: null, error: parsed.message, accounts: [] }, {
         status: 400,
       });
     }
-    return ctx.render({ provider, request: parsed.request, error: null, accounts });
+    return page({ provider, request: parsed.request, error: null, accounts });
   },
-  async POST(req, ctx) {
+  async POST(ctx) {
     const provider = ctx.params.provider;
-    if (!isProviderId(provider)) return ctx.renderNotFound();
+    if (!isProviderId(provider)) throw new HttpError(404);
     const { config, kv, now } = ctx.state.services;
-    const form = new URLSearchParams(await readTextLimited(req, 8 * 1024));
+    const form = new URLSearchParams(await readTextLimited(ctx.req, 8 * 1024));
     const checked = parseAuthorizeRequest(config, provider, form);
     if (!checked.ok) {
-      return ctx.render({ provider, request: null, error: checked.message, accounts: [] }, {
+      return page({ provider, request: null, error: checked.message, accounts: [] }, {
         status: 400,
       });
     }
@@ -71,7 +72,7 @@ export const handler = define.handlers<Data>({
     }
     if (!account) {
       const accounts = await listLocalAccounts(kv, provider);
-      return ctx.render({
+      return page({
         provider,
         request: parsed,
         error: `Choose an account, or type a name of 1 to ${LOCAL_NAME_MAX} characters.`,

@@ -1,3 +1,4 @@
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { localTokenEndpoint } from "@/lib/auth/local/protocol.ts";
 import { isProviderId } from "@/lib/auth/providers.ts";
 import { localAnswerResponse } from "@/lib/http/local_oauth.ts";
@@ -5,9 +6,9 @@ import { define } from "@/lib/state.ts";
 
 /** POST /local-oauth/<provider>/token: the local provider's token endpoint. */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const provider = ctx.params.provider;
-    if (!isProviderId(provider)) return ctx.renderNotFound();
-    return localAnswerResponse(await localTokenEndpoint(req, ctx.state.services, provider));
+    if (!isProviderId(provider)) throw new HttpError(404);
+    return localAnswerResponse(await localTokenEndpoint(ctx.req, ctx.state.services, provider));
   },
 });

@@ -1,3 +1,4 @@
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { localProfileEndpoint } from "@/lib/auth/local/protocol.ts";
 import { isProviderId } from "@/lib/auth/providers.ts";
 import { localAnswerResponse } from "@/lib/http/local_oauth.ts";
@@ -5,10 +6,11 @@ import { define } from "@/lib/state.ts";
 
 /** GET /local-oauth/<provider>/userinfo: the local provider's bearer-authenticated userinfo endpoint. */
 export const handler = define.handlers({
-  async GET(req, ctx) {
+  async GET(ctx) {
     const provider = ctx.params.provider;
-    if (!isProviderId(provider)) return ctx.renderNotFound();
-    const res = await localProfileEndpoint(req, ctx.state.services, provider, "userinfo");
-    return res ? localAnswerResponse(res) : ctx.renderNotFound();
+    if (!isProviderId(provider)) throw new HttpError(404);
+    const res = await localProfileEndpoint(ctx.req, ctx.state.services, provider, "userinfo");
+    if (!res) throw new HttpError(404);
+    return localAnswerResponse(res);
   },
 });

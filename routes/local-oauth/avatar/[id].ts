@@ -9,7 +9,7 @@ function escapeXml(s: string): string {
  * (initials on a colour derived from the id), so local mode needs no image host.
  */
 export const handler = define.handlers({
-  GET(_req, ctx) {
+  GET(ctx) {
     const id = ctx.params.id.slice(0, 100);
     const initials = (ctx.url.searchParams.get("initials") ?? "")
       .replace(/[^\p{L}\p{N}]/gu, "").slice(0, 2).toUpperCase() || "?";

@@ -1,3 +1,4 @@
+import { HttpError, page } from "@/lib/fresh/mod.ts";
 import { SignInPrompt } from "@/components/SignInPrompt.tsx";
 import { type QuestionField, QuestionFields } from "@/components/QuestionFields.tsx";
 import { editQuestion } from "@/lib/community/questions/edit.ts";
@@ -23,29 +24,26 @@ const qPath = (id: string) => `/questions/${encodeURIComponent(id)}`;
  * values and the messages beside the fields, or saves (a new revision) and redirects back.
  */
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv } = ctx.state.services;
     const q = await getQuestion(kv, ctx.params.id);
-    if (!q) return ctx.renderNotFound();
+    if (!q) throw new HttpError(404);
     const allowed = ctx.state.user?.id === q.author.id;
-    return ctx.render({
+    return page({
       id: q.id,
       values: { title: q.title, description: q.description, tags: q.tags.join(", ") },
       errors: allowed || !ctx.state.user ? {} : { form: "Only the author can edit this" },
       allowed,
     }, { status: allowed || !ctx.state.user ? 200 : 403 });
   },
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = ctx.state.user;
     const id = ctx.params.id;
     if (!user) {
       const returnTo = encodeURIComponent(`${qPath(id)}/edit`);
-      return new Response(null, {
-        status: 303,
-        headers: { location: `/signin?returnTo=${returnTo}` },
-      });
+      return ctx.redirect(`/signin?returnTo=${returnTo}`, 303);
     }
-    const form = new URLSearchParams(await readTextLimited(req, 64 * 1024));
+    const form = new URLSearchParams(await readTextLimited(ctx.req, 64 * 1024));
     const values = {
       title: form.get("title") ?? "",
       description: form.get("description") ?? "",
@@ -62,22 +60,22 @@ export const handler = define.handlers<Data>({
         const field = (issue.path[0] ?? "form") as keyof Data["errors"];
         if (!errors[field]) errors[field] = issue.message;
       }
-      return ctx.render({ id, values, errors, allowed: true }, { status: 400 });
+      return page({ id, values, errors, allowed: true }, { status: 400 });
     }
     const { kv, now } = ctx.state.services;
     const r = await editQuestion(kv, { questionId: id, userId: user.id, edit: parsed.data }, {
       now: now(),
     });
     if (!r.ok) {
-      if (r.reason === "question_not_found") return ctx.renderNotFound();
-      return ctx.render({
+      if (r.reason === "question_not_found") throw new HttpError(404);
+      return page({
         id,
         values,
         errors: { form: "Only the author can edit this" },
         allowed: false,
       }, { status: 403 });
     }
-    return new Response(null, { status: 303, headers: { location: `${qPath(id)}?saved=1` } });
+    return ctx.redirect(`${qPath(id)}?saved=1`, 303);
   },
 });
 

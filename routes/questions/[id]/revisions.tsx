@@ -1,3 +1,4 @@
+import { HttpError, page } from "@/lib/fresh/mod.ts";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import { WordDiff } from "@/components/WordDiff.tsx";
 import { getMessage } from "@/lib/community/messages/read.ts";
@@ -19,22 +20,22 @@ interface Data {
  * diff against the one before it; `?message=<id>` shows one answer's or reply's versions.
  */
 export const handler = define.handlers<Data>({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now } = ctx.state.services;
     const q = await getQuestion(kv, ctx.params.id);
-    if (!q) return ctx.renderNotFound();
+    if (!q) throw new HttpError(404);
     const messageId = ctx.url.searchParams.get("message");
     if (messageId !== null) {
       const m = await getMessage(kv, messageId);
-      if (!m || m.questionId !== q.id) return ctx.renderNotFound();
-      return ctx.render({
+      if (!m || m.questionId !== q.id) throw new HttpError(404);
+      return page({
         question: { id: q.id, title: q.title },
         message: { id: m.id, authorName: m.author.name },
         revisions: await listRevisions(kv, "message", m, { content: m.content }),
         now: now(),
       });
     }
-    return ctx.render({
+    return page({
       question: { id: q.id, title: q.title },
       message: null,
       revisions: await listRevisions(kv, "question", q, {

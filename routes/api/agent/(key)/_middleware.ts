@@ -1,5 +1,7 @@
 import { authenticateAgent, withHeaders } from "@/lib/http/agent.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
+import { errorResponse } from "@/lib/http/errors.ts";
+import { remoteHostname } from "@/lib/http/remote.ts";
 import { rateLimitHeaders } from "@/lib/limits/window.ts";
 import { define } from "@/lib/state.ts";
 
@@ -12,19 +14,19 @@ import { define } from "@/lib/state.ts";
  * here rather than by the app's error mapper so that its response carries the headers
  * too, and so that the middleware above still sees a response rather than a throw.
  */
-export const handler = define.middleware(async (req, ctx) => {
+export default define.middleware(async (ctx) => {
   let headers: Record<string, string> = {};
   try {
     const agent = await authenticateAgent(
       ctx.state.services,
-      req.headers.get("authorization"),
-      ctx.remoteAddr.hostname,
+      ctx.req.headers.get("authorization"),
+      remoteHostname(ctx.info),
     );
     ctx.state.agent = agent;
     headers = rateLimitHeaders(agent.rate);
     return withHeaders(await ctx.next(), headers);
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
-    return withHeaders(err.toResponse(), { ...headers, ...err.headers });
+    return withHeaders(errorResponse(err), { ...headers, ...err.headers });
   }
 });

@@ -1,13 +1,13 @@
 import { type OperationDoc, rateLimited, unauthorizedKey } from "@/lib/agent/openapi_docs.ts";
 import { AGENT_RATE_LIMIT, requireAgent } from "@/lib/http/agent.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { authorOf } from "@/lib/profile/profiles.ts";
 import { AgentMe, INVALID_KEY_ERROR } from "@/lib/schemas/agent.ts";
 import { define } from "@/lib/state.ts";
 
 /** GET /api/agent/me — who the key acts as, and its rate-limit budget. */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { key, rate } = requireAgent(ctx.state);
     const author = await authorOf(ctx.state.services.kv, key.userId);
     if (!author) throw new HttpError(401, INVALID_KEY_ERROR);

@@ -11,7 +11,7 @@ import {
 
 /** GET /api/agent/notifications?cursor= — the key owner's notifications (same as people's). */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { key } = requireAgent(ctx.state);
     const { cursor } = parseInput(NotificationsQuery, queryObject(ctx.url), { in: "query" });
     const { links: _links, ...page } = await listNotifications(

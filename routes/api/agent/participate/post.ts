@@ -1,7 +1,7 @@
 import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { orThrow, rateLimitedError } from "@/lib/http/outcome.ts";
 import { PostingLimitError } from "@/lib/limits/posting.ts";
 import { takeDraft } from "@/lib/participation/drafts.ts";
@@ -14,10 +14,10 @@ import { define } from "@/lib/state.ts";
  * it was shown; the answer is `POST /api/agent/participate`'s. A draft posts once.
  */
 export const handler = define.handlers({
-  async POST(req, ctx) {
-    if (req.headers.has("authorization")) throw new HttpError(401, "Unauthorized");
+  async POST(ctx) {
+    if (ctx.req.headers.has("authorization")) throw new HttpError(401, "Unauthorized");
     const user = requireUser(ctx.state.user);
-    const { draftId } = await parseBody(req, DraftRef);
+    const { draftId } = await parseBody(ctx.req, DraftRef);
     const { kv, now, config } = ctx.state.services;
     const { draft } = orThrow(await takeDraft(kv, user.id, draftId, now()), {
       draft_not_found: [404, "This draft has expired or was already posted or discarded"],

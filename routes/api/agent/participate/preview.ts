@@ -6,7 +6,7 @@ import {
   unauthorizedSession,
 } from "@/lib/agent/openapi_docs.ts";
 import { requireUser } from "@/lib/http/auth.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { participationRequest } from "@/lib/http/participation.ts";
 import { rateLimitHeaders } from "@/lib/limits/window.ts";
 import { discardDraft, saveDraft } from "@/lib/participation/drafts.ts";
@@ -29,10 +29,9 @@ import { define } from "@/lib/state.ts";
  * DELETE ?draftId= discards it.
  */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const { kv, now } = ctx.state.services;
     const { result: { draft, draftId, expiresAt }, limit } = await participationRequest(
-      req,
       ctx,
       "POST /api/agent/participate/preview",
       async (deps, userId, input) => {
@@ -62,8 +61,8 @@ export const handler = define.handlers({
       headers: { ...rateLimitHeaders(limit), "cache-control": "no-store" },
     });
   },
-  async DELETE(req, ctx) {
-    if (req.headers.has("authorization")) throw new HttpError(401, "Unauthorized");
+  async DELETE(ctx) {
+    if (ctx.req.headers.has("authorization")) throw new HttpError(401, "Unauthorized");
     const user = requireUser(ctx.state.user);
     const { draftId } = parseInput(DraftRef, {
       draftId: ctx.url.searchParams.get("draftId") ?? undefined,

@@ -1,5 +1,5 @@
 import { isProviderId } from "@/lib/auth/providers.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { startSignInResponse } from "@/lib/http/sign_in.ts";
 import { define } from "@/lib/state.ts";
 
@@ -8,13 +8,10 @@ import { define } from "@/lib/state.ts";
  * user. Remembers the user as the bind target and continues as `flow=bind`.
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const user = ctx.state.user;
     if (!user) {
-      return new Response(null, {
-        status: 302,
-        headers: { location: "/signin?returnTo=%2Fprofile" },
-      });
+      return ctx.redirect("/signin?returnTo=%2Fprofile");
     }
     const provider = ctx.url.searchParams.get("provider");
     // SPEC.md fixes this body exactly (no `issues`), so not parseInput.

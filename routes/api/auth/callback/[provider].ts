@@ -1,3 +1,4 @@
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { callbackResponse, providerNamedInPath } from "@/lib/http/sign_in.ts";
 import { define } from "@/lib/state.ts";
 
@@ -7,9 +8,15 @@ import { define } from "@/lib/state.ts";
  * does (404).
  */
 export const handler = define.handlers({
-  GET(req, ctx) {
+  GET(ctx) {
     const provider = providerNamedInPath(ctx.params.provider);
-    if (!provider) return ctx.renderNotFound();
-    return callbackResponse(req, ctx.state.services, provider, ctx.url, ctx.state.user?.id ?? null);
+    if (!provider) throw new HttpError(404);
+    return callbackResponse(
+      ctx.req,
+      ctx.state.services,
+      provider,
+      ctx.url,
+      ctx.state.user?.id ?? null,
+    );
   },
 });

@@ -3,6 +3,12 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/auth/callback: provider_a's redirect back (SPEC.md "Sign-in callbacks"). */
 export const handler = define.handlers({
-  GET: (req, ctx) =>
-    callbackResponse(req, ctx.state.services, "provider_a", ctx.url, ctx.state.user?.id ?? null),
+  GET: (ctx) =>
+    callbackResponse(
+      ctx.req,
+      ctx.state.services,
+      "provider_a",
+      ctx.url,
+      ctx.state.user?.id ?? null,
+    ),
 });

@@ -1,3 +1,4 @@
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { loginOptions, providerNamedInPath, startSignInResponse } from "@/lib/http/sign_in.ts";
 import { define } from "@/lib/state.ts";
 
@@ -6,9 +7,9 @@ import { define } from "@/lib/state.ts";
  * sign-in (or bind). Any other name answers as an unknown path does (404).
  */
 export const handler = define.handlers({
-  GET(_req, ctx) {
+  GET(ctx) {
     const provider = providerNamedInPath(ctx.params.provider);
-    if (!provider) return ctx.renderNotFound();
+    if (!provider) throw new HttpError(404);
     return startSignInResponse(ctx.state.services, provider, loginOptions(ctx.url));
   },
 });

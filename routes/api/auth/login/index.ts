@@ -3,5 +3,5 @@ import { define } from "@/lib/state.ts";
 
 /** GET /api/auth/login?flow=login|bind&returnTo=/path: start a provider_a sign-in (or bind). */
 export const handler = define.handlers({
-  GET: (_req, ctx) => startSignInResponse(ctx.state.services, "provider_a", loginOptions(ctx.url)),
+  GET: (ctx) => startSignInResponse(ctx.state.services, "provider_a", loginOptions(ctx.url)),
 });

@@ -1,8 +1,8 @@
 import { err, type OperationDoc } from "@/lib/agent/openapi_docs.ts";
 import { readableDebate } from "@/lib/debates/access.ts";
 import { followDebate, resumePoint } from "@/lib/debates/events.ts";
-import { SSE_RETRY_MS as RETRY_MS, sseHeadersFor } from "@/lib/http/sse.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { formatSse, SSE_RETRY_MS, sseHeadersFor } from "@/lib/http/sse.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { formatSequenced } from "@/lib/kv/event_log.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { DEBATE_EVENTS, DebateEventsQuery } from "@/lib/schemas/debate.ts";
@@ -14,11 +14,11 @@ import { define } from "@/lib/state.ts";
  * `done` or `error` — served by any instance. Who may read: as `GET /api/debates/:id`.
  */
 export const handler = define.handlers({
-  async GET(req, ctx) {
+  async GET(ctx) {
     const { kv, now } = ctx.state.services;
     const debate = await readableDebate(kv, ctx.params.id, ctx.state.user?.id ?? null, now());
     if (!debate) throw new HttpError(404, "Debate not found");
-    const headers = { ...sseHeadersFor(req), "X-Accel-Buffering": "no" };
+    const headers = { ...sseHeadersFor(ctx.req), "X-Accel-Buffering": "no" };
     const head = await kv.get<number>(keys.debateEventHead(debate.id));
     if (head.value === null && debate.status !== "in_progress") {
       // Saved before debates kept their events: the whole debate as its final event.
@@ -38,9 +38,9 @@ export const handler = define.handlers({
           type: "error",
           data: { message: debate.error ?? "The debate failed." },
         });
-      return new Response(`retry: ${RETRY_MS}\n\n${done}`, { headers });
+      return new Response(formatSse({ retry: SSE_RETRY_MS }) + done, { headers });
     }
-    const after = resumePoint(req.headers, ctx.url);
+    const after = resumePoint(ctx.req.headers, ctx.url);
     return new Response(followDebate(kv, debate.id, after), { headers });
   },
 });

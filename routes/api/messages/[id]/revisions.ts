@@ -3,13 +3,13 @@ import { messageIdParam } from "@/lib/agent/lifecycle_docs.ts";
 import { getMessage } from "@/lib/community/messages/read.ts";
 import { getQuestion } from "@/lib/community/questions/read.ts";
 import { listRevisions } from "@/lib/community/revisions.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { RevisionList } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
 
 /** GET /api/messages/:id/revisions — every version of a message, newest first (public). */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv } = ctx.state.services;
     const m = await getMessage(kv, ctx.params.id);
     if (!m || !await getQuestion(kv, m.questionId)) throw new HttpError(404, "Message not found");

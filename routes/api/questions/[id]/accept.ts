@@ -13,9 +13,9 @@ import { define } from "@/lib/state.ts";
 
 /** POST /api/questions/:id/accept {messageId | null} — mark the answer that solved it (asker). */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
-    const { messageId } = await parseBody(req, AcceptBody);
+    const { messageId } = await parseBody(ctx.req, AcceptBody);
     const { acceptedMessageId } = orThrow(
       await acceptAnswer(ctx.state.services.kv, {
         questionId: ctx.params.id,

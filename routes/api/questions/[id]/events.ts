@@ -2,14 +2,14 @@ import { err, type OperationDoc, questionIdParam } from "@/lib/agent/openapi_doc
 import { getQuestion } from "@/lib/community/questions/read.ts";
 import { sseHeadersFor } from "@/lib/http/sse.ts";
 import { viewerOf } from "@/lib/http/auth.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { questionEvents } from "@/lib/notifications/question_events.ts";
 import { QuestionChanged } from "@/lib/schemas/notifications.ts";
 import { define } from "@/lib/state.ts";
 
 /** GET /api/questions/:id/events — the thread's counts, live (SSE). */
 export const handler = define.handlers({
-  async GET(req, ctx) {
+  async GET(ctx) {
     const { services } = ctx.state;
     const q = await getQuestion(
       services.kv,
@@ -17,7 +17,7 @@ export const handler = define.handlers({
       await viewerOf(services, ctx.state.user),
     );
     if (!q) throw new HttpError(404, "Question not found");
-    return new Response(questionEvents(services.kv, q.id), { headers: sseHeadersFor(req) });
+    return new Response(questionEvents(services.kv, q.id), { headers: sseHeadersFor(ctx.req) });
   },
 });
 

@@ -5,7 +5,7 @@ import {
   unauthorizedSession,
 } from "@/lib/agent/openapi_docs.ts";
 import { getQuestion } from "@/lib/community/questions/read.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { requireUser, viewerOf } from "@/lib/http/auth.ts";
 import { toggleFollow } from "@/lib/notifications/notifications.ts";
 import { FollowResult } from "@/lib/schemas/notifications.ts";
@@ -13,7 +13,7 @@ import { define } from "@/lib/state.ts";
 
 /** POST /api/questions/:id/follow — follow or unfollow (a toggle) → {following}. */
 export const handler = define.handlers({
-  async POST(_req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
     const { services } = ctx.state;
     const q = await getQuestion(services.kv, ctx.params.id, await viewerOf(services, user));

@@ -6,7 +6,7 @@ import {
 } from "@/lib/agent/openapi_docs.ts";
 import { getQuestionThreadPage } from "@/lib/community/thread.ts";
 import { viewerOf } from "@/lib/http/auth.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { PERSON, questionLifecycle } from "@/lib/http/lifecycle.ts";
 import {
   EditQuestionBody,
@@ -26,7 +26,7 @@ import { EDIT_QUESTION_DESCRIPTION, editQuestionResponses } from "@/lib/agent/li
  * DELETE /api/questions/:id — soft delete (author or moderator, session).
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const query = parseInput(ThreadQuery, queryObject(ctx.url), { in: "query" });
     const { services, user } = ctx.state;
     const q = await getQuestionThreadPage(

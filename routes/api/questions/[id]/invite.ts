@@ -14,9 +14,9 @@ import { define } from "@/lib/state.ts";
 
 /** POST /api/questions/:id/invite {expertId} — ask one AI expert to answer (session). */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
-    const body = await parseBody(req, InviteBody);
+    const body = await parseBody(ctx.req, InviteBody);
     const services = ctx.state.services;
     await enforceRateLimit(
       services.kv,

@@ -20,13 +20,13 @@ import { expertAnswersReply } from "@/lib/panel/replies.ts";
  * A reply to an AI expert's message gets that expert's answer in the background.
  */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const user = requireUser(ctx.state.user);
-    const body = await parseBody(req, NewMessageBody);
+    const body = await parseBody(ctx.req, NewMessageBody);
     const { kv, now, config } = ctx.state.services;
     const created = async (id: string) =>
       Response.json(await getMessageView(kv, id), { status: 201 });
-    return await idempotentCreate(req, kv, `user:${user.id}`, now(), async (attach) => {
+    return await idempotentCreate(ctx.req, kv, `user:${user.id}`, now(), async (attach) => {
       const { message } = orThrow(
         await postMessage(kv, {
           userId: user.id,

@@ -2,13 +2,13 @@ import { err, type OperationDoc, questionIdParam } from "@/lib/agent/openapi_doc
 import { getQuestion } from "@/lib/community/questions/read.ts";
 import { listRevisions } from "@/lib/community/revisions.ts";
 import { viewerOf } from "@/lib/http/auth.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { RevisionList } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
 
 /** GET /api/questions/:id/revisions — every version, newest first (public). */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { services, user } = ctx.state;
     const q = await getQuestion(services.kv, ctx.params.id, await viewerOf(services, user));
     if (!q) throw new HttpError(404, "Question not found");

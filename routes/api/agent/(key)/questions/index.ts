@@ -14,7 +14,7 @@ import { toListItem } from "@/lib/community/questions/model.ts";
 import { cachedJson } from "@/lib/community/read_cache.ts";
 import { requireAgent } from "@/lib/http/agent.ts";
 import { DEFAULT_BODY_LIMIT, readJson } from "@/lib/http/body.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { AGENT_WRITE_FAILURES, orThrow } from "@/lib/http/outcome.ts";
 import {
   AgentNewQuestionBody,
@@ -31,7 +31,7 @@ import { define } from "@/lib/state.ts";
  * POST /api/agent/questions {title, description?, tags?} — ask as the key's owner.
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     requireAgent(ctx.state);
     const { limit, page } = parseInput(AgentQuestionsQuery, queryObject(ctx.url), {
       in: "query",
@@ -43,9 +43,9 @@ export const handler = define.handlers({
       return { questions: questions.map(toListItem), total, page, limit };
     });
   },
-  async POST(req, ctx) {
+  async POST(ctx) {
     const { key } = requireAgent(ctx.state);
-    const data = asObject(await readJson(req));
+    const data = asObject(await readJson(ctx.req));
     const parsed = AgentNewQuestionBody.safeParse(data);
     if (!parsed.success && parsed.error.issues.some((i) => i.path[0] === "title")) {
       // SPEC.md fixes this body exactly.
@@ -55,7 +55,7 @@ export const handler = define.handlers({
     const { kv, now, config } = ctx.state.services;
     const created = (q: { id: string; title: string; createdAt: number } | null) =>
       Response.json(q && { id: q.id, title: q.title, createdAt: q.createdAt }, { status: 201 });
-    return await idempotentCreate(req, kv, `agent:${key.id}`, now(), async (attach) => {
+    return await idempotentCreate(ctx.req, kv, `agent:${key.id}`, now(), async (attach) => {
       const { question: q } = orThrow(
         await askQuestion(kv, {
           userId: key.userId,

@@ -1,5 +1,5 @@
 import { activityQuery, err, type OperationDoc, userIdParam } from "@/lib/agent/openapi_docs.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { activityVisibleToOthers, listActivity } from "@/lib/profile/activity.ts";
 import { getProfile } from "@/lib/profile/profiles.ts";
 import { getSettings } from "@/lib/profile/settings.ts";
@@ -13,7 +13,7 @@ import { define } from "@/lib/state.ts";
  * their privacy settings allow (the owner always sees everything).
  */
 export const handler = define.handlers({
-  async GET(_req, ctx) {
+  async GET(ctx) {
     const { kv, now } = ctx.state.services;
     const userId = ctx.params.userId;
     const q = parseInput(ActivityQuery, queryObject(ctx.url), {

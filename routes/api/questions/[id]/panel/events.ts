@@ -1,8 +1,8 @@
 import { err, type OperationDoc, questionIdParam } from "@/lib/agent/openapi_docs.ts";
 import { getQuestionView } from "@/lib/community/questions/read.ts";
 import { resumePoint } from "@/lib/debates/events.ts";
-import { sseHeadersFor } from "@/lib/http/sse.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { formatSse, SSE_RETRY_MS, sseHeadersFor } from "@/lib/http/sse.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
 import { followLog } from "@/lib/kv/event_log.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { type PanelJob, panelLog } from "@/lib/panel/job.ts";
@@ -14,21 +14,22 @@ import { define } from "@/lib/state.ts";
  * skipped, done) replayed after `Last-Event-ID`, then followed live until `done`.
  */
 export const handler = define.handlers({
-  async GET(req, ctx) {
+  async GET(ctx) {
     const { kv } = ctx.state.services;
     if (!(await getQuestionView(kv, ctx.params.id))) {
       throw new HttpError(404, "Question not found");
     }
     const id = ctx.params.id;
-    const headers = { ...sseHeadersFor(req), "X-Accel-Buffering": "no" };
+    const headers = { ...sseHeadersFor(ctx.req), "X-Accel-Buffering": "no" };
     if (!(await kv.get(keys.panelJob(id))).value) {
       // No panel on this question (opted out, or asked before panels): nothing will come.
-      return new Response("retry: 1000\n\nevent: done\ndata: {}\n\n", { headers });
+      const frames = formatSse({ retry: SSE_RETRY_MS }) + formatSse({ event: "done", data: "{}" });
+      return new Response(frames, { headers });
     }
-    const after = resumePoint(req.headers, ctx.url);
+    const after = resumePoint(ctx.req.headers, ctx.url);
     const body = followLog(kv, panelLog(id), after, {
       endTypes: ["done"],
-      signal: req.signal,
+      signal: ctx.req.signal,
       idle: async () => (await kv.get<PanelJob>(keys.panelJob(id))).value?.status !== "running",
     });
     return new Response(body, { headers });

@@ -22,13 +22,13 @@ import { define } from "@/lib/state.ts";
  * authored by the key's owner (`authorType: "user"`, `createdBy: "agent"`).
  */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const { key } = requireAgent(ctx.state);
-    const body = await parseBody(req, AgentReplyBody);
+    const body = await parseBody(ctx.req, AgentReplyBody);
     const { kv, now, config } = ctx.state.services;
     const created = async (id: string) =>
       Response.json(await getMessageView(kv, id), { status: 201 });
-    return await idempotentCreate(req, kv, `agent:${key.id}`, now(), async (attach) => {
+    return await idempotentCreate(ctx.req, kv, `agent:${key.id}`, now(), async (attach) => {
       const { message } = orThrow(
         await postMessage(kv, {
           userId: key.userId,

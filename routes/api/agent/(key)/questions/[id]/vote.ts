@@ -20,9 +20,9 @@ import { define } from "@/lib/state.ts";
  * the question, or on one of its messages; the same table and answer as /api/likes.
  */
 export const handler = define.handlers({
-  async POST(req, ctx) {
+  async POST(ctx) {
     const { key } = requireAgent(ctx.state);
-    const body = await parseBody(req, AgentVoteBody);
+    const body = await parseBody(ctx.req, AgentVoteBody);
     const { kv, now, config } = ctx.state.services;
     const { vote } = orThrow(
       await castVoteInQuestion(
