@@ -105,7 +105,7 @@ if (wanted("debate")) await runDebateBench();
 if (wanted("community")) await runCommunity();
 // Agent participation and the AI avatar: the cost of one atomic answer, against KV commits.
 if (wanted("participation")) await (await import("./participation.ts")).run();
-// Speed (issue 13): the issue's table, before (base worktree) and after, same run.
+// Speed: the issue's table, before (base worktree) and after, same run.
 if (wanted("speed")) await (await import("./speed.ts")).run();
 // Stress: 3 processes on one KV file, 90 writers, against the base commit in the same run.
 if (wanted("stress")) await (await import("./stress.ts")).run();

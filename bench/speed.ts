@@ -1,5 +1,5 @@
 /**
- * Issue 13 ("Speed"): every row of the issue's table, before and after in the same run.
+ * ("Speed"): every row of the issue's table, before and after in the same run.
  *
  * "Before" is the tree before the speed work ({@link BEFORE_COMMIT}), which the bench
  * checks out into a temporary git worktree, builds and removes (bench/before_tree.ts; on a
@@ -170,7 +170,7 @@ export async function run(): Promise<void> {
   const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
   const given = Deno.env.get("BENCH_BASE_DIR");
   const commit = Deno.env.get("BENCH_BEFORE") ?? BEFORE_COMMIT;
-  console.log(`\nSpeed (issue 13) — ${seconds}s per run; after = ${ROOT}`);
+  console.log(`\nSpeed — ${seconds}s per run; after = ${ROOT}`);
   if (given) {
     console.log(`  before: ${given} (BENCH_BASE_DIR)`);
     return await runSides(given, seconds);

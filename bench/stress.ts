@@ -1,6 +1,6 @@
 /**
  * Stress: three server processes on one shared KV file, ~90 signed-in writers creating
- * questions, answers and votes at once — the scale-out shape of DESIGN.md §5 under
+ * questions, answers and votes at once — the scale-out shape of docs/decisions.md#storage under
  * contention. Reports requests, responses ≥500 (must be 0) and p50/p99 per kind, then
  * checks every write was counted exactly (questions total = 201s, each question's
  * `messageCount` = answers created, each question's up-votes = the likes' net effect).

@@ -1,5 +1,5 @@
 /**
- * Small server components of the content lifecycle (issue 11): the accepted-answer mark,
+ * Small server components of the content lifecycle: the accepted-answer mark,
  * the "edited … ago" link to a post's revisions, the answer-order links, and the notice
  * after an edit, a delete or an accept.
  */

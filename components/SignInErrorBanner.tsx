@@ -1,4 +1,4 @@
-/** Plain-words explanations of the sign-in callback errors (SPEC.md "Errors"); `oauth_error` (a cancel at the provider) is shown neutrally. */
+/** Plain-words explanations of the sign-in callback errors (docs/interface.md#errors); `oauth_error` (a cancel at the provider) is shown neutrally. */
 export const SIGN_IN_ERRORS: Record<string, string> = {
   oauth_error:
     "You stopped at the provider (or it declined), so nothing changed. You can sign in again whenever you like.",
@@ -23,7 +23,7 @@ export function SignInErrorBanner({ url }: { url: URL }) {
   const code = url.searchParams.get("error") ?? "";
   const message = Object.hasOwn(SIGN_IN_ERRORS, code) ? SIGN_IN_ERRORS[code] : null;
   if (!message) return null;
-  // SPEC.md's `oauth_error` is what a cancel at the provider ends in: not a failure.
+  // docs/interface.md#callback's `oauth_error` is what a cancel at the provider ends in: not a failure.
   if (code === "oauth_error") {
     return (
       <div class="alert alert-info signin-cancelled" role="status" data-testid="signin-cancelled">

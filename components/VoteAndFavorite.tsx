@@ -23,7 +23,7 @@ export function VoteAndFavorite(
     /** Where a signed-out visitor goes to sign in; null when signed in. */
     signInHref: string | null;
     label: string;
-    /** The viewer's own post: votes show but cannot be cast (DESIGN.md §9). */
+    /** The viewer's own post: votes show but cannot be cast (docs/interface.md#votes). */
     own?: boolean;
   },
 ) {

@@ -123,7 +123,7 @@ export default function DebateLive(props: Props) {
 
   /**
    * Stop following: the client stream ends; the server-side debate carries on and is
-   * saved (SPEC.md: every debate is saved, also when the client disconnects).
+   * saved (docs/interface.md#debates: every debate is saved, also when the client disconnects).
    */
   const stop = () => {
     abort.current?.abort();

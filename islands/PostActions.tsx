@@ -20,7 +20,7 @@ interface Props {
 const qPath = (id: string) => `/questions/${encodeURIComponent(id)}`;
 
 /**
- * The per-post actions of issue 11: Edit (inline for answers and replies, the edit page for
+ * The per-post actions of the content lifecycle: Edit (inline for answers and replies, the edit page for
  * a question), Delete (after a confirmation in a native `<dialog>`, which keyboards and
  * Esc handle) and, for the asker, Accept / Unaccept on a top-level answer.
  */

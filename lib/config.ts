@@ -1,13 +1,13 @@
 /**
  * The one place that reads the process environment. Every variable is part of the
- * deployment interface (DESIGN.md §4); a bad value stops start-up with a message that
+ * deployment interface (docs/decisions.md#configuration); a bad value stops start-up with a message that
  * names the variable, never a stack trace.
  *
  * @module
  */
 import { z } from "zod";
 
-/** Provider identifiers as SPEC.md names them. */
+/** Provider identifiers as docs/decisions.md#configuration names them. */
 export const PROVIDERS = ["provider_a", "provider_b", "provider_c"] as const;
 export type ProviderId = typeof PROVIDERS[number];
 
@@ -23,7 +23,7 @@ export interface ProviderConfig {
   emailsUrl?: string;
   /**
    * `PROVIDER_X_ISSUER`: the `iss` the provider's authorization response must carry when
-   * it carries one (RFC 9207, DESIGN.md §9 "Sign-in hardening").
+   * it carries one (RFC 9207, docs/interface.md#sign-in).
    */
   issuer?: string;
   /**
@@ -105,7 +105,7 @@ const scopeList = z.string().transform((v) => v.trim().split(/\s+/).join(" ")).p
     error: "must be scope tokens separated by spaces",
   }),
 );
-/** provider_c's default scopes (SPEC.md); `offline_access` is the operator's to add. */
+/** provider_c's default scopes (docs/decisions.md#configuration); `offline_access` is the operator's to add. */
 export const DEFAULT_PROVIDER_C_SCOPES = "openid profile email";
 /** A per-window count: a whole number from 0 (off) to {@link MAX_LIMIT}. */
 const limitVar = (fallback: number) =>

@@ -1,5 +1,5 @@
 /**
- * Markdown → sanitized HTML, on the server (DESIGN.md §6 "People"). micromark (CommonMark
+ * Markdown → sanitized HTML, on the server (docs/interface.md#profiles). micromark (CommonMark
  * + GFM) escapes every raw HTML tag by default, so no markup from the author survives;
  * this module then keeps only http(s), mailto, relative and in-page links, and marks every
  * link `rel="nofollow ugc noopener"`; last, `#hashtags` in text become links to their tag

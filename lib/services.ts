@@ -29,7 +29,7 @@ export interface Services {
    * mode, or absent when neither is available (AI features then answer their 500).
    */
   llm?: LlmClient;
-  /** The AI avatar job's period in ms (default 30 s, SPEC.md); tests shorten it. */
+  /** The AI avatar job's period in ms (default 30 s, docs/interface.md#ai-avatar); tests shorten it. */
   avatarIntervalMs?: number;
   /** Uniform random numbers in [0, 1) (agent participation's `auto` coin); tests fix it. */
   random?: () => number;

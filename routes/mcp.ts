@@ -19,7 +19,7 @@ function onlyToolCalls(body: unknown): boolean {
 /**
  * `/mcp` — the Model Context Protocol server (Streamable HTTP, stateless; see
  * lib/agent/mcp.ts). The door is the agent API's: the same `Authorization: Bearer agent_…`
- * key, SPEC.md's 401 with `WWW-Authenticate`, and the same per-key budget, each HTTP
+ * key, docs/interface.md#agent-api's 401 with `WWW-Authenticate`, and the same per-key budget, each HTTP
  * request counting one, with `X-RateLimit-*` on every answer. Over the budget, a request
  * that only calls tools is answered by the tools as a tool error ("Rate limit exceeded",
  * which a model can read and wait on); any other request gets the agent API's 429.

@@ -3,11 +3,11 @@
  * scripts, main.ts, dev.ts; tests and the benches, which time raw commits on purpose, are
  * not checked):
  *
- * - Every commit retries (DESIGN.md §5: several processes on one SQLite file see
+ * - Every commit retries (docs/decisions.md#storage: several processes on one SQLite file see
  *   `database is locked`): an atomic op is committed through lib/kv/ — `commit(kv, build)`
  *   or `updateAtomically` of lib/kv/atomic.ts, or `withLockRetry` of lib/kv/retry.ts used
  *   inside lib/kv/. A bare commit call of an op anywhere else is an error.
- * - No KV queues (DESIGN.md §10: today's Deno Deploy has none): neither the queue method of
+ * - No KV queues (docs/decisions.md#deno-deploy: today's Deno Deploy has none): neither the queue method of
  *   `Deno.Kv` and of its atomic ops nor the queue listener. A stream controller's
  *   `enqueue` is allowed when the controller is named `…controller` (the receiver is
  *   read from the text, so that name is the convention).
@@ -124,7 +124,8 @@ export async function checkKvUse(root: string): Promise<KvFinding[]> {
 const WHY: Record<KvFinding["rule"], string> = {
   "bare-commit":
     "an atomic op committed without retry; use commit(kv, build) or updateAtomically from lib/kv/atomic.ts",
-  "kv-queue": "a KV queue call; today's Deno Deploy has no KV queues (DESIGN.md §10)",
+  "kv-queue":
+    "a KV queue call; today's Deno Deploy has no KV queues (docs/decisions.md#deno-deploy)",
 };
 
 if (import.meta.main) {

@@ -16,7 +16,7 @@ const USAGE = "Usage: deno task restore <file> [--force]   (the store is KV_PATH
 
 async function main(): Promise<number> {
   const kvPath = storePath(Deno.env.toObject());
-  // Values written now must be readable by the production instances (DESIGN.md §10).
+  // Values written now must be readable by the production instances (docs/decisions.md#store-version).
   const rerun = await underDeployDeno(kvPath, import.meta.url, Deno.args);
   if (rerun !== null) return rerun;
   const args = Deno.args.filter((a) => a !== "--");

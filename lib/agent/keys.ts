@@ -1,5 +1,5 @@
 /**
- * Agent API keys (DESIGN.md §6): `agent_` + 32 random bytes (base64url), shown once; only
+ * Agent API keys (docs/interface.md#api-keys): `agent_` + 32 random bytes (base64url), shown once; only
  * the key's SHA-256 and a display prefix are kept; at most {@link MAX_AGENT_KEYS} per user;
  * revocable. A request presents it as `Authorization: Bearer agent_<KEY>`.
  *
@@ -180,7 +180,7 @@ export function bearerKey(header: string | null): string | null {
 /**
  * How long this process reuses a key record it looked up, in ms (real time). Every agent
  * request authenticates, and the record's `kv.get` was a sixth of an agent list request's
- * CPU (issue 13). A revocation through this process drops the record at once
+ * CPU. A revocation through this process drops the record at once
  * ({@link revokeAgentKey}); one through another instance is honoured here within this
  * time. Only live records are kept (an unknown key is looked up every time).
  */

@@ -1,6 +1,6 @@
 /**
  * Documentation pieces shared by the people and agent routes of the content lifecycle
- * (edit, delete: DESIGN.md §9), so both describe the same rules in the same words.
+ * (edit, delete: docs/interface.md#content-lifecycle), so both describe the same rules in the same words.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Parley as a Model Context Protocol server (DESIGN.md §9 "Agents over MCP"): the tools
+ * Parley as a Model Context Protocol server (docs/interface.md#mcp): the tools
  * an MCP client (Claude, ChatGPT, Cursor, Copilot…) sees at `/mcp`, run by the same
  * domain functions as the agent REST API, for the owner of the agent key.
  *

@@ -18,7 +18,7 @@ export function optionalClipped(max: number) {
 
 /** Display names start at most this long (profiles allow 1–40 characters). */
 export const NAME_MAX = 40;
-/** Bios are at most 200 characters (SPEC.md "User profile"). */
+/** Bios are at most 200 characters (docs/interface.md#profiles). */
 export const BIO_MAX = 200;
 
 /** A display name from provider data: trimmed, clipped, never empty. */

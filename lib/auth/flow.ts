@@ -1,11 +1,11 @@
 /**
  * The OAuth authorization-code flow on the app's side: the login start (state and flow
- * cookies, authorize redirect) and the API callbacks (SPEC.md "Sign-in callback flow":
+ * cookies, authorize redirect) and the API callbacks (docs/interface.md#callback:
  * state → code → token exchange → profile → payload cookie or identity bind).
  *
  * Every callback answer deletes the flow cookies, whatever the outcome.
  *
- * PKCE (RFC 7636, S256) on every provider (DESIGN.md §9 "Sign-in hardening"): the start
+ * PKCE (RFC 7636, S256) on every provider (docs/interface.md#sign-in): the start
  * keeps a random verifier in the `<provider>_oauth_code_verifier` flow cookie and sends
  * its challenge with the authorize redirect; the callback sends the verifier with the
  * code. When the provider's redirect carries `iss` (RFC 9207) and the provider has an
@@ -35,7 +35,7 @@ import { safeReturnTo } from "../http/return_to.ts";
 /** How long a started sign-in may take at the provider (flow cookies' lifetime). */
 export const FLOW_TTL_MS = 10 * 60 * 1000;
 
-/** Sign-in callback failures (SPEC.md "Errors"). */
+/** Sign-in callback failures (docs/interface.md#errors). */
 export type CallbackError = "oauth_error" | "invalid_state" | "no_code" | "auth_failed";
 
 /** Which flow a start begins. */
@@ -105,14 +105,14 @@ export async function startSignIn(
   url.searchParams.set("code_challenge_method", "S256");
   const scope = ep.scope ?? PROVIDER_INFO[provider].scope;
   if (scope) url.searchParams.set("scope", scope);
-  // SPEC.md keeps provider_c's refresh token, but an OpenID provider issues one only when
+  // docs/interface.md#callback keeps provider_c's refresh token, but an OpenID provider issues one only when
   // asked: Google-like providers honour `access_type=offline` (others ignore it), generic
   // ones want the `offline_access` scope, which an operator adds via PROVIDER_C_SCOPES.
   if (provider === "provider_c") url.searchParams.set("access_type", "offline");
   return { ok: true, redirect: url.toString(), cookies };
 }
 
-/** Deletions of the flow cookies (SPEC.md: after every callback). */
+/** Deletions of the flow cookies (docs/interface.md#callback: after every callback). */
 export function deleteFlowCookies(provider: ProviderId, https: boolean): CookieSpec[] {
   const names = flowCookieNames(provider);
   return [
@@ -161,7 +161,7 @@ export async function handleCallback(
   const flow: Flow = cookies[names.flow] === "bind" ? "bind" : "login";
   const bindTarget = cookies[names.bindTarget];
   if (params.has("error")) {
-    // A choice SPEC.md leaves open (documented on /docs/api): a provider error is reported
+    // A choice docs/interface.md#callback leaves open (documented on /docs/api): a provider error is reported
     // as `oauth_error` before the state is checked — there is nothing to exchange anyway.
     // A signed-in person who cancels a bind goes back to the profile they started from,
     // not to a home page telling them that "sign-in failed".

@@ -1,5 +1,5 @@
 /**
- * AuthIdentity (SPEC.md): a provider account bound to a user. Unique by (provider,
+ * AuthIdentity (docs/interface.md#bind): a provider account bound to a user. Unique by (provider,
  * providerAccountId); looked up by canonical user through `identities_by_user`, which
  * also keeps a user to one account per provider. Tokens are sealed with AES-GCM under
  * the app secret (lib/auth/crypto.ts) and bound to the identity, so a KV dump or a copied
@@ -172,7 +172,7 @@ export function identitySummary(rec: IdentityRecord): IdentitySummary {
 export type BindOutcome = "bound" | "conflict" | "already_bound" | "no_target";
 
 /**
- * Bind a provider account to an existing user (SPEC.md "Bind flow" steps 3–4): refuse
+ * Bind a provider account to an existing user (docs/interface.md#bind steps 3–4): refuse
  * when another user owns the account (`conflict`) or the user already has another
  * account of this provider (`already_bound`); otherwise upsert the identity.
  *

@@ -1,5 +1,5 @@
 /**
- * Moderators (DESIGN.md §9 "Moderation"): users whose id, or one of whose verified
+ * Moderators (docs/interface.md#moderation): users whose id, or one of whose verified
  * emails, is listed in `MODERATORS` (comma-separated; `config.moderators`). Verified
  * emails are those Parley keeps from provider_b and provider_c identities (provider_c
  * keeps an email only when `email_verified`, provider_b only its verified primary one);

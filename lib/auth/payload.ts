@@ -1,5 +1,5 @@
 /**
- * The auth payload (SPEC.md "Auth payload"): base64url JSON in an HttpOnly cookie that
+ * The auth payload (docs/interface.md#auth-payload): base64url JSON in an HttpOnly cookie that
  * carries a finished provider sign-in from the API callback to the app callback page.
  *
  * The cookie alone proves nothing — anyone can write base64url JSON. When the API
@@ -18,13 +18,13 @@ import { keys } from "../kv/keys.ts";
 import { providerClient } from "./clients.ts";
 import { PROVIDERS } from "./providers.ts";
 
-/** Lifetime of a payload cookie and its nonce (SPEC.md: 2 minutes). */
+/** Lifetime of a payload cookie and its nonce (docs/interface.md#auth-payload: 2 minutes). */
 export const PAYLOAD_TTL_MS = 2 * 60 * 1000;
 
 /** Largest payload cookie issued (browsers keep ~4096 bytes per cookie). */
 export const PAYLOAD_MAX_CHARS = 3800;
 
-/** SPEC.md "Auth payload". */
+/** docs/interface.md#auth-payload. */
 export interface AuthPayload {
   provider: ProviderId;
   providerAccountId: string;

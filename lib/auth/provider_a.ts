@@ -1,5 +1,5 @@
 /**
- * provider_a's protocol (SPEC.md "Sign-in callbacks"): a form-encoded token request with
+ * provider_a's protocol (docs/interface.md#callback): a form-encoded token request with
  * `grant_type=authorization_code`, and answers wrapped as `{code, data}` where a `code`
  * other than 0 is a failure.
  *

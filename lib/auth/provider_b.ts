@@ -1,5 +1,5 @@
 /**
- * provider_b's protocol (SPEC.md "Sign-in callbacks"): a JSON token request with
+ * provider_b's protocol (docs/interface.md#callback): a JSON token request with
  * `Accept: application/json`, no refresh token or expiry, a numeric user id, and — when
  * the profile's email is null — the emails endpoint, whose first verified primary
  * address is used.

@@ -1,5 +1,5 @@
 /**
- * provider_c's protocol (SPEC.md "Sign-in callbacks"): an OpenID-Connect-style
+ * provider_c's protocol (docs/interface.md#callback): an OpenID-Connect-style
  * form-encoded token request, `expires_in` in seconds, and a userinfo answer keyed by
  * `sub`.
  *

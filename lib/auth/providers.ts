@@ -15,9 +15,9 @@ export interface ProviderInfo {
   id: ProviderId;
   /** Name shown on buttons. */
   label: string;
-  /** Login start route (DESIGN.md §6). */
+  /** Login start route (docs/interface.md#sign-in). */
   loginPath: string;
-  /** The API callback the provider redirects to (SPEC.md "Sign-in callbacks"). */
+  /** The API callback the provider redirects to (docs/interface.md#callback). */
   callbackPath: string;
   /** The app callback page that turns the payload cookie into a session. */
   appCallbackPath: string;
@@ -58,7 +58,7 @@ export function isProviderId(value: unknown): value is ProviderId {
   return typeof value === "string" && (PROVIDERS as readonly string[]).includes(value);
 }
 
-/** Flow cookie names for one provider (DESIGN.md §6), plus the two shared ones. */
+/** Flow cookie names for one provider (docs/interface.md#sign-in), plus the two shared ones. */
 export function flowCookieNames(provider: ProviderId) {
   return {
     state: `${provider}_oauth_state`,
@@ -70,7 +70,7 @@ export function flowCookieNames(provider: ProviderId) {
   } as const;
 }
 
-/** The payload cookie of a provider (SPEC.md table: `<provider>_auth_payload`). */
+/** The payload cookie of a provider (docs/interface.md#sign-in table: `<provider>_auth_payload`). */
 export function payloadCookieName(provider: ProviderId): string {
   return `${provider}_auth_payload`;
 }

@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import type { ProviderConfig, ProviderId } from "../config.ts";
 
-/** Tokens from a token exchange (SPEC.md "Auth payload" semantics). */
+/** Tokens from a token exchange (docs/interface.md#auth-payload semantics). */
 export interface ProviderTokens {
   accessToken: string;
   /** null for provider_b, and when a provider sends none. */

@@ -20,9 +20,9 @@ import { oneLine, tidyReply } from "../participation/text.ts";
 import type { Author, QuestionSnapshot } from "../community/questions/model.ts";
 import { type PostingLimits, spendPostingBudget } from "../limits/posting.ts";
 
-/** SPEC.md "AI avatar settings": answers per hour per user, at most. */
+/** docs/interface.md#ai-avatar: answers per hour per user, at most. */
 export const AVATAR_HOURLY_CAP = 10;
-/** SPEC.md "AI avatar settings": only questions older than this are answered. */
+/** docs/interface.md#ai-avatar: only questions older than this are answered. */
 export const AVATAR_MIN_AGE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
 

@@ -1,5 +1,5 @@
 /**
- * One tick of the AI avatar job (DESIGN.md §7, SPEC.md "AI avatar settings"): take the
+ * One tick of the AI avatar job (docs/decisions.md#ai-features, docs/interface.md#ai-avatar): take the
  * tick (a check-and-set on `["avatar_job"]`, so ticks start at least the interval apart
  * whoever calls them), then for each user on the roster whose `aiAvatar` setting is on, answer the
  * newest question older than 60 s that the user did not ask and their avatar has not
@@ -22,7 +22,7 @@ import {
 } from "./answer.ts";
 import { commit } from "../kv/atomic.ts";
 
-/** SPEC.md "AI avatar settings": the check interval. */
+/** docs/interface.md#ai-avatar: the check interval. */
 export const AVATAR_INTERVAL_MS = 30_000;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The accepted answer (DESIGN.md §9): the asker marks the top-level answer that solved
+ * The accepted answer (docs/interface.md#content-lifecycle): the asker marks the top-level answer that solved
  * the question, under `["accepted_answers", questionId]`, or clears it with null. A
  * deleted accepted answer unaccepts (lib/community/message_lifecycle.ts clears the key in
  * the delete's own op); this write checks the message, so the two cannot cross.

@@ -1,9 +1,9 @@
 /**
- * The vote-ordered answer index (issue 29 item 3, issue 31 item 3): `?sort=votes` reads one
+ * The vote-ordered answer index: `?sort=votes` reads one
  * page of keys at any thread size instead of every answer's counters.
  *
  * Rows: `["answers_by_score", questionId, 0 − score, createdAt, id]`, one per top-level
- * answer (score = up − down), so listing the prefix gives DESIGN.md §9's order after the
+ * answer (score = up − down), so listing the prefix gives docs/interface.md#threads's order after the
  * accepted answer: most votes first, ties oldest first (then by id). The accepted answer
  * keeps its row; the reader ({@link pageOfAnswerOrder}) puts it first and skips it below.
  * Replies have no row. A hidden answer keeps its row (its score cannot move while hidden:

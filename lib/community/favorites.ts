@@ -1,5 +1,5 @@
 /**
- * Favorites (SPEC.md's favorite table): one record per user and target, created with a
+ * Favorites (docs/interface.md#favorites's favorite table): one record per user and target, created with a
  * check that the record key is still empty, so a race can never write two. The call that
  * loses a race still succeeds with the outcome it asked for (the state it saw flipped).
  *
@@ -37,7 +37,7 @@ export interface FavoriteToggle {
   action: "favorited" | "unfavorited";
 }
 
-/** Most ids one status request may ask about (SPEC.md). */
+/** Most ids one status request may ask about (docs/interface.md#favorites). */
 export const MAX_STATUS_IDS = 200;
 
 /** A toggled favorite, or `not_found` when the target does not exist. */

@@ -1,5 +1,5 @@
 /**
- * Idempotent creates (`Idempotency-Key`, DESIGN.md §9): a repeat of a create with the same
+ * Idempotent creates (`Idempotency-Key`, docs/interface.md#idempotency): a repeat of a create with the same
  * key by the same caller within 24 h answers the first response again and creates nothing.
  *
  * The record `["idempotency", caller, key]` goes through three states:

@@ -1,5 +1,5 @@
 /**
- * Editing and deleting messages (DESIGN.md §9 "Content lifecycle").
+ * Editing and deleting messages (docs/interface.md#content-lifecycle).
  *
  * Edit: the author only; the content follows the creation rules (the route validates
  * with the create schema); the previous version is kept (./revisions.ts); `editedAt` is

@@ -3,7 +3,7 @@
  * store. Concurrent misses share one load, and writes made through this process drop
  * the cache at once, so a person sees their own question, answer or vote on the next
  * load; writes by other instances show within the TTL. Nothing here is needed by
- * another instance (DESIGN.md §5): losing it only costs a KV read. When the map is full,
+ * another instance (docs/decisions.md#storage): losing it only costs a KV read. When the map is full,
  * the least recently used entry goes (lib/cache.ts).
  *
  * @module

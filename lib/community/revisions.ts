@@ -1,5 +1,5 @@
 /**
- * Revisions of edited questions and messages (DESIGN.md §9). Numbering: revision N is the
+ * Revisions of edited questions and messages (docs/interface.md#content-lifecycle). Numbering: revision N is the
  * state after N − 1 edits — revision 1 is the original, and the newest revision is always
  * the current text. One key per revision (`["revisions", targetType, targetId, N]`), each
  * a full snapshot of the editable fields (never a diff), written in the edit's atomic op.

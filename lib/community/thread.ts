@@ -1,9 +1,9 @@
 /**
- * Paged threads (DESIGN.md §9): a question's page shows {@link ANSWERS_PER_PAGE} top-level
+ * Paged threads (docs/interface.md#threads): a question's page shows {@link ANSWERS_PER_PAGE} top-level
  * answers, each with at most {@link REPLIES_PER_ANSWER} of its replies (any depth, in time
  * order) and the total, so no page or JSON response grows with the thread. The rest of one
  * answer's replies are paged apart (`answer` + `replyPage`). Top-level answers come in the
- * query's `sort` order (issue 11: `votes` by default, `newest`, `oldest`); each is
+ * query's `sort` order (`votes` by default, `newest`, `oldest`); each is
  * followed by its replies in time order, so replies always come after their parent.
  *
  * Reads are bounded, in as few round trips as the data allows (every `getMany` carries 10
@@ -19,7 +19,7 @@
  *    their vote counters, in one step;
  * 4. only for answers with replies: one bounded `list` of each one's reply index (limit
  *    {@link REPLIES_PER_ANSWER}), then the replies' records and counters in one step.
- * The JSON API adds each post's voter list (a `kv.list` per post: SPEC.md's `likedBy` /
+ * The JSON API adds each post's voter list (a `kv.list` per post: docs/interface.md#threads's `likedBy` /
  * `dislikedBy`); the HTML page reads none (`{ voters: false }`) and shares one read of a
  * page among all its viewers for a second ({@link readThreadPage}). The page's KV calls
  * are listed in routes/questions/[id].tsx.
@@ -51,7 +51,7 @@ export const ANSWERS_PER_PAGE = 30;
 /** Replies shown under one answer on a thread page (and per reply page). */
 export const REPLIES_PER_ANSWER = 50;
 
-/** Orders of the top-level answers (DESIGN.md §9 "Answer order"). */
+/** Orders of the top-level answers (docs/interface.md#threads). */
 export type AnswerSort = "votes" | "newest" | "oldest";
 
 /** Which part of a thread to read. */
@@ -410,7 +410,7 @@ function mayOpen(record: QuestionRecord, viewer: Viewer | null | undefined): boo
 export interface ThreadPageOptions {
   /**
    * Read and include the voter lists (`likedBy` / `dislikedBy` on the question and every
-   * message; default true, SPEC.md's API shape). Each is a `kv.list`: the HTML page, which
+   * message; default true, docs/interface.md#threads's API shape). Each is a `kv.list`: the HTML page, which
    * shows none, passes `false`.
    */
   voters?: boolean;

@@ -1,5 +1,5 @@
 /**
- * SPEC.md's vote table as a pure function, shared by the server (lib/community/votes.ts) and the
+ * docs/interface.md#votes's vote table as a pure function, shared by the server (lib/community/votes.ts) and the
  * vote buttons' optimistic update in the browser.
  *
  * @module
@@ -7,7 +7,7 @@
 
 /** Direction of a vote. */
 export type VoteType = "up" | "down";
-/** What a vote request did (SPEC.md). */
+/** What a vote request did (docs/interface.md#votes). */
 export type VoteAction = "liked" | "unliked" | "downvoted" | "undownvoted";
 
 /**

@@ -1,8 +1,8 @@
-/** SPEC.md's vote table as a pure function. */
+/** docs/interface.md#votes's vote table as a pure function. */
 import assert from "node:assert/strict";
 import { applyVote, nextVote } from "@/lib/community/vote_table.ts";
 
-Deno.test("nextVote() and applyVote() follow SPEC.md's vote table, row by row", () => {
+Deno.test("nextVote() and applyVote() follow docs/interface.md#votes's vote table, row by row", () => {
   assert.deepEqual(nextVote(null, "up"), { action: "liked", next: "up" });
   assert.deepEqual(nextVote(null, "down"), { action: "downvoted", next: "down" });
   assert.deepEqual(nextVote("up", "up"), { action: "unliked", next: null });

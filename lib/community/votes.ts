@@ -1,7 +1,7 @@
 /**
- * Up/down votes on questions and messages (SPEC.md's vote table).
+ * Up/down votes on questions and messages (docs/interface.md#votes's vote table).
  *
- * Hot items never serialize (DESIGN.md §5): a vote checks only the voter's own key
+ * Hot items never serialize (docs/decisions.md#storage): a vote checks only the voter's own key
  * `["votes", type, id, userId]`, and moves the counts with `sum` counters, which never
  * conflict. `likedBy`/`dislikedBy` are those per-voter keys, listed when served.
  * The same op moves the voter's activity index and the author's `upvotes_received`.
@@ -70,7 +70,7 @@ export interface UserVoteEntry {
   createdAt: number;
 }
 
-/** The response of `/api/likes` and the agent vote endpoint (SPEC.md). */
+/** The response of `/api/likes` and the agent vote endpoint (docs/interface.md#votes). */
 export interface VoteResult {
   action: VoteAction;
   upvotes: number;
@@ -81,7 +81,7 @@ export interface VoteResult {
 
 /**
  * A cast vote, or `not_found` when the target does not exist, or `own_post` when the
- * voter wrote it (DESIGN.md §9: no self-votes, so nobody raises their own score).
+ * voter wrote it (docs/interface.md#votes: no self-votes, so nobody raises their own score).
  */
 export type CastVoteResult =
   | { ok: true; vote: VoteResult }
@@ -97,7 +97,7 @@ export interface VoteInput {
 }
 
 /**
- * Apply one vote request (SPEC.md's vote table): the answer, or why not.
+ * Apply one vote request (docs/interface.md#votes's vote table): the answer, or why not.
  *
  * One read (the target, the voter's vote, the budget, the counts), then the write joins
  * this process's vote group (lib/kv/group_commit.ts): votes arriving while a commit is in
@@ -280,7 +280,7 @@ async function readVote(
   >(read as [Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey]);
   const target = targetOf(targetType, targetId, record.value);
   if (!target) return { ok: false, reason: "not_found" };
-  // No self-votes (DESIGN.md §9): nobody raises their own score.
+  // No self-votes (docs/interface.md#votes): nobody raises their own score.
   if (target.authorId === userId) return { ok: false, reason: "own_post" };
   const counts = { up: counterValue(up.value), down: counterValue(down.value) };
   const m = isMessage ? record.value as MessageRecord : null;

@@ -1,5 +1,5 @@
 /**
- * Debate capacity across all instances (DESIGN.md §9): at most `MAX_CONCURRENT_DEBATES`
+ * Debate capacity across all instances (docs/interface.md#limits): at most `MAX_CONCURRENT_DEBATES`
  * debates generate at once, and each user may start `DEBATES_PER_USER_PER_DAY` a day.
  *
  * The ceiling is a lease table in one KV value, `["debate_leases"]` → `{leases: {id:

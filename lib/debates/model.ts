@@ -1,6 +1,6 @@
 /**
  * Debate data: the shape of a debate (rounds, lengths, temperatures), stored records, the
- * events of the stream, and the Synthesis's safe default and salvage (SPEC.md "Debate",
+ * events of the stream, and the Synthesis's safe default and salvage (docs/interface.md#debate-stream,
  * "Synthesis", "Events"). The zod schemas of the request and the synthesis live in
  * lib/schemas/debate.ts.
  *
@@ -15,7 +15,7 @@ export const TURNS = ROUNDS * 2;
 /** Message length asked of the model; the server clips above the maximum. */
 export const MESSAGE_MIN_CHARS = 100;
 export const MESSAGE_MAX_CHARS = 200;
-/** Sampling temperatures (SPEC.md). */
+/** Sampling temperatures (docs/interface.md#debates). */
 export const TURN_TEMPERATURE = 0.8;
 export const SYNTHESIS_TEMPERATURE = 0.3;
 /** Longest synthesis conclusion and longest topic accepted (browser-safe, shared with islands). */
@@ -104,12 +104,12 @@ export function salvageSynthesis(candidate: unknown): Synthesis {
 
 /**
  * Lifecycle of a stored debate. `failed` records a model or storage failure: a choice
- * SPEC.md leaves open (it names only `pending`, `in_progress`, `completed`), documented on
+ * docs/interface.md#debates leaves open (it names only `pending`, `in_progress`, `completed`), documented on
  * /docs/api.
  */
 export type DebateStatus = "pending" | "in_progress" | "completed" | "failed";
 
-/** The events of the debate stream and their data (SPEC.md "Events"). */
+/** The events of the debate stream and their data (docs/interface.md#debate-stream). */
 export type DebateEvent =
   | {
     type: "init";

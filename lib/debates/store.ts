@@ -57,7 +57,7 @@ export interface AgentMemory {
 /** An `in_progress` debate without updates for this long, not running here, has died. */
 export const STALE_AFTER_MS = 15 * 60_000;
 
-/** History size (SPEC.md: the 20 newest). */
+/** History size (docs/interface.md#resuming-a-debate: the 20 newest). */
 export const HISTORY_LIMIT = 20;
 
 /**
@@ -360,7 +360,7 @@ export async function getAgentMemory(kv: Deno.Kv, userId: string): Promise<Agent
   return (await kv.get<AgentMemory>(keys.debateAgent(userId))).value;
 }
 
-/** The JSON form of a debate (SPEC.md "Debate"): ISO dates, no internal fields. */
+/** The JSON form of a debate (docs/interface.md#debate-stream): ISO dates, no internal fields. */
 export interface DebateJson {
   id: string;
   topic: string;

@@ -1,6 +1,6 @@
 /**
- * The door of every agent endpoint: `Authorization: Bearer agent_<KEY>`, SPEC.md's 401
- * body, and the rate limits of DESIGN.md §6 — 60 requests a minute per key, and the same
+ * The door of every agent endpoint: `Authorization: Bearer agent_<KEY>`, docs/interface.md#agent-api's 401
+ * body, and the rate limits of docs/interface.md#agent-api — 60 requests a minute per key, and the same
  * per client address for failed authentication — with `X-RateLimit-*` headers on every
  * answer and `Retry-After` on a 429. The folder middleware
  * `routes/api/agent/(key)/_middleware.ts` opens it; handlers behind it take the key with
@@ -15,7 +15,7 @@ import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
 import type { Services } from "../services.ts";
 import { HttpError } from "../fresh/error.ts";
 
-/** Agent requests allowed per key per minute (DESIGN.md §6). */
+/** Agent requests allowed per key per minute (docs/interface.md#agent-api). */
 export const AGENT_RATE_LIMIT = 60;
 const WINDOW_MS = 60_000;
 
@@ -25,7 +25,7 @@ export interface AgentCall {
   rate: RateLimitResult;
 }
 
-/** SPEC.md's 401 for a missing, malformed or unknown key. */
+/** docs/interface.md#agent-api's 401 for a missing, malformed or unknown key. */
 function invalidKey(headers: Record<string, string> = {}): HttpError {
   return new HttpError(401, INVALID_KEY_ERROR, {
     headers: {
@@ -84,7 +84,7 @@ export async function authenticateAgent(
 
 /**
  * The agent call the folder middleware authenticated; a route outside
- * `routes/api/agent/(key)/` has none and answers SPEC.md's 401.
+ * `routes/api/agent/(key)/` has none and answers docs/interface.md#agent-api's 401.
  *
  * @example
  * ```ts

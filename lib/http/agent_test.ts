@@ -6,7 +6,7 @@ import { HttpError } from "../fresh/error.ts";
 
 const state = (agent?: AgentCall) => ({ agent }) as unknown as AppState;
 
-Deno.test("requireAgent() answers SPEC.md's 401 when no middleware authenticated a key", () => {
+Deno.test("requireAgent() answers docs/interface.md#agent-api's 401 when no middleware authenticated a key", () => {
   assert.throws(
     () => requireAgent(state()),
     (err: unknown) =>

@@ -33,7 +33,7 @@ export async function readTextLimited(req: Request, limit = DEFAULT_BODY_LIMIT):
 /** Options of {@link readJson}. */
 export interface ReadJsonOptions {
   limit?: number;
-  /** Error text for a body that is not JSON (SPEC.md fixes some). */
+  /** Error text for a body that is not JSON (docs/interface.md#errors fixes some). */
   invalidJsonMessage?: string;
 }
 

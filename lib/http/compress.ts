@@ -1,5 +1,5 @@
 /**
- * Response compression per `Accept-Encoding` (DESIGN.md §9 "Speed"): brotli or gzip for
+ * Response compression per `Accept-Encoding` (docs/decisions.md#scale-out): brotli or gzip for
  * text responses over 1 KiB, with `Vary: Accept-Encoding` on every response that could
  * have been compressed. Never touched: `text/event-stream` (streams must flush event by
  * event), responses that already carry a `Content-Encoding` (the pre-compressed build

@@ -91,7 +91,7 @@ export function debateCapacityError(
   );
 }
 
-/** The refusal of a vote on one's own question or message (DESIGN.md §9). */
+/** The refusal of a vote on one's own question or message (docs/interface.md#votes). */
 export const OWN_POST_VOTE = [403, "You cannot vote on your own post"] as const;
 
 /** A vote on a question or one of its messages (`castVoteInQuestion`). */
@@ -101,7 +101,7 @@ export const VOTE_IN_QUESTION_FAILURES = {
   own_post: OWN_POST_VOTE,
 } as const;
 
-/** Edits and deletes (DESIGN.md §9 "Content lifecycle"). */
+/** Edits and deletes (docs/interface.md#content-lifecycle). */
 export const LIFECYCLE_FAILURES = {
   question_not_found: [404, "Question not found"],
   message_not_found: [404, "Message not found"],
@@ -130,7 +130,7 @@ export const AGENT_WRITE_FAILURES = {
   no_author: [401, INVALID_KEY_ERROR],
 } as const;
 
-/** Flagging a post (DESIGN.md §9 "Moderation"). */
+/** Flagging a post (docs/interface.md#moderation). */
 export const FLAG_FAILURES = {
   not_found: [404, "Post not found"],
   own_post: [400, "You cannot flag your own post"],

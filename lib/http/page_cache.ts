@@ -1,5 +1,5 @@
 /**
- * The signed-out page cache (DESIGN.md §9 "Speed"), after Discourse's
+ * The signed-out page cache (docs/decisions.md#scale-out), after Discourse's
  * `Middleware::AnonymousCache`: a GET for a page from a visitor with no session cookie and
  * no `Authorization` header is answered from a shared in-process cache keyed by the URL and
  * the theme cookie (the only other input a page reads), so every signed-out visitor sees

@@ -1,7 +1,7 @@
 /**
  * The HTTP edge of agent participation, shared by `POST /api/agent/participate` and its
  * preview: session only, the optional JSON body, the 10-per-minute limit per user and IP,
- * the model's presence, and SPEC.md's 500 for every failure that is not an HTTP error.
+ * the model's presence, and docs/interface.md#participation's 500 for every failure that is not an HTTP error.
  *
  * @module
  */
@@ -23,7 +23,7 @@ import { rateLimitedError } from "./outcome.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
 import { remoteHostname } from "./remote.ts";
 
-/** SPEC.md: 10 requests per minute per user and IP. */
+/** docs/interface.md#participation: 10 requests per minute per user and IP. */
 export const PARTICIPATE_RATE_LIMIT = 10;
 const RATE_WINDOW_MS = 60_000;
 const BODY_LIMIT = 8 * 1024;

@@ -1,6 +1,6 @@
 /**
  * Rate limits as an HTTP answer: over the budget is a 429 `{error, retryAfter}` with
- * `Retry-After` and `X-RateLimit-*` headers (SPEC.md's debate and participation limits).
+ * `Retry-After` and `X-RateLimit-*` headers (docs/interface.md#limits's debate and participation limits).
  *
  * @module
  */

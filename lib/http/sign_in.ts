@@ -15,12 +15,12 @@ import { HttpError } from "../fresh/error.ts";
 import { redirectResponse } from "./redirect.ts";
 import { safeReturnTo } from "./return_to.ts";
 
-/** The providers whose login and callback paths end in their name (SPEC.md). */
+/** The providers whose login and callback paths end in their name (docs/interface.md#sign-in). */
 const NAMED_IN_PATH = ["provider_b", "provider_c"] as const satisfies readonly ProviderId[];
 
 /**
  * The provider named by a `[provider]` route segment: `provider_b` or `provider_c` (the
- * SPEC.md paths); anything else, `provider_a` included, names no route (null).
+ * docs/interface.md#sign-in paths); anything else, `provider_a` included, names no route (null).
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 /**
  * Work after a commit (badges, cache drops, a peak counter) must never fail the request
- * whose write already committed (DESIGN.md §9): a client that sees a 5xx would retry and
+ * whose write already committed (docs/decisions.md#storage): a client that sees a 5xx would retry and
  * duplicate. {@link afterCommit} runs such work, logs a failure and swallows it; the work
  * itself is idempotent and redone by the next write that needs it (badges are re-derived
  * from the counters on every qualifying write).

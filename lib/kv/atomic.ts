@@ -1,5 +1,5 @@
 /**
- * Helpers for the write patterns of DESIGN.md §5: optimistic multi-key writes, counters
+ * Helpers for the write patterns of docs/decisions.md#storage: optimistic multi-key writes, counters
  * that never conflict, and newest-first indexes.
  *
  * @module

@@ -1,7 +1,7 @@
 /**
  * Which Deno may open a store. KV values are V8-serialized, and an older V8 cannot read
  * what a newer one wrote (measured: a store written by Deno 2.9.6 fails under Deno 2.5.0
- * with `RangeError: could not deserialize value` on its first read, DESIGN.md §10). So
+ * with `RangeError: could not deserialize value` on its first read, docs/decisions.md#store-version). So
  * the store records the newest Deno that has written to it, under
  * {@link DENO_VERSION_KEY}, and a process on an older Deno stops before it reads any
  * other value.

@@ -48,7 +48,7 @@
  * | `["messages_by_author", userId, invertTime(createdAt), id]` | `{id, questionId}` | profile activity "answers", newest first |
  * | `["message_counts", questionId]` | `Deno.KvU64` | `sum` ±1 per message |
  * | `["votes", targetType, targetId, userId]` | `VoteRecord` `{voteType, createdAt}` | the only key a vote checks; listed for `likedBy`/`dislikedBy` |
- * | `["vote_counts", targetType, targetId, "up" \| "down"]` | `Deno.KvU64` | `sum` ±1 (never conflicts, DESIGN.md §5) |
+ * | `["vote_counts", targetType, targetId, "up" \| "down"]` | `Deno.KvU64` | `sum` ±1 (never conflicts, docs/decisions.md#storage) |
  * | `["user_votes", userId, invertTime(createdAt), targetType, targetId]` | `UserVoteEntry` | profile activity "likes", newest first; moved on a switch, deleted on unvote |
  * | `["favorites", userId, targetType, targetId]` | `FavoriteRecord` | one per user and target: created with a check on this key |
  * | `["user_favorites", userId, invertTime(createdAt), targetType, targetId]` | `UserFavoriteEntry` | profile activity "favorites", newest first |
@@ -68,7 +68,7 @@
  * | `["avatar_answer_log", userId]` | `{times: number[]}` (the ≤10 newest answer times) | checked and rewritten with each avatar answer: the sliding hourly cap |
  * | `["participation_drafts", userId, draftId]` | `StoredDraft` (what the agent is about to post) | written by the preview with `expireIn` 30 min + `expiresAt`; deleted, under a check on its versionstamp, by the post |
  *
- * Hardening (issue 10):
+ * Hardening:
  *
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
@@ -87,7 +87,7 @@
  * | `["answers_by_score_built", questionId]` | `true` | the question's `answers_by_score` rows are complete (set with the question; for older questions by `backfillAnswerOrder`); without it `sort=votes` ranks every answer from its counters |
  * | `["debate_leases"]` | `{leases: {slotId: until}}` (≤ `MAX_CONCURRENT_DEBATES` live entries) | checked + set when a debate starts and ends; each running debate renews its lease every 20 s, an unrenewed one lapses after 90 s, so a crashed process's slot frees itself (lib/debates/capacity.ts) |
  *
- * Content lifecycle (issue 11: edit, delete, accept; DESIGN.md §9):
+ * Content lifecycle (edit, delete, accept; docs/interface.md):
  *
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
@@ -98,7 +98,7 @@
  * | `["accepted_answers", questionId]` | message id | the accepted answer; set/cleared by `POST /api/questions/:id/accept`, cleared in the op that deletes that answer |
  * | `["direct_reply_counts", messageId]` | `Deno.KvU64` | `sum` +1 per reply whose `replyTo` is the message (−1 when one disappears): a deleted message with replies stays as "[deleted]" |
  *
- * Follows, notifications, live pages and moderation (issue 12; DESIGN.md §9):
+ * Follows, notifications, live pages and moderation (docs/interface.md):
  *
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
@@ -120,7 +120,7 @@
  * | `["fanout_jobs", messageId]` | `FanoutState` `{n, skip, cursor, sent}` | an answer's notification to every follower (lib/notifications/fanout.ts): written in the answer's op with its job; each batch of 100 moves `cursor` with its notifications; deleted in the last batch's op |
  * | `["job_lease", kind, id]` | `LeaseTerm` `{owner, until}` | renewed every 2 s under the fence, lapses after 6 s; `until: 0` once released at shutdown |
  *
- * Operations (issue 28; lib/ops/):
+ * Operations (lib/ops/):
  *
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
@@ -387,7 +387,7 @@ export const keys = {
   ],
   acceptedAnswer: (questionId: string): Deno.KvKey => ["accepted_answers", questionId],
   directReplyCount: (messageId: string): Deno.KvKey => ["direct_reply_counts", messageId],
-  // Follows, notifications, live pages, moderation (issue 12; table above).
+  // Follows, notifications, live pages, moderation (table above).
   follow: (questionId: string, userId: string): Deno.KvKey => ["follows", questionId, userId],
   followsPrefix: (questionId: string): Deno.KvKey => ["follows", questionId],
   notificationsPrefix: (userId: string): Deno.KvKey => ["notifications", userId],

@@ -2,7 +2,7 @@
  * Opening the store named by `KV_PATH` — or, on Deno Deploy without `KV_PATH`, the
  * platform's managed, replicated KV.
  *
- * Reads that may be eventual (DESIGN.md §9 "Deno Deploy"): see lib/kv/consistency.ts,
+ * Reads that may be eventual (docs/decisions.md#deno-deploy): see lib/kv/consistency.ts,
  * which lists every read that uses {@link https://docs.deno.com/deploy/kv/manual/operations | `consistency: "eventual"`}
  * and why; every other read — and every read that guards a write — is strong.
  *

@@ -1,6 +1,6 @@
 /**
  * Commit with a bounded retry: several processes sharing one SQLite file stay correct,
- * but `commit()` can throw `database is locked` (measured, DESIGN.md §5).
+ * but `commit()` can throw `database is locked` (measured, docs/decisions.md#storage).
  *
  * The bound is time, not a count: under 3 processes × 90 writers a lock can be held by
  * other writers for a second or more, and 8 quick attempts ran out (a 500 after a few

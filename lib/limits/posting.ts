@@ -1,5 +1,5 @@
 /**
- * Posting limits per user, shared by all instances (DESIGN.md §9): questions, messages,
+ * Posting limits per user, shared by all instances (docs/decisions.md#configuration): questions, messages,
  * votes and favorites (one shared budget), flags — each a sliding window
  * (./window.ts) under the bucket `post_<kind>`, keyed by the user id. Every writer of a
  * kind spends from the same budget: the people API and pages, the agent API, agent
@@ -56,7 +56,7 @@ export const LIMIT_KINDS: Record<
   flags: { windowMs: DAY, field: "flagsPerDay", noun: "flags", verb: "raise", per: "day" },
 };
 
-/** The defaults of the `LIMIT_*` variables (DESIGN.md §4). */
+/** The defaults of the `LIMIT_*` variables (docs/decisions.md#configuration). */
 export const DEFAULT_LIMITS: PostingLimits = {
   questionsPerHour: 10,
   messagesPerHour: 60,

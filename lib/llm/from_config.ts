@@ -1,5 +1,5 @@
 /**
- * Choosing the language model from configuration (DESIGN.md §4):
+ * Choosing the language model from configuration (docs/decisions.md#configuration):
  *
  * - `LLM_API_KEY` set: the configured endpoint (`LLM_BASE_URL`, default OpenAI's) and
  *   `LLM_MODEL`.

@@ -1,5 +1,5 @@
 /**
- * Moderation (DESIGN.md §9 "Moderation and limits"): flags, the review queue, moderator
+ * Moderation (docs/interface.md#moderation): flags, the review queue, moderator
  * actions and their log.
  *
  * - A flag: one per user and target (`["flags", …]` checked absent), never on one's own

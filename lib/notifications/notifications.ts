@@ -1,5 +1,5 @@
 /**
- * Follows and notifications (DESIGN.md §9 "Follow, notifications, live pages").
+ * Follows and notifications (docs/interface.md#notifications).
  *
  * - Follows: `["follows", questionId, userId]`. The asker follows in the question's op, each
  *   answerer in their message's op ({@link followInOp}); `POST /api/questions/:id/follow`

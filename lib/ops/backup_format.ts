@@ -1,7 +1,7 @@
 /**
  * The backup file format: a tagged text encoding of KV keys and values that any Deno can
  * read (KV itself stores values in V8's serialization format, which an older V8 cannot
- * read: DESIGN.md §10), and the lines of the file.
+ * read: docs/decisions.md#store-version), and the lines of the file.
  *
  * A backup is gzip-compressed UTF-8 text, one JSON document a line:
  *

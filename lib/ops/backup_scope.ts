@@ -3,7 +3,7 @@
  * rather than to its data (never copied), and the expiry a restored record gets back.
  *
  * Expiry: KV cannot report a key's `expireIn`, so a backup cannot carry it. The records
- * that are written with `expireIn` *and* carry `expiresAt` (DESIGN.md §5; the rows of
+ * that are written with `expireIn` *and* carry `expiresAt` (docs/decisions.md#storage; the rows of
  * lib/kv/keys.ts that say "`expireIn` + `expiresAt`") get `expireIn = expiresAt − now` back
  * on restore, and one already past its `expiresAt` is not written (every reader treats it
  * as absent already). Only those prefixes: an identity also has an `expiresAt` (its
@@ -16,7 +16,7 @@
 import { keys } from "../kv/keys.ts";
 
 /**
- * `["meta", "denoVersion"]`: the newest Deno that wrote the store (DESIGN.md §10). It
+ * `["meta", "denoVersion"]`: the newest Deno that wrote the store (docs/decisions.md#storage). It
  * describes the store the process writes to, not the data: a backup taken on Deno 2.9.6
  * must restore cleanly under 2.5.0, so it is never copied either way.
  */

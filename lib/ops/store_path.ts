@@ -1,5 +1,5 @@
 /**
- * Which store an operations task works on: `KV_PATH` as the app reads it (DESIGN.md §4).
+ * Which store an operations task works on: `KV_PATH` as the app reads it (docs/decisions.md#configuration).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The model's help to a person who writes (DESIGN.md §9): a draft answer for the
+ * The model's help to a person who writes (docs/interface.md#expert-panel): a draft answer for the
  * composer, the test of whether a posted answer is still mostly that draft, and question
  * ideas for the ask page. Nothing here posts anything by itself.
  *

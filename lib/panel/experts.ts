@@ -1,5 +1,5 @@
 /**
- * The AI expert personas of the panel (DESIGN.md §9): one module, at least 12 distinct
+ * The AI expert personas of the panel (docs/interface.md#expert-panel): one module, at least 12 distinct
  * voices and fields. An expert writes as `expert-<id>`, which is no user's id, so its
  * messages count toward nobody's statistics.
  *

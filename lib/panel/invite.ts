@@ -1,5 +1,5 @@
 /**
- * Inviting an expert to a question (DESIGN.md §9): once per expert and question, the
+ * Inviting an expert to a question (docs/interface.md#expert-panel): once per expert and question, the
  * invitation becomes a task of the question's panel job (./job.ts).
  *
  * @module

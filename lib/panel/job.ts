@@ -1,5 +1,5 @@
 /**
- * The AI expert panel's work (DESIGN.md §9), a job of the runner (lib/jobs/runner.ts):
+ * The AI expert panel's work (docs/interface.md#expert-panel), a job of the runner (lib/jobs/runner.ts):
  * one record per question, `["panel_jobs", questionId]`, holding a queue of tasks (one
  * expert message each) and its progress. Every step commits under the job's fence and a
  * check on this record, so a stalled holder whose job another instance claimed cannot

@@ -1,5 +1,5 @@
 /**
- * The expert panel's data (DESIGN.md §9): the job record `["panel_jobs", questionId]` and
+ * The expert panel's data (docs/interface.md#expert-panel): the job record `["panel_jobs", questionId]` and
  * its tasks, what a panel run needs, its event log's keys, and the constants every part of
  * the panel shares. The runner's job kind is in ./job.ts.
  *

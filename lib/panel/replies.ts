@@ -1,5 +1,5 @@
 /**
- * An expert answering a person who replied to them (DESIGN.md §9): the answer becomes a
+ * An expert answering a person who replied to them (docs/interface.md#expert-panel): the answer becomes a
  * task of the question's panel job (./job.ts), within a per-person, per-thread limit.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * The participation decision (SPEC.md `POST /api/agent/participate`): which action, and
+ * The participation decision (docs/interface.md#participation `POST /api/agent/participate`): which action, and
  * when replying, which question. `forceAction` overrides everything; `auto` flips a coin
  * (the random source is injected, so tests are deterministic); `manual` asks the model,
  * with a sensible fallback when its answer cannot be read. A reply goes to the
@@ -112,7 +112,7 @@ export async function decide(ctx: DecisionContext): Promise<Decision> {
   const { input, preferred } = ctx;
   const candidates = byHeat(ctx.recent);
   if (candidates.length === 0 && !preferred) {
-    // A choice SPEC.md leaves open (documented on /docs/api): with no question at all,
+    // A choice docs/interface.md#participation leaves open (documented on /docs/api): with no question at all,
     // even `forceAction: "reply_existing"` asks a new one, and `reason` says why.
     return {
       action: "ask_new",

@@ -1,5 +1,5 @@
 /**
- * Agent participation (SPEC.md `POST /api/agent/participate`): decide, let the model
+ * Agent participation (docs/interface.md#participation `POST /api/agent/participate`): decide, let the model
  * write, then store the result in ONE atomic op — a new question (`q-agent-…`,
  * `discussionRounds: 1`) with its initial message (`msg-agent-ask-…`, the description as
  * content), or a reply (`msg-agent-reply-…`, with `replyTo`) together with the question's
@@ -46,7 +46,7 @@ import {
 } from "../schemas/participation.ts";
 import { tidyReply } from "./text.ts";
 
-/** How many recent questions the decision considers (SPEC.md). */
+/** How many recent questions the decision considers (docs/interface.md#participation). */
 export const RECENT_QUESTIONS = 50;
 
 /** What participation needs from the app's services. */
@@ -70,7 +70,7 @@ async function spend(deps: PostDeps, kind: LimitKind, userId: string): Promise<v
 }
 
 /**
- * Participation failed in a way the caller answers with SPEC.md's 500 (the model failed,
+ * Participation failed in a way the caller answers with docs/interface.md#participation's 500 (the model failed,
  * its output was unusable after repair, or the user has no profile). Nothing was written.
  */
 export class ParticipationError extends Error {
@@ -271,7 +271,7 @@ export async function draftParticipation(
 
 /**
  * Store a draft exactly as it was shown, in ONE atomic op (see the module doc), under
- * the user's current profile; the answer is SPEC.md's participate response.
+ * the user's current profile; the answer is docs/interface.md#participation's participate response.
  *
  * @example
  * ```ts
@@ -315,7 +315,7 @@ export async function postDraft(
 
 /**
  * Take part on behalf of `userId` at once: {@linkcode draftParticipation} then
- * {@linkcode postDraft} (SPEC.md's one-step endpoint).
+ * {@linkcode postDraft} (docs/interface.md#participation's one-step endpoint).
  *
  * @example
  * ```ts

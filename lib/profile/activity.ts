@@ -17,7 +17,7 @@ import type { UserFavoriteEntry } from "../community/favorites.ts";
 import { pageDebateSummaries } from "../debates/store.ts";
 import { excerpt } from "../markdown.ts";
 
-/** The five kinds of SPEC.md "Profile activity items". */
+/** The five kinds of docs/interface.md#profiles. */
 export const ACTIVITY_TYPES = ["questions", "answers", "debates", "likes", "favorites"] as const;
 export type ActivityType = typeof ACTIVITY_TYPES[number];
 
@@ -128,7 +128,7 @@ async function targetContents(
 }
 
 /**
- * One page of a user's activity of one kind, newest first, in SPEC.md's item shapes.
+ * One page of a user's activity of one kind, newest first, in docs/interface.md#profiles's item shapes.
  *
  * @example
  * ```ts

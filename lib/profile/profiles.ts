@@ -27,7 +27,7 @@ export interface ProfileRecord {
 }
 
 /**
- * The effective profile (SPEC.md "User profile"). SPEC.md types `avatarUrl` and `coverUrl`
+ * The effective profile (docs/interface.md#profiles). docs/interface.md#profiles types `avatarUrl` and `coverUrl`
  * as strings: an unset one is `""`, never null, in every answer that carries it (own and
  * public profile, the `avatar` of author snapshots).
  */
@@ -98,7 +98,7 @@ export async function authorOf(kv: Deno.Kv, userId: string): Promise<Author | nu
 /**
  * Apply an edit: the effective profile with the edit on top becomes the stored
  * customization, `customized` turns true, and `provider` becomes the session's provider
- * (SPEC.md: `provider_a` when the session has none).
+ * (docs/interface.md#profiles: `provider_a` when the session has none).
  *
  * @example
  * ```ts
@@ -133,7 +133,7 @@ export async function updateProfile(
   return effectiveProfile(user, next);
 }
 
-/** The JSON shape of `GET /api/profile/me` (SPEC.md "User profile"). */
+/** The JSON shape of `GET /api/profile/me` (docs/interface.md#profiles). */
 export function profileJson(p: Profile) {
   return {
     userId: p.userId,

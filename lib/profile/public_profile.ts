@@ -1,5 +1,5 @@
 /**
- * The public face of a user (SPEC.md "GET /api/profile/public/<userId>"): profile,
+ * The public face of a user (docs/interface.md#profiles): profile,
  * statistics, badges, and recent questions and answers — never email or tokens — plus
  * which activity kinds their privacy settings let others see.
  *

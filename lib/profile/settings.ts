@@ -1,5 +1,5 @@
 /**
- * Privacy and AI-avatar settings (DESIGN.md §6 "Profiles"). Questions and answers are
+ * Privacy and AI-avatar settings (docs/interface.md#profiles). Questions and answers are
  * always public; these settings only hide activity metadata from other people.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
  * Statistics, contribution score and badges. Every figure is a counter kept by the
- * write that changes it (SPEC.md weights: question 5, answer 3, upvote received 1,
+ * write that changes it (docs/interface.md#profiles weights: question 5, answer 3, upvote received 1,
  * debate 10); badges are recorded with the time they were earned, by the same writes,
  * so reading a profile never scans.
  *
@@ -14,7 +14,7 @@ import { readUserStats, type UserStats } from "./user_stats.ts";
 export type StatCounters = UserStats;
 type StatName = UserStatName;
 
-/** SPEC.md's statistics fields. */
+/** docs/interface.md#profiles's statistics fields. */
 export interface Statistics {
   questionsCount: number;
   answersCount: number;
@@ -47,7 +47,7 @@ export interface BadgeRule {
   threshold: number;
 }
 
-/** The six badges of SPEC.md. */
+/** The six badges of docs/interface.md#profiles. */
 export const BADGES: readonly BadgeRule[] = [
   {
     id: "first-question",
@@ -104,7 +104,7 @@ export interface BadgeStatus {
   progress: { current: number; target: number };
 }
 
-/** SPEC.md statistics from counters. */
+/** docs/interface.md#profiles statistics from counters. */
 export function statisticsFrom(c: StatCounters): Statistics {
   return {
     questionsCount: c.questions,

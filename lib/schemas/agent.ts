@@ -1,6 +1,6 @@
 /**
  * Zod schemas of the agent API and the key panel: they validate requests and generate
- * `/api/openapi.json`. The error texts of SPEC.md are fixed here.
+ * `/api/openapi.json`. The error texts of docs/interface.md#errors are fixed here.
  *
  * @module
  */
@@ -16,9 +16,9 @@ import {
   VoteType,
 } from "./community.ts";
 
-/** SPEC.md's error for a bad title on `POST /api/agent/questions`. */
+/** docs/interface.md#errors's error for a bad title on `POST /api/agent/questions`. */
 export const TITLE_ERROR = "title is required (min 2 chars)";
-/** SPEC.md's 401 body text for agent endpoints. */
+/** docs/interface.md#errors's 401 body text for agent endpoints. */
 export const INVALID_KEY_ERROR = "Invalid or missing API key";
 
 export const AgentQuestionsQuery = z.object({

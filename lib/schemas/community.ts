@@ -44,13 +44,13 @@ const id = (name: string) =>
   z.string({ error: `${name} is required` }).trim().min(1, { error: `${name} is required` })
     .max(200, { error: `${name} is too long` });
 
-/** Title rule of SPEC.md (2–120 characters after trimming). */
+/** Title rule of docs/interface.md#question-fields (2–120 characters after trimming). */
 export function titleField(error: string) {
   return z.string({ error }).trim().min(TITLE_MIN, { error }).max(TITLE_MAX, { error });
 }
 
 /**
- * Tags rule of SPEC.md: trimmed, empties dropped, first 5 kept — any number may be sent
+ * Tags rule of docs/interface.md#question-fields: trimmed, empties dropped, first 5 kept — any number may be sent
  * (the body limit bounds them). Each is normalized (NFKC, lower case, inner whitespace
  * joined by "-") and repeats dropped before the first 5 are taken; a kept tag longer than
  * 40 characters is refused.

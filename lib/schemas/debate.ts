@@ -1,7 +1,7 @@
 /**
  * Zod schemas of the debate API: the request body of `POST /api/debate`, the Synthesis a
  * model must produce, and the answers — a stored debate (history and single read) and the
- * data of each event of the `POST /api/debate` stream (SPEC.md "Events"). They
+ * data of each event of the `POST /api/debate` stream (docs/interface.md#debate-stream). They
  * generate `/api/openapi.json` and let tests check real answers against it.
  *
  * @module
@@ -49,7 +49,7 @@ export const DebateRequestSchema = z.object({
 export type DebateRequest = z.infer<typeof DebateRequestSchema>;
 export type UserProfileInput = z.infer<typeof UserProfileInputSchema>;
 
-/** Validated synthesis (SPEC.md "Synthesis"). */
+/** Validated synthesis (docs/interface.md#debate-stream). */
 export const SynthesisSchema = z.object({
   consensus: z.array(z.string().trim().min(1).max(400)).max(10),
   disagreements: z.array(z.string().trim().min(1).max(400)).max(10),
@@ -115,7 +115,7 @@ export interface EventDoc {
   data: z.ZodType;
 }
 
-/** The events of the debate stream, in the order they come (SPEC.md "Events"). */
+/** The events of the debate stream, in the order they come (docs/interface.md#debate-stream). */
 export const DEBATE_EVENTS: Record<string, EventDoc> = {
   init: {
     description: "Sent first: the debate id and both sides",

@@ -1,5 +1,5 @@
 /**
- * Zod schemas of the Markdown preview (`POST /api/markdown/preview`, issue 11).
+ * Zod schemas of the Markdown preview (`POST /api/markdown/preview`).
  *
  * @module
  */

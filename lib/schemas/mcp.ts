@@ -1,5 +1,5 @@
 /**
- * Zod schemas of the MCP tools at `/mcp` (DESIGN.md §9 "Agents over MCP"). Each tool's
+ * Zod schemas of the MCP tools at `/mcp` (docs/interface.md#mcp). Each tool's
  * input is the REST API's request schema (plus the path parameter as a field), and its
  * output the REST answer's schema, so a tool and its endpoint validate alike and cannot
  * drift apart. lib/agent/mcp.ts turns them into the tools' JSON Schemas.
@@ -30,7 +30,7 @@ import {
 } from "./community.ts";
 import { TITLE_MAX, TITLE_MIN } from "../shared.ts";
 
-/** Top-level answers per page of `get_question` (DESIGN.md §9 "Threads are paged"). */
+/** Top-level answers per page of `get_question` (docs/interface.md#threads). */
 export const THREAD_PAGE_SIZE = 30;
 
 /** A question id given as a tool argument (the REST API has it in the path). */

@@ -1,5 +1,5 @@
 /**
- * Moderation inputs and outputs (DESIGN.md §9 "Moderation and limits").
+ * Moderation inputs and outputs (docs/interface.md#moderation).
  *
  * @module
  */

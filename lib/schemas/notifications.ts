@@ -1,5 +1,5 @@
 /**
- * Notifications and follows (DESIGN.md §9 "Follow, notifications, live pages").
+ * Notifications and follows (docs/interface.md#notifications).
  *
  * @module
  */

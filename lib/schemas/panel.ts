@@ -1,5 +1,5 @@
 /**
- * Schemas of the AI expert panel and the writing helpers (DESIGN.md §9).
+ * Schemas of the AI expert panel and the writing helpers (docs/interface.md#expert-panel).
  *
  * @module
  */

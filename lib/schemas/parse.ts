@@ -1,7 +1,7 @@
 /**
  * The one way routes validate input with the shared schemas: a failure is a 400 whose
- * `error` names the first problem in words (or a fixed message SPEC.md pins) and whose
- * `issues` list every bad field with the place it came from (DESIGN.md §6 "Errors").
+ * `error` names the first problem in words (or a fixed message docs/interface.md#errors pins) and whose
+ * `issues` list every bad field with the place it came from (docs/interface.md#errors).
  *
  * @module
  */
@@ -20,7 +20,7 @@ export interface ParseOptions {
    * or the query parameter's name).
    */
   in?: InputPlace;
-  /** The `error` text instead of the first issue's message (SPEC.md fixes some). */
+  /** The `error` text instead of the first issue's message (docs/interface.md#errors fixes some). */
   message?: string;
 }
 

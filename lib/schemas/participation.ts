@@ -1,5 +1,5 @@
 /**
- * The shapes of `POST /api/agent/participate` (SPEC.md): the request body, the response,
+ * The shapes of `POST /api/agent/participate` (docs/interface.md#participation): the request body, the response,
  * and the model answers the endpoint asks for (a plan, a new question). The same zod
  * objects validate requests and document the endpoint in `/api/openapi.json`.
  *
@@ -24,7 +24,7 @@ export const ParticipationTrigger = z.enum(["manual", "auto"], {
 });
 
 /**
- * The acting user as a client describes it. Accepted for compatibility with SPEC.md, but
+ * The acting user as a client describes it. Accepted for compatibility with docs/interface.md#participation, but
  * the author of whatever is written is always the signed-in user's own profile: a name
  * or avatar sent by a client never reaches a stored record (nobody can post as someone
  * else by editing a request).
@@ -51,7 +51,7 @@ export const ParticipateBody = z.object({
 /** A validated request. */
 export type ParticipateInput = z.infer<typeof ParticipateBody>;
 
-/** The response (SPEC.md: exactly these fields). */
+/** The response (docs/interface.md#participation: exactly these fields). */
 export const ParticipateResult = z.object({
   action: ParticipationAction,
   trigger: ParticipationTrigger,
@@ -69,7 +69,7 @@ export const ParticipateResult = z.object({
 /** The response body. */
 export type ParticipateResponse = z.infer<typeof ParticipateResult>;
 
-/** The error body of a failure (SPEC.md). */
+/** The error body of a failure (docs/interface.md#participation). */
 export const PARTICIPATION_FAILED = "Agent participation failed";
 
 // ——— Model answers ———
@@ -109,7 +109,7 @@ export const AskAnswerSchema = z.object({
 /** A validated new question. */
 export type AskAnswer = z.infer<typeof AskAnswerSchema>;
 
-// ——— The preview step (DESIGN.md §9 additions; SPEC.md's endpoint is unchanged) ———
+// ——— The preview step (docs/interface.md#participation additions; docs/interface.md#participation's endpoint is unchanged) ———
 
 /** A draft id as the preview hands it out. */
 const DraftId = z.string({ error: "draftId is required" }).trim().regex(

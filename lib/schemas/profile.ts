@@ -14,10 +14,10 @@ const Provider = z.enum(PROVIDERS).meta({ id: "Provider" });
 const unixMs = z.number().meta({ description: "Unix time in milliseconds" });
 const isoDate = z.string().meta({ description: "ISO 8601" });
 
-/** An image URL SPEC.md types as a string: `""` when unset, never null. */
+/** An image URL docs/interface.md#profiles types as a string: `""` when unset, never null. */
 const unsetIsEmpty = z.string().meta({ description: 'http(s) URL, or "" when unset' });
 
-/** `GET /api/profile/me` (SPEC.md "User profile"). */
+/** `GET /api/profile/me` (docs/interface.md#profiles). */
 export const ProfileSchema = z.object({
   userId: z.string(),
   displayName: z.string(),
@@ -30,7 +30,7 @@ export const ProfileSchema = z.object({
   updatedAt: isoDate,
 }).meta({ id: "Profile" });
 
-/** SPEC.md's statistics fields. */
+/** docs/interface.md#profiles's statistics fields. */
 export const StatisticsSchema = z.object({
   questionsCount: z.int(),
   answersCount: z.int(),

@@ -1,5 +1,5 @@
 /**
- * Word diff for the revisions page (issue 11): which words of one text were kept, removed
+ * Word diff for the revisions page: which words of one text were kept, removed
  * or added in the next. A longest-common-subsequence over word tokens (whitespace kept with
  * the word before it), bounded so a huge edit cannot stall a page: past
  * {@link MAX_DIFF_CELLS} the texts are shown as one removal and one insertion.

@@ -21,7 +21,7 @@ import { acquireDebateSlot } from "@/lib/debates/capacity.ts";
 import { debateCapacityError } from "@/lib/http/outcome.ts";
 import { remoteHostname } from "@/lib/http/remote.ts";
 
-/** SPEC.md: 24 KB request bodies, 8 debates per minute per user per IP. */
+/** docs/interface.md#debates: 24 KB request bodies, 8 debates per minute per user per IP. */
 const BODY_LIMIT = 24 * 1024;
 const RATE_LIMIT = 8;
 const RATE_WINDOW_MS = 60_000;

@@ -15,7 +15,7 @@ import { define } from "@/lib/state.ts";
 
 /**
  * GET /api/favorites?targetType=&targetIds=a,b — which of the ids the user favorited.
- * POST /api/favorites {targetId, targetType} — toggle (SPEC.md's favorite table).
+ * POST /api/favorites {targetId, targetType} — toggle (docs/interface.md#favorites's favorite table).
  */
 export const handler = define.handlers({
   async GET(ctx) {

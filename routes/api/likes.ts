@@ -7,7 +7,7 @@ import { LikeBody, VoteResult } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
 
 /**
- * POST /api/likes {targetId, targetType, voteType?} — SPEC.md's vote table (session).
+ * POST /api/likes {targetId, targetType, voteType?} — docs/interface.md#votes's vote table (session).
  * Answers {action, upvotes, downvotes, liked, downvoted}.
  */
 export const handler = define.handlers({

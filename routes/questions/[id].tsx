@@ -40,14 +40,14 @@ interface Data {
   votes: Record<string, VoteType>;
   favorites: Record<string, boolean>;
   now: number;
-  /** The viewer may delete any post (DESIGN.md §9 moderators). */
+  /** The viewer may delete any post (docs/interface.md#moderation moderators). */
   moderator: boolean;
-  /** Follow state and hidden posts (issue 12). */
+  /** Follow state and hidden posts. */
   extras: { following: boolean; hidden: string[] };
 }
 
 /**
- * The data path (issue 13): the thread page comes from the one-second shared read cache
+ * The data path: the thread page comes from the one-second shared read cache
  * (`readThreadPage`: viewer-independent, filtered per viewer in memory; dropped at once by
  * every write through this process), read beside the moderator check and the viewer's own
  * votes, favorites and follow (lib/notifications/page.ts; one round trip). KV calls

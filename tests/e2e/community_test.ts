@@ -100,7 +100,7 @@ browserTest(
     await page.waitForSelector('html[data-islands="ready"]');
 
     // Another member upvotes the question, then switches to a downvote, then favorites it —
-    // by keyboard too (one's own post cannot be voted on: DESIGN.md §9).
+    // by keyboard too (one's own post cannot be voted on: docs/interface.md#votes).
     const voterContext = await browser.newContext({ viewport: { width: 1100, height: 900 } });
     await signedInContext(t, voterContext, srv.url, "Bob");
     const voter = await voterContext.newPage();

@@ -1,5 +1,5 @@
 /**
- * The strict CSP (issue 13): `script-src 'self'` with no nonce and no 'unsafe-inline',
+ * The strict CSP: `script-src 'self'` with no nonce and no 'unsafe-inline',
  * and every island on every page that has one still hydrates under it — signed in and
  * signed out (the signed-out pages come from the page cache on the second load).
  */

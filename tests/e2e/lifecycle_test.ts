@@ -1,5 +1,5 @@
 /**
- * Issue 11 in Chromium: edit an answer inline and read its history, delete a question,
+ * Content lifecycle in Chromium: edit an answer inline and read its history, delete a question,
  * accept an answer (it moves first), preview Markdown, Esc and Ctrl+Enter in the reply box,
  * and axe-core on a phone-sized question page with an accepted, an edited answer and code.
  */
@@ -103,7 +103,7 @@ browserTest(
     await page.waitForURL(/\/\?deleted=1/);
     await page.getByText("Your question was deleted.").waitFor();
     assert.equal(await page.getByText("How do I cache Deno KV reads?").count(), 0);
-    // Its author can still open it (DESIGN.md §9), marked as deleted; anyone else gets 404.
+    // Its author can still open it (docs/interface.md#content-lifecycle), marked as deleted; anyone else gets 404.
     const res = await page.goto(`${srv.url}/questions/${q}`);
     assert.equal(res?.status(), 200);
     await page.getByTestId("deleted-banner").waitFor();

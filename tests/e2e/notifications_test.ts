@@ -1,5 +1,5 @@
 /**
- * Issue 12 in Chromium: the header's unread badge rises live while another person answers
+ * Notifications in Chromium: the header's unread badge rises live while another person answers
  * in another browser context; a moderator hides a flagged post from /mod and its author
  * sees the "Hidden by moderators" banner (while others get 404).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 15 — what a new user hit, in Chromium at 1280×800 and 390×844: sign-in methods,
+ * — what a new user hit, in Chromium at 1280×800 and 390×844: sign-in methods,
  * avatars with initials, the header after saving, profile section links, tap targets,
  * the private-debate page, and axe-core (WCAG 2.1 A/AA + best practices) on every page,
  * signed in and out.

@@ -29,7 +29,7 @@ export const FAKE_TOKENS = {
   provider_c: { access: "tok-C-ACCESS-5ecret-cccc", refresh: "tok-C-REFRESH-5ecret-cccc" },
 } as const;
 
-/** Default answers of each provider, in its own shapes (SPEC.md "Sign-in callbacks"). */
+/** Default answers of each provider, in its own shapes (docs/interface.md#callback). */
 export function defaultAnswers(): Record<ProviderId, Record<RecordedRequest["endpoint"], Answer>> {
   return {
     provider_a: {
@@ -383,7 +383,7 @@ export const ROUTES: Record<ProviderId, { login: string; callback: string; app: 
   },
 };
 
-/** The flow cookie names of a provider (SPEC.md: deleted after every callback). */
+/** The flow cookie names of a provider (docs/interface.md#callback: deleted after every callback). */
 export function flowCookies(provider: ProviderId): string[] {
   return [
     `${provider}_oauth_state`,

@@ -14,7 +14,7 @@ import { deployDenoVersion } from "@/scripts/deploy_deno.ts";
  * The Deno that test processes run under: `PARLEY_TEST_DENO` (a path to a `deno` binary,
  * or a command such as `npx -y deno@2.5.0`, split on spaces) or else the Deno running the
  * tests. CI sets it to Deno Deploy's runtime for a second pass of the process tests, so
- * `main.ts` is proven to run there (issue 22: no API newer than Deploy's Deno).
+ * `main.ts` is proven to run there (no API newer than Deploy's Deno).
  *
  * @example
  * ```ts

@@ -1,5 +1,5 @@
 /**
- * The agent API: keys (shown once, hashed, at most 5, revocable), SPEC.md's 401 body,
+ * The agent API: keys (shown once, hashed, at most 5, revocable), docs/interface.md#agent-api's 401 body,
  * rate limits with their headers, the question list and creation with their exact
  * errors, replies, votes and /api/agent/me.
  */
@@ -53,7 +53,7 @@ Deno.test("agent keys: shown once, stored only as a hash, at most 5, listed and 
       error: "You already have 5 API keys; revoke one first",
     }]);
 
-    // The key works until revoked, then gives SPEC.md's 401.
+    // The key works until revoked, then gives docs/interface.md#agent-api's 401.
     assert.equal((await agentCall(t, created.body.key, "/api/agent/me")).status, 200);
     const del = await t.request(`/api/profile/agent-keys?id=${created.body.info.id}`, {
       method: "DELETE",
@@ -104,7 +104,7 @@ Deno.test("concurrent key creation never exceeds 5 keys", async () => {
   }
 });
 
-Deno.test("agent endpoints: missing, malformed or unknown keys get SPEC.md's exact 401", async () => {
+Deno.test("agent endpoints: missing, malformed or unknown keys get docs/interface.md#agent-api's exact 401", async () => {
   const t = await createTestApp();
   try {
     const fake = "agent_" + "A".repeat(43);
@@ -264,7 +264,7 @@ Deno.test("GET /api/agent/questions: newest first, limit default/clamp, page rul
   }
 });
 
-Deno.test("POST /api/agent/questions: q-agent id, author from the key's profile, SPEC.md errors", async () => {
+Deno.test("POST /api/agent/questions: q-agent id, author from the key's profile, docs/interface.md#agent-api errors", async () => {
   const t = await createTestApp({ now: () => 1_700_000_123_456 });
   try {
     const ada = await member(t, "Ada");
@@ -324,7 +324,7 @@ Deno.test("POST /api/agent/questions: q-agent id, author from the key's profile,
   }
 });
 
-Deno.test("agent reply and vote act as the key's owner with SPEC.md's shapes", async () => {
+Deno.test("agent reply and vote act as the key's owner with docs/interface.md#agent-api's shapes", async () => {
   const t = await createTestApp();
   try {
     const ada = await member(t, "Ada");

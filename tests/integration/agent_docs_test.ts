@@ -480,7 +480,7 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
     await c.check("POST", "/api/questions/{id}/accept", await accept(bob, null));
     await c.check("POST", "/api/questions/{id}/accept", await accept(ada, "m-no"));
     await c.check("POST", "/api/questions/{id}/accept", await accept(ada, 5));
-    // The AI expert panel and writing helpers (issue 18).
+    // The AI expert panel and writing helpers.
     await c.check("GET", "/api/experts", await anon("/api/experts"));
     await c.check("GET", "/api/questions/{id}/panel/events", await anon(`${q}/panel/events`));
     await c.check(
@@ -714,7 +714,7 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
       await ada.send("DELETE", "/api/profile/identities?provider=provider_a"),
     );
 
-    // Follows, notifications, live streams, moderation (issue 12).
+    // Follows, notifications, live streams, moderation.
     const firstEvent = async (res: Response) => {
       if (!res.body || !res.ok) return res;
       const reader = res.body.getReader();

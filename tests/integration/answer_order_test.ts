@@ -1,6 +1,6 @@
 /**
- * `?sort=votes` at any size (issue 31 item 3): the vote-ordered answer rows
- * (lib/community/answer_order.ts) give DESIGN.md §9's order — accepted first, then
+ * `?sort=votes` at any size: the vote-ordered answer rows
+ * (lib/community/answer_order.ts) give docs/interface.md#threads's order — accepted first, then
  * up − down, ties oldest first — on every page of a 6,000-answer thread, follow votes,
  * switches, deletes and moderation, stay exactly consistent with the counters under a
  * crowd voting through two app instances on one store, and are rebuilt by the backfill
@@ -85,7 +85,7 @@ function answerIds(p: ThreadPage): string[] {
 }
 
 /**
- * DESIGN.md §9's order computed from the store's ground truth, independently of the
+ * docs/interface.md#threads's order computed from the store's ground truth, independently of the
  * index: every answer of the time index, its counters, the accepted mark.
  */
 async function modelOrder(kv: Deno.Kv, q: string): Promise<string[]> {

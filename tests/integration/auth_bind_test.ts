@@ -1,5 +1,5 @@
 /**
- * Binding more provider accounts to one user (SPEC.md "Bind flow"), listing and
+ * Binding more provider accounts to one user (docs/interface.md#bind), listing and
  * unbinding them, over real HTTP against fake providers.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Every failing callback: the error redirect of SPEC.md's table, no payload cookie, no
+ * Every failing callback: the error redirect of docs/interface.md#callback's table, no payload cookie, no
  * session, and the five flow cookies deleted — for each provider, against fake
  * providers that fail in each way a real one can.
  */

@@ -1,5 +1,5 @@
 /**
- * Sign-in hardening (DESIGN.md §9): PKCE S256 with every provider, checked by the fake
+ * Sign-in hardening (docs/interface.md#sign-in): PKCE S256 with every provider, checked by the fake
  * providers on loopback, and the RFC 9207 `iss` check against `PROVIDER_X_ISSUER`.
  */
 import assert from "node:assert/strict";

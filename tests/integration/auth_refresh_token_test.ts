@@ -1,8 +1,8 @@
 /**
- * provider_c's refresh token (SPEC.md: "`provider_c` stores both tokens"): the authorize
+ * provider_c's refresh token (docs/interface.md#auth-payload: "`provider_c` stores both tokens"): the authorize
  * redirect asks for offline access (`access_type=offline`, plus `PROVIDER_C_SCOPES` for a
  * generic OpenID provider), the token is stored sealed like the access token, and it never
- * reaches a browser outside SPEC.md's HttpOnly payload cookie.
+ * reaches a browser outside docs/interface.md#auth-payload's HttpOnly payload cookie.
  */
 import assert from "node:assert/strict";
 import { identityTokens, listIdentities } from "@/lib/auth/identities.ts";
@@ -98,7 +98,7 @@ Deno.test("provider_c: a Google-like provider's refresh token is stored sealed a
       await recording.request(path, { headers: { cookie: jar.header() } });
     }
     for (const text of bodies) assert.ok(!text.includes(REFRESH), "not in a body or header");
-    // The only carrier is SPEC.md's HttpOnly auth payload cookie, cleared by the app callback.
+    // The only carrier is docs/interface.md#auth-payload's HttpOnly auth payload cookie, cleared by the app callback.
     const carriers = cookies.filter((c) => {
       try {
         return c.value.includes(REFRESH) ||

@@ -3,7 +3,7 @@
  * with each provider, bind, failures after a token was issued, pages, JSON endpoints,
  * logout) is scanned — bodies, headers and decoded cookie values — as are the request
  * log (logSink), the console and the KV store. The one allowed carrier is the HttpOnly
- * payload cookie that SPEC.md prescribes, scoped to the app callback path.
+ * payload cookie that docs/interface.md#auth-payload prescribes, scoped to the app callback path.
  */
 import assert from "node:assert/strict";
 import type { ProviderId } from "@/lib/config.ts";

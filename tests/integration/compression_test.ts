@@ -1,4 +1,4 @@
-/** Compression per Accept-Encoding (issue 15 item 10; DESIGN.md §9 "Speed"). */
+/** Compression per Accept-Encoding (docs/decisions.md#scale-out). */
 import assert from "node:assert/strict";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { readBuildInfo } from "@/lib/fresh/assets.ts";

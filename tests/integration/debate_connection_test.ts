@@ -1,5 +1,5 @@
 /**
- * `POST /api/debate` over a real port sends one `Connection` header: `keep-alive` (SPEC.md)
+ * `POST /api/debate` over a real port sends one `Connection` header: `keep-alive` (docs/interface.md#debate-stream)
  * when the connection is kept, only the server's `close` when the client asked to close.
  */
 import assert from "node:assert/strict";

@@ -96,7 +96,7 @@ Deno.test("a client that drops after N events and reconnects with Last-Event-ID 
         .text(),
     );
     assert.deepEqual(viaQuery, rest);
-    // The POST stream kept SPEC.md's framing and saw the same messages.
+    // The POST stream kept docs/interface.md#debate-stream's framing and saw the same messages.
     const live = await postEvents;
     const messagesOf = (events: SseEvent[]) =>
       events.filter((e) => e.type === "message").map((e) => e.data.content);

@@ -1,5 +1,5 @@
 /**
- * Favorites through /api/favorites: SPEC.md's favorite table on questions and messages,
+ * Favorites through /api/favorites: docs/interface.md#favorites's favorite table on questions and messages,
  * the status lookup and its limits, races, and the activity and statistics rows.
  */
 import assert from "node:assert/strict";
@@ -18,7 +18,7 @@ async function setup(t: TestApp) {
 }
 
 for (const targetType of ["question", "message"] as const) {
-  Deno.test(`favorite table on a ${targetType}: favorited, then unfavorited, record as SPEC.md`, async () => {
+  Deno.test(`favorite table on a ${targetType}: favorited, then unfavorited, record as docs/interface.md#favorites`, async () => {
     const t = await createTestApp({ now: () => 1_700_000_000_000 });
     try {
       const { author, fan, questionId, messageId } = await setup(t);

@@ -1,6 +1,6 @@
 /**
  * A refused input names the field and the place it came from: query parameters by their
- * name (never "(body)"), body fields by their path; fixed messages stay as SPEC.md pins them.
+ * name (never "(body)"), body fields by their path; fixed messages stay as docs/interface.md#errors pins them.
  */
 import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/app.ts";

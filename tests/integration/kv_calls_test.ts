@@ -1,4 +1,4 @@
-/** Issue 13 item 4: a question page with 30 answers needs a bounded number of KV calls. */
+/** A question page with 30 answers needs a bounded number of KV calls. */
 import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/app.ts";
 import { countingKv, questionWithAnswers } from "../helpers/kv_calls.ts";

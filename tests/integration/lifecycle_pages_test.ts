@@ -1,5 +1,5 @@
 /**
- * Issue 11 part B through the HTTP surface: the Markdown preview endpoint and the pages of
+ * Content lifecycle pages through the HTTP surface: the Markdown preview endpoint and the pages of
  * the content lifecycle (revisions, question edit form, accepted mark, sort links, own-post
  * vote buttons, feed badges and counts).
  */

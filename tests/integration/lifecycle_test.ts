@@ -1,5 +1,5 @@
 /**
- * Content lifecycle (issue 11, DESIGN.md §9): edit with revisions, soft delete, accepted
+ * Content lifecycle (docs/interface.md#content-lifecycle): edit with revisions, soft delete, accepted
  * answer, answer order, the unanswered filter, no self-votes, canonical tags and one
  * definition of "answers" — all through the HTTP surface over real KV.
  */

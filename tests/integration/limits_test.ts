@@ -1,5 +1,5 @@
 /**
- * Posting limits (DESIGN.md §9) through the real HTTP surface, with an injected clock:
+ * Posting limits (docs/interface.md#limits) through the real HTTP surface, with an injected clock:
  * each limit refuses at its stated count with 429, `Retry-After` and a sentence that says
  * when to retry; people, agents and pages spend the same budget; the agent API's 60 a
  * minute is a sliding window.

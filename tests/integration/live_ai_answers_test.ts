@@ -53,7 +53,7 @@ Deno.test("an AI avatar's answer reaches the open question page's event stream",
         type: "changed",
         data: { messageCount: 0, upvotes: 0, downvotes: 0 },
       });
-      // 90 s later the question is old enough for the avatar (SPEC.md: 60 s).
+      // 90 s later the question is old enough for the avatar (docs/interface.md#ai-avatar: 60 s).
       clock.t = T0 + 90 * S;
       const tick = await runAvatarTick(t.services, clock.t);
       assert.deepEqual(tick.answers.map((a) => [a.userId, a.questionId]), [[owner.id, qid]]);

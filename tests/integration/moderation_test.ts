@@ -1,5 +1,5 @@
 /**
- * Moderation (issue 12, DESIGN.md §9): flags, the third flag hiding a post, every
+ * Moderation (docs/interface.md#moderation): flags, the third flag hiding a post, every
  * moderator action, the log, and 403 for everyone else — through the HTTP surface.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Follows, notifications and live streams (issue 12, DESIGN.md §9): every notification
+ * Follows, notifications and live streams (docs/interface.md#notifications): every notification
  * type, never to the actor, paging and read marks, the unread stream seeing a write made
  * through a second app instance on the same KV file, and the question events stream.
  */

@@ -1,5 +1,5 @@
 /**
- * Accuracy of the served OpenAPI document for generated clients (issue 14): optional
+ * Accuracy of the served OpenAPI document for generated clients: optional
  * query parameters stay optional, defaulted request fields are never `required`, and a
  * bad query parameter's `issues[].path` names the parameter.
  */
@@ -9,7 +9,7 @@ import { agentCall, agentKey, member } from "../helpers/community.ts";
 
 type Json = Record<string, unknown>;
 
-Deno.test("openapi: GET /api/favorites documents targetIds as optional, as SPEC.md behaves", async () => {
+Deno.test("openapi: GET /api/favorites documents targetIds as optional, as docs/interface.md#favorites behaves", async () => {
   const t = await createTestApp();
   try {
     const doc = await (await t.request("/api/openapi.json")).json();

@@ -1,5 +1,5 @@
 /**
- * The signed-out page cache (lib/http/page_cache.ts, DESIGN.md §9 "Speed"): shared only
+ * The signed-out page cache (lib/http/page_cache.ts, docs/decisions.md#scale-out): shared only
  * between signed-out visitors, dropped by writes through this instance at once and by
  * writes through another instance within its one-second lifetime.
  */

@@ -1,5 +1,5 @@
 /**
- * SPEC.md types a profile's `avatarUrl` and `coverUrl` as strings: unset ones answer `""`,
+ * docs/interface.md#profiles types a profile's `avatarUrl` and `coverUrl` as strings: unset ones answer `""`,
  * never null — in the own profile, the public profile and new author snapshots.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Issue 13 item 4, the question page's data path: the thread comes from a one-second read
+ * The question page's data path: the thread comes from a one-second read
  * cache shared by every viewer, the viewer's own state is read apart — so each viewer still
  * sees their own votes, favorites and follow, hidden posts only reach their author and
  * moderators, and a write shows to its author on the very next load.
@@ -68,7 +68,7 @@ Deno.test("question page: each viewer sees their own votes, favorites and follow
     assert.deepEqual(pressed(benQ, /follow-toggle/), [false]);
     // The counts are everyone's: Ann's votes show in both pages.
     assert.match(benQ, /data-testid="upvotes">1</);
-    // The HTML page lists no voters; the JSON API still does (SPEC.md).
+    // The HTML page lists no voters; the JSON API still does (docs/interface.md#question-fields).
     assert.ok(!benPage.includes(ann.id), "no voter ids in the page");
     const api = (await json<{ likedBy: string[]; messages: { dislikedBy: string[] }[] }>(
       getAs(t, null, `/api/questions/${qid}`),

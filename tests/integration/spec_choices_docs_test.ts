@@ -1,14 +1,14 @@
-/** /docs/api documents the choices SPEC.md leaves open. */
+/** /docs/api documents the choices docs/interface.md leaves open. */
 import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/app.ts";
 
-Deno.test("/docs/api has a 'Choices SPEC.md leaves open' section: failed debates, forced reply with no questions, oauth_error first", async () => {
+Deno.test("/docs/api has a 'Choices the interface leaves open' section: failed debates, forced reply with no questions, oauth_error first", async () => {
   const t = await createTestApp();
   try {
     const res = await t.request("/docs/api");
     assert.equal(res.status, 200);
     const html = await res.text();
-    assert.match(html, /id="spec-choices"[^>]*>Choices SPEC\.md leaves open/);
+    assert.match(html, /id="spec-choices"[^>]*>Choices the interface leaves open/);
     const section = html.slice(html.indexOf('id="spec-choices"'), html.indexOf('id="mcp"'));
     assert.match(section, /<code>failed<\/code>/);
     assert.match(section, /forceAction: &quot;reply_existing&quot;|forceAction: "reply_existing"/);

@@ -1,5 +1,5 @@
 /**
- * SPEC.md's tag rule on every path that takes tags (agent ask, people ask, question edit):
+ * docs/interface.md#question-fields's tag rule on every path that takes tags (agent ask, people ask, question edit):
  * any number of tags is accepted; each is trimmed, empty ones dropped, repeats dropped
  * (case-insensitively, tags being lower case), and only then the first 5 kept. The OpenAPI
  * document and /skill.md say so.
@@ -29,7 +29,7 @@ Deno.test({
         agentCall(t, key, "/api/agent/questions", { body: { title: "Sixty tags", tags: SIXTY } }),
       );
       assert.equal(res.status, 201, JSON.stringify(res.body));
-      // SPEC.md's agent create answers {id, title, createdAt} only: read the tags back.
+      // docs/interface.md#question-fields's agent create answers {id, title, createdAt} only: read the tags back.
       assert.deepEqual(await tagsOf(t, res.body.id), SIXTY.slice(0, 5));
       const messy = await json<{ id: string }>(
         agentCall(t, key, "/api/agent/questions", { body: { title: "Messy tags", tags: MESSY } }),

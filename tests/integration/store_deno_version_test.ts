@@ -1,5 +1,5 @@
 /**
- * A store written by a newer Deno is never read by an older one (DESIGN.md §10, issue 31):
+ * A store written by a newer Deno is never read by an older one (docs/decisions.md#store-version):
  * `main.ts` on the Deno running these tests (2.9.6) writes a store through the app, then
  * `main.ts` under Deno Deploy's runtime (2.5.0, which cannot read 2.9.6's V8-serialized
  * values) is started on it and stops before its first read with one sentence naming both

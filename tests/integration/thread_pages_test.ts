@@ -44,7 +44,7 @@ Deno.test("GET /api/questions/:id pages 30 top-level answers with their replies 
     const p2 = await json(t.request(`/api/questions/${q}?page=2`));
     const m2 = p2.body.messages as { id: string; replyTo?: string }[];
     assert.equal(m2.length, 32, "30 answers plus answer 31's two replies (any depth)");
-    // Each answer is followed by its replies, in time order (issue 11: answers by sort).
+    // Each answer is followed by its replies, in time order (answers by sort).
     assert.deepEqual(m2.slice(0, 2).map((m) => m.id), [answers[30], answers[31]]);
     assert.equal(m2[2].id, reply);
     assert.equal(m2[3].replyTo, reply);

@@ -1,5 +1,5 @@
 /**
- * Votes through POST /api/likes and the agent vote endpoint: every row of SPEC.md's vote
+ * Votes through POST /api/likes and the agent vote endpoint: every row of docs/interface.md#votes's vote
  * table on questions and messages, errors, concurrency, and the statistics and activity
  * rows written with each vote.
  */

@@ -1,6 +1,6 @@
 /**
  * The wire protocols of the local identity providers, each faithful to its provider's
- * shapes (SPEC.md "Sign-in callbacks"), so local mode runs the exact client code paths
+ * shapes (docs/interface.md#callback), so local mode runs the exact client code paths
  * that real providers do:
  *
  * - provider_a: form-encoded token request with `grant_type`; answers `{code, data}`,

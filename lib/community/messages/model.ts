@@ -16,7 +16,7 @@ export interface MessageRecord {
   questionId: string;
   author: Author;
   /**
-   * `user` for messages written by a person or by their agent (SPEC.md); `ai` for the
+   * `user` for messages written by a person or by their agent (docs/interface.md#question-fields); `ai` for the
    * AI expert panel's messages (lib/panel), whose author is an expert, not a user.
    */
   authorType: "user" | "agent" | "ai";
@@ -44,9 +44,9 @@ export interface MessageRecord {
 }
 
 /**
- * A full message (SPEC.md "Message") plus `editedAt` (null if never edited). A deleted
+ * A full message (docs/interface.md#question-fields) plus `editedAt` (null if never edited). A deleted
  * message that still has replies is served as a placeholder: `deleted: true`, content
- * `""`, and the author {@link DELETED_AUTHOR} (SPEC.md's author object stays well-formed;
+ * `""`, and the author {@link DELETED_AUTHOR} (docs/interface.md#question-fields's author object stays well-formed;
  * no trace of who wrote it).
  */
 export interface MessageView extends MessageViewBase {
@@ -145,7 +145,7 @@ export function buildMessage(input: NewMessage, opts: MessageOptions = {}): Mess
 
 /**
  * True when the message counts toward its author's statistics and activity list. An AI
- * expert is nobody's account (DESIGN.md §9): its messages count toward nobody's. One rule
+ * expert is nobody's account (docs/interface.md#question-fields): its messages count toward nobody's. One rule
  * for the write and the delete, so a delete undoes exactly what the write counted.
  *
  * @example

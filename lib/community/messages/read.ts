@@ -18,7 +18,7 @@ import {
 
 /** Options of {@link messageViews}. */
 export interface MessageViewOptions {
-  /** Read and include `likedBy`/`dislikedBy` (default true; SPEC.md's API shape). */
+  /** Read and include `likedBy`/`dislikedBy` (default true; docs/interface.md#question-fields's API shape). */
   voters?: boolean;
   /** Vote counts already read (`[up, down]` by message id): those are not read again. */
   counts?: ReadonlyMap<string, readonly [number, number]>;

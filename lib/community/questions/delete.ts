@@ -1,5 +1,5 @@
 /**
- * Deleting a question (DESIGN.md §9): a soft delete by its author or a moderator. One
+ * Deleting a question (docs/interface.md#content-lifecycle): a soft delete by its author or a moderator. One
  * atomic op marks the record (`deletedAt`, `deletedBy`) and removes every row that lists
  * it — the time feed, its position in the newest feed and in each tag feed (each recorded
  * as a hole, ./holes.ts, so pages stay full and totals right), its search postings and

@@ -1,5 +1,5 @@
 /**
- * Editing a question (DESIGN.md §9): the author changes its title, description or tags.
+ * Editing a question (docs/interface.md#content-lifecycle): the author changes its title, description or tags.
  * One atomic op rewrites the record (under a check), the feed snapshot at its sequence
  * position, the search postings (old terms out, new ones in), and the tag feeds: a
  * dropped tag's row is removed (a hole, ./holes.ts), an added tag takes the next

@@ -127,7 +127,7 @@ export function isUnanswered(s: QuestionSummary): boolean {
 }
 
 /**
- * Hot score: heat (up-votes + messages, as SPEC.md's participation heat) decayed by
+ * Hot score: heat (up-votes + messages, as docs/interface.md#feed's participation heat) decayed by
  * age, so a busy new question beats an old one; questions without heat rank by recency.
  */
 export function hotScore(s: QuestionSummary, now: number): number {

@@ -65,7 +65,7 @@ export function snapshotOf(q: QuestionRecord): QuestionSnapshot {
   return s;
 }
 
-/** An item of the agent list (SPEC.md: only these fields). */
+/** An item of the agent list (docs/interface.md#agent-api: only these fields). */
 export interface QuestionListItem {
   id: string;
   title: string;
@@ -79,7 +79,7 @@ export interface QuestionListItem {
 /**
  * An item of the people feed: the list item plus what a feed shows. `answerCount` is the
  * one definition of "answers" (top-level messages; replies are messages with `replyTo`,
- * `messageCount` stays SPEC.md's whole-thread count).
+ * `messageCount` stays docs/interface.md#agent-api's whole-thread count).
  */
 export interface QuestionSummary extends QuestionListItem {
   downvotes: number;
@@ -90,7 +90,7 @@ export interface QuestionSummary extends QuestionListItem {
   editedAt: number | null;
 }
 
-/** A full question (SPEC.md "Question") plus the lifecycle fields (DESIGN.md §9). */
+/** A full question (docs/interface.md#question-fields) plus the lifecycle fields (docs/interface.md#agent-api). */
 export interface QuestionView extends Omit<QuestionRecord, "editedAt" | "revision"> {
   upvotes: number;
   downvotes: number;
@@ -103,7 +103,7 @@ export interface QuestionView extends Omit<QuestionRecord, "editedAt" | "revisio
 }
 
 /**
- * Tags as SPEC.md stores them ("each tag is trimmed, empty ones dropped, and only the first
+ * Tags as docs/interface.md#agent-api stores them ("each tag is trimmed, empty ones dropped, and only the first
  * 5 kept"), in their one canonical form ({@link tagKey}: NFKC, lower case, inner
  * whitespace runs joined by "-"), repeats dropped BEFORE the first 5 are taken — so
  * `["Deno", "deno", "kv"]` keeps both distinct tags. Any number may be sent.
@@ -142,7 +142,7 @@ export function feedKey(q: Pick<QuestionRecord, "id" | "createdAt">): Deno.KvKey
   return keys.questionByTime(invertTime(q.createdAt), q.id);
 }
 
-/** Just the fields of the agent list (SPEC.md). */
+/** Just the fields of the agent list (docs/interface.md#agent-api). */
 export function toListItem(s: QuestionSummary): QuestionListItem {
   return {
     id: s.id,

@@ -21,7 +21,7 @@ export function maySeeDeleted(q: QuestionRecord, viewer: Viewer | null | undefin
 }
 
 /**
- * The stored question, or null — also null for a soft-deleted one (DESIGN.md §9: it
+ * The stored question, or null — also null for a soft-deleted one (docs/interface.md#content-lifecycle: it
  * answers 404), unless `viewer` is its author or a moderator.
  */
 export async function getQuestion(
@@ -123,7 +123,7 @@ export type QuestionViewBase = Omit<QuestionView, "likedBy" | "dislikedBy">;
 
 /** Options of {@link questionViewOf}. */
 export interface QuestionViewOptions {
-  /** Read and include `likedBy`/`dislikedBy` (default true; SPEC.md's API shape). */
+  /** Read and include `likedBy`/`dislikedBy` (default true; docs/interface.md#content-lifecycle's API shape). */
   voters?: boolean;
 }
 

@@ -16,7 +16,7 @@ import { MAX_AGENT_KEYS } from "@/lib/shared.ts";
 import { define } from "@/lib/state.ts";
 
 /**
- * The signed-in user's agent API keys (DESIGN.md §6):
+ * The signed-in user's agent API keys (docs/interface.md#api-keys):
  * GET → {keys, max}; POST {name?} → 201 {key, info} (the key is shown this once);
  * DELETE ?id=key_… → {ok: true}.
  */

@@ -14,7 +14,7 @@ export const handler = define.handlers({
       return ctx.redirect("/signin?returnTo=%2Fprofile");
     }
     const provider = ctx.url.searchParams.get("provider");
-    // SPEC.md fixes this body exactly (no `issues`), so not parseInput.
+    // docs/interface.md#bind fixes this body exactly (no `issues`), so not parseInput.
     if (!isProviderId(provider)) {
       throw new HttpError(400, "provider must be provider_a, provider_b or provider_c");
     }

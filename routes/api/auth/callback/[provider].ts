@@ -4,7 +4,7 @@ import { define } from "@/lib/state.ts";
 
 /**
  * GET /api/auth/callback/provider_b and /api/auth/callback/provider_c: that provider's
- * redirect back (SPEC.md "Sign-in callbacks"). Any other name answers as an unknown path
+ * redirect back (docs/interface.md#callback). Any other name answers as an unknown path
  * does (404).
  */
 export const handler = define.handlers({

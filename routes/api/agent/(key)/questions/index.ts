@@ -48,7 +48,7 @@ export const handler = define.handlers({
     const data = asObject(await readJson(ctx.req));
     const parsed = AgentNewQuestionBody.safeParse(data);
     if (!parsed.success && parsed.error.issues.some((i) => i.path[0] === "title")) {
-      // SPEC.md fixes this body exactly.
+      // docs/interface.md#errors fixes this body exactly.
       throw new HttpError(400, TITLE_ERROR);
     }
     const body = parseInput(AgentNewQuestionBody, data);
