@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { withLockRetry } from "./retry.ts";
 import { checkDenoVersion, denoVersionSentence } from "./deno_version.ts";
 
 /** Raised by {@link openKv} when the store was written by a newer Deno than this one. */
@@ -69,7 +70,9 @@ async function openStore(path: string | undefined): Promise<Deno.Kv> {
     const slash = path.lastIndexOf("/");
     if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
   }
-  return await Deno.openKv(path === ":memory:" ? ":memory:" : path);
+  // Instances starting together on one SQLite file race to set it up: opening can meet
+  // `database is locked` (measured: 3 processes on Deno 2.5.0), and is retried like a commit.
+  return await withLockRetry(() => Deno.openKv(path === ":memory:" ? ":memory:" : path));
 }
 
 /**
