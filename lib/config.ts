@@ -70,6 +70,12 @@ export interface Config {
   debatesPerUserPerDay: number;
   /** AI expert panels started per day across all instances (`EXPERT_PANEL_PER_DAY`; 0 = none). */
   expertPanelPerDay: number;
+  /**
+   * Live streams (SSE) open at once in one process: per client address
+   * (`STREAMS_PER_IP`) and in all (`STREAMS_PER_PROCESS`); past either a stream is
+   * refused with 503 (lib/http/stream_slots.ts).
+   */
+  streams: { perIp: number; perProcess: number };
 }
 
 /**
@@ -113,6 +119,15 @@ const limitVar = (fallback: number) =>
     .min(0, { error: "must be 0 (off) or more" })
     .max(MAX_LIMIT, { error: `must be at most ${MAX_LIMIT}` }).default(fallback);
 
+/** Largest `STREAMS_PER_*` value: far beyond what one process can hold, so a typo shows. */
+export const MAX_STREAMS = 1_000_000;
+
+/** A count of open streams: a whole number from 1 to {@link MAX_STREAMS}. */
+const streamCap = (fallback: number) =>
+  z.coerce.number({ error: "must be a number" }).int({ error: "must be a whole number" })
+    .min(1, { error: "must be at least 1" })
+    .max(MAX_STREAMS, { error: `must be at most ${MAX_STREAMS}` }).default(fallback);
+
 const envSchema = z.object({
   PORT: z.coerce.number({ error: "must be a number" }).int().min(0).max(65535).default(8000),
   HOSTNAME: z.string().min(1).default("0.0.0.0"),
@@ -135,6 +150,8 @@ const envSchema = z.object({
   }).max(100_000).default(50),
   DEBATES_PER_USER_PER_DAY: limitVar(50),
   EXPERT_PANEL_PER_DAY: limitVar(200),
+  STREAMS_PER_IP: streamCap(20),
+  STREAMS_PER_PROCESS: streamCap(2000),
   PROVIDER_A_CLIENT_ID: optionalString,
   PROVIDER_A_CLIENT_SECRET: optionalString,
   PROVIDER_A_AUTHORIZE_URL: httpUrl.optional(),
@@ -264,6 +281,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     maxConcurrentDebates: env.MAX_CONCURRENT_DEBATES,
     debatesPerUserPerDay: env.DEBATES_PER_USER_PER_DAY,
     expertPanelPerDay: env.EXPERT_PANEL_PER_DAY,
+    streams: { perIp: env.STREAMS_PER_IP, perProcess: env.STREAMS_PER_PROCESS },
   };
 }
 

@@ -83,7 +83,7 @@ export function dropAbandonedTurns(events: SequencedEvent[]): SequencedEvent[] {
 /**
  * The SSE body of a follower: replay after `after`, then follow until `done`/`error`,
  * the client leaving, or the server shutting down (`closeLiveStreams`, lib/http/sse.ts;
- * clients reconnect elsewhere with `Last-Event-ID`).
+ * clients reconnect elsewhere with `Last-Event-ID`). `onEnd` runs once when it ends.
  *
  * @example
  * ```ts
@@ -95,8 +95,10 @@ export function followDebate(
   kv: Deno.Kv,
   debateId: string,
   after: number,
+  options: { onEnd?: () => void } = {},
 ): ReadableStream<Uint8Array> {
   return followLog(kv, debateLog(debateId), after, {
+    onEnd: options.onEnd,
     endTypes: ["done", "error"],
     signal: shutdownSignal(),
     idleMs: IDLE_CHECK_MS,

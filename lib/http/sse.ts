@@ -117,17 +117,30 @@ export interface EventStream {
   write(message: SseMessage): void;
   /** Write one event whose data is `data` as JSON (dropped when closed). */
   send(type: string, data: unknown): void;
+  /** Write frames already encoded (one buffer shared by many streams; dropped when closed). */
+  writeBytes(frame: Uint8Array): void;
   /** End the stream (idempotent). */
   close(): void;
 }
 
 const encoder = new TextEncoder();
 
+/** Options of {@link createEventStream}. */
+export interface EventStreamOptions {
+  /** Ends the stream when it aborts (e.g. {@link shutdownSignal}). */
+  signal?: AbortSignal;
+  /**
+   * Called exactly once when the stream ends, whatever ended it (the client left,
+   * `close()`, the signal, a failed write): where a stream slot is given back.
+   */
+  onEnd?: () => void;
+}
+
 /**
  * Create an event stream a producer writes to: messages written after the client left
  * are dropped, and a client leaving never throws into the producer (it reads
  * {@link EventStream.open} or listens to {@link EventStream.ended}). `signal` ends the
- * stream when it aborts (e.g. {@link shutdownSignal}).
+ * stream when it aborts (e.g. {@link shutdownSignal}); `onEnd` runs once when it ends.
  *
  * @example
  * ```ts
@@ -136,14 +149,15 @@ const encoder = new TextEncoder();
  * const res = new Response(events.body, { headers: SSE_HEADERS });
  * ```
  */
-export function createEventStream(options: { signal?: AbortSignal } = {}): EventStream {
-  const { signal } = options;
+export function createEventStream(options: EventStreamOptions = {}): EventStream {
+  const { signal, onEnd } = options;
   const ended = new AbortController();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   const end = (): boolean => {
     if (ended.signal.aborted) return false;
     signal?.removeEventListener("abort", close);
     ended.abort();
+    onEnd?.();
     return true;
   };
   const close = () => {
@@ -154,13 +168,16 @@ export function createEventStream(options: { signal?: AbortSignal } = {}): Event
       // Already closed or errored by the consumer side.
     }
   };
-  const write = (message: SseMessage) => {
+  const writeBytes = (frame: Uint8Array) => {
     if (ended.signal.aborted) return;
     try {
-      controller.enqueue(encoder.encode(formatSse(message)));
+      controller.enqueue(frame);
     } catch {
       end();
     }
+  };
+  const write = (message: SseMessage) => {
+    if (!ended.signal.aborted) writeBytes(encoder.encode(formatSse(message)));
   };
   const body = new ReadableStream<Uint8Array>({
     start(c) {
@@ -180,6 +197,7 @@ export function createEventStream(options: { signal?: AbortSignal } = {}): Event
     },
     ended: ended.signal,
     write,
+    writeBytes,
     send: (type, data) => write({ event: type, data: JSON.stringify(data) }),
     close,
   };
@@ -221,7 +239,13 @@ export interface WatchStreamOptions<T> {
   render: (
     entries: Deno.KvEntryMaybe<unknown>[],
   ) => Promise<[string, T] | null> | [string, T] | null;
-  /** Called once when the stream ends (the client left, shutdown, or `close`). */
+  /**
+   * Streams of one store with the same `share` name follow one `kv.watch` and one
+   * rendering (the first stream's `render`): give it only when the rendering depends on
+   * the keys alone, e.g. `question:<id>`. Without it the stream watches on its own.
+   */
+  share?: string;
+  /** Called once when the stream ends (the client left, shutdown, `close`, a failure). */
   onClose?: () => void;
   /** How often a keep-alive comment goes out (ms, default 25 s: under proxies' idle cutoffs). */
   keepAliveMs?: number;
@@ -233,11 +257,96 @@ export interface LiveStream {
   close(): void;
 }
 
+/** The open streams that share one keep-alive timer (one timer per period, not per stream). */
+const keepAlives = new Map<
+  number,
+  { streams: Set<EventStream>; timer: ReturnType<typeof setInterval> }
+>();
+
+function keepAlive(stream: EventStream, ms: number): () => void {
+  let g = keepAlives.get(ms);
+  if (!g) {
+    const streams = new Set<EventStream>();
+    const timer = setInterval(() => {
+      for (const s of streams) s.write({ comment: "keepalive" });
+    }, ms);
+    g = { streams, timer };
+    keepAlives.set(ms, g);
+  }
+  const group = g;
+  group.streams.add(stream);
+  return () => {
+    group.streams.delete(stream);
+    if (group.streams.size === 0 && keepAlives.get(ms) === group) {
+      clearInterval(group.timer);
+      keepAlives.delete(ms);
+    }
+  };
+}
+
+/**
+ * The streams following one key set: one `kv.watch`, one rendering per change, sent to
+ * every member; the last frame sent is what a new member gets at once.
+ */
+interface WatchGroup {
+  members: Set<EventStream>;
+  /** The last event frame sent (already framed), or "" before the first rendering. */
+  last: string;
+  reader: ReadableStreamDefaultReader<Deno.KvEntryMaybe<unknown>[]> | null;
+  stopped: boolean;
+}
+
+const groupsByKv = new WeakMap<Deno.Kv, Map<string, WatchGroup>>();
+
+function startGroup<T>(
+  kv: Deno.Kv,
+  opts: WatchStreamOptions<T>,
+  groups: Map<string, WatchGroup> | null,
+  name: string,
+): WatchGroup {
+  const group: WatchGroup = { members: new Set(), last: "", reader: null, stopped: false };
+  groups?.set(name, group);
+  const follow = async () => {
+    try {
+      group.reader = kv.watch(opts.keys).getReader();
+      while (!group.stopped) {
+        const next = await group.reader.read();
+        if (next.done) break;
+        const ev = await opts.render(next.value);
+        if (!ev || group.stopped) continue;
+        const frame = formatSse({ event: ev[0], data: JSON.stringify(ev[1]) });
+        if (frame === group.last) continue;
+        group.last = frame;
+        const bytes = encoder.encode(frame);
+        for (const member of group.members) member.writeBytes(bytes);
+      }
+    } catch (err) {
+      if (!group.stopped) console.error("live stream failed", err);
+    } finally {
+      stopGroup(group, groups, name);
+      // Members end with their watch (clients reconnect by the `retry:` advice).
+      for (const member of [...group.members]) member.close();
+    }
+  };
+  follow();
+  return group;
+}
+
+function stopGroup(group: WatchGroup, groups: Map<string, WatchGroup> | null, name: string) {
+  if (group.stopped) return;
+  group.stopped = true;
+  if (groups?.get(name) === group) groups.delete(name);
+  group.reader?.cancel().catch(() => {});
+}
+
 /**
  * An SSE body: `retry:`, then the event for the keys' values at once and on every change
- * (`kv.watch`), with a keep-alive comment (`: keepalive`) every 25 s, until the client leaves, the server
- * shuts down ({@link closeLiveStreams}) or `close()` is called. An unchanged rendering is
- * not sent twice.
+ * (`kv.watch`), with a keep-alive comment (`: keepalive`) every 25 s, until the client
+ * leaves, the server shuts down ({@link closeLiveStreams}) or `close()` is called. An
+ * unchanged rendering is not sent twice.
+ *
+ * What an idle stream costs is kept small: streams with the same `share` name follow one
+ * watch and one rendering, and all streams share one keep-alive timer.
  *
  * @example
  * ```ts
@@ -245,45 +354,34 @@ export interface LiveStream {
  * const s = watchStream(kv, {
  *   keys: [["notification_unread", "u_1"]],
  *   render: () => ["unread", { unread: 0 }],
+ *   share: "unread:u_1",
  * });
  * new Response(s.body, { headers: SSE_HEADERS });
  * ```
  */
 export function watchStream<T>(kv: Deno.Kv, opts: WatchStreamOptions<T>): LiveStream {
-  const stream = createEventStream({ signal: shutdownSignal() });
-  let reader: ReadableStreamDefaultReader<Deno.KvEntryMaybe<unknown>[]> | null = null;
-  stream.ended.addEventListener("abort", () => {
-    reader?.cancel().catch(() => {});
-    opts.onClose?.();
+  let groups: Map<string, WatchGroup> | null = null;
+  const name = opts.share ?? "";
+  if (opts.share !== undefined) {
+    groups = groupsByKv.get(kv) ?? null;
+    if (!groups) groupsByKv.set(kv, groups = new Map());
+  }
+  const group = groups?.get(name) ?? startGroup(kv, opts, groups, name);
+  let stopKeepAlive = () => {};
+  const stream = createEventStream({
+    signal: shutdownSignal(),
+    onEnd: () => {
+      stopKeepAlive();
+      group.members.delete(stream);
+      if (group.members.size === 0) stopGroup(group, groups, name);
+      opts.onClose?.();
+    },
   });
-  const follow = async () => {
-    const keepalive = setInterval(
-      () => stream.write({ comment: "keepalive" }),
-      opts.keepAliveMs ?? KEEPALIVE_MS,
-    );
-    let last = "";
-    try {
-      stream.write({ retry: SSE_RETRY_MS });
-      reader = kv.watch(opts.keys).getReader();
-      while (stream.open) {
-        const next = await reader.read();
-        if (next.done) break;
-        const ev = await opts.render(next.value);
-        if (!ev) continue;
-        const data = JSON.stringify(ev[1]);
-        const rendering = `${ev[0]}\n${data}`;
-        if (rendering === last) continue;
-        last = rendering;
-        stream.write({ event: ev[0], data });
-      }
-    } catch (err) {
-      if (stream.open) console.error("live stream failed", err);
-    } finally {
-      clearInterval(keepalive);
-      reader?.cancel().catch(() => {});
-      stream.close();
-    }
-  };
-  follow();
+  stream.write({ retry: SSE_RETRY_MS });
+  if (stream.open) {
+    if (group.last) stream.writeBytes(encoder.encode(group.last));
+    group.members.add(stream);
+    stopKeepAlive = keepAlive(stream, opts.keepAliveMs ?? KEEPALIVE_MS);
+  }
   return { body: stream.body, close: stream.close };
 }

@@ -155,3 +155,56 @@ Deno.test("watchStream(): a client leaving ends the watch and calls onClose", ()
     await read.cancel();
     assert.equal(closes, 1);
   }));
+
+Deno.test("createEventStream(): onEnd runs exactly once, whichever way the stream ends", async () => {
+  let ends = 0;
+  const closed = createEventStream({ onEnd: () => ends++ });
+  closed.close();
+  closed.close();
+  assert.equal(ends, 1);
+
+  ends = 0;
+  const left = createEventStream({ onEnd: () => ends++ });
+  await left.body.cancel();
+  left.close();
+  assert.equal(ends, 1);
+
+  ends = 0;
+  const stop = new AbortController();
+  const stopped = createEventStream({ signal: stop.signal, onEnd: () => ends++ });
+  stop.abort();
+  stopped.close();
+  assert.equal(ends, 1);
+});
+
+Deno.test("watchStream(): streams sharing a name follow one rendering; a late one gets the last event at once", () =>
+  withKv(async (kv) => {
+    const key = ["shared"];
+    let renders = 0;
+    const opts = {
+      keys: [key],
+      share: "shared",
+      render: ([e]: Deno.KvEntryMaybe<unknown>[]) => {
+        renders++;
+        return ["n", { n: (e.value as number | null) ?? 0 }] as [string, { n: number }];
+      },
+    };
+    const first = watchStream(kv, opts);
+    const a = frames(first.body);
+    assert.equal(await a.next(), `retry: ${SSE_RETRY_MS}\n\n`);
+    assert.equal(await a.next(), 'event: n\ndata: {"n":0}\n\n');
+    const second = watchStream(kv, opts);
+    const b = frames(second.body);
+    assert.equal(await b.next(), `retry: ${SSE_RETRY_MS}\n\n`);
+    assert.equal(await b.next(), 'event: n\ndata: {"n":0}\n\n');
+    await kv.set(key, 5);
+    assert.equal(await a.next(), 'event: n\ndata: {"n":5}\n\n');
+    assert.equal(await b.next(), 'event: n\ndata: {"n":5}\n\n');
+    assert.equal(renders, 2, "one rendering per change, not one per stream");
+    // One leaving does not end the other.
+    await a.cancel();
+    await kv.set(key, 6);
+    assert.equal(await b.next(), 'event: n\ndata: {"n":6}\n\n');
+    second.close();
+    assert.equal(await b.next(), null);
+  }));

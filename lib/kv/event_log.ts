@@ -97,6 +97,8 @@ export interface FollowOptions {
   fromStart?: (events: SequencedStoredEvent[]) => SequencedStoredEvent[];
   /** Starts the message logged when the follower fails (default "Event log"). */
   logPrefix?: string;
+  /** Called once when the stream ends, whatever ended it (its slot is given back there). */
+  onEnd?: () => void;
 }
 
 /**
@@ -116,7 +118,7 @@ export function followLog(
   after: number,
   opts: FollowOptions,
 ): ReadableStream<Uint8Array> {
-  const stream = createEventStream({ signal: opts.signal });
+  const stream = createEventStream({ signal: opts.signal, onEnd: opts.onEnd });
   let watcher: ReadableStreamDefaultReader<unknown> | null = null;
   stream.ended.addEventListener("abort", () => watcher?.cancel().catch(() => {}));
   const follow = async () => {

@@ -12,17 +12,25 @@ import { watchStream } from "../http/sse.ts";
 
 /**
  * The SSE body: `event: changed`, `data: {messageCount, upvotes, downvotes}` at once and
- * on every change of the thread.
+ * on every change of the thread. Every stream of one question in this process follows
+ * one watch and one read of the counts per change. `onClose` runs once when the stream
+ * ends (its slot is given back there).
  *
  * @example
  * ```ts
  * declare const kv: Deno.Kv;
- * const body = questionEvents(kv, "q-1");
+ * const body = questionEvents(kv, "q-1", { onClose: () => {} });
  * ```
  */
-export function questionEvents(kv: Deno.Kv, questionId: string): ReadableStream<Uint8Array> {
+export function questionEvents(
+  kv: Deno.Kv,
+  questionId: string,
+  options: { onClose?: () => void } = {},
+): ReadableStream<Uint8Array> {
   return watchStream(kv, {
     keys: [keys.questionVersion(questionId)],
+    share: `question:${questionId}`,
+    onClose: options.onClose,
     render: async () => {
       const [messages, up, down] = await kv.getMany([
         keys.messageCount(questionId),

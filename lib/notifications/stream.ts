@@ -24,21 +24,28 @@ export function openNotificationStreams(): number {
 
 /**
  * The SSE body of a user's unread stream: `event: unread`, `data: {"unread": N}` at once
- * and on every change.
+ * and on every change. A user's streams in this process follow one watch. `onClose` runs
+ * once when the stream ends (its slot is given back there).
  *
  * @example
  * ```ts
  * declare const kv: Deno.Kv;
- * const body = unreadStream(kv, "u_1");
+ * const body = unreadStream(kv, "u_1", { onClose: () => {} });
  * ```
  */
-export function unreadStream(kv: Deno.Kv, userId: string): ReadableStream<Uint8Array> {
+export function unreadStream(
+  kv: Deno.Kv,
+  userId: string,
+  options: { onClose?: () => void } = {},
+): ReadableStream<Uint8Array> {
   const list = open.get(userId) ?? [];
   open.set(userId, list);
   const stream: LiveStream = watchStream(kv, {
     keys: [keys.notificationUnread(userId)],
     render: ([e]) => ["unread", { unread: Math.max(0, counterValue(e.value)) }],
+    share: `unread:${userId}`,
     onClose: () => {
+      options.onClose?.();
       const cur = open.get(userId);
       if (!cur) return;
       const i = cur.indexOf(stream);

@@ -20,6 +20,7 @@ import { define } from "@/lib/state.ts";
 import { acquireDebateSlot } from "@/lib/debates/capacity.ts";
 import { debateCapacityError } from "@/lib/http/outcome.ts";
 import { remoteHostname } from "@/lib/http/remote.ts";
+import { takeStreamSlot } from "@/lib/http/stream_slots.ts";
 
 /** docs/interface.md#debates: 24 KB request bodies, 8 debates per minute per user per IP. */
 const BODY_LIMIT = 24 * 1024;
@@ -60,23 +61,27 @@ export const handler = define.handlers({
         throw new HttpError(500, "Failed to start debate");
       }
       const { config } = ctx.state.services;
-      const capacity = await acquireDebateSlot(kv, {
-        userId: user.id,
-        max: config.maxConcurrentDebates,
-        perUserPerDay: config.debatesPerUserPerDay,
-        now,
-      });
-      if (!capacity.ok) throw debateCapacityError(capacity);
-      const { slot } = capacity;
-      const jobs = jobRunner(kv);
+      // The stream's slot first: a client over its stream cap starts no debate.
+      const streamSlot = takeStreamSlot(config, ctx.info);
       let accepted;
+      let slot;
+      const jobs = jobRunner(kv);
       try {
+        const capacity = await acquireDebateSlot(kv, {
+          userId: user.id,
+          max: config.maxConcurrentDebates,
+          perUserPerDay: config.debatesPerUserPerDay,
+          now,
+        });
+        if (!capacity.ok) throw debateCapacityError(capacity);
+        slot = capacity.slot;
         accepted = await acceptDebate({ kv, llm, now }, user.id, request, jobs);
       } catch (err) {
-        await slot.release();
+        streamSlot.release();
+        await slot?.release();
         throw err;
       }
-      const events = createEventStream();
+      const events = createEventStream({ onEnd: streamSlot.release });
       const local: DebateLocal = {
         accepted,
         // This stream hears the run directly (every token, at once); the events are also

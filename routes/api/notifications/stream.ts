@@ -1,6 +1,7 @@
 import { type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { sseHeadersFor } from "@/lib/http/sse.ts";
 import { requireUser } from "@/lib/http/auth.ts";
+import { takeStreamSlot } from "@/lib/http/stream_slots.ts";
 import { STREAMS_PER_USER, unreadStream } from "@/lib/notifications/stream.ts";
 import { UnreadResult } from "@/lib/schemas/notifications.ts";
 import { define } from "@/lib/state.ts";
@@ -9,7 +10,9 @@ import { define } from "@/lib/state.ts";
 export const handler = define.handlers({
   GET(ctx) {
     const user = requireUser(ctx.state.user);
-    return new Response(unreadStream(ctx.state.services.kv, user.id), {
+    const { kv, config } = ctx.state.services;
+    const slot = takeStreamSlot(config, ctx.info);
+    return new Response(unreadStream(kv, user.id, { onClose: slot.release }), {
       headers: sseHeadersFor(ctx.req),
     });
   },

@@ -3,6 +3,7 @@ import { readableDebate } from "@/lib/debates/access.ts";
 import { followDebate, resumePoint } from "@/lib/debates/events.ts";
 import { formatSse, SSE_RETRY_MS, sseHeadersFor } from "@/lib/http/sse.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
+import { takeStreamSlot } from "@/lib/http/stream_slots.ts";
 import { formatSequenced } from "@/lib/kv/event_log.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { DEBATE_EVENTS, DebateEventsQuery } from "@/lib/schemas/debate.ts";
@@ -15,7 +16,7 @@ import { define } from "@/lib/state.ts";
  */
 export const handler = define.handlers({
   async GET(ctx) {
-    const { kv, now } = ctx.state.services;
+    const { kv, now, config } = ctx.state.services;
     const debate = await readableDebate(kv, ctx.params.id, ctx.state.user?.id ?? null, now());
     if (!debate) throw new HttpError(404, "Debate not found");
     const headers = { ...sseHeadersFor(ctx.req), "X-Accel-Buffering": "no" };
@@ -41,7 +42,8 @@ export const handler = define.handlers({
       return new Response(formatSse({ retry: SSE_RETRY_MS }) + done, { headers });
     }
     const after = resumePoint(ctx.req.headers, ctx.url);
-    return new Response(followDebate(kv, debate.id, after), { headers });
+    const slot = takeStreamSlot(config, ctx.info);
+    return new Response(followDebate(kv, debate.id, after, { onEnd: slot.release }), { headers });
   },
 });
 

@@ -1,6 +1,7 @@
 import { err, type OperationDoc, questionIdParam } from "@/lib/agent/openapi_docs.ts";
 import { getQuestion } from "@/lib/community/questions/read.ts";
 import { sseHeadersFor } from "@/lib/http/sse.ts";
+import { takeStreamSlot } from "@/lib/http/stream_slots.ts";
 import { viewerOf } from "@/lib/http/auth.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
 import { questionEvents } from "@/lib/notifications/question_events.ts";
@@ -17,7 +18,10 @@ export const handler = define.handlers({
       await viewerOf(services, ctx.state.user),
     );
     if (!q) throw new HttpError(404, "Question not found");
-    return new Response(questionEvents(services.kv, q.id), { headers: sseHeadersFor(ctx.req) });
+    const slot = takeStreamSlot(services.config, ctx.info);
+    return new Response(questionEvents(services.kv, q.id, { onClose: slot.release }), {
+      headers: sseHeadersFor(ctx.req),
+    });
   },
 });
 

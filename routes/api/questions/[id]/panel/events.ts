@@ -1,7 +1,8 @@
 import { err, type OperationDoc, questionIdParam } from "@/lib/agent/openapi_docs.ts";
 import { getQuestionView } from "@/lib/community/questions/read.ts";
 import { resumePoint } from "@/lib/debates/events.ts";
-import { formatSse, SSE_RETRY_MS, sseHeadersFor } from "@/lib/http/sse.ts";
+import { formatSse, shutdownSignal, SSE_RETRY_MS, sseHeadersFor } from "@/lib/http/sse.ts";
+import { takeStreamSlot } from "@/lib/http/stream_slots.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
 import { followLog } from "@/lib/kv/event_log.ts";
 import { keys } from "@/lib/kv/keys.ts";
@@ -15,7 +16,7 @@ import { define } from "@/lib/state.ts";
  */
 export const handler = define.handlers({
   async GET(ctx) {
-    const { kv } = ctx.state.services;
+    const { kv, config } = ctx.state.services;
     if (!(await getQuestionView(kv, ctx.params.id))) {
       throw new HttpError(404, "Question not found");
     }
@@ -27,9 +28,12 @@ export const handler = define.handlers({
       return new Response(frames, { headers });
     }
     const after = resumePoint(ctx.req.headers, ctx.url);
+    const slot = takeStreamSlot(config, ctx.info);
     const body = followLog(kv, panelLog(id), after, {
       endTypes: ["done"],
-      signal: ctx.req.signal,
+      // The client leaving or this server shutting down ends it (clients resume elsewhere).
+      signal: AbortSignal.any([ctx.req.signal, shutdownSignal()]),
+      onEnd: slot.release,
       idle: async () => (await kv.get<PanelJob>(keys.panelJob(id))).value?.status !== "running",
     });
     return new Response(body, { headers });
