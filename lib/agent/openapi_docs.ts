@@ -89,6 +89,14 @@ export const tooLarge = (bytes: number) =>
     `Request body too large (limit ${bytes} bytes)`,
   );
 export const retryAfter = { "Retry-After": "Seconds to wait before retrying" };
+/** The 503 of every live stream past its caps (lib/http/stream_slots.ts). */
+export const streamsFull: ResponseDoc = {
+  ...err(
+    "Too many live streams open at once: from your address (`STREAMS_PER_IP`, default 20) or on this server (`STREAMS_PER_PROCESS`, default 2,000), signed in or not. `Retry-After` says when to retry; closing a stream frees its place at once.",
+    "Too many live streams from your address: at most 20 at once. Close one or try again in 30 seconds.",
+  ),
+  headers: retryAfter,
+};
 export const sessionRateHeaders = {
   "X-RateLimit-Limit": "Requests allowed in the window",
   "X-RateLimit-Remaining": "Requests left in the window",

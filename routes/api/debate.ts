@@ -3,6 +3,7 @@ import {
   type OperationDoc,
   retryAfter,
   sessionRateHeaders,
+  streamsFull,
   tooLarge,
   unauthorizedSession,
 } from "@/lib/agent/openapi_docs.ts";
@@ -135,5 +136,10 @@ export const docs: OperationDoc[] = [{
       headers: { ...sessionRateHeaders, ...retryAfter },
     },
     "500": err("The debate could not start", "Failed to start debate"),
+    "503": {
+      ...streamsFull,
+      description:
+        "Every debate slot is taken (`Parley is busy: N debates are running…`, with `retryAfter`), or too many live streams are open (from your address or on this server)",
+    },
   },
 }];

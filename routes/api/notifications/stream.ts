@@ -1,4 +1,4 @@
-import { type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
+import { type OperationDoc, streamsFull, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { sseHeadersFor } from "@/lib/http/sse.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { takeStreamSlot } from "@/lib/http/stream_slots.ts";
@@ -32,5 +32,6 @@ export const docs: OperationDoc[] = [{
       events: { unread: { description: "The unread count", data: UnreadResult } },
     },
     "401": unauthorizedSession,
+    "503": streamsFull,
   },
 }];

@@ -1,4 +1,4 @@
-import { err, type OperationDoc } from "@/lib/agent/openapi_docs.ts";
+import { err, type OperationDoc, streamsFull } from "@/lib/agent/openapi_docs.ts";
 import { readableDebate } from "@/lib/debates/access.ts";
 import { followDebate, resumePoint } from "@/lib/debates/events.ts";
 import { formatSse, SSE_RETRY_MS, sseHeadersFor } from "@/lib/http/sse.ts";
@@ -64,5 +64,6 @@ export const docs: OperationDoc[] = [{
       headers: { "Cache-Control": "no-cache", "Connection": "keep-alive" },
     },
     "404": err("No such debate, or it is private", "Debate not found"),
+    "503": streamsFull,
   },
 }];

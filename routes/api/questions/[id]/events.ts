@@ -1,4 +1,4 @@
-import { err, type OperationDoc, questionIdParam } from "@/lib/agent/openapi_docs.ts";
+import { err, type OperationDoc, questionIdParam, streamsFull } from "@/lib/agent/openapi_docs.ts";
 import { getQuestion } from "@/lib/community/questions/read.ts";
 import { sseHeadersFor } from "@/lib/http/sse.ts";
 import { takeStreamSlot } from "@/lib/http/stream_slots.ts";
@@ -12,13 +12,19 @@ import { define } from "@/lib/state.ts";
 export const handler = define.handlers({
   async GET(ctx) {
     const { services } = ctx.state;
-    const q = await getQuestion(
-      services.kv,
-      ctx.params.id,
-      await viewerOf(services, ctx.state.user),
-    );
-    if (!q) throw new HttpError(404, "Question not found");
+    // The slot first: a client over its cap is refused before any read (a flood is cheap).
     const slot = takeStreamSlot(services.config, ctx.info);
+    let q;
+    try {
+      q = await getQuestion(services.kv, ctx.params.id, await viewerOf(services, ctx.state.user));
+    } catch (err) {
+      slot.release();
+      throw err;
+    }
+    if (!q) {
+      slot.release();
+      throw new HttpError(404, "Question not found");
+    }
     return new Response(questionEvents(services.kv, q.id, { onClose: slot.release }), {
       headers: sseHeadersFor(ctx.req),
     });
@@ -40,5 +46,6 @@ export const docs: OperationDoc[] = [{
       events: { changed: { description: "The current counts", data: QuestionChanged } },
     },
     "404": err("No such question", "Question not found"),
+    "503": streamsFull,
   },
 }];

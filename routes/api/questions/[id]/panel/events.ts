@@ -1,4 +1,4 @@
-import { err, type OperationDoc, questionIdParam } from "@/lib/agent/openapi_docs.ts";
+import { err, type OperationDoc, questionIdParam, streamsFull } from "@/lib/agent/openapi_docs.ts";
 import { getQuestionView } from "@/lib/community/questions/read.ts";
 import { resumePoint } from "@/lib/debates/events.ts";
 import { formatSse, shutdownSignal, SSE_RETRY_MS, sseHeadersFor } from "@/lib/http/sse.ts";
@@ -57,5 +57,6 @@ export const docs: OperationDoc[] = [{
       headers: { "Cache-Control": "no-cache" },
     },
     "404": err("No such question", "Question not found"),
+    "503": streamsFull,
   },
 }];
