@@ -151,7 +151,7 @@ const envSchema = z.object({
   DEBATES_PER_USER_PER_DAY: limitVar(50),
   EXPERT_PANEL_PER_DAY: limitVar(200),
   STREAMS_PER_IP: streamCap(20),
-  STREAMS_PER_PROCESS: streamCap(2000),
+  STREAMS_PER_PROCESS: streamCap(1000),
   PROVIDER_A_CLIENT_ID: optionalString,
   PROVIDER_A_CLIENT_SECRET: optionalString,
   PROVIDER_A_AUTHORIZE_URL: httpUrl.optional(),

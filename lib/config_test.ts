@@ -70,8 +70,8 @@ Deno.test("parseConfig() treats empty variables as unset and drops an origin's t
   assert.equal(c.appOrigin, "https://parley.example");
 });
 
-Deno.test("parseConfig() reads the live-stream caps, defaulting to 20 per address and 2,000 per process", () => {
-  assert.deepEqual(parseConfig({}).streams, { perIp: 20, perProcess: 2000 });
+Deno.test("parseConfig() reads the live-stream caps, defaulting to 20 per address and 1,000 per process", () => {
+  assert.deepEqual(parseConfig({}).streams, { perIp: 20, perProcess: 1000 });
   assert.deepEqual(
     parseConfig({ STREAMS_PER_IP: "3", STREAMS_PER_PROCESS: "7" }).streams,
     { perIp: 3, perProcess: 7 },
