@@ -34,7 +34,7 @@ export interface ProviderConfig {
 }
 
 /**
- * The verified email of the local providers' ready "Moderator" account
+ * The verified email of the local providers' ready moderator account ("Morgan Moderator")
  * (lib/auth/local/accounts.ts): listed as a moderator in local mode only.
  */
 export const LOCAL_MODERATOR_EMAIL = "moderator@local.test";
@@ -252,7 +252,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     moderators: [
       ...(env.MODERATORS ?? "").split(",").map((m) => m.trim())
         .filter(Boolean).map((m) => m.includes("@") ? m.toLowerCase() : m),
-      // Local mode only: the local providers' ready "Moderator" account moderates.
+      // Local mode only: the local providers' ready moderator account ("Morgan Moderator") moderates.
       ...(localMode ? [LOCAL_MODERATOR_EMAIL] : []),
     ],
     limits: {
