@@ -70,6 +70,11 @@ export interface Config {
   debatesPerUserPerDay: number;
   /** AI expert panels started per day across all instances (`EXPERT_PANEL_PER_DAY`; 0 = none). */
   expertPanelPerDay: number;
+  /**
+   * `NEW_ACCOUNT_HOURS`: an account younger than this with no up-voted or accepted content
+   * is new (its flags weigh half); 0: no account counts as new.
+   */
+  newAccountHours: number;
 }
 
 /**
@@ -135,6 +140,10 @@ const envSchema = z.object({
   }).max(100_000).default(50),
   DEBATES_PER_USER_PER_DAY: limitVar(50),
   EXPERT_PANEL_PER_DAY: limitVar(200),
+  NEW_ACCOUNT_HOURS: z.coerce.number({ error: "must be a number" })
+    .int({ error: "must be a whole number of hours" })
+    .min(0, { error: "must be 0 (no account counts as new) or more" })
+    .max(8760, { error: "must be at most 8760 (a year)" }).default(24),
   PROVIDER_A_CLIENT_ID: optionalString,
   PROVIDER_A_CLIENT_SECRET: optionalString,
   PROVIDER_A_AUTHORIZE_URL: httpUrl.optional(),
@@ -264,6 +273,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     maxConcurrentDebates: env.MAX_CONCURRENT_DEBATES,
     debatesPerUserPerDay: env.DEBATES_PER_USER_PER_DAY,
     expertPanelPerDay: env.EXPERT_PANEL_PER_DAY,
+    newAccountHours: env.NEW_ACCOUNT_HOURS,
   };
 }
 

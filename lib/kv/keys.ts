@@ -55,6 +55,7 @@
  * | `["favorite_counts", targetType, targetId]` | `Deno.KvU64` | `sum` ±1 |
  * | `["user_stats", userId, stat]` | `Deno.KvU64` | read with `readUserStats` (lib/profile/user_stats.ts); `sum` ±1: `questions`, `answers`, `upvotes_received` (up-votes on the user's questions and answers, moved on unvote/switch), `favorites_received` |
  * | `["user_stats", userId, "best_question_upvotes" \| "best_answer_upvotes"]` | `Deno.KvU64` | `max`: the highest up-vote count one of the user's questions / answers reached (written right after a like that sets a new peak) |
+ * | `["user_stats", userId, "answer_accepted"]` | `Deno.KvU64` | `max` 1 once an answer of the user was accepted, in the accept's own op (an account's standing, lib/moderation/standing.ts) |
  * | `["agent_keys", sha256(key)]` | `AgentKeyRecord` | the lookup of a presented key; the key itself is never stored |
  * | `["agent_keys_by_user", userId, keyId]` | `AgentKeyRecord` | the owner's list (the panel) |
  * | `["agent_key_count", userId]` | number | checked on create and revoke (at most 5 keys) |
@@ -140,7 +141,8 @@ export type UserStatName =
   | "best_question_upvotes"
   | "best_answer_upvotes"
   | "debates"
-  | "debate_wins";
+  | "debate_wins"
+  | "answer_accepted";
 
 /** Key builders, one per prefix of the table above. */
 /** Longest id a request may name; stored ids are far shorter. */
