@@ -109,7 +109,7 @@
  * | `["notification_daily", userId, targetType, targetId, day]` | notification id | the `upvotes` entry of a post for a UTC day; `expireIn` 2 days |
  * | `["question_version", questionId]` | `Deno.KvU64` | `sum` +1 in the op of every answer, vote, edit, delete, accept and moderation of the thread: the key `GET /api/questions/:id/events` watches |
  * | `["flags", targetType, targetId, userId]` | `FlagRecord` `{reason, note, createdAt}` | one per user and target, checked absent (lib/moderation/flags.ts) |
- * | `["mod_queue", targetType, targetId]` | `ModQueueEntry` | with each flag (count, reasons); hidden at 3 flags; removed by a moderator's decision |
+ * | `["mod_queue", targetType, targetId]` | `ModQueueEntry` | with each flag (count, weight, reasons, flaggers with standing); hidden at weight 3; removed by a moderator's decision |
  * | `["hidden_posts", targetType, targetId]` | `{at, by}` | with the record's `hiddenAt`: feeds that read snapshots skip these |
  * | `["mod_log", invertTime(at), id]` | `ModLogEntry` | one per moderator action, in the action's op; newest first |
  *
