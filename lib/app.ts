@@ -20,6 +20,7 @@ import { sessionCookieName } from "./auth/sessions.ts";
 import { onReadsInvalidated } from "./community/read_cache.ts";
 import { compressResponse } from "./http/compress.ts";
 import { keys } from "./kv/keys.ts";
+import { isWellFormedId } from "./ids.ts";
 import type { AppState } from "./state.ts";
 import type { Services } from "./services.ts";
 import { appJobs } from "./jobs/app_jobs.ts";
@@ -54,6 +55,12 @@ export function busyError(err: unknown): HttpError | null {
   });
 }
 
+/**
+ * `Strict-Transport-Security` on an https origin: two years, subdomains included (the
+ * preload list's minimum), so a browser that saw Parley once never tries plain http.
+ */
+export const HSTS = "max-age=63072000; includeSubDomains";
+
 /** True for machine-facing paths that answer errors as JSON. */
 export function isApiPath(url: URL): boolean {
   return url.pathname === "/api" || url.pathname.startsWith("/api/");
@@ -82,6 +89,8 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     build: opts.build,
     defaultTitle: "Parley",
     plainErrors: isApiPath,
+    // Ids are checked once, here, for every route: over-long or odd ones are a 404.
+    validParam: isWellFormedId,
     // JSON on /api/* and for statuses a page has no view of; null leaves a 404 to the
     // `_404` page and anything else to `_500`.
     onError: (err, ctx) => {
@@ -167,7 +176,7 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     },
     xFrameOptions: "DENY",
     referrerPolicy: "strict-origin-when-cross-origin",
-    strictTransportSecurity: https ? "max-age=31536000; includeSubDomains" : false,
+    strictTransportSecurity: https ? HSTS : false,
     crossOriginEmbedderPolicy: false,
   }));
 

@@ -34,7 +34,7 @@ export interface ProviderConfig {
 }
 
 /**
- * The verified email of the local providers' ready "Moderator" account
+ * The verified email of the local providers' ready moderator account ("Morgan Moderator")
  * (lib/auth/local/accounts.ts): listed as a moderator in local mode only.
  */
 export const LOCAL_MODERATOR_EMAIL = "moderator@local.test";
@@ -76,6 +76,10 @@ export interface Config {
    * refused with 503 (lib/http/stream_slots.ts).
    */
   streams: { perIp: number; perProcess: number };
+   * `NEW_ACCOUNT_HOURS`: an account younger than this with no up-voted or accepted content
+   * is new (its flags weigh half); 0: no account counts as new.
+   */
+  newAccountHours: number;
 }
 
 /**
@@ -152,6 +156,10 @@ const envSchema = z.object({
   EXPERT_PANEL_PER_DAY: limitVar(200),
   STREAMS_PER_IP: streamCap(20),
   STREAMS_PER_PROCESS: streamCap(1000),
+  NEW_ACCOUNT_HOURS: z.coerce.number({ error: "must be a number" })
+    .int({ error: "must be a whole number of hours" })
+    .min(0, { error: "must be 0 (no account counts as new) or more" })
+    .max(8760, { error: "must be at most 8760 (a year)" }).default(24),
   PROVIDER_A_CLIENT_ID: optionalString,
   PROVIDER_A_CLIENT_SECRET: optionalString,
   PROVIDER_A_AUTHORIZE_URL: httpUrl.optional(),
@@ -269,7 +277,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     moderators: [
       ...(env.MODERATORS ?? "").split(",").map((m) => m.trim())
         .filter(Boolean).map((m) => m.includes("@") ? m.toLowerCase() : m),
-      // Local mode only: the local providers' ready "Moderator" account moderates.
+      // Local mode only: the local providers' ready moderator account ("Morgan Moderator") moderates.
       ...(localMode ? [LOCAL_MODERATOR_EMAIL] : []),
     ],
     limits: {
@@ -282,6 +290,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     debatesPerUserPerDay: env.DEBATES_PER_USER_PER_DAY,
     expertPanelPerDay: env.EXPERT_PANEL_PER_DAY,
     streams: { perIp: env.STREAMS_PER_IP, perProcess: env.STREAMS_PER_PROCESS },
+    newAccountHours: env.NEW_ACCOUNT_HOURS,
   };
 }
 

@@ -4,6 +4,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
+import { MAX_LOOKUP_ID_LENGTH } from "./kv/keys.ts";
 
 /** base64url without padding. */
 export function base64url(bytes: Uint8Array): string {
@@ -55,4 +56,26 @@ export function idSuffix(now = Date.now()): string {
  */
 export function sha256Hex(text: string): Promise<string> {
   return Promise.resolve(createHash("sha256").update(text).digest("hex"));
+}
+
+/** Characters an id may hold: every id Parley mints is drawn from these. */
+const ID_CHARACTERS = /^[A-Za-z0-9._~:-]+$/;
+
+/**
+ * True when `value` (a decoded path parameter) could be an id Parley minted: at most
+ * {@link MAX_LOOKUP_ID_LENGTH} characters (a KV key holds 2 KiB) of letters, digits and
+ * `. _ ~ : -`. The router answers 404 for anything else before a handler runs, so no
+ * handler meets an id that would overflow a key or smuggle markup into a log line.
+ *
+ * @example
+ * ```ts
+ * import { isWellFormedId } from "./ids.ts";
+ *
+ * isWellFormedId("q-lq2x3k1a"); // true
+ * isWellFormedId("x".repeat(2100)); // false
+ * isWellFormedId("<img>"); // false
+ * ```
+ */
+export function isWellFormedId(value: string): boolean {
+  return value.length > 0 && value.length <= MAX_LOOKUP_ID_LENGTH && ID_CHARACTERS.test(value);
 }

@@ -12,6 +12,7 @@ import {
   type ModQueueItem,
 } from "@/lib/moderation/moderation.ts";
 import { ModActionBody } from "@/lib/schemas/moderation.ts";
+import { FLAG_WEIGHT_TO_HIDE } from "@/lib/moderation/standing.ts";
 import { CursorQuery } from "@/lib/schemas/moderation.ts";
 import { parseInput, queryObject } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
@@ -126,6 +127,22 @@ export default define.page<typeof handler>(function ModPage({ data }) {
                       `${REASON_LABEL[r] ?? r} ×${n}`
                     )
                       .join(", ")}
+                  </p>
+                  <p class="hint" data-testid="mod-flaggers">
+                    Weight {item.weight} of {FLAG_WEIGHT_TO_HIDE}
+                    {item.flaggers.length > 0 && (
+                      <>
+                        {" "}· flagged by {item.flaggers.map((f, i) => (
+                          <span key={f.id}>
+                            {i > 0 && ", "}
+                            {f.name}{" "}
+                            <span class="badge" data-standing={f.standing}>
+                              {f.standing === "new" ? "new account" : "established"}
+                            </span>
+                          </span>
+                        ))}
+                      </>
+                    )}
                   </p>
                   {item.notes.length > 0 && (
                     <ul class="hint">{item.notes.map((n, i) => <li key={i}>“{n}”</li>)}</ul>

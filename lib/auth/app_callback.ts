@@ -37,7 +37,14 @@ export async function finishSignIn(
     out.push({ name, value: "", options: { maxAge: 0, secure: https, path: PAYLOAD_COOKIE_PATH } });
   }
   const result = provider
-    ? await completeSignIn(services.kv, services.secret, provider, cookies[name!], services.now())
+    ? await completeSignIn(
+      services.kv,
+      services.secret,
+      provider,
+      cookies[name!],
+      services.now(),
+      services.config.offensiveWords,
+    )
     : { ok: false as const, reason: "wrong_provider" as const };
   if (!result.ok) {
     console.warn(`Sign-in payload refused (${provider ?? "unknown provider"}): ${result.reason}`);

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { cleanProviderName } from "../profile/names.ts";
 
 /** A string clipped to `max` characters (clipping, not refusing: a long bio is no error). */
 export function clipped(max: number) {
@@ -21,10 +22,13 @@ export const NAME_MAX = 40;
 /** Bios are at most 200 characters (docs/interface.md#profiles). */
 export const BIO_MAX = 200;
 
-/** A display name from provider data: trimmed, clipped, never empty. */
+/**
+ * A display name from provider data: the first candidate with text left once characters
+ * the display-name rules refuse are gone (lib/profile/names.ts), clipped, never empty.
+ */
 export function displayName(...candidates: (string | null | undefined)[]): string {
   for (const c of candidates) {
-    const t = c?.trim();
+    const t = cleanProviderName(c ?? "");
     if (t) return [...t].slice(0, NAME_MAX).join("");
   }
   return "Parley user";

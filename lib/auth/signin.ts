@@ -14,6 +14,7 @@ import { prepareSession, SESSION_TTL_MS } from "./sessions.ts";
 import { buildUser, type User } from "./users.ts";
 import type { ProviderId } from "../config.ts";
 import { providerClient } from "./clients.ts";
+import { nameFromProvider } from "../profile/names.ts";
 import { decodePayload, payloadIsFresh, type PayloadNonce, payloadNoncePrefix } from "./payload.ts";
 
 /** Result of {@link completeSignIn}. */
@@ -34,7 +35,7 @@ export type SignInResult =
  * declare const headers: Headers;
  * declare const appOrigin: string;
  * declare const now: number;
- * const r = await completeSignIn(kv, secret, "provider_a", cookies.provider_a_auth_payload, now);
+ * const r = await completeSignIn(kv, secret, "provider_a", cookies.provider_a_auth_payload, now, []);
  * if (r.ok) {
  *   setCookie(headers, sessionCookieName(appOrigin), r.token, { maxAge: SESSION_TTL_MS / 1000 });
  * }
@@ -46,6 +47,8 @@ export async function completeSignIn(
   provider: ProviderId,
   cookieValue: string | undefined,
   now: number,
+  /** `OFFENSIVE_WORDS` as configured: a new account's name passes the same rules as an edit. */
+  offensiveWords: readonly string[],
 ): Promise<SignInResult> {
   const payload = decodePayload(cookieValue);
   if (!payload || !cookieValue) return { ok: false, reason: "malformed" };
@@ -98,7 +101,13 @@ export async function completeSignIn(
     } else {
       const user = buildUser({
         provider,
-        name: profile.name,
+        // The provider's name as given may hold markup, invisible characters or a name
+        // that passes for staff: the display-name rules decide, with a derived fallback.
+        name: nameFromProvider(
+          profile.name,
+          `${provider}:${profile.providerAccountId}`,
+          offensiveWords,
+        ),
         image: profile.avatar,
         bio: profile.bio,
         email: profile.email,

@@ -62,7 +62,9 @@ export async function acceptAnswer(
       return { op: null, result: { ok: false, reason: "message_not_found" } };
     }
     if (msg.replyTo) return { op: null, result: { ok: false, reason: "not_an_answer" } };
-    op.check(m).set(keys.acceptedAnswer(q.value.id), msg.id);
+    op.check(m).set(keys.acceptedAnswer(q.value.id), msg.id)
+      // Once accepted, the author's account is established (lib/moderation/standing.ts).
+      .max(keys.userStat(msg.author.id, "answer_accepted"), 1n);
     acceptInOp(op, q.value, msg, Date.now());
     return { op, result: { ok: true, acceptedMessageId: msg.id } };
   });

@@ -18,7 +18,7 @@ import {
 } from "./handlers.ts";
 import { installIslandHooks, registerIslands } from "./islands.ts";
 import { renderDocument } from "./render.ts";
-import { compileRoutes, matchRoute, type RouteTable } from "./routes.ts";
+import { type CompiledRoute, compileRoutes, matchRoute, type RouteTable } from "./routes.ts";
 import type { Manifest, PageProps, RouteModule } from "./types.ts";
 
 /** Options of {@link createFreshHandler}. */
@@ -33,6 +33,12 @@ export interface FreshOptions {
   onError?: (err: unknown, ctx: Context<unknown>) => Response | null;
   /** Plain responses for not-found and errors on machine-facing paths (e.g. `/api/`). */
   plainErrors?: (url: URL) => boolean;
+  /**
+   * The rule every `[param]` of a route must pass (its decoded value); a request whose
+   * params fail it matches no route, so it is a 404 before any route middleware or
+   * handler runs. `[...rest]` params are not checked. Default: every value passes.
+   */
+  validParam?: (value: string) => boolean;
 }
 
 /** What the caller supplies per request. */
@@ -75,6 +81,10 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
   const table = compileRoutes(manifest.routes);
   const defaultTitle = options.defaultTitle ?? "";
   const plain = options.plainErrors ?? (() => false);
+  const validParam = options.validParam;
+  const paramsPass = (route: CompiledRoute, params: Record<string, string>): boolean =>
+    !validParam ||
+    route.segments.every((s) => s.kind !== "param" || validParam(params[s.name] ?? ""));
 
   function renderPage(
     module: RouteModule | undefined,
@@ -101,7 +111,8 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
 
   const handle = async (req: Request, scope: RequestScope): Promise<Response> => {
     const url = new URL(req.url);
-    const hit = matchRoute(table, url.pathname);
+    const matched = matchRoute(table, url.pathname);
+    const hit = matched && paramsPass(matched.route, matched.params) ? matched : null;
     const info = scope.info ?? LOOPBACK_INFO;
     const route = hit?.route.pattern ?? null;
     const params = hit?.params ?? {};

@@ -55,6 +55,7 @@
  * | `["favorite_counts", targetType, targetId]` | `Deno.KvU64` | `sum` ±1 |
  * | `["user_stats", userId, stat]` | `Deno.KvU64` | read with `readUserStats` (lib/profile/user_stats.ts); `sum` ±1: `questions`, `answers`, `upvotes_received` (up-votes on the user's questions and answers, moved on unvote/switch), `favorites_received` |
  * | `["user_stats", userId, "best_question_upvotes" \| "best_answer_upvotes"]` | `Deno.KvU64` | `max`: the highest up-vote count one of the user's questions / answers reached (written right after a like that sets a new peak) |
+ * | `["user_stats", userId, "answer_accepted"]` | `Deno.KvU64` | `max` 1 once an answer of the user was accepted, in the accept's own op (an account's standing, lib/moderation/standing.ts) |
  * | `["agent_keys", sha256(key)]` | `AgentKeyRecord` | the lookup of a presented key; the key itself is never stored |
  * | `["agent_keys_by_user", userId, keyId]` | `AgentKeyRecord` | the owner's list (the panel) |
  * | `["agent_key_count", userId]` | number | checked on create and revoke (at most 5 keys) |
@@ -108,7 +109,7 @@
  * | `["notification_daily", userId, targetType, targetId, day]` | notification id | the `upvotes` entry of a post for a UTC day; `expireIn` 2 days |
  * | `["question_version", questionId]` | `Deno.KvU64` | `sum` +1 in the op of every answer, vote, edit, delete, accept and moderation of the thread: the key `GET /api/questions/:id/events` watches |
  * | `["flags", targetType, targetId, userId]` | `FlagRecord` `{reason, note, createdAt}` | one per user and target, checked absent (lib/moderation/flags.ts) |
- * | `["mod_queue", targetType, targetId]` | `ModQueueEntry` | with each flag (count, reasons); hidden at 3 flags; removed by a moderator's decision |
+ * | `["mod_queue", targetType, targetId]` | `ModQueueEntry` | with each flag (count, weight, reasons, flaggers with standing); hidden at weight 3; removed by a moderator's decision |
  * | `["hidden_posts", targetType, targetId]` | `{at, by}` | with the record's `hiddenAt`: feeds that read snapshots skip these |
  * | `["mod_log", invertTime(at), id]` | `ModLogEntry` | one per moderator action, in the action's op; newest first |
  *
@@ -140,7 +141,8 @@ export type UserStatName =
   | "best_question_upvotes"
   | "best_answer_upvotes"
   | "debates"
-  | "debate_wins";
+  | "debate_wins"
+  | "answer_accepted";
 
 /** Key builders, one per prefix of the table above. */
 /** Longest id a request may name; stored ids are far shorter. */

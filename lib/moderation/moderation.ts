@@ -4,8 +4,11 @@
  *
  * - A flag: one per user and target (`["flags", …]` checked absent), never on one's own
  *   post, spending the user's daily `flags` budget (lib/limits/posting.ts) in the flag's
- *   own op. It joins the target's queue entry (count, reasons, notes); the third distinct
- *   flag hides the post in the same op (`hiddenAt` on the record, `["hidden_posts", …]`).
+ *   own op. It joins the target's queue entry (count, weight, reasons, notes, flaggers);
+ *   a flag weighs by its author's standing (./standing.ts: 1, or ½ from a new account), and
+ *   the flag that brings the weight to 3 hides the post in the same op (`hiddenAt` on the
+ *   record, `["hidden_posts", …]`). Concurrent flags conflict on the queue entry and retry,
+ *   so the weight is exact.
  * - A hidden post answers 404 to everyone but its author and moderators (reads treat it as
  *   deleted: lib/community/questions/read.ts, messages/read.ts, targets.ts, thread.ts).
  * - Moderator actions, each logged (`["mod_log", …]`) and each a decision that takes the
@@ -30,22 +33,40 @@ import { deleteQuestion } from "../community/questions/delete.ts";
 import { deleteMessage } from "../community/message_lifecycle.ts";
 import { invalidateReads } from "../community/read_cache.ts";
 import type { TargetType } from "../community/targets.ts";
+import type { ProfileRecord } from "../profile/profiles.ts";
+import type { User } from "../auth/users.ts";
+import {
+  FLAG_WEIGHT_TO_HIDE,
+  flagWeight,
+  type Standing,
+  standingFrom,
+  standingKeys,
+} from "./standing.ts";
 
 /** Why a post is flagged. */
 export type FlagReason = "spam" | "offensive" | "off_topic" | "other";
 /** What a moderator can do to a post. */
 export type ModAction = "hide" | "restore" | "dismiss" | "delete";
 
-/** Distinct flags that hide a post until a moderator decides. */
-export const FLAGS_TO_HIDE = 3;
 /** Notes kept per queue entry (the newest). */
 const NOTES_KEPT = 5;
+/** Flaggers listed per queue entry (the newest); the counts and weight cover them all. */
+const FLAGGERS_KEPT = 20;
 
 /** One user's flag of one post. */
 export interface FlagRecord {
   reason: FlagReason;
   note: string | null;
   createdAt: number;
+  /** The flagger's standing when flagging (absent on flags from before standings). */
+  standing?: Standing;
+}
+
+/** One flagger as the queue lists them. */
+export interface Flagger {
+  id: string;
+  name: string;
+  standing: Standing;
 }
 
 /** A post waiting for a moderator. */
@@ -55,6 +76,10 @@ export interface ModQueueEntry {
   questionId: string;
   authorId: string;
   flags: number;
+  /** Sum of the flags' weights (absent on entries from before weights: `flags`). */
+  weight?: number;
+  /** The newest flaggers, newest first (absent on entries from before standings). */
+  flaggers?: Flagger[];
   reasons: Partial<Record<FlagReason, number>>;
   notes: { note: string; reason: FlagReason; at: number }[];
   hidden: boolean;
@@ -97,7 +122,7 @@ export type FlagResult =
  *   targetId: "msg-1",
  *   reason: "spam",
  *   note: null,
- * });
+ * }, { newAccountHours: 24 });
  * if (!r.ok) r.reason; // "not_found" | "own_post" | "already_flagged" | "rate_limited"
  * ```
  */
@@ -110,21 +135,34 @@ export async function flagPost(
     reason: FlagReason;
     note: string | null;
   },
-  { limits, now = Date.now() }: { limits?: PostingLimits; now?: number } = {},
+  { limits, now = Date.now(), newAccountHours = 0 }: {
+    limits?: PostingLimits;
+    now?: number;
+    /** `NEW_ACCOUNT_HOURS` (config); 0, the default, weighs every flag fully. */
+    newAccountHours?: number;
+  } = {},
 ): Promise<FlagResult> {
   const { userId, targetType, targetId } = input;
   if (!isLookupId(targetId)) return { ok: false, reason: "not_found" };
   const budget = budgetOf(limits, "flags", userId);
   const recordKey = targetType === "question" ? keys.question(targetId) : keys.message(targetId);
   const result = await updateAtomically<FlagResult>(async () => {
-    const [rec, flag, queue, log] = await kv.getMany<
-      [PostRecord, FlagRecord, ModQueueEntry, HitLog]
-    >([
+    const entries = await kv.getMany([
       recordKey,
       keys.flag(targetType, targetId, userId),
       keys.modQueue(targetType, targetId),
       budget?.key ?? keys.rateLimitLog("none", "none"),
+      keys.profile(userId),
+      ...standingKeys(userId),
     ]);
+    const [rec, flag, queue, log, profile] = entries as [
+      Deno.KvEntryMaybe<PostRecord>,
+      Deno.KvEntryMaybe<FlagRecord>,
+      Deno.KvEntryMaybe<ModQueueEntry>,
+      Deno.KvEntryMaybe<HitLog>,
+      Deno.KvEntryMaybe<ProfileRecord>,
+    ];
+    const standingEntries = entries.slice(5);
     const r = rec.value;
     if (!r || r.deletedAt !== undefined) {
       return { op: null, result: { ok: false, reason: "not_found" } };
@@ -136,12 +174,23 @@ export async function flagPost(
     if (refused) return { op: null, result: refused };
     const questionId = questionIdOf(targetType, r);
     const prev = queue.value;
+    // The standing is the flagger's as this op reads it; the queue entry is checked, so
+    // two flags at once cannot both add to the same old weight.
+    const standing = standingFrom(standingEntries, newAccountHours, now);
+    const user = standingEntries[0].value as User | null;
+    const flagger: Flagger = {
+      id: userId,
+      name: profile.value?.displayName ?? user?.name ?? userId,
+      standing,
+    };
     const entry: ModQueueEntry = {
       targetType,
       targetId,
       questionId,
       authorId: r.author.id,
       flags: (prev?.flags ?? 0) + 1,
+      weight: (prev?.weight ?? prev?.flags ?? 0) + flagWeight(standing),
+      flaggers: [flagger, ...(prev?.flaggers ?? [])].slice(0, FLAGGERS_KEPT),
       reasons: { ...prev?.reasons, [input.reason]: (prev?.reasons[input.reason] ?? 0) + 1 },
       notes: input.note
         ? [{ note: input.note, reason: input.reason, at: now }, ...(prev?.notes ?? [])].slice(
@@ -159,9 +208,10 @@ export async function flagPost(
         reason: input.reason,
         note: input.note,
         createdAt: now,
+        standing,
       } satisfies FlagRecord,
     );
-    if (entry.flags >= FLAGS_TO_HIDE && r.hiddenAt === undefined) {
+    if (entry.weight! >= FLAG_WEIGHT_TO_HIDE && r.hiddenAt === undefined) {
       entry.hidden = true;
       setHidden(op, targetType, r, now, "flags");
     }
@@ -294,6 +344,10 @@ export interface ModQueueItem {
   author: { id: string; name: string };
   excerpt: string;
   flags: number;
+  /** Sum of the flags' weights: 1 each, ½ from a new account; 3 hides the post. */
+  weight: number;
+  /** The newest flaggers with their standing when they flagged. */
+  flaggers: Flagger[];
   reasons: Partial<Record<FlagReason, number>>;
   notes: string[];
   hidden: boolean;
@@ -304,7 +358,7 @@ export interface ModQueueItem {
 export const QUEUE_LIMIT = 50;
 
 /**
- * The posts waiting for a decision (flagged or hidden by flags), most flagged first, with
+ * The posts waiting for a decision (flagged or hidden by flags), heaviest flag weight first, with
  * their question's title and an excerpt. At most {@link QUEUE_LIMIT}.
  *
  * @example
@@ -336,13 +390,17 @@ export async function modQueue(kv: Deno.Kv): Promise<ModQueueItem[]> {
       author: { id: rec.value.author.id, name: rec.value.author.name },
       excerpt: excerpt(text, 280),
       flags: q.flags,
+      weight: q.weight ?? q.flags,
+      flaggers: q.flaggers ?? [],
       reasons: q.reasons,
       notes: q.notes.map((n) => n.note),
       hidden: rec.value.hiddenAt !== undefined,
       lastFlaggedAt: q.lastFlaggedAt,
     });
   }
-  return out.sort((a, b) => b.flags - a.flags || b.lastFlaggedAt - a.lastFlaggedAt);
+  return out.sort((a, b) =>
+    b.weight - a.weight || b.flags - a.flags || b.lastFlaggedAt - a.lastFlaggedAt
+  );
 }
 
 /** Log entries per page. */

@@ -11,7 +11,6 @@ import { DEFAULT_LIMITS } from "../limits/posting.ts";
 import {
   flagPost,
   type FlagReason,
-  FLAGS_TO_HIDE,
   hiddenAmong,
   LOG_PAGE,
   type ModAction,
@@ -20,6 +19,7 @@ import {
   modQueue,
   type ModQueueEntry,
 } from "./moderation.ts";
+import { FLAG_WEIGHT_TO_HIDE } from "./standing.ts";
 
 const ada: Author = { id: "u-ada", name: "Ada", avatar: null };
 const moderator = { id: "u-mod", name: "Mo" };
@@ -159,7 +159,7 @@ Deno.test("flagPost(): concurrent flags from different users all count, exactly 
   assert.ok(results.every((r) => r.ok));
   // Exactly one flag was the one that hid it; the later ones saw it hidden.
   const hiddenBy = results.filter((r) => r.ok && r.hidden).length;
-  assert.equal(hiddenBy, users.length - FLAGS_TO_HIDE + 1);
+  assert.equal(hiddenBy, users.length - FLAG_WEIGHT_TO_HIDE + 1);
   const entry = await queueEntry(kv, "question", questionId);
   assert.deepEqual([entry?.flags, entry?.reasons, entry?.hidden], [8, { spam: 8 }, true]);
   const flags = await Array.fromAsync(

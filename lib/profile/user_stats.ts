@@ -20,6 +20,7 @@ const NAMES: UserStatName[] = [
   "best_answer_upvotes",
   "debates",
   "debate_wins",
+  "answer_accepted",
 ];
 
 /**

@@ -36,6 +36,18 @@ const reasonCounts = z.object({
   other: z.int().optional(),
 });
 
+export const Standing = z.enum(["new", "established"]).meta({
+  id: "Standing",
+  description:
+    "new: younger than NEW_ACCOUNT_HOURS with nothing up-voted or accepted (its flags weigh half)",
+});
+
+export const Flagger = z.object({
+  id: z.string(),
+  name: z.string(),
+  standing: Standing,
+}).meta({ id: "Flagger" });
+
 export const ModQueueItem = z.object({
   targetType: TargetType,
   targetId: z.string(),
@@ -44,9 +56,18 @@ export const ModQueueItem = z.object({
   author: z.object({ id: z.string(), name: z.string() }),
   excerpt: z.string(),
   flags: z.int().meta({ description: "Distinct flags since the last decision" }),
+  weight: z.number().meta({
+    description:
+      "Sum of the flags' weights: 1 each, 0.5 from a new account; 3 hides the post pending review",
+  }),
+  flaggers: z.array(Flagger).meta({
+    description: "The newest flaggers (at most 20), with their standing when they flagged",
+  }),
   reasons: reasonCounts,
   notes: z.array(z.string()),
-  hidden: z.boolean().meta({ description: "Hidden now (3 flags hide a post pending review)" }),
+  hidden: z.boolean().meta({
+    description: "Hidden now (flag weight 3 hides a post pending review)",
+  }),
   lastFlaggedAt: z.number(),
 }).meta({ id: "ModQueueItem" });
 

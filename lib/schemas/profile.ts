@@ -8,7 +8,8 @@
 import { z } from "zod";
 import { PROVIDERS } from "../config.ts";
 import { AuthorSchema, TargetType, VoteType } from "./community.ts";
-import { bioProblem, displayNameProblem, imageUrlProblem } from "../profile/rules.ts";
+import { bioProblem, imageUrlProblem } from "../profile/rules.ts";
+import { displayNameRulesProblem } from "../profile/names.ts";
 
 const Provider = z.enum(PROVIDERS).meta({ id: "Provider" });
 const unixMs = z.number().meta({ description: "Unix time in milliseconds" });
@@ -225,7 +226,9 @@ const imageUrl = z.union([
  */
 export function profileUpdateSchema(offensiveWords: readonly string[]) {
   return z.object({
-    displayName: z.string().trim().superRefine(rule((v) => displayNameProblem(v, offensiveWords))),
+    displayName: z.string().trim().superRefine(
+      rule((v) => displayNameRulesProblem(v, offensiveWords)),
+    ),
     avatarUrl: imageUrl,
     bio: z.string().trim().superRefine(rule(bioProblem)),
     coverUrl: imageUrl,

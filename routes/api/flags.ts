@@ -22,6 +22,7 @@ export const handler = define.handlers({
       await flagPost(kv, { userId: user.id, ...body, note: body.note || null }, {
         limits: config.limits,
         now: now(),
+        newAccountHours: config.newAccountHours,
       }),
       FLAG_FAILURES,
     );
@@ -35,7 +36,7 @@ export const docs: OperationDoc[] = [{
   tag: "Moderation",
   summary: "Flag a post for the moderators",
   description:
-    "One flag per user and post. Three distinct flags hide the post until a moderator decides. Flags spend the daily flag budget (`LIMIT_FLAGS_PER_DAY`, default 20).",
+    "One flag per user and post. A flag weighs 1, or ½ from a new account (younger than `NEW_ACCOUNT_HOURS`, default 24, with nothing up-voted or accepted); when the weight reaches 3 (three established accounts or six new ones) the post is hidden until a moderator decides. Flags spend the daily flag budget (`LIMIT_FLAGS_PER_DAY`, default 20).",
   auth: "session",
   body: FlagBody,
   responses: {

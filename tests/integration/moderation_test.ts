@@ -6,8 +6,9 @@ import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/app.ts";
 import { answer, ask, getAs, json, member, postAs } from "../helpers/community.ts";
 
+/** Members are established (NEW_ACCOUNT_HOURS 0): each flag weighs 1, so three hide a post. */
 async function setup() {
-  const t = await createTestApp();
+  const t = await createTestApp({ env: { NEW_ACCOUNT_HOURS: "0" } });
   const [asker, helper, b, c, d, mod] = await Promise.all(
     ["Asker", "Helper", "Bea", "Cy", "Dee", "Mo"].map((n) => member(t, n)),
   );
@@ -52,7 +53,7 @@ Deno.test("flags: over LIMIT_FLAGS_PER_DAY answers 429 with Retry-After", async 
   }
 });
 
-Deno.test("the third distinct flag hides a post: 404 to others, seen by its author and moderators", async () => {
+Deno.test("the third distinct flag of established accounts hides a post: 404 to others, seen by its author and moderators", async () => {
   const { t, asker, helper, b, c, d, mod, qid, mid } = await setup();
   try {
     for (const who of [b, c]) {
@@ -90,6 +91,7 @@ Deno.test("the third distinct flag hides a post: 404 to others, seen by its auth
         .body.queue;
     assert.deepEqual(queue.length, 1);
     assert.deepEqual(queue[0].flags, 3);
+    assert.deepEqual(queue[0].weight, 3);
     assert.deepEqual(queue[0].hidden, true);
     assert.deepEqual(queue[0].reasons, { spam: 2, offensive: 1 });
     assert.deepEqual(queue[0].notes, ["ads"]);

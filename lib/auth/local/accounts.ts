@@ -52,7 +52,7 @@ export const SEEDED_ACCOUNTS: Record<ProviderId, LocalAccount[]> = {
     seed(
       "provider_c",
       "c-3099",
-      "Moderator",
+      "Morgan Moderator",
       "moderator",
       LOCAL_MODERATOR_EMAIL,
       "Keeps Parley tidy (local mode's moderator).",
