@@ -76,6 +76,7 @@ export interface Config {
    * refused with 503 (lib/http/stream_slots.ts).
    */
   streams: { perIp: number; perProcess: number };
+  /**
    * `NEW_ACCOUNT_HOURS`: an account younger than this with no up-voted or accepted content
    * is new (its flags weigh half); 0: no account counts as new.
    */
