@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { isPublic } from "../visibility.ts";
 import { counterValue, getAll } from "../../kv/atomic.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
 import type { QuestionView } from "../questions/model.ts";
@@ -36,7 +37,7 @@ export interface MessageViewOptions {
 export async function getMessage(kv: Deno.Kv, id: string): Promise<MessageRecord | null> {
   if (!isLookupId(id)) return null;
   const m = (await kv.get<MessageRecord>(keys.message(id))).value;
-  return m && m.deletedAt === undefined && m.hiddenAt === undefined ? m : null;
+  return m && isPublic(m) ? m : null;
 }
 
 /**
@@ -89,8 +90,8 @@ export async function listThreadTail(
   const out: MessageRecord[] = [];
   for (let i = 0; i < ids.length; i += 10) {
     const got = await kv.getMany<MessageRecord[]>(ids.slice(i, i + 10).map(keys.message));
-    // "[deleted]" placeholders carry nothing a prompt could use.
-    for (const e of got) if (e.value && e.value.deletedAt === undefined) out.push(e.value);
+    // What a prompt reads is public: "[deleted]" placeholders and hidden posts stay out.
+    for (const e of got) if (e.value && isPublic(e.value)) out.push(e.value);
   }
   return out;
 }
