@@ -30,6 +30,7 @@
  *
  * @module
  */
+import { VoterPrivacy } from "./vote_privacy.ts";
 import { counterValue, getAll } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { requestAnswerOrder } from "./answer_order_job.ts";
@@ -444,9 +445,10 @@ export async function getQuestionThreadPage(
   if (!stored || !maySee(stored.record, viewer)) return null;
   const shown = stored.messages.filter((m) => m.hiddenAt === undefined || maySee(m, viewer));
   const voters = opts.voters !== false;
+  const privacy = new VoterPrivacy(kv, viewer?.userId ?? null);
   const [messages, questionVoters] = await Promise.all([
-    messageViews(kv, shown, { voters, counts: stored.counts }),
-    voters ? listVoters(kv, "question", questionId) : null,
+    messageViews(kv, shown, { voters, counts: stored.counts, privacy }),
+    voters ? listVoters(kv, "question", questionId, privacy) : null,
   ]);
   return { ...pageThreadOf(stored, messages), ...questionVoters };
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { VoterPrivacy } from "../vote_privacy.ts";
 import { isPublic } from "../visibility.ts";
 import { counterValue, getAll } from "../../kv/atomic.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
@@ -23,6 +24,8 @@ export interface MessageViewOptions {
   voters?: boolean;
   /** Vote counts already read (`[up, down]` by message id): those are not read again. */
   counts?: ReadonlyMap<string, readonly [number, number]>;
+  /** Whose voter lists (lib/community/vote_privacy.ts); default: an anonymous reader's. */
+  privacy?: VoterPrivacy;
 }
 
 /**
@@ -127,6 +130,7 @@ export async function messageViews(
   opts: MessageViewOptions = {},
 ): Promise<MessageViewBase[]> {
   const known = opts.counts;
+  const privacy = opts.privacy ?? new VoterPrivacy(kv, null);
   const unread = known ? messages.filter((m) => !known.has(m.id)) : messages;
   const [entries, voterLists] = await Promise.all([
     getAll(
@@ -138,7 +142,7 @@ export async function messageViews(
     ),
     opts.voters === false
       ? null
-      : Promise.all(messages.map((m) => listVoters(kv, "message", m.id))),
+      : Promise.all(messages.map((m) => listVoters(kv, "message", m.id, privacy))),
   ]);
   const counts = new Map(known);
   unread.forEach((m, i) =>

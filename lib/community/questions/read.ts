@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { VoterPrivacy } from "../vote_privacy.ts";
 import { counterValue, getAll } from "../../kv/atomic.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
 import { listVoters } from "../votes.ts";
@@ -104,7 +105,7 @@ export async function getQuestionView(
 ): Promise<QuestionView | null> {
   const q = await getQuestion(kv, id, viewer);
   if (!q) return null;
-  return await questionViewOf(kv, q);
+  return await questionViewOf(kv, q, { privacy: new VoterPrivacy(kv, viewer?.userId ?? null) });
 }
 
 /** A question view without the voter lists (what the HTML question page shows). */
@@ -114,6 +115,8 @@ export type QuestionViewBase = Omit<QuestionView, "likedBy" | "dislikedBy">;
 export interface QuestionViewOptions {
   /** Read and include `likedBy`/`dislikedBy` (default true; docs/interface.md#content-lifecycle's API shape). */
   voters?: boolean;
+  /** Whose voter lists (lib/community/vote_privacy.ts); default: an anonymous reader's. */
+  privacy?: VoterPrivacy;
 }
 
 /**
@@ -148,7 +151,9 @@ export async function questionViewOf(
 ): Promise<QuestionViewBase> {
   const [[summary], voters] = await Promise.all([
     summarize(kv, [q]),
-    opts.voters === false ? null : listVoters(kv, "question", q.id),
+    opts.voters === false
+      ? null
+      : listVoters(kv, "question", q.id, opts.privacy ?? new VoterPrivacy(kv, null)),
   ]);
   return { ...questionViewFrom(q, summary), ...voters };
 }
