@@ -25,7 +25,7 @@ export interface PostMarks {
  *
  * @example
  * ```ts
- * isWithdrawn({ author: { id: "u1" }, hiddenAt: 1 }); // true
+ * isWithdrawn({ hiddenAt: 1 }); // true
  * ```
  */
 export function isWithdrawn(post: Pick<PostMarks, "deletedAt" | "hiddenAt">): boolean {
@@ -37,7 +37,7 @@ export function isWithdrawn(post: Pick<PostMarks, "deletedAt" | "hiddenAt">): bo
  *
  * @example
  * ```ts
- * isPublic({ author: { id: "u1" } }); // true
+ * isPublic({}); // true
  * ```
  */
 export function isPublic(post: Pick<PostMarks, "deletedAt" | "hiddenAt">): boolean {
