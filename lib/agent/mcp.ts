@@ -22,6 +22,7 @@
  *
  * @module
  */
+import { VoterPrivacy } from "../community/vote_privacy.ts";
 import { listNotifications } from "../notifications/notifications.ts";
 import {
   NotificationsQuery as ListNotificationsInput,
@@ -142,8 +143,10 @@ export const MCP_TOOLS: readonly ToolDef[] = [
     input: GetQuestionInput,
     output: QuestionThreadPage,
     readOnly: true,
-    async run({ kv }, args) {
-      const q = await getQuestionThreadPage(kv, args.id, { page: args.page });
+    async run({ kv, userId }, args) {
+      // The key's owner reads as themself (their own hidden posts, their own votes); an
+      // agent key never acts as a moderator.
+      const q = await getQuestionThreadPage(kv, args.id, { page: args.page }, { userId });
       if (!q) throw new HttpError(404, "Question not found");
       return q as unknown as Json;
     },
@@ -190,7 +193,9 @@ export const MCP_TOOLS: readonly ToolDef[] = [
         }, { now: now(), idPrefix: "msg-agent-reply-", limits }),
         AGENT_WRITE_FAILURES,
       );
-      const [view] = await messageViews(kv, [message]);
+      const [view] = await messageViews(kv, [message], {
+        privacy: new VoterPrivacy(kv, userId),
+      });
       return view as unknown as Json;
     },
   }),
@@ -238,7 +243,11 @@ export const MCP_TOOLS: readonly ToolDef[] = [
           }, { now: now() }),
           LIFECYCLE_FAILURES,
         );
-        return { targetType: "question", question: await questionViewOf(kv, question) };
+        const privacy = new VoterPrivacy(kv, userId);
+        return {
+          targetType: "question",
+          question: await questionViewOf(kv, question, { privacy }),
+        };
       }
       const { message } = orThrow(
         await editMessage(kv, { messageId: args.id, userId, content: args.content! }, {
@@ -246,7 +255,11 @@ export const MCP_TOOLS: readonly ToolDef[] = [
         }),
         LIFECYCLE_FAILURES,
       );
-      return { targetType: "message", message: (await messageViews(kv, [message]))[0] };
+      const privacy = new VoterPrivacy(kv, userId);
+      return {
+        targetType: "message",
+        message: (await messageViews(kv, [message], { privacy }))[0],
+      };
     },
   }),
   tool({

@@ -10,6 +10,8 @@
  *
  * @module
  */
+import { isPublic } from "../community/visibility.ts";
+import type { QuestionRecord } from "../community/questions/model.ts";
 import { keys } from "../kv/keys.ts";
 import type { ChatMessage, LlmClient } from "../llm/types.ts";
 import type { MessageRecord } from "../community/messages/model.ts";
@@ -144,8 +146,12 @@ export async function answerAsAvatar(
   const userId = owner.author.id;
   const markerKey = keys.avatarAnswered(userId, q.id);
   const logKey = keys.avatarAnswerLog(userId);
-  const [marker, log] = await kv.getMany<[AvatarAnswered, AvatarAnswerLog]>([markerKey, logKey]);
+  const [marker, log, current] = await kv.getMany<
+    [AvatarAnswered, AvatarAnswerLog, QuestionRecord]
+  >([markerKey, logKey, keys.question(q.id)]);
   if (marker.value) return { ok: false, reason: "already_answered" };
+  // The tick's snapshot may predate a hide or delete: the prompt sees only a public question.
+  if (!current.value || !isPublic(current.value)) return { ok: false, reason: "question_gone" };
   const recent = withinHour(log.value, now);
   if (recent.length >= AVATAR_HOURLY_CAP) return { ok: false, reason: "hourly_cap" };
   // The owner's own posting limit covers their avatar too: over it, the avatar skips.

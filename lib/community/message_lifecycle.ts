@@ -153,6 +153,8 @@ export async function deleteMessage(
     if (!placeholder) {
       op.delete(keys.questionMessage(m.questionId, m.createdAt, m.id));
       addToCounter(op, keys.messageCount(m.questionId), -1);
+      // A hidden message was already out of the served count (moderation's hidden counter).
+      if (m.hiddenAt !== undefined) addToCounter(op, keys.hiddenMessageCount(m.questionId), -1);
       if (m.replyTo) {
         op.delete(keys.answerReply(rootId, m.createdAt, m.id));
         addToCounter(op, keys.replyCount(rootId), -1);

@@ -7,6 +7,7 @@
 import { isLookupId, keys } from "../kv/keys.ts";
 import type { MessageRecord } from "./messages/model.ts";
 import type { QuestionRecord } from "./questions/model.ts";
+import { isPublic } from "./visibility.ts";
 
 /** What can be voted on and favorited. */
 export type TargetType = "question" | "message";
@@ -42,12 +43,8 @@ export async function findTarget(
   if (!isLookupId(id)) return null;
   if (type === "question") {
     const q = (await kv.get<QuestionRecord>(keys.question(id))).value;
-    return q && q.deletedAt === undefined && q.hiddenAt === undefined
-      ? { type, id, authorId: q.author.id, questionId: q.id }
-      : null;
+    return q && isPublic(q) ? { type, id, authorId: q.author.id, questionId: q.id } : null;
   }
   const m = (await kv.get<MessageRecord>(keys.message(id))).value;
-  return m && m.deletedAt === undefined && m.hiddenAt === undefined
-    ? { type, id, authorId: m.author.id, questionId: m.questionId }
-    : null;
+  return m && isPublic(m) ? { type, id, authorId: m.author.id, questionId: m.questionId } : null;
 }

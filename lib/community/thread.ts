@@ -30,18 +30,15 @@
  *
  * @module
  */
+import { VoterPrivacy } from "./vote_privacy.ts";
 import { counterValue, getAll } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { requestAnswerOrder } from "./answer_order_job.ts";
 import { type MessageRecord, type MessageViewBase, rootAnswerOf } from "./messages/model.ts";
 import { listThread, messageViews, type QuestionWithMessages } from "./messages/read.ts";
 import type { QuestionRecord } from "./questions/model.ts";
-import {
-  maySeeDeleted,
-  type QuestionViewBase,
-  readQuestionBase,
-  type Viewer,
-} from "./questions/read.ts";
+import { type QuestionViewBase, readQuestionBase } from "./questions/read.ts";
+import { maySee, type Viewer } from "./visibility.ts";
 import { listAnswerOrder, pageOfAnswerOrder, rowsForPage } from "./answer_order.ts";
 import { cachedRead } from "./read_cache.ts";
 import { listVoters } from "./votes.ts";
@@ -249,7 +246,7 @@ async function readThread(
   ]);
   if (!base) return null;
   const { record, view } = base;
-  if (!base.answersIndexed && view.messageCount > 0) {
+  if (!base.answersIndexed && base.storedMessages > 0) {
     return await legacyThread(kv, record, view, { ...query, sort });
   }
   const answerCount = view.answerCount;
@@ -282,7 +279,7 @@ async function readThread(
   // thread without replies (every message is an answer: the two counters move together in
   // each write and delete) has every reply total 0, unread.
   const unranked = ids.filter((id) => !counts.has(id));
-  const replyTotals = view.messageCount > answerCount ? ids : [];
+  const replyTotals = base.storedMessages > answerCount ? ids : [];
   const got = await getAll(kv, [
     ...ids.map(keys.message),
     ...replyTotals.map(keys.replyCount),
@@ -397,13 +394,7 @@ async function legacyThread(
 
 /** May `viewer` see the hidden post by `authorId` (its author, or a moderator)? */
 function maySeeHidden(authorId: string, viewer: Viewer | null | undefined): boolean {
-  return viewer?.moderator === true || (!!viewer && viewer.userId === authorId);
-}
-
-/** Whether `viewer` may open the question at all (a deleted or hidden one: author, moderators). */
-function mayOpen(record: QuestionRecord, viewer: Viewer | null | undefined): boolean {
-  const gone = record.deletedAt !== undefined || record.hiddenAt !== undefined;
-  return !gone || maySeeDeleted(record, viewer);
+  return maySee({ author: { id: authorId }, hiddenAt: 1 }, viewer);
 }
 
 /** Options of {@link getQuestionThreadPage}. */
@@ -451,14 +442,13 @@ export async function getQuestionThreadPage(
   opts: ThreadPageOptions = {},
 ): Promise<QuestionPageThread | null> {
   const stored = await readThread(kv, questionId, query);
-  if (!stored || !mayOpen(stored.record, viewer)) return null;
-  const shown = stored.messages.filter((m) =>
-    m.hiddenAt === undefined || maySeeHidden(m.author.id, viewer)
-  );
+  if (!stored || !maySee(stored.record, viewer)) return null;
+  const shown = stored.messages.filter((m) => m.hiddenAt === undefined || maySee(m, viewer));
   const voters = opts.voters !== false;
+  const privacy = new VoterPrivacy(kv, viewer?.userId ?? null);
   const [messages, questionVoters] = await Promise.all([
-    messageViews(kv, shown, { voters, counts: stored.counts }),
-    voters ? listVoters(kv, "question", questionId) : null,
+    messageViews(kv, shown, { voters, counts: stored.counts, privacy }),
+    voters ? listVoters(kv, "question", questionId, privacy) : null,
   ]);
   return { ...pageThreadOf(stored, messages), ...questionVoters };
 }
@@ -528,7 +518,7 @@ export async function readThreadPage(
     ),
     viewerOrPending,
   ]);
-  if (!shared || !mayOpen(shared.record, viewer)) return null;
+  if (!shared || !maySee(shared.record, viewer)) return null;
   const { page: p, hidden: hiddenBy } = shared;
   const hidden: string[] = shared.record.hiddenAt !== undefined ? [p.id] : [];
   if (hiddenBy.size === 0) return { ...p, hidden };

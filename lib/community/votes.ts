@@ -20,6 +20,7 @@
  *
  * @module
  */
+import type { VoterPrivacy } from "./vote_privacy.ts";
 import { afterUpvote } from "../notifications/hooks.ts";
 import { bumpQuestion } from "./questions/version.ts";
 import { perStore } from "../cache.ts";
@@ -608,19 +609,24 @@ function sameKey(a: Deno.KvKey, b: Deno.KvKey): boolean {
 }
 
 /**
- * Who voted on a target: `likedBy` and `dislikedBy` user ids (from the per-voter keys).
+ * Who voted on a target, as `privacy`'s reader may see them: `likedBy` and `dislikedBy`
+ * user ids (from the per-voter keys), only those whose vote history is public plus the
+ * reader (lib/community/vote_privacy.ts).
  *
  * @example
  * ```ts
+ * import { VoterPrivacy } from "@/lib/community/vote_privacy.ts";
  * declare const id: string;
  * declare const kv: Deno.Kv;
- * const { likedBy, dislikedBy } = await listVoters(kv, "question", id);
+ * const privacy = new VoterPrivacy(kv, null);
+ * const { likedBy, dislikedBy } = await listVoters(kv, "question", id, privacy);
  * ```
  */
 export async function listVoters(
   kv: Deno.Kv,
   targetType: TargetType,
   targetId: string,
+  privacy: VoterPrivacy,
 ): Promise<{ likedBy: string[]; dislikedBy: string[] }> {
   const likedBy: string[] = [];
   const dislikedBy: string[] = [];
@@ -628,7 +634,8 @@ export async function listVoters(
     const userId = e.key[e.key.length - 1] as string;
     (e.value.voteType === "up" ? likedBy : dislikedBy).push(userId);
   }
-  return { likedBy, dislikedBy };
+  const [liked, disliked] = await Promise.all([privacy.shown(likedBy), privacy.shown(dislikedBy)]);
+  return { likedBy: liked, dislikedBy: disliked };
 }
 
 /**

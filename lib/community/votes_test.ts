@@ -8,6 +8,7 @@ import { deleteMessage } from "./message_lifecycle.ts";
 import { addMessage } from "./messages/write.ts";
 import type { Author } from "./questions/model.ts";
 import { createQuestion } from "./questions/write.ts";
+import { VoterPrivacy } from "./vote_privacy.ts";
 import {
   castVote,
   type CastVoteResult,
@@ -76,7 +77,7 @@ for (const targetType of ["question", "message"] as const) {
       liked: true,
       downvoted: false,
     });
-    assert.deepEqual(await listVoters(kv, targetType, targetId), {
+    assert.deepEqual(await listVoters(kv, targetType, targetId, new VoterPrivacy(kv, "u-voter")), {
       likedBy: ["u-voter"],
       dislikedBy: [],
     });
@@ -87,7 +88,7 @@ for (const targetType of ["question", "message"] as const) {
       liked: false,
       downvoted: true,
     });
-    assert.deepEqual(await listVoters(kv, targetType, targetId), {
+    assert.deepEqual(await listVoters(kv, targetType, targetId, new VoterPrivacy(kv, "u-voter")), {
       likedBy: [],
       dislikedBy: ["u-voter"],
     });
@@ -101,7 +102,10 @@ for (const targetType of ["question", "message"] as const) {
       liked: false,
       downvoted: false,
     });
-    assert.deepEqual(await listVoters(kv, targetType, targetId), { likedBy: [], dislikedBy: [] });
+    assert.deepEqual(await listVoters(kv, targetType, targetId, new VoterPrivacy(kv, "u-voter")), {
+      likedBy: [],
+      dislikedBy: [],
+    });
     assert.deepEqual(await userVotesOn(kv, "u-voter", targetType, [targetId]), {});
     assert.deepEqual(await countsOf(kv, targetType, targetId), { up: 0, down: 0 });
     // A second up withdraws the first.
@@ -136,7 +140,10 @@ Deno.test("castVote(): nobody votes on their own post, and the refusal writes no
       assert.deepEqual(r, { ok: false, reason: "own_post" });
     }
     assert.deepEqual(await countsOf(kv, targetType, targetId), { up: 0, down: 0 });
-    assert.deepEqual(await listVoters(kv, targetType, targetId), { likedBy: [], dislikedBy: [] });
+    assert.deepEqual(await listVoters(kv, targetType, targetId, new VoterPrivacy(kv, "u-voter")), {
+      likedBy: [],
+      dislikedBy: [],
+    });
   }
   assert.deepEqual(await userVoteEntries(kv, author.id), []);
   assert.equal(
@@ -233,7 +240,14 @@ Deno.test("castVote(): 60 voters at once on one answer — counters, voter lists
   }
   assert.ok(after.groups - before.groups < 60, `${after.groups - before.groups} commits`);
   assert.deepEqual(await countsOf(kv, "message", messageId), { up: 60, down: 0 });
-  const { likedBy, dislikedBy } = await listVoters(kv, "message", messageId);
+  // Voters with a public vote history are named to anyone (lib/community/vote_privacy.ts).
+  for (const userId of voters) await kv.set(keys.settings(userId), { voteHistory: "public" });
+  const { likedBy, dislikedBy } = await listVoters(
+    kv,
+    "message",
+    messageId,
+    new VoterPrivacy(kv, null),
+  );
   assert.deepEqual(likedBy.sort(), [...voters].sort());
   assert.deepEqual(dislikedBy, []);
   const [received, best] = await readCounters(kv, [

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { VoterPrivacy } from "../community/vote_privacy.ts";
 import { deleteMessage, editMessage } from "../community/message_lifecycle.ts";
 import { messageViews } from "../community/messages/read.ts";
 import { deleteQuestion } from "../community/questions/delete.ts";
@@ -71,7 +72,8 @@ export function messageLifecycle(actor: Actor): LifecycleHandlers {
         await editMessage(kv, { messageId: ctx.params.id, userId, content }, { now: now() }),
         LIFECYCLE_FAILURES,
       );
-      return Response.json((await messageViews(kv, [message]))[0]);
+      const privacy = new VoterPrivacy(kv, userId);
+      return Response.json((await messageViews(kv, [message], { privacy }))[0]);
     },
     async DELETE(ctx) {
       const userId = actor.userId(ctx);
@@ -107,7 +109,9 @@ export function questionLifecycle(actor: Actor): LifecycleHandlers {
         await editQuestion(kv, { questionId: ctx.params.id, userId, edit }, { now: now() }),
         LIFECYCLE_FAILURES,
       );
-      return Response.json(await questionViewOf(kv, question));
+      return Response.json(
+        await questionViewOf(kv, question, { privacy: new VoterPrivacy(kv, userId) }),
+      );
     },
     async DELETE(ctx) {
       const userId = actor.userId(ctx);

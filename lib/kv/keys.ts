@@ -47,6 +47,7 @@
  * | `["question_messages", questionId, createdAt, id]` | message id | thread order (oldest first) |
  * | `["messages_by_author", userId, invertTime(createdAt), id]` | `{id, questionId}` | profile activity "answers", newest first |
  * | `["message_counts", questionId]` | `Deno.KvU64` | `sum` ±1 per message |
+ * | `["hidden_message_counts", questionId]` | `Deno.KvU64` | `sum` ±1 as a message is hidden / restored (and −1 when a hidden one leaves the thread): served `messageCount` is `message_counts` minus this |
  * | `["votes", targetType, targetId, userId]` | `VoteRecord` `{voteType, createdAt}` | the only key a vote checks; listed for `likedBy`/`dislikedBy` |
  * | `["vote_counts", targetType, targetId, "up" \| "down"]` | `Deno.KvU64` | `sum` ±1 (never conflicts, docs/decisions.md#storage) |
  * | `["user_votes", userId, invertTime(createdAt), targetType, targetId]` | `UserVoteEntry` | profile activity "likes", newest first; moved on a switch, deleted on unvote |
@@ -260,6 +261,7 @@ export const keys = {
     id,
   ],
   messageCount: (questionId: string): Deno.KvKey => ["message_counts", questionId],
+  hiddenMessageCount: (questionId: string): Deno.KvKey => ["hidden_message_counts", questionId],
   questionAnswersPrefix: (questionId: string): Deno.KvKey => ["question_answers", questionId],
   questionAnswer: (questionId: string, createdAt: number, id: string): Deno.KvKey => [
     "question_answers",

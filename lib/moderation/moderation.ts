@@ -19,7 +19,8 @@
  *
  * @module
  */
-import { commit, invertTime, updateAtomically } from "../kv/atomic.ts";
+import { isPublic } from "../community/visibility.ts";
+import { addToCounter, commit, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
@@ -164,9 +165,8 @@ export async function flagPost(
     ];
     const standingEntries = entries.slice(5);
     const r = rec.value;
-    if (!r || r.deletedAt !== undefined) {
-      return { op: null, result: { ok: false, reason: "not_found" } };
-    }
+    // A hidden post answers as a missing one: a flag must not confirm it exists.
+    if (!r || !isPublic(r)) return { op: null, result: { ok: false, reason: "not_found" } };
     if (r.author.id === userId) return { op: null, result: { ok: false, reason: "own_post" } };
     if (flag.value) return { op: null, result: { ok: false, reason: "already_flagged" } };
     const op = kv.atomic().check(rec, flag, queue);
@@ -232,6 +232,8 @@ function setHidden(
   const key = type === "question" ? keys.question(r.id) : keys.message(r.id);
   op.set(key, { ...r, hiddenAt: now });
   op.set(keys.hiddenPost(type, r.id), { at: now, by });
+  // `messageCount` counts what others can see (lib/community/questions/read.ts).
+  if (type === "message") addToCounter(op, keys.hiddenMessageCount(questionIdOf(type, r)), 1);
   bumpQuestion(op, questionIdOf(type, r));
 }
 
@@ -240,6 +242,7 @@ function clearHidden(op: Deno.AtomicOperation, type: TargetType, r: PostRecord):
   const { hiddenAt: _h, ...rest } = r;
   op.set(key, rest);
   op.delete(keys.hiddenPost(type, r.id));
+  if (type === "message") addToCounter(op, keys.hiddenMessageCount(questionIdOf(type, r)), -1);
   bumpQuestion(op, questionIdOf(type, r));
 }
 

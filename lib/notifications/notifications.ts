@@ -18,7 +18,8 @@
  *
  * @module
  */
-import { addToCounter, counterValue, updateAtomically } from "../kv/atomic.ts";
+import { addToCounter, counterValue, getAll, updateAtomically } from "../kv/atomic.ts";
+import { maySee, type PostMarks } from "../community/visibility.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { excerpt } from "../markdown.ts";
 import type { Author } from "../community/questions/model.ts";
@@ -44,8 +45,17 @@ export interface NotificationRecord {
   read: boolean;
 }
 
-/** A notification as the API serves it. */
-export type NotificationView = Omit<NotificationRecord, "answerId" | "updatedAt">;
+/**
+ * A notification as the API serves it. `removed: true` when its question or message was
+ * deleted or hidden since and the recipient may no longer see it: title `"[removed]"`, no
+ * excerpt, no actor (docs/interface.md#notifications).
+ */
+export type NotificationView = Omit<NotificationRecord, "answerId" | "updatedAt"> & {
+  removed?: true;
+};
+
+/** The title a removed notification shows. */
+export const REMOVED_TITLE = "[removed]";
 
 /** Notifications per page. */
 export const NOTIFICATIONS_PAGE = 20;
@@ -257,6 +267,35 @@ function viewOf(n: NotificationRecord, mark: number | null): NotificationView {
   return { ...rest, read: !isUnread(n, mark) };
 }
 
+function removedViewOf(n: NotificationRecord, mark: number | null): NotificationView {
+  return { ...viewOf(n, mark), actor: null, title: REMOVED_TITLE, excerpt: "", removed: true };
+}
+
+/**
+ * Whether each notification's question and message may still be seen by its recipient
+ * (lib/community/visibility.ts): one `getAll` of the distinct records of the page.
+ */
+async function stillVisible(
+  kv: Deno.Kv,
+  userId: string,
+  list: NotificationRecord[],
+): Promise<boolean[]> {
+  const questionIds = [...new Set(list.map((n) => n.questionId))].filter(isLookupId);
+  const messageIds = [...new Set(list.flatMap((n) => n.messageId ? [n.messageId] : []))]
+    .filter(isLookupId);
+  const records = await getAll<PostMarks>(kv, [
+    ...questionIds.map(keys.question),
+    ...messageIds.map(keys.message),
+  ]);
+  const questions = new Map(questionIds.map((id, i) => [id, records[i].value]));
+  const messages = new Map(messageIds.map((id, i) => [id, records[questionIds.length + i].value]));
+  const viewer = { userId };
+  const ok = (r: PostMarks | null | undefined) => !!r && maySee(r, viewer);
+  return list.map((n) =>
+    ok(questions.get(n.questionId)) && (!n.messageId || ok(messages.get(n.messageId)))
+  );
+}
+
 /** The "mark all read" watermark: notifications last changed at or before it are read. */
 function markKey(userId: string): Deno.KvKey {
   return keys.notificationUnread(userId).concat("mark");
@@ -326,8 +365,11 @@ export async function listNotifications(
   ) records.push(e.value);
   const more = records.length > NOTIFICATIONS_PAGE;
   const shown = records.slice(0, NOTIFICATIONS_PAGE);
+  const visible = await stillVisible(kv, userId, shown);
   return {
-    notifications: shown.map((n) => viewOf(n, mark.value)),
+    notifications: shown.map((n, i) =>
+      visible[i] ? viewOf(n, mark.value) : removedViewOf(n, mark.value)
+    ),
     links: shown.map(notificationHref),
     unread,
     nextCursor: more ? shown[shown.length - 1].id : null,

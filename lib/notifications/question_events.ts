@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { shownMessageCount } from "../community/questions/read.ts";
 import { counterValue } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import { watchStream } from "../http/sse.ts";
@@ -32,13 +33,14 @@ export function questionEvents(
     share: `question:${questionId}`,
     onClose: options.onClose,
     render: async () => {
-      const [messages, up, down] = await kv.getMany([
+      const [messages, up, down, hidden] = await kv.getMany([
         keys.messageCount(questionId),
         keys.voteCount("question", questionId, "up"),
         keys.voteCount("question", questionId, "down"),
+        keys.hiddenMessageCount(questionId),
       ]);
       return ["changed", {
-        messageCount: counterValue(messages.value),
+        messageCount: shownMessageCount(counterValue(messages.value), counterValue(hidden.value)),
         upvotes: counterValue(up.value),
         downvotes: counterValue(down.value),
       }];

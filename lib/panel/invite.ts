@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { isPublic } from "../community/visibility.ts";
 import { keys } from "../kv/keys.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
 import { expertById } from "./experts.ts";
@@ -36,7 +37,8 @@ export async function inviteExpert(
   const { kv } = services;
   if (!expertById(expertId)) return { ok: false, reason: "expert_not_found" };
   const q = (await kv.get<QuestionRecord>(keys.question(questionId))).value;
-  if (!q || q.deletedAt !== undefined) return { ok: false, reason: "question_not_found" };
+  // The expert's answer is public: never on a question others cannot see.
+  if (!q || !isPublic(q)) return { ok: false, reason: "question_not_found" };
   const mark = await kv.get(keys.expertInvite(questionId, expertId));
   if (mark.value) return { ok: false, reason: "already_invited" };
   const ok = await addPanelTasks(

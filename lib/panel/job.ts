@@ -26,6 +26,7 @@
  *
  * @module
  */
+import { isPublic } from "../community/visibility.ts";
 import { appendEvents } from "../kv/event_log.ts";
 import { commit } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
@@ -185,7 +186,7 @@ async function runPanelJob(services: PanelServices, ctx: JobContext): Promise<vo
       panelMetrics.commits++;
       return res.ok;
     };
-    if (!q || q.deletedAt !== undefined) {
+    if (!q || !isPublic(q)) {
       if (await end([{ type: "done", data: {} }])) return;
       continue;
     }

@@ -6,6 +6,8 @@
  *
  * @module
  */
+import { isPublic } from "../community/visibility.ts";
+import { getMessage } from "../community/messages/read.ts";
 import { appendEvents, type StoredEvent } from "../kv/event_log.ts";
 import { commit } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
@@ -52,7 +54,7 @@ export async function askExpert(
   if (!llm) return null;
   try {
     const thread = await recentThread(kv, q.id);
-    const parent = replyToId ? (await kv.get<MessageRecord>(keys.message(replyToId))).value : null;
+    const parent = replyToId ? await getMessage(kv, replyToId) : null;
     panelMetrics.modelCalls++;
     const text = await llm.chat(expertPrompt(expert, q, thread, parent), {
       temperature: 0.7,
@@ -67,7 +69,7 @@ export async function askExpert(
   }
 }
 
-/** The last eight messages of a question's thread that are not deleted, oldest first. */
+/** The last eight public messages of a question's thread (none deleted or hidden), oldest first. */
 async function recentThread(kv: Deno.Kv, questionId: string): Promise<MessageRecord[]> {
   const ids: string[] = [];
   for await (
@@ -77,7 +79,7 @@ async function recentThread(kv: Deno.Kv, questionId: string): Promise<MessageRec
     })
   ) ids.unshift(e.value);
   const got = await kv.getMany<MessageRecord[]>(ids.map((id) => keys.message(id)));
-  return got.map((g) => g.value).filter((m): m is MessageRecord => !!m && !m.deletedAt);
+  return got.map((g) => g.value).filter((m): m is MessageRecord => !!m && isPublic(m));
 }
 
 /**

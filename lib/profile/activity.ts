@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isPublic } from "../community/visibility.ts";
 import { counterValue, getAll, InvalidCursorError, listNewestFirst } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import type { MessageRecord } from "../community/messages/model.ts";
@@ -74,7 +75,7 @@ export function activityVisibleToOthers(type: ActivityType, settings: Settings):
 
 /** Deleted posts, and posts hidden by moderators, leave every activity list at once. */
 function shown(record: { deletedAt?: number; hiddenAt?: number }): boolean {
-  return record.deletedAt === undefined && record.hiddenAt === undefined;
+  return isPublic(record);
 }
 
 /** Resolve like/favorite targets to their embedded content (null when deleted). */

@@ -21,6 +21,10 @@ export const NotificationSchema = z.object({
   count: z.int().meta({ description: "1, or the day's up-votes of the post for `upvotes`" }),
   createdAt: z.number(),
   read: z.boolean(),
+  removed: z.literal(true).optional().meta({
+    description:
+      'Present when the question or message was deleted or hidden since: title "[removed]", empty excerpt, no actor',
+  }),
 }).meta({ id: "Notification" });
 
 export const NotificationsResult = z.object({

@@ -101,6 +101,21 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
             <code>""</code>, never null; tags beyond the first five (after trimming and
             de-duplication) are dropped, not refused.
           </li>
+          <li>
+            <code>likedBy</code> and <code>dislikedBy</code>{" "}
+            name only voters whose vote history is public (the <code>voteHistory</code>{" "}
+            setting, private by default) and the reader themself; <code>upvotes</code> and{" "}
+            <code>downvotes</code>{" "}
+            count every vote. The same holds on every surface (REST, agent API, MCP).
+          </li>
+          <li>
+            A deleted or hidden post exists only for its author and moderators: everywhere else —
+            feeds, search, activity, model prompts,{" "}
+            <code>POST /api/ai/draft</code>, invitations and flags — it answers as a missing one
+            (404), and <code>messageCount</code>{" "}
+            leaves hidden messages out. A notification about it stays with{" "}
+            <code>removed: true</code>, title <code>"[removed]"</code> and no excerpt or actor.
+          </li>
         </ul>
         <h2 id="mcp">MCP server</h2>
         <p>

@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { VoterPrivacy } from "../vote_privacy.ts";
+import { isPublic } from "../visibility.ts";
 import { counterValue, getAll } from "../../kv/atomic.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
 import type { QuestionView } from "../questions/model.ts";
@@ -22,6 +24,8 @@ export interface MessageViewOptions {
   voters?: boolean;
   /** Vote counts already read (`[up, down]` by message id): those are not read again. */
   counts?: ReadonlyMap<string, readonly [number, number]>;
+  /** Whose voter lists (lib/community/vote_privacy.ts); default: an anonymous reader's. */
+  privacy?: VoterPrivacy;
 }
 
 /**
@@ -36,7 +40,7 @@ export interface MessageViewOptions {
 export async function getMessage(kv: Deno.Kv, id: string): Promise<MessageRecord | null> {
   if (!isLookupId(id)) return null;
   const m = (await kv.get<MessageRecord>(keys.message(id))).value;
-  return m && m.deletedAt === undefined && m.hiddenAt === undefined ? m : null;
+  return m && isPublic(m) ? m : null;
 }
 
 /**
@@ -89,8 +93,8 @@ export async function listThreadTail(
   const out: MessageRecord[] = [];
   for (let i = 0; i < ids.length; i += 10) {
     const got = await kv.getMany<MessageRecord[]>(ids.slice(i, i + 10).map(keys.message));
-    // "[deleted]" placeholders carry nothing a prompt could use.
-    for (const e of got) if (e.value && e.value.deletedAt === undefined) out.push(e.value);
+    // What a prompt reads is public: "[deleted]" placeholders and hidden posts stay out.
+    for (const e of got) if (e.value && isPublic(e.value)) out.push(e.value);
   }
   return out;
 }
@@ -126,6 +130,7 @@ export async function messageViews(
   opts: MessageViewOptions = {},
 ): Promise<MessageViewBase[]> {
   const known = opts.counts;
+  const privacy = opts.privacy ?? new VoterPrivacy(kv, null);
   const unread = known ? messages.filter((m) => !known.has(m.id)) : messages;
   const [entries, voterLists] = await Promise.all([
     getAll(
@@ -137,7 +142,7 @@ export async function messageViews(
     ),
     opts.voters === false
       ? null
-      : Promise.all(messages.map((m) => listVoters(kv, "message", m.id))),
+      : Promise.all(messages.map((m) => listVoters(kv, "message", m.id, privacy))),
   ]);
   const counts = new Map(known);
   unread.forEach((m, i) =>

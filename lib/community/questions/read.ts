@@ -4,21 +4,14 @@
  *
  * @module
  */
+import { VoterPrivacy } from "../vote_privacy.ts";
 import { counterValue, getAll } from "../../kv/atomic.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
 import { listVoters } from "../votes.ts";
+import { isPublic, maySee, type Viewer } from "../visibility.ts";
 import type { QuestionRecord, QuestionSnapshot, QuestionSummary, QuestionView } from "./model.ts";
 
-/** Who is looking: a deleted question is shown only to its author and moderators. */
-export interface Viewer {
-  userId: string;
-  moderator?: boolean;
-}
-
-/** True when `viewer` may see the deleted question `q` (its author or a moderator). */
-export function maySeeDeleted(q: QuestionRecord, viewer: Viewer | null | undefined): boolean {
-  return !!viewer && (viewer.moderator === true || viewer.userId === q.author.id);
-}
+export type { Viewer };
 
 /**
  * The stored question, or null — also null for a soft-deleted one (docs/interface.md#content-lifecycle: it
@@ -31,9 +24,7 @@ export async function getQuestion(
 ): Promise<QuestionRecord | null> {
   if (!isLookupId(id)) return null;
   const q = (await kv.get<QuestionRecord>(keys.question(id))).value;
-  const gone = q?.deletedAt !== undefined || q?.hiddenAt !== undefined;
-  if (q && gone && !maySeeDeleted(q, viewer)) return null;
-  return q;
+  return q && maySee(q, viewer) ? q : null;
 }
 
 /** How many questions exist (a counter, not a scan). */
@@ -44,9 +35,7 @@ export async function countQuestions(kv: Deno.Kv): Promise<number> {
 /** Records for ids, in the same order, skipping ids without a record and deleted ones. */
 export async function getQuestions(kv: Deno.Kv, ids: string[]): Promise<QuestionRecord[]> {
   const entries = await getAll<QuestionRecord>(kv, ids.map(keys.question));
-  return entries.flatMap((e) =>
-    e.value && e.value.deletedAt === undefined && e.value.hiddenAt === undefined ? [e.value] : []
-  );
+  return entries.flatMap((e) => e.value && isPublic(e.value) ? [e.value] : []);
 }
 
 /**
@@ -67,13 +56,14 @@ export async function summarize(
   { downvotes = true }: { downvotes?: boolean } = {},
 ): Promise<QuestionSummary[]> {
   // The agent list shows no down-votes: skipping them saves a reads.
-  const per = downvotes ? 5 : 4;
+  const per = downvotes ? 6 : 5;
   const counterKeys = records.flatMap((q) => {
     const k = [
       keys.voteCount("question", q.id, "up"),
       keys.messageCount(q.id),
       keys.answerCount(q.id),
       keys.acceptedAnswer(q.id),
+      keys.hiddenMessageCount(q.id),
     ];
     if (downvotes) k.push(keys.voteCount("question", q.id, "down"));
     return k;
@@ -86,8 +76,8 @@ export async function summarize(
     description: q.description,
     tags: q.tags,
     upvotes: values[i * per],
-    downvotes: downvotes ? values[i * per + 4] : 0,
-    messageCount: values[i * per + 1],
+    downvotes: downvotes ? values[i * per + 5] : 0,
+    messageCount: shownMessageCount(values[i * per + 1], values[i * per + 4]),
     answerCount: values[i * per + 2],
     acceptedMessageId: (entries[i * per + 3].value as string | null) ?? null,
     editedAt: q.editedAt ?? null,
@@ -115,7 +105,7 @@ export async function getQuestionView(
 ): Promise<QuestionView | null> {
   const q = await getQuestion(kv, id, viewer);
   if (!q) return null;
-  return await questionViewOf(kv, q);
+  return await questionViewOf(kv, q, { privacy: new VoterPrivacy(kv, viewer?.userId ?? null) });
 }
 
 /** A question view without the voter lists (what the HTML question page shows). */
@@ -125,6 +115,8 @@ export type QuestionViewBase = Omit<QuestionView, "likedBy" | "dislikedBy">;
 export interface QuestionViewOptions {
   /** Read and include `likedBy`/`dislikedBy` (default true; docs/interface.md#content-lifecycle's API shape). */
   voters?: boolean;
+  /** Whose voter lists (lib/community/vote_privacy.ts); default: an anonymous reader's. */
+  privacy?: VoterPrivacy;
 }
 
 /**
@@ -159,9 +151,25 @@ export async function questionViewOf(
 ): Promise<QuestionViewBase> {
   const [[summary], voters] = await Promise.all([
     summarize(kv, [q]),
-    opts.voters === false ? null : listVoters(kv, "question", q.id),
+    opts.voters === false
+      ? null
+      : listVoters(kv, "question", q.id, opts.privacy ?? new VoterPrivacy(kv, null)),
   ]);
   return { ...questionViewFrom(q, summary), ...voters };
+}
+
+/**
+ * The `messageCount` everyone is served: the thread's messages minus those hidden by
+ * moderation (docs/interface.md#moderation: a hidden post exists for others nowhere, its
+ * count included). Author and moderators see the same number.
+ *
+ * @example
+ * ```ts
+ * shownMessageCount(5, 1); // 4
+ * ```
+ */
+export function shownMessageCount(all: number, hidden: number): number {
+  return Math.max(0, all - hidden);
 }
 
 /** The keys {@link readQuestionBase} reads in its one `getMany`, in order. */
@@ -174,6 +182,7 @@ function baseKeys(id: string): Deno.KvKey[] {
     keys.answerCount(id),
     keys.acceptedAnswer(id),
     keys.answersByScoreBuilt(id),
+    keys.hiddenMessageCount(id),
   ];
 }
 
@@ -201,6 +210,8 @@ function questionViewFrom(
 export interface QuestionBase {
   record: QuestionRecord;
   view: QuestionViewBase;
+  /** Every message of the thread, hidden ones included (`view.messageCount` leaves them out). */
+  storedMessages: number;
   /** The question has an answer counter (threads written before it are read whole). */
   answersIndexed: boolean;
   /** Its `sort=votes` rows are complete (lib/community/answer_order.ts). */
@@ -208,9 +219,8 @@ export interface QuestionBase {
 }
 
 /**
- * A question's record, counters and answer-order marker in one `getMany` (7 keys), whoever
- * may see it: the caller decides visibility (`record.deletedAt` / `record.hiddenAt`,
- * {@link maySeeDeleted}).
+ * A question's record, counters and answer-order marker in one `getMany` (8 keys), whoever
+ * may see it: the caller decides visibility (lib/community/visibility.ts `maySee`).
  * Null for an unknown id.
  *
  * @example
@@ -222,7 +232,9 @@ export interface QuestionBase {
  */
 export async function readQuestionBase(kv: Deno.Kv, id: string): Promise<QuestionBase | null> {
   if (!isLookupId(id)) return null;
-  const [q, up, down, messages, answers, accepted, built] = await kv.getMany(baseKeys(id));
+  const [q, up, down, messages, answers, accepted, built, hidden] = await kv.getMany(
+    baseKeys(id),
+  );
   const record = q.value as QuestionRecord | null;
   if (!record) return null;
   return {
@@ -230,10 +242,11 @@ export async function readQuestionBase(kv: Deno.Kv, id: string): Promise<Questio
     view: questionViewFrom(record, {
       upvotes: counterValue(up.value),
       downvotes: counterValue(down.value),
-      messageCount: counterValue(messages.value),
+      messageCount: shownMessageCount(counterValue(messages.value), counterValue(hidden.value)),
       answerCount: counterValue(answers.value),
       acceptedMessageId: (accepted.value as string | null) ?? null,
     }),
+    storedMessages: counterValue(messages.value),
     answersIndexed: answers.versionstamp !== null,
     answerOrderBuilt: built.versionstamp !== null,
   };

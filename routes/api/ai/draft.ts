@@ -1,11 +1,10 @@
 import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
+import { getQuestion } from "@/lib/community/questions/read.ts";
 import { getMessage } from "@/lib/community/messages/read.ts";
-import type { QuestionRecord } from "@/lib/community/questions/model.ts";
-import { requireUser } from "@/lib/http/auth.ts";
+import { requireUser, viewerOf } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
-import { isLookupId, keys } from "@/lib/kv/keys.ts";
 import { draftAnswer, HELPERS_PER_MINUTE } from "@/lib/panel/assist.ts";
 import { DraftBody, DraftResponse } from "@/lib/schemas/panel.ts";
 import { define } from "@/lib/state.ts";
@@ -17,10 +16,9 @@ export const handler = define.handlers({
     const body = await parseBody(ctx.req, DraftBody);
     const { kv, llm, now } = ctx.state.services;
     await enforceRateLimit(kv, "ai_draft", user.id, HELPERS_PER_MINUTE, 60_000, now());
-    const q = isLookupId(body.questionId)
-      ? (await kv.get<QuestionRecord>(keys.question(body.questionId))).value
-      : null;
-    if (!q || q.deletedAt !== undefined) throw new HttpError(404, "Question not found");
+    // The draft is the requester's alone: they get one where they may see the question.
+    const q = await getQuestion(kv, body.questionId, await viewerOf(ctx.state.services, user));
+    if (!q) throw new HttpError(404, "Question not found");
     const parent = body.replyTo ? await getMessage(kv, body.replyTo) : null;
     if (body.replyTo && parent?.questionId !== q.id) {
       throw new HttpError(400, "replyTo must be a message of this question");
