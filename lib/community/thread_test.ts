@@ -1,3 +1,4 @@
+import { keys } from "../kv/keys.ts";
 import assert from "node:assert/strict";
 import { moderate } from "../moderation/moderation.ts";
 import { acceptAnswer } from "./accept.ts";
@@ -147,6 +148,8 @@ Deno.test("getQuestionThreadPage(): sort=votes puts the accepted answer first, t
     messageId: ids[30],
   });
   assert.ok(accepted.ok);
+  // Voter lists name voters whose vote history is public; these three made it so.
+  for (const v of ["u-1", "u-2", "u-3"]) await kv.set(keys.settings(v), { voteHistory: "public" });
   const p1 = await getQuestionThreadPage(kv, t.questionId, { sort: "votes", page: 1 });
   const p2 = await getQuestionThreadPage(kv, t.questionId, { sort: "votes", page: 2 });
   const unvoted = ids.filter((_, i) => ![30, 34, 20, 5, 0].includes(i));

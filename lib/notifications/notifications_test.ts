@@ -87,6 +87,9 @@ Deno.test("notifyInOp(): writes the notification and +1 unread in the cause's op
 
 Deno.test("listNotifications(): newest first, 20 a page by cursor, each with its link, the unread count beside", async () => {
   using kv = await Deno.openKv(":memory:");
+  // The posts they point at exist (a notification of a post that is gone shows as removed).
+  await kv.set(keys.question("q-1"), { id: "q-1", author: cyd });
+  await kv.set(keys.message("msg-2"), { id: "msg-2", questionId: "q-1", author: bob });
   const ids: string[] = [];
   for (let i = 0; i < 45; i++) {
     ids.push((await notify(kv, ada.id, reply(`reply ${i}`), 1_000 + i))!.id);

@@ -1,6 +1,7 @@
 /**
  * Helpers for community tests: JSON calls as a signed-in browser or as an agent.
  */
+import { saveSettings } from "@/lib/profile/settings.ts";
 import { jsonWrite, signInAs, type TestApp } from "./app.ts";
 
 /** A signed-in test user with its cookie. */
@@ -14,6 +15,16 @@ export interface Member {
 export async function member(t: TestApp, name: string): Promise<Member> {
   const { user, cookie } = await signInAs(t, name);
   return { id: user.id, name: user.name, cookie };
+}
+
+/**
+ * A member whose vote history is public: voter lists (`likedBy`, `dislikedBy`) name only
+ * such voters (and the reader), so tests that assert voter lists use these.
+ */
+export async function publicVoter(t: TestApp, name: string): Promise<Member> {
+  const m = await member(t, name);
+  await saveSettings(t.kv, m.id, { voteHistory: "public" });
+  return m;
 }
 
 /** POST JSON as a signed-in browser (same origin). */

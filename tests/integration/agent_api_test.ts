@@ -16,8 +16,8 @@ import {
   ask,
   getAs,
   json,
-  member,
   postAs,
+  publicVoter,
 } from "../helpers/community.ts";
 
 const INVALID = { error: "Invalid or missing API key" };
@@ -25,7 +25,7 @@ const INVALID = { error: "Invalid or missing API key" };
 Deno.test("agent keys: shown once, stored only as a hash, at most 5, listed and revoked", async () => {
   const t = await createTestApp();
   try {
-    const ada = await member(t, "Ada");
+    const ada = await publicVoter(t, "Ada");
     const created = await json<{ key: string; info: { id: string; prefix: string; name: string } }>(
       postAs(t, ada, "/api/profile/agent-keys", { name: "laptop" }),
     );
@@ -69,7 +69,7 @@ Deno.test("agent keys: shown once, stored only as a hash, at most 5, listed and 
       headers: jsonWrite(t, ada.cookie),
     });
     assert.equal(again.status, 404);
-    const bob = await member(t, "Bob");
+    const bob = await publicVoter(t, "Bob");
     const ids = (await json<{ keys: { id: string }[] }>(getAs(t, ada, "/api/profile/agent-keys")))
       .body.keys.map((k) => k.id);
     const stolen = await t.request(`/api/profile/agent-keys?id=${ids[0]}`, {
@@ -89,7 +89,7 @@ Deno.test("agent keys: shown once, stored only as a hash, at most 5, listed and 
 Deno.test("concurrent key creation never exceeds 5 keys", async () => {
   const t = await createTestApp();
   try {
-    const ada = await member(t, "Ada");
+    const ada = await publicVoter(t, "Ada");
     const results = await Promise.all(
       Array.from({ length: 12 }, () => postAs(t, ada, "/api/profile/agent-keys", {})),
     );
@@ -138,7 +138,7 @@ Deno.test("agent rate limit: 60 a minute per key, then 429 with Retry-After and 
   let clock = 1_700_000_000_000;
   const t = await createTestApp({ now: () => clock });
   try {
-    const ada = await member(t, "Ada");
+    const ada = await publicVoter(t, "Ada");
     const key = await agentKey(t, ada);
     const other = await agentKey(t, ada, "second");
     for (let i = 1; i <= 60; i++) {
@@ -186,7 +186,7 @@ Deno.test("failed agent authentication is limited per client address", async () 
 Deno.test("GET /api/agent/questions: newest first, limit default/clamp, page rules, past the end", async () => {
   const t = await createTestApp();
   try {
-    const ada = await member(t, "Ada");
+    const ada = await publicVoter(t, "Ada");
     const key = await agentKey(t, ada);
     const author = { id: ada.id, name: "Ada", avatar: "" };
     for (let i = 0; i < 60; i++) {
@@ -267,7 +267,7 @@ Deno.test("GET /api/agent/questions: newest first, limit default/clamp, page rul
 Deno.test("POST /api/agent/questions: q-agent id, author from the key's profile, docs/interface.md#agent-api errors", async () => {
   const t = await createTestApp({ now: () => 1_700_000_123_456 });
   try {
-    const ada = await member(t, "Ada");
+    const ada = await publicVoter(t, "Ada");
     const key = await agentKey(t, ada);
     const post = (body: unknown) => json(agentCall(t, key, "/api/agent/questions", { body }));
     const ok = await post({
@@ -327,8 +327,8 @@ Deno.test("POST /api/agent/questions: q-agent id, author from the key's profile,
 Deno.test("agent reply and vote act as the key's owner with docs/interface.md#agent-api's shapes", async () => {
   const t = await createTestApp();
   try {
-    const ada = await member(t, "Ada");
-    const bob = await member(t, "Bob");
+    const ada = await publicVoter(t, "Ada");
+    const bob = await publicVoter(t, "Bob");
     const key = await agentKey(t, ada);
     const qid = await ask(t, bob, { title: "Will an agent answer?" });
     const mid = await answer(t, bob, qid, "First answer");
@@ -413,7 +413,7 @@ Deno.test("agent reply and vote act as the key's owner with docs/interface.md#ag
 Deno.test("API-key requests skip the same-origin check; cookie writes from elsewhere do not", async () => {
   const t = await createTestApp();
   try {
-    const ada = await member(t, "Ada");
+    const ada = await publicVoter(t, "Ada");
     const key = await agentKey(t, ada);
     const res = await agentCall(t, key, "/api/agent/questions", {
       body: { title: "From a script" },
@@ -441,7 +441,7 @@ Deno.test("API-key requests skip the same-origin check; cookie writes from elsew
 Deno.test("agent answers carry X-RateLimit-*: 401 (with WWW-Authenticate) and thrown errors too", async () => {
   const t = await createTestApp();
   try {
-    const ada = await member(t, "Ada");
+    const ada = await publicVoter(t, "Ada");
     const key = await agentKey(t, ada);
     const denied = await agentCall(t, "agent_wrong", "/api/agent/me");
     assert.equal(denied.status, 401);

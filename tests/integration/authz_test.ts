@@ -6,7 +6,15 @@ import assert from "node:assert/strict";
 import { bindIdentity } from "@/lib/auth/identities.ts";
 import { saveSettings } from "@/lib/profile/settings.ts";
 import { createTestApp, jsonWrite, type TestApp } from "../helpers/app.ts";
-import { agentCall, agentKey, ask, getAs, json, member, postAs } from "../helpers/community.ts";
+import {
+  agentCall,
+  agentKey,
+  ask,
+  getAs,
+  json,
+  postAs,
+  publicVoter,
+} from "../helpers/community.ts";
 import { seedOwner } from "../helpers/seed.ts";
 
 async function withApp(fn: (t: TestApp) => Promise<void>) {
@@ -21,7 +29,7 @@ async function withApp(fn: (t: TestApp) => Promise<void>) {
 Deno.test("authz: B cannot revoke A's agent key by its id", () =>
   withApp(async (t) => {
     const a = await seedOwner(t, "Alice");
-    const b = await member(t, "Bob");
+    const b = await publicVoter(t, "Bob");
     const res = await t.request(`/api/profile/agent-keys?id=${a.agentKeyId}`, {
       method: "DELETE",
       headers: jsonWrite(t, b.cookie),
@@ -37,7 +45,7 @@ Deno.test("authz: B cannot revoke A's agent key by its id", () =>
 Deno.test("authz: B cannot unbind A's identity; unbind only ever touches the caller's own", () =>
   withApp(async (t) => {
     const a = await seedOwner(t, "Alice");
-    const b = await member(t, "Bob");
+    const b = await publicVoter(t, "Bob");
     for (const provider of ["provider_a", "provider_b"] as const) {
       const outcome = await bindIdentity(t.kv, t.services.secret, {
         userId: a.owner.id,
@@ -79,7 +87,7 @@ Deno.test("authz: B cannot unbind A's identity; unbind only ever touches the cal
 Deno.test("authz: A's private debate is a 404 for B and signed-out visitors, API and page", () =>
   withApp(async (t) => {
     const a = await seedOwner(t, "Alice");
-    const b = await member(t, "Bob");
+    const b = await publicVoter(t, "Bob");
     for (const who of [b, null]) {
       const api = await getAs(t, who, `/api/debates/${a.debateId}`);
       assert.equal(api.status, 404);
@@ -99,7 +107,7 @@ Deno.test("authz: A's private debate is a 404 for B and signed-out visitors, API
 Deno.test("authz: A's private activity is hidden from B (API and page), questions stay public", () =>
   withApp(async (t) => {
     const a = await seedOwner(t, "Alice");
-    const b = await member(t, "Bob");
+    const b = await publicVoter(t, "Bob");
     // A votes and favorites something, so there is private metadata to leak (a vote on
     // someone else's post: one's own cannot be voted on).
     const other = await ask(t, b, { title: "Bob's question" });
@@ -146,7 +154,7 @@ Deno.test("authz: A's private activity is hidden from B (API and page), question
 Deno.test("authz: votes and favorites are always the caller's, whatever the body claims", () =>
   withApp(async (t) => {
     const a = await seedOwner(t, "Alice");
-    const b = await member(t, "Bob");
+    const b = await publicVoter(t, "Bob");
     const forged = { targetId: a.questionId, targetType: "question", userId: a.owner.id };
     const like = await json<{ liked: boolean; upvotes: number }>(
       postAs(t, b, "/api/likes", forged),
@@ -176,7 +184,7 @@ Deno.test("authz: votes and favorites are always the caller's, whatever the body
 Deno.test("authz: B's agent key (even with A's cookie alongside) replies and asks as B", () =>
   withApp(async (t) => {
     const a = await seedOwner(t, "Alice");
-    const b = await member(t, "Bob");
+    const b = await publicVoter(t, "Bob");
     const bKey = await agentKey(t, b);
     const reply = await agentCall(t, bKey, `/api/agent/questions/${a.questionId}/reply`, {
       body: { content: "Hello", author: { id: a.owner.id, name: "Alice" }, userId: a.owner.id },
@@ -211,7 +219,7 @@ Deno.test("authz: B's agent key (even with A's cookie alongside) replies and ask
 
 Deno.test("authz: 20 racing key creations leave exactly 5 keys", () =>
   withApp(async (t) => {
-    const b = await member(t, "Bob");
+    const b = await publicVoter(t, "Bob");
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         postAs(t, b, "/api/profile/agent-keys", { name: `k${i}` }).then(async (r) => {

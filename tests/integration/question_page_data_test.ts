@@ -6,7 +6,15 @@
  */
 import assert from "node:assert/strict";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { answer, ask, getAs, json, type Member, member, postAs } from "../helpers/community.ts";
+import {
+  answer,
+  ask,
+  getAs,
+  json,
+  type Member,
+  postAs,
+  publicVoter,
+} from "../helpers/community.ts";
 
 /** The page's HTML as `who` gets it (200 expected). */
 async function page(t: TestApp, who: Member | null, path: string): Promise<string> {
@@ -31,7 +39,7 @@ Deno.test("question page: each viewer sees their own votes, favorites and follow
   const t = await createTestApp();
   try {
     const [asker, helper, ann, ben] = await Promise.all(
-      ["Asker", "Helper", "Ann", "Ben"].map((n) => member(t, n)),
+      ["Asker", "Helper", "Ann", "Ben"].map((n) => publicVoter(t, n)),
     );
     const qid = await ask(t, asker, { title: "Whose votes does the page show?" });
     const mid = await answer(t, helper, qid, "Each viewer's own.");
@@ -84,7 +92,7 @@ Deno.test("question page: a hidden answer shows to its author and moderators onl
   const t = await createTestApp();
   try {
     const [asker, helper, other, mod] = await Promise.all(
-      ["Asker", "Helper", "Other", "Mo"].map((n) => member(t, n)),
+      ["Asker", "Helper", "Other", "Mo"].map((n) => publicVoter(t, n)),
     );
     t.services.config.moderators = [mod.id];
     const qid = await ask(t, asker, { title: "Who sees a hidden answer?" });
@@ -120,7 +128,7 @@ Deno.test("question page: a hidden answer shows to its author and moderators onl
 Deno.test("question page: a deleted question stays 404 to others and open to its author, whoever loaded it first", async () => {
   const t = await createTestApp();
   try {
-    const [asker, other] = await Promise.all(["Asker", "Other"].map((n) => member(t, n)));
+    const [asker, other] = await Promise.all(["Asker", "Other"].map((n) => publicVoter(t, n)));
     const qid = await ask(t, asker, { title: "A question about to be deleted" });
     const path = `/questions/${qid}`;
     await page(t, other, path);
@@ -146,7 +154,7 @@ Deno.test("question page: a new answer, an edit and a vote show to their author 
   const t = await createTestApp();
   try {
     const [asker, helper, voter] = await Promise.all(
-      ["Asker", "Helper", "Voter"].map((n) => member(t, n)),
+      ["Asker", "Helper", "Voter"].map((n) => publicVoter(t, n)),
     );
     const qid = await ask(t, asker, { title: "Does my answer show at once?" });
     const path = `/questions/${qid}`;

@@ -8,13 +8,21 @@ import { counterValue, readCounters } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { type UserVoteEntry, voteCommitStats, type VoteResult } from "@/lib/community/votes.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { answer, ask, getAs, json, type Member, member, postAs } from "../helpers/community.ts";
+import {
+  answer,
+  ask,
+  getAs,
+  json,
+  type Member,
+  postAs,
+  publicVoter,
+} from "../helpers/community.ts";
 
 type Target = "question" | "message";
 
 async function setup(t: TestApp) {
-  const author = await member(t, "Author");
-  const voter = await member(t, "Voter");
+  const author = await publicVoter(t, "Author");
+  const voter = await publicVoter(t, "Voter");
   const questionId = await ask(t, author, { title: "Which KV layout is best?" });
   const messageId = await answer(t, author, questionId, "Per-voter keys.");
   return { author, voter, questionId, messageId };
@@ -191,9 +199,11 @@ Deno.test("likes: unknown targets 404, bad targetType/voteType 400, signed out 4
 Deno.test("200 distinct users voting on one question at once: counts and likedBy are exact", async () => {
   const t = await createTestApp();
   try {
-    const author = await member(t, "Author");
+    const author = await publicVoter(t, "Author");
     const questionId = await ask(t, author, { title: "A very hot question" });
-    const people = await Promise.all(Array.from({ length: 200 }, (_, i) => member(t, `V${i}`)));
+    const people = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => publicVoter(t, `V${i}`)),
+    );
     // Three in four vote up, the rest down — all at once.
     const results = await Promise.all(
       people.map((p, i) => like(t, p, "question", questionId, i % 4 === 3 ? "down" : "up")),
@@ -288,9 +298,11 @@ Deno.test("votes write the voter's activity index and the author's upvotes_recei
 Deno.test("120 distinct users voting at once are group-committed: counters exact, every answer has its own vote", async () => {
   const t = await createTestApp();
   try {
-    const author = await member(t, "Author");
+    const author = await publicVoter(t, "Author");
     const questionId = await ask(t, author, { title: "A crowd votes on this one" });
-    const people = await Promise.all(Array.from({ length: 120 }, (_, i) => member(t, `C${i}`)));
+    const people = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => publicVoter(t, `C${i}`)),
+    );
     // The first 40 had voted down before: their up is a switch.
     for (const p of people.slice(0, 40)) await like(t, p, "question", questionId, "down");
     const before = voteCommitStats(t.kv);
@@ -340,13 +352,13 @@ Deno.test("120 distinct users voting at once are group-committed: counters exact
 Deno.test("a crowd voting on several posts at once: each voter's budget counts every vote, counts exact", async () => {
   const t = await createTestApp();
   try {
-    const author = await member(t, "Author");
+    const author = await publicVoter(t, "Author");
     const ids = [
       await ask(t, author, { title: "First post to vote on" }),
       await ask(t, author, { title: "Second post to vote on" }),
       await ask(t, author, { title: "Third post to vote on" }),
     ];
-    const people = await Promise.all(Array.from({ length: 40 }, (_, i) => member(t, `P${i}`)));
+    const people = await Promise.all(Array.from({ length: 40 }, (_, i) => publicVoter(t, `P${i}`)));
     // Each person votes on all three at once (one budget log each, shared by the three).
     const results = await Promise.all(
       people.flatMap((p) => ids.map((id) => like(t, p, "question", id, "up"))),
@@ -369,11 +381,11 @@ Deno.test("a crowd voting on several posts at once: each voter's budget counts e
 Deno.test("one user's concurrent votes inside a crowd: the budget refuses exactly the ones over it", async () => {
   const t = await createTestApp({ env: { LIMIT_VOTES_PER_HOUR: "5" } });
   try {
-    const author = await member(t, "Author");
+    const author = await publicVoter(t, "Author");
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) ids.push(await ask(t, author, { title: `Budget post ${i}` }));
-    const eager = await member(t, "Eager");
-    const crowd = await Promise.all(Array.from({ length: 30 }, (_, i) => member(t, `K${i}`)));
+    const eager = await publicVoter(t, "Eager");
+    const crowd = await Promise.all(Array.from({ length: 30 }, (_, i) => publicVoter(t, `K${i}`)));
     const [mine, others] = await Promise.all([
       Promise.all(ids.map((id) => like(t, eager, "question", id, "up"))),
       Promise.all(crowd.map((p) => like(t, p, "question", ids[0], "up"))),
@@ -394,10 +406,10 @@ Deno.test("one user's concurrent votes inside a crowd: the budget refuses exactl
 Deno.test("a user's double vote inside a crowd: one liked, one unliked, and the counts agree", async () => {
   const t = await createTestApp();
   try {
-    const author = await member(t, "Author");
+    const author = await publicVoter(t, "Author");
     const questionId = await ask(t, author, { title: "Double votes in a crowd" });
-    const twice = await member(t, "Twice");
-    const crowd = await Promise.all(Array.from({ length: 60 }, (_, i) => member(t, `D${i}`)));
+    const twice = await publicVoter(t, "Twice");
+    const crowd = await Promise.all(Array.from({ length: 60 }, (_, i) => publicVoter(t, `D${i}`)));
     const [mine, others] = await Promise.all([
       Promise.all([0, 1].map(() => like(t, twice, "question", questionId, "up"))),
       Promise.all(crowd.map((p) => like(t, p, "question", questionId, "up"))),
