@@ -48,7 +48,7 @@ export function errorResponse(err: HttpError): Response {
 export function storageError(err: unknown): HttpError | null {
   const failure = storeFailure(err);
   if (!failure) return null;
-  storeFailureLog.failed(`KV (${failure.what})`, err);
+  storeFailureLog.failed("A request to KV", err);
   return new HttpError(503, failure.sentence, {
     extra: { retryAfter: STORE_RETRY_AFTER_S },
     headers: { "retry-after": String(STORE_RETRY_AFTER_S) },
