@@ -10,7 +10,7 @@ import type { BuildInfo } from "./fresh/assets.ts";
 import { createFreshHandler } from "./fresh/server.ts";
 import type { Manifest } from "./fresh/types.ts";
 import { HttpError } from "./fresh/error.ts";
-import { errorResponse } from "./http/errors.ts";
+import { errorResponse, storageError } from "./http/errors.ts";
 import { ContentionError, InvalidCursorError } from "./kv/atomic.ts";
 import { isLockError } from "./kv/retry.ts";
 import { formatRequestLine, logSink } from "./http/log.ts";
@@ -19,8 +19,9 @@ import { PageCache } from "./http/page_cache.ts";
 import { sessionCookieName } from "./auth/sessions.ts";
 import { onReadsInvalidated } from "./community/read_cache.ts";
 import { compressResponse } from "./http/compress.ts";
-import { keys } from "./kv/keys.ts";
 import { isWellFormedId } from "./ids.ts";
+import { kvProbe } from "./kv/health.ts";
+import { STORE_RETRY_AFTER_S } from "./kv/storage_errors.ts";
 import type { AppState } from "./state.ts";
 import type { Services } from "./services.ts";
 import { appJobs } from "./jobs/app_jobs.ts";
@@ -95,7 +96,7 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     // `_404` page and anything else to `_500`.
     onError: (err, ctx) => {
       if (err instanceof InvalidCursorError) err = new HttpError(400, "Invalid cursor");
-      err = busyError(err) ?? err;
+      err = busyError(err) ?? storageError(err) ?? err;
       if (!(err instanceof HttpError)) return null;
       if (isApiPath(ctx.url)) return errorResponse(err);
       if (err.status === 404) return null;
@@ -180,15 +181,18 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     crossOriginEmbedderPolicy: false,
   }));
 
+  // Proves KV can be read and written (lib/kv/health.ts: the write is at most one per few
+  // seconds, its last result reported in between); 503 with what failed when it cannot.
   app.get("/healthz", async (c) => {
     const started = performance.now();
-    try {
-      await services.kv.get(keys.health());
-    } catch (err) {
-      console.error("Health check: KV read failed", err);
-      return c.json({ ok: false, kv: "unavailable" }, 503);
+    const health = await kvProbe(services.kv).check();
+    const ms = Number((performance.now() - started).toFixed(2));
+    if (!health.ok) {
+      c.header("retry-after", String(STORE_RETRY_AFTER_S));
+      const { read, write, error } = health;
+      return c.json({ ok: false, kv: "unavailable", read, write, error, ms }, 503);
     }
-    return c.json({ ok: true, kv: "ok", ms: Number((performance.now() - started).toFixed(2)) });
+    return c.json({ ok: true, kv: "ok", read: health.read, write: health.write, ms });
   });
 
   app.get("/_parley/:build/*", async (c) => {
@@ -219,7 +223,7 @@ export function createApp(services: Services, opts: AppOptions): Hono {
   });
 
   app.onError((err, c) => {
-    err = busyError(err) ?? err;
+    err = busyError(err) ?? storageError(err) ?? err;
     if (err instanceof HttpError) return errorResponse(err);
     console.error("Unhandled error", c.req.path, err);
     return c.json({ error: "Internal server error" }, 500);

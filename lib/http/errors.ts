@@ -5,7 +5,9 @@
  *
  * @module
  */
-import type { HttpError } from "../fresh/error.ts";
+import { HttpError } from "../fresh/error.ts";
+import { storeFailureLog } from "../kv/failure_log.ts";
+import { STORE_RETRY_AFTER_S, storeFailure } from "../kv/storage_errors.ts";
 
 /**
  * The JSON answer of `err`.
@@ -26,5 +28,29 @@ export function errorResponse(err: HttpError): Response {
   return Response.json({ error: err.message, ...err.extra }, {
     status: err.status,
     headers: err.headers,
+  });
+}
+
+/**
+ * A store that cannot take a write (its disk is full, it is read-only) or cannot be read
+ * (damaged, a disk error) is not a bug of ours: the request answers 503 with the failure's
+ * sentence and `Retry-After` (lib/kv/storage_errors.ts), never a 500, and the failure is
+ * logged once, not once per request. Null for any other error.
+ *
+ * @example
+ * ```ts
+ * import { storageError } from "@/lib/http/errors.ts";
+ *
+ * const err = storageError(new TypeError("database or disk is full"));
+ * err?.status; // 503
+ * ```
+ */
+export function storageError(err: unknown): HttpError | null {
+  const failure = storeFailure(err);
+  if (!failure) return null;
+  storeFailureLog.failed("A request to KV", err);
+  return new HttpError(503, failure.sentence, {
+    extra: { retryAfter: STORE_RETRY_AFTER_S },
+    headers: { "retry-after": String(STORE_RETRY_AFTER_S) },
   });
 }

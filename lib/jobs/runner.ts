@@ -38,6 +38,7 @@ import {
 } from "./lease.ts";
 import { perStore } from "../cache.ts";
 import { commit } from "../kv/atomic.ts";
+import { FailureLog } from "../kv/failure_log.ts";
 import { keys } from "../kv/keys.ts";
 
 /** How long a lease holds without renewal. */
@@ -149,6 +150,8 @@ export class JobRunner {
   #lastNudge = -Infinity;
   #nudgeEveryMs: number;
   #timer: ReturnType<typeof setInterval> | undefined;
+  /** Repeating failures (a full or read-only store) of passes and renewals, logged once. */
+  #failures = new FailureLog();
 
   constructor(readonly kv: Deno.Kv, opts: RunnerOptions = {}) {
     this.owner = opts.owner ?? crypto.randomUUID();
@@ -219,12 +222,30 @@ export class JobRunner {
     return this.#passing;
   }
 
-  /** A pass at most once per `nudgeEveryMs` (requests call this); never throws or waits. */
+  /**
+   * A pass at most once per `nudgeEveryMs` (requests call this); never throws or waits. A
+   * failing store (full, read-only) fails every pass: that is logged once, not per pass.
+   */
   nudge(): void {
     const t = performance.now();
     if (this.#stopping || t - this.#lastNudge < this.#nudgeEveryMs) return;
     this.#lastNudge = t;
-    this.pass().catch((err) => console.error("Job runner: pass failed", err));
+    void this.tryPass();
+  }
+
+  /**
+   * {@link pass}, its failure logged instead of thrown (once per outage of the store, not
+   * once per pass: lib/kv/failure_log.ts); `[]` when it failed. Timers and cron use it.
+   */
+  async tryPass(): Promise<string[]> {
+    try {
+      const taken = await this.pass();
+      this.#failures.succeeded("Job runner: pass");
+      return taken;
+    } catch (err) {
+      this.#failures.failed("Job runner: pass", err);
+      return [];
+    }
   }
 
   /** Run a pass every `ms` while the process lives (the timer does not keep it alive). */
@@ -315,13 +336,15 @@ export class JobRunner {
     };
     const renew = setInterval(() => {
       renewJob(this.kv, lease, this.now(), this.leaseMs).then((ok) => {
+        this.#failures.succeeded("Job runner: lease renewal");
         if (!ok && !controller.signal.aborted) {
           console.warn(`Job runner: ${key} was taken over by another instance`);
           controller.abort(new LeaseLost(lease.kind, lease.id));
         }
       }).catch((err) => {
-        // KV unreachable: the lease lapses and another instance resumes the job.
-        if (!controller.signal.aborted) console.error(`Job runner: could not renew ${key}`, err);
+        // KV unreachable or full: the lease lapses and another instance (or a pass here,
+        // once the store works) resumes the job. One line per outage, not per renewal.
+        if (!controller.signal.aborted) this.#failures.failed("Job runner: lease renewal", err);
       });
     }, this.renewMs);
     const done = (async () => {

@@ -35,6 +35,8 @@ export async function cronPass(ready: Promise<JobRunner>, busyMs = CRON_BUSY_MS)
   ]);
   clearTimeout(timer);
   if (!runner) return;
-  await runner.pass();
+  // A failing store (full, read-only) fails every pass until it works: logged once by the
+  // runner, and the cron handler never throws.
+  await runner.tryPass();
   await runner.waitIdle(busyMs);
 }

@@ -5,7 +5,7 @@
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
  * | `["meta", "app_secret"]` | string | local mode only, created once |
- * | `["meta", "health"]` | number | read by `/healthz` |
+ * | `["meta", "health"]` | number | the time of the last probe write; read and written by `/healthz` |
  * | `["users", userId]` | `User` | with `["identities", …]` on first sign-in |
  * | `["sessions", sessionId]` | `Session` | `expireIn` + `expiresAt` checked on read |
  * | `["questions", id]` | `QuestionRecord` | with `["questions_by_time", inv, id]`, `["counters", "questions"]` |

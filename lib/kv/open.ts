@@ -13,6 +13,7 @@
  */
 import { withLockRetry } from "./retry.ts";
 import { checkDenoVersion, denoVersionSentence } from "./deno_version.ts";
+import { openFailureLine } from "./storage_errors.ts";
 
 /** Raised by {@link openKv} when the store was written by a newer Deno than this one. */
 export class StoreVersionError extends Error {
@@ -76,8 +77,10 @@ async function openStore(path: string | undefined): Promise<Deno.Kv> {
 }
 
 /**
- * {@link openKv} for a process's entry point (main.ts, scripts): when the store is newer
- * than this Deno it prints the one sentence — no stack — and exits with code 1.
+ * {@link openKv} for a process's entry point (main.ts, scripts): when the store cannot be
+ * used it prints one line — no stack — and exits with code 1. That line is the version
+ * sentence when a newer Deno wrote the store, else {@link openFailureLine}'s: `KV_PATH`,
+ * what is wrong (full, read-only, damaged, not a store, unreadable) and what to do.
  *
  * @example
  * ```ts
@@ -92,8 +95,32 @@ export async function openKvOrExit(
   try {
     return await openKv(path, options);
   } catch (err) {
-    if (!(err instanceof StoreVersionError)) throw err;
-    console.error(err.message);
+    const line = err instanceof StoreVersionError
+      ? err.message
+      : openFailureLine({ path, error: err, ...await fileAccess(path) });
+    console.error(line);
     Deno.exit(1);
   }
+}
+
+/**
+ * Whether the store's file can be read and written by this process: SQLite says only
+ * "unable to open database file" for a read-only file or folder (a read-only mount).
+ */
+async function fileAccess(
+  path: string | undefined,
+): Promise<{ readable?: boolean; writable?: boolean }> {
+  if (path === undefined || path === ":memory:" || /^https?:\/\//.test(path)) return {};
+  const can = async (opts: Deno.OpenOptions) => {
+    try {
+      (await Deno.open(path, opts)).close();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // A folder opens for reading too, and is no store: only a file counts.
+  const isFile = await Deno.stat(path).then((s) => s.isFile, () => false);
+  const readable = isFile && await can({ read: true });
+  return { readable, writable: readable && await can({ read: true, write: true }) };
 }

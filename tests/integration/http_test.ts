@@ -10,20 +10,26 @@ import { createTestApp, jsonWrite, ROOT, signInAs } from "../helpers/app.ts";
 import { readBuildInfo } from "@/lib/fresh/assets.ts";
 import manifest from "@/manifest.gen.ts";
 
-Deno.test("GET /healthz reads KV and reports ok; 503 when KV is gone", async () => {
+Deno.test("GET /healthz reads and writes KV and reports ok; 503 when KV is gone", async () => {
   const t = await createTestApp();
   const res = await t.request("/healthz");
   assert.equal(res.status, 200);
   const body = await res.json();
   assert.equal(body.ok, true);
   assert.equal(body.kv, "ok");
+  assert.equal(body.read, "ok");
+  assert.equal(body.write, "ok");
+  // The probe key was written (the time), not only read.
+  assert.equal(typeof (await t.kv.get(["meta", "health"])).value, "number");
   t.kv.close();
   const originalError = console.error;
   console.error = () => {};
   try {
     const down = await t.request("/healthz");
     assert.equal(down.status, 503);
-    assert.deepEqual(await down.json(), { ok: false, kv: "unavailable" });
+    const failed = await down.json();
+    assert.deepEqual([failed.ok, failed.kv, failed.read], [false, "unavailable", "failed"]);
+    assert.match(failed.error, /^KV read failed: /);
   } finally {
     console.error = originalError;
   }
