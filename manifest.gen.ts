@@ -69,6 +69,10 @@ import * as $debate from "./routes/debate.tsx";
 import * as $debates_id from "./routes/debates/[id].tsx";
 import * as $docs_api from "./routes/docs/api.tsx";
 import * as $favicon_ico from "./routes/favicon.ico.ts";
+import * as $feeds_questions from "./routes/feeds/questions.ts";
+import * as $feeds_questions_id from "./routes/feeds/questions/[id].ts";
+import * as $feeds_tags_tag from "./routes/feeds/tags/[tag].ts";
+import * as $feeds_users_userId from "./routes/feeds/users/[userId].ts";
 import * as $index from "./routes/index.tsx";
 import * as $local_oauth_provider_authorize from "./routes/local-oauth/[provider]/authorize.tsx";
 import * as $local_oauth_provider_emails from "./routes/local-oauth/[provider]/emails.ts";
@@ -180,6 +184,10 @@ const manifest: Manifest = {
     "./routes/debates/[id].tsx": $debates_id,
     "./routes/docs/api.tsx": $docs_api,
     "./routes/favicon.ico.ts": $favicon_ico,
+    "./routes/feeds/questions.ts": $feeds_questions,
+    "./routes/feeds/questions/[id].ts": $feeds_questions_id,
+    "./routes/feeds/tags/[tag].ts": $feeds_tags_tag,
+    "./routes/feeds/users/[userId].ts": $feeds_users_userId,
     "./routes/index.tsx": $index,
     "./routes/local-oauth/[provider]/authorize.tsx": $local_oauth_provider_authorize,
     "./routes/local-oauth/[provider]/emails.ts": $local_oauth_provider_emails,

@@ -9,6 +9,9 @@ import { TagList } from "@/components/TagList.tsx";
 import AgentParticipate from "@/islands/AgentParticipate.tsx";
 import NewQuestionsNotice from "@/islands/NewQuestionsNotice.tsx";
 import { Head } from "@/lib/fresh/head.ts";
+import { FeedLink } from "@/components/FeedLink.tsx";
+import { questionsFeedPath, tagFeedPath } from "@/lib/feeds/paths.ts";
+import { tagKey } from "@/lib/community/questions/model.ts";
 import { SEARCH_QUERY_MAX, TAG_MAX_LENGTH } from "@/lib/shared.ts";
 import { excerpt } from "@/lib/markdown.ts";
 import { countQuestions } from "@/lib/community/questions/read.ts";
@@ -136,6 +139,14 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
           content="A community where people and their AI agents ask, answer, vote and debate."
         />
       </Head>
+      {data.tag
+        ? (
+          <FeedLink
+            title={`Questions tagged “${tagKey(data.tag)}” (Atom)`}
+            href={tagFeedPath(data.tag)}
+          />
+        )
+        : <FeedLink title="Newest questions (Atom)" href={questionsFeedPath()} />}
       <SignInErrorBanner url={url} />
       {url.searchParams.has("deleted") && (
         <p class="alert alert-ok" role="status">Your question was deleted.</p>

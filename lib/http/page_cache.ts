@@ -5,7 +5,8 @@
  * the theme cookie (the only other input a page reads), so every signed-out visitor sees
  * the same bytes and none of them costs a render or a KV read.
  *
- * What is stored: only `200 text/html` responses without `Set-Cookie`, from paths outside
+ * What is stored: only `200 text/html` responses (and Atom feeds, lib/feeds, which are
+ * pages for feed readers) without `Set-Cookie`, from paths outside
  * `/api/`, `/auth/`, `/local-oauth/` and `/_parley/`. Signed-in requests never read or
  * fill it, so no page built for a user is ever shared.
  *
@@ -229,7 +230,7 @@ export class PageCache {
 
   #storable(res: Response): boolean {
     return res.status === 200 && !res.headers.has("set-cookie") &&
-      (res.headers.get("content-type") ?? "").startsWith("text/html") &&
+      /^(text\/html|application\/atom\+xml)\b/.test(res.headers.get("content-type") ?? "") &&
       !/\bno-store\b|\bprivate\b/.test(res.headers.get("cache-control") ?? "");
   }
 

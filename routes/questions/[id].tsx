@@ -24,6 +24,8 @@ import {
 } from "@/lib/community/thread.ts";
 import type { VoteType } from "@/lib/community/votes.ts";
 import { Head } from "@/lib/fresh/head.ts";
+import { FeedLink } from "@/components/FeedLink.tsx";
+import { answersFeedPath } from "@/lib/feeds/paths.ts";
 import { viewerOf } from "@/lib/http/auth.ts";
 import { excerpt } from "@/lib/markdown.ts";
 import { NO_VIEWER_STATE, questionPageViewerState } from "@/lib/notifications/page.ts";
@@ -135,6 +137,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
         <title>{q.title} · Parley</title>
         <meta name="description" content={excerpt(q.description || q.title, 160)} />
       </Head>
+      <FeedLink title={`Answers to “${q.title}” (Atom)`} href={answersFeedPath(q.id)} />
       {asked && <p class="alert alert-ok" role="status">Your question is live.</p>}
       {posted && tree.byId.has(posted) && (
         <p class="alert alert-ok" role="status">Your message was posted.</p>

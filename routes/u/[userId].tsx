@@ -10,6 +10,8 @@ import {
   listActivityForPage,
 } from "@/lib/profile/activity.ts";
 import { Head } from "@/lib/fresh/head.ts";
+import { FeedLink } from "@/components/FeedLink.tsx";
+import { userFeedPath } from "@/lib/feeds/paths.ts";
 import { getPublicProfile, type PublicProfile } from "@/lib/profile/public_profile.ts";
 import { define } from "@/lib/state.ts";
 
@@ -57,6 +59,9 @@ export default define.page<typeof handler>(function PublicProfilePage({ data }) 
         <title>{`${p.displayName} · Parley`}</title>
         <meta name="description" content={p.bio || `${p.displayName} on Parley`} />
       </Head>
+      {p.visibleActivity.favorites && (
+        <FeedLink title={`${p.displayName}'s activity (Atom)`} href={userFeedPath(p.userId)} />
+      )}
       <div class="profile-sections" data-testid="public-profile">
         <div>
           {p.coverUrl

@@ -1,0 +1,177 @@
+/**
+ * Atom feeds (docs/interface.md#feeds) through the HTTP surface, parsed by a real feed
+ * parser: newest questions, a tag, a question's answers and a user's activity; hidden and
+ * deleted posts never appear; a private-activity user has no feed; pages link their feed.
+ */
+import assert from "node:assert/strict";
+import { parseFeed } from "@rowanmanning/feed-parser";
+import { saveSettings } from "@/lib/profile/settings.ts";
+import { FEED_ENTRIES } from "@/lib/feeds/feeds.ts";
+import { jsonWrite, type TestApp } from "../helpers/app.ts";
+import { createTestApp } from "../helpers/app.ts";
+import { answer, ask, getAs, member, postAs } from "../helpers/community.ts";
+
+async function feedOf(t: TestApp, path: string) {
+  const res = await t.request(path);
+  assert.equal(res.status, 200, path);
+  assert.match(res.headers.get("content-type") ?? "", /^application\/atom\+xml/);
+  assert.match(res.headers.get("cache-control") ?? "", /public, max-age=\d+/);
+  const feed = parseFeed(await res.text());
+  assert.equal(feed.meta.type, "atom");
+  return feed;
+}
+
+function alternates(html: string): { title: string; href: string }[] {
+  return [...html.matchAll(/<link rel="alternate" type="application\/atom\+xml"([^>]*)>/g)].map(
+    (m) => ({
+      title: /title="([^"]*)"/.exec(m[1])?.[1] ?? "",
+      href: /href="([^"]*)"/.exec(m[1])?.[1] ?? "",
+    }),
+  );
+}
+
+Deno.test("feeds: newest questions, a tag, a question's answers and a user's activity, without hidden or deleted posts", async () => {
+  const t = await createTestApp({ env: { NEW_ACCOUNT_HOURS: "0" } });
+  try {
+    const origin = t.services.config.appOrigin;
+    const [ada, bob, mod] = await Promise.all([
+      member(t, "Ada"),
+      member(t, "Bob"),
+      member(t, "Mod"),
+    ]);
+    t.services.config.moderators = [mod.id];
+    const kept = await ask(t, ada, {
+      title: "How do atomic counters work in Deno KV?",
+      description: "I need **sum** semantics.",
+      tags: ["Deno KV"],
+    });
+    const other = await ask(t, bob, { title: "Which editor for Preact?", tags: ["preact"] });
+    const hidden = await ask(t, ada, { title: "A question moderators hid", tags: ["deno-kv"] });
+    const hideRes = await postAs(t, mod, "/api/mod/actions", {
+      targetType: "question",
+      targetId: hidden,
+      action: "hide",
+    });
+    assert.equal(hideRes.status, 200);
+    await hideRes.body?.cancel();
+    const a1 = await answer(t, bob, kept, "Use `kv.atomic().sum()` on a Deno.KvU64.");
+    const a2 = await answer(t, bob, kept, "This answer will be deleted.");
+    const del = await t.request(`/api/messages/${a2}`, {
+      method: "DELETE",
+      headers: jsonWrite(t, bob.cookie),
+    });
+    assert.equal(del.status, 200);
+    await del.body?.cancel();
+
+    // Newest questions.
+    const all = await feedOf(t, "/feeds/questions");
+    assert.equal(all.title, "Newest questions · Parley");
+    assert.equal(all.url, `${origin}/`);
+    assert.deepEqual(all.items.map((i) => i.title), [
+      "Which editor for Preact?",
+      "How do atomic counters work in Deno KV?",
+    ]);
+    assert.equal(all.items[1].url, `${origin}/questions/${kept}`);
+    assert.deepEqual(all.items[1].authors.map((a) => a.name), ["Ada"]);
+    assert.match(all.items[1].content ?? "", /<strong>sum<\/strong>/);
+    assert.ok(!all.items.some((i) => i.url?.includes(hidden)));
+    // Every entry link answers 200.
+    for (const item of all.items) {
+      const res = await t.request(new URL(item.url!).pathname);
+      assert.equal(res.status, 200);
+      await res.body?.cancel();
+    }
+
+    // One tag (in any case).
+    const tag = await feedOf(t, "/feeds/tags/Deno-KV");
+    assert.equal(tag.title, "Questions tagged “deno-kv” · Parley");
+    assert.equal(tag.url, `${origin}/?tag=deno-kv`);
+    assert.deepEqual(tag.items.map((i) => i.url), [`${origin}/questions/${kept}`]);
+    const empty = await feedOf(t, "/feeds/tags/nothing-here");
+    assert.deepEqual(empty.items, []);
+
+    // A question's answers: the deleted one is absent.
+    const answers = await feedOf(t, `/feeds/questions/${kept}`);
+    assert.equal(answers.title, "Answers to “How do atomic counters work in Deno KV?” · Parley");
+    assert.deepEqual(answers.items.map((i) => i.url), [
+      `${origin}/questions/${kept}#${a1}`,
+    ]);
+    assert.match(answers.items[0].content ?? "", /<code>kv\.atomic\(\)\.sum\(\)<\/code>/);
+    assert.ok(!JSON.stringify(answers).includes("will be deleted"));
+    // The hidden question has no answers feed, nor an unknown one.
+    assert.equal((await t.request(`/feeds/questions/${hidden}`)).status, 404);
+    assert.equal((await t.request("/feeds/questions/q-nope")).status, 404);
+
+    // A user's activity: questions and answers, newest first, hidden ones absent.
+    const bobs = await feedOf(t, `/feeds/users/${bob.id}`);
+    assert.equal(bobs.title, "Bob's activity · Parley");
+    assert.equal(bobs.url, `${origin}/u/${bob.id}`);
+    assert.deepEqual(bobs.items.map((i) => i.title), [
+      "Answered: How do atomic counters work in Deno KV?",
+      "Asked: Which editor for Preact?",
+    ]);
+    const adas = await feedOf(t, `/feeds/users/${ada.id}`);
+    assert.deepEqual(adas.items.map((i) => i.url), [`${origin}/questions/${kept}`]);
+    assert.equal((await t.request("/feeds/users/u-nobody")).status, 404);
+    assert.ok(other);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("feeds: a user whose activity is private has no feed and no feed link", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    await ask(t, ada, { title: "A public question from a private person" });
+    await saveSettings(t.kv, ada.id, { activityVisibility: "private" });
+    const res = await t.request(`/feeds/users/${ada.id}`);
+    assert.equal(res.status, 404);
+    await res.body?.cancel();
+    const html = await (await t.request(`/u/${ada.id}`)).text();
+    assert.deepEqual(alternates(html), []);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("feeds: home, tag, question and profile pages link their feed; feeds are bounded and cached like pages", async () => {
+  const t = await createTestApp({ env: { LIMIT_QUESTIONS_PER_HOUR: "100" } });
+  try {
+    const ada = await member(t, "Ada");
+    let qid = "";
+    for (let i = 0; i < FEED_ENTRIES + 3; i++) {
+      qid = await ask(t, ada, { title: `Bounded feed question ${i}`, tags: ["bulk"] });
+    }
+    const home = alternates(await (await t.request("/")).text());
+    assert.deepEqual(home, [{ title: "Newest questions (Atom)", href: "/feeds/questions" }]);
+    const tagged = alternates(await (await t.request("/?tag=Bulk")).text());
+    assert.deepEqual(tagged, [{
+      title: "Questions tagged “bulk” (Atom)",
+      href: "/feeds/tags/bulk",
+    }]);
+    const question = alternates(await (await t.request(`/questions/${qid}`)).text());
+    assert.deepEqual(question, [{
+      title: `Answers to “Bounded feed question ${FEED_ENTRIES + 2}” (Atom)`,
+      href: `/feeds/questions/${qid}`,
+    }]);
+    const profile = alternates(await (await getAs(t, null, `/u/${ada.id}`)).text());
+    assert.deepEqual(profile, [{ title: "Ada's activity (Atom)", href: `/feeds/users/${ada.id}` }]);
+    // Each linked feed answers and holds at most FEED_ENTRIES entries.
+    for (const { href } of [...home, ...tagged, ...question, ...profile]) {
+      const feed = await feedOf(t, href);
+      assert.ok(feed.items.length <= FEED_ENTRIES, href);
+    }
+    assert.equal((await feedOf(t, "/feeds/questions")).items.length, FEED_ENTRIES);
+    assert.equal((await feedOf(t, `/feeds/users/${ada.id}`)).items.length, FEED_ENTRIES);
+
+    // Signed out, a second read is a page-cache hit.
+    const first = await t.request("/feeds/tags/bulk");
+    await first.body?.cancel();
+    const second = await t.request("/feeds/tags/bulk");
+    assert.equal(second.headers.get("x-parley-cache"), "hit");
+    await second.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
