@@ -31,6 +31,7 @@ import { EXPERTS, publicExpert } from "@/lib/panel/experts.ts";
 import { ThreadQuery } from "@/lib/schemas/community.ts";
 import { queryObject } from "@/lib/schemas/parse.ts";
 import { CONTENT_MAX } from "@/lib/shared.ts";
+import { PageMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
 
 interface Data {
@@ -133,8 +134,12 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
     <>
       <Head>
         <title>{q.title} · Parley</title>
-        <meta name="description" content={excerpt(q.description || q.title, 160)} />
       </Head>
+      <PageMeta
+        description={excerpt(q.description || q.title, 160)}
+        title={q.title}
+        type="article"
+      />
       {asked && <p class="alert alert-ok" role="status">Your question is live.</p>}
       {posted && tree.byId.has(posted) && (
         <p class="alert alert-ok" role="status">Your message was posted.</p>

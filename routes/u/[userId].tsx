@@ -11,6 +11,7 @@ import {
 } from "@/lib/profile/activity.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import { getPublicProfile, type PublicProfile } from "@/lib/profile/public_profile.ts";
+import { PageMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
 
 interface Data {
@@ -55,8 +56,13 @@ export default define.page<typeof handler>(function PublicProfilePage({ data }) 
     <>
       <Head>
         <title>{`${p.displayName} · Parley`}</title>
-        <meta name="description" content={p.bio || `${p.displayName} on Parley`} />
       </Head>
+      <PageMeta
+        description={p.bio || `${p.displayName} on Parley`}
+        title={`${p.displayName} on Parley`}
+        type="profile"
+        image={p.avatarUrl || undefined}
+      />
       <div class="profile-sections" data-testid="public-profile">
         <div>
           {p.coverUrl

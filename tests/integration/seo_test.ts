@@ -1,12 +1,16 @@
 /**
  * Discoverable pages (docs/interface.md#discoverable-pages): robots.txt, and the sitemap
  * index and its pages read with a real XML parser; every listed URL answers 200 through
- * the app, and no hidden or deleted question nor private profile is listed.
+ * the app, and no hidden or deleted question nor private profile is listed; each page's
+ * canonical link, description and cards, read with an HTML parser.
  */
 import assert from "node:assert/strict";
 import { XMLParser } from "fast-xml-parser";
+import { parseHTML } from "linkedom";
 import { saveSettings } from "@/lib/profile/settings.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createTestApp, jsonWrite, type TestApp } from "../helpers/app.ts";
+import { startFakeLlm } from "../helpers/fake_llm.ts";
+import { parseSse } from "../helpers/sse.ts";
 import { ask, type Member, member, postAs } from "../helpers/community.ts";
 
 const ORIGIN = "https://parley.example";
@@ -119,5 +123,84 @@ Deno.test("sitemap pages past the end are empty and unknown kinds or pages answe
     }
   } finally {
     await t.close();
+  }
+});
+
+/** The head's tags of a page, read with an HTML parser. */
+function headOf(html: string) {
+  const { document } = parseHTML(html);
+  const all = (selector: string) =>
+    [...document.querySelectorAll(selector)].map((e) =>
+      (e as unknown as { getAttribute(n: string): string | null }).getAttribute("content") ??
+        (e as unknown as { getAttribute(n: string): string | null }).getAttribute("href") ?? ""
+    );
+  return {
+    canonical: all('link[rel="canonical"]'),
+    description: all('meta[name="description"]'),
+    og: (p: string) => all(`meta[property="og:${p}"]`),
+    twitter: (p: string) => all(`meta[name="twitter:${p}"]`),
+    document,
+  };
+}
+
+Deno.test("every page has one canonical link and one meta description; question, debate and profile pages carry OpenGraph and Twitter cards", async () => {
+  const fake = startFakeLlm();
+  const t = await createTestApp({ env: { ...fake.env, APP_ORIGIN: ORIGIN } });
+  try {
+    const asker = await member(t, "Asker");
+    const qid = await ask(t, asker, {
+      title: "How do I water ferns",
+      description: "Mine wilt <b>every</b> summer.",
+      tags: ["garden"],
+    });
+    const started = await t.request("/api/debate", {
+      method: "POST",
+      headers: jsonWrite(t, asker.cookie),
+      body: JSON.stringify({ topic: "Tabs or spaces?", userProfile: { name: "Asker" } }),
+    });
+    const debateId = parseSse(await started.text())[0].data.id as string;
+    const pages = [
+      "/",
+      "/?tag=garden&sort=hot",
+      "/ask",
+      "/debate",
+      "/signin",
+      "/docs/api",
+      `/questions/${qid}`,
+      `/u/${asker.id}`,
+      `/debates/${debateId}`,
+    ];
+    for (const path of pages) {
+      const res = await t.request(path);
+      assert.equal(res.status, 200, path);
+      const head = headOf(await res.text());
+      assert.equal(head.canonical.length, 1, `${path}: canonical ${head.canonical}`);
+      assert.ok(head.canonical[0].startsWith(`${ORIGIN}/`), head.canonical[0]);
+      assert.equal(head.description.length, 1, `${path}: description ${head.description}`);
+      assert.ok(head.description[0].length > 0 && head.description[0].length <= 160, path);
+    }
+    const tagged = headOf(await (await t.request("/?tag=garden&sort=hot&page=1")).text());
+    assert.deepEqual(tagged.canonical, [`${ORIGIN}/?tag=garden`], "sort and page 1 dropped");
+    const cards: [string, string, string][] = [
+      [`/questions/${qid}`, "article", "How do I water ferns"],
+      [`/debates/${debateId}`, "article", "Debate: Tabs or spaces?"],
+      [`/u/${asker.id}`, "profile", "Asker on Parley"],
+    ];
+    for (const [path, type, title] of cards) {
+      const head = headOf(await (await t.request(path)).text());
+      assert.deepEqual(head.og("type"), [type], path);
+      assert.deepEqual(head.og("title"), [title], path);
+      assert.deepEqual(head.og("url"), [`${ORIGIN}${path}`], path);
+      assert.deepEqual(head.og("description"), head.description, path);
+      assert.deepEqual(head.twitter("card"), ["summary"], path);
+      assert.deepEqual(head.twitter("title"), [title], path);
+    }
+    const question = headOf(await (await t.request(`/questions/${qid}`)).text());
+    assert.equal(question.description[0], "Mine wilt every summer.");
+    const plain = headOf(await (await t.request("/ask")).text());
+    assert.deepEqual(plain.og("title"), [], "no cards on a form page");
+  } finally {
+    await t.close();
+    await fake.close();
   }
 });
