@@ -32,6 +32,8 @@ import { ThreadQuery } from "@/lib/schemas/community.ts";
 import { queryObject } from "@/lib/schemas/parse.ts";
 import { CONTENT_MAX } from "@/lib/shared.ts";
 import { PageMeta } from "@/lib/seo/page_meta.tsx";
+import { JsonLd } from "@/lib/seo/json_ld.tsx";
+import { qaPage } from "@/lib/seo/qa_page.ts";
 import { define } from "@/lib/state.ts";
 
 interface Data {
@@ -139,6 +141,9 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
         description={excerpt(q.description || q.title, 160)}
         title={q.title}
         type="article"
+      />
+      <JsonLd
+        data={qaPage(state.services.config.appOrigin, q, q.messages, data.extras.hidden)}
       />
       {asked && <p class="alert alert-ok" role="status">Your question is live.</p>}
       {posted && tree.byId.has(posted) && (

@@ -8,10 +8,21 @@ import assert from "node:assert/strict";
 import { XMLParser } from "fast-xml-parser";
 import { parseHTML } from "linkedom";
 import { saveSettings } from "@/lib/profile/settings.ts";
-import { createTestApp, jsonWrite, type TestApp } from "../helpers/app.ts";
+import { createTestApp, jsonWrite, type TestApp, waitForJobs } from "../helpers/app.ts";
 import { startFakeLlm } from "../helpers/fake_llm.ts";
+import { checkStructuredData } from "../helpers/structured_data.ts";
+import { QA_PAGE_PRESET } from "../helpers/qa_page_preset.ts";
 import { parseSse } from "../helpers/sse.ts";
-import { ask, type Member, member, postAs } from "../helpers/community.ts";
+import {
+  answer,
+  ask,
+  getAs,
+  json,
+  type Member,
+  member,
+  postAs,
+  vote,
+} from "../helpers/community.ts";
 
 const ORIGIN = "https://parley.example";
 const parser = new XMLParser({ isArray: (name) => name === "url" || name === "sitemap" });
@@ -199,6 +210,96 @@ Deno.test("every page has one canonical link and one meta description; question,
     assert.equal(question.description[0], "Mine wilt every summer.");
     const plain = headOf(await (await t.request("/ask")).text());
     assert.deepEqual(plain.og("title"), [], "no cards on a form page");
+  } finally {
+    await t.close();
+    await fake.close();
+  }
+});
+
+Deno.test("a question page carries QAPage JSON-LD that passes structured-data-testing-tool, escapes post text, leaves hidden answers out and labels AI-written answers", async () => {
+  const fake = startFakeLlm();
+  const t = await createTestApp({
+    env: { ...fake.env, APP_ORIGIN: ORIGIN, EXPERT_PANEL_PER_DAY: "50" },
+  });
+  try {
+    const [asker, helper, spammer, mod] = await Promise.all(
+      ["Asker", "Helper", "Spammer", "Mo"].map((n) => member(t, n)),
+    );
+    t.services.config.moderators = [mod.id];
+    const qid = await ask(t, asker, {
+      title: "Why does </script> break my page?",
+      description: "Pasting `</script><b>` into a template ends the script early.",
+      tags: ["html"],
+    });
+    const accepted = await answer(t, helper, qid, "Escape `<` as \\u003c inside the JSON.");
+    const other = await answer(t, asker, qid, "Or move the data into a data attribute.");
+    const spam = await answer(t, spammer, qid, "Zanzibarspam buy watches");
+    assert.equal(
+      (await postAs(t, mod, "/api/mod/actions", {
+        targetType: "message",
+        targetId: spam,
+        action: "hide",
+      })).status,
+      200,
+    );
+    const acc = await postAs(t, asker, `/api/questions/${qid}/accept`, { messageId: accepted });
+    assert.equal(acc.status, 200, await acc.text());
+    await vote(t, helper, "question", qid, "up");
+    await waitForJobs(undefined, "panel");
+    const api = await json<
+      { answerCount: number; messages: { id: string; authorType: string; replyTo?: string }[] }
+    >(
+      t.request(`/api/questions/${qid}`),
+    );
+    const experts = api.body.messages.filter((m) => m.authorType === "ai" && !m.replyTo);
+    assert.ok(experts.length >= 1, "the panel answered");
+
+    for (const who of [null, spammer]) {
+      const res = await getAs(t, who, `/questions/${qid}`);
+      assert.equal(res.status, 200);
+      const html = await res.text();
+      const { document } = parseHTML(html);
+      const scripts = [...document.querySelectorAll('script[type="application/ld+json"]')];
+      assert.equal(scripts.length, 1);
+      const raw = (scripts[0] as unknown as { textContent: string }).textContent;
+      assert.ok(!raw.includes("<"), "no raw < inside the script");
+      const data = JSON.parse(raw);
+      const result = await checkStructuredData(html);
+      for (const rule of QA_PAGE_PRESET.tests) {
+        // The tool runs a `[*]` rule once per instance, as `[0]` here (one QAPage).
+        const path = rule.test.replace("QAPage[*]", "QAPage[0]");
+        assert.ok(result.passed.includes(path), `${path} passed: ${JSON.stringify(result)}`);
+      }
+      assert.deepEqual(result.failed, []);
+
+      const q = data.mainEntity;
+      assert.equal(data["@type"], "QAPage");
+      assert.equal(data.url, `${ORIGIN}/questions/${qid}`);
+      assert.equal(q.name, "Why does </script> break my page?");
+      assert.equal(q.answerCount, api.body.answerCount, "the thread's own count");
+      assert.equal(q.upvoteCount, 1);
+      assert.ok(!Number.isNaN(Date.parse(q.dateCreated)));
+      assert.deepEqual(q.author, {
+        "@type": "Person",
+        name: "Asker",
+        url: `${ORIGIN}/u/${asker.id}`,
+      });
+      assert.equal(q.acceptedAnswer.url, `${ORIGIN}/questions/${qid}#${accepted}`);
+      assert.equal(q.acceptedAnswer.author.name, "Helper");
+      const suggested = q.suggestedAnswer.map((a: { url: string }) => a.url.split("#")[1]);
+      assert.deepEqual(
+        suggested.sort(),
+        [other, ...experts.map((m) => m.id)].sort(),
+        "hidden answer left out",
+      );
+      assert.ok(!raw.includes("Zanzibarspam"));
+      const ai = q.suggestedAnswer.find((a: { url: string }) => a.url.endsWith(experts[0].id));
+      assert.equal(ai.author["@type"], "Organization");
+      assert.match(ai.author.name, /AI expert/);
+      assert.match(ai.creditText, /^AI-written/);
+      const human = q.suggestedAnswer.find((a: { url: string }) => a.url.endsWith(other));
+      assert.equal(human.creditText, undefined);
+    }
   } finally {
     await t.close();
     await fake.close();
