@@ -117,6 +117,9 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
   const signIn = signedIn ? null : signInHref(url);
   const tree = nestReplies(q.messages);
   const posted = url.searchParams.get("posted");
+  // Structured data describes public content only: none on the author's or a moderator's
+  // view of a hidden or deleted question.
+  const withdrawn = data.extras.hidden.includes(q.id) || q.deletedAt !== undefined;
   const asked = url.searchParams.get("asked");
   const view: ThreadView = {
     question: q,
@@ -142,9 +145,11 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
         title={q.title}
         type="article"
       />
-      <JsonLd
-        data={qaPage(state.services.config.appOrigin, q, q.messages, data.extras.hidden)}
-      />
+      {!withdrawn && (
+        <JsonLd
+          data={qaPage(state.services.config.appOrigin, q, q.messages, data.extras.hidden)}
+        />
+      )}
       {asked && <p class="alert alert-ok" role="status">Your question is live.</p>}
       {posted && tree.byId.has(posted) && (
         <p class="alert alert-ok" role="status">Your message was posted.</p>

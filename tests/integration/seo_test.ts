@@ -300,6 +300,21 @@ Deno.test("a question page carries QAPage JSON-LD that passes structured-data-te
       const human = q.suggestedAnswer.find((a: { url: string }) => a.url.endsWith(other));
       assert.equal(human.creditText, undefined);
     }
+    // The asker still sees their question once hidden, but it has no structured data.
+    assert.equal(
+      (await postAs(t, mod, "/api/mod/actions", {
+        targetType: "question",
+        targetId: qid,
+        action: "hide",
+      })).status,
+      200,
+    );
+    const own = await (await getAs(t, asker, `/questions/${qid}`)).text();
+    assert.match(own, /Why does/);
+    assert.equal(
+      parseHTML(own).document.querySelectorAll('script[type="application/ld+json"]').length,
+      0,
+    );
   } finally {
     await t.close();
     await fake.close();
