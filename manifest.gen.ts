@@ -89,7 +89,10 @@ import * as $profile_index from "./routes/profile/index.tsx";
 import * as $questions_id from "./routes/questions/[id].tsx";
 import * as $questions_id_edit from "./routes/questions/[id]/edit.tsx";
 import * as $questions_id_revisions from "./routes/questions/[id]/revisions.tsx";
+import * as $robots_txt from "./routes/robots.txt.ts";
 import * as $signin from "./routes/signin.tsx";
+import * as $sitemap_xml from "./routes/sitemap.xml.ts";
+import * as $sitemaps_kind_page from "./routes/sitemaps/[kind]/[page].ts";
 import * as $skill_md from "./routes/skill.md.ts";
 import * as $theme from "./routes/theme.ts";
 import * as $u_userId from "./routes/u/[userId].tsx";
@@ -204,7 +207,10 @@ const manifest: Manifest = {
     "./routes/questions/[id].tsx": $questions_id,
     "./routes/questions/[id]/edit.tsx": $questions_id_edit,
     "./routes/questions/[id]/revisions.tsx": $questions_id_revisions,
+    "./routes/robots.txt.ts": $robots_txt,
     "./routes/signin.tsx": $signin,
+    "./routes/sitemap.xml.ts": $sitemap_xml,
+    "./routes/sitemaps/[kind]/[page].ts": $sitemaps_kind_page,
     "./routes/skill.md.ts": $skill_md,
     "./routes/theme.ts": $theme,
     "./routes/u/[userId].tsx": $u_userId,

@@ -1,10 +1,12 @@
 import { Footer } from "@/components/Footer.tsx";
 import { Header } from "@/components/Header.tsx";
 import { asset } from "@/lib/fresh/assets.ts";
+import { beginPageMeta, SiteMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
 
 /** The document shell around every page. */
 export default define.page(function App({ Component, state, url }) {
+  beginPageMeta();
   return (
     <html lang="en" data-theme={state.theme === "auto" ? undefined : state.theme}>
       <head>
@@ -22,6 +24,7 @@ export default define.page(function App({ Component, state, url }) {
           </div>
         </main>
         <Footer />
+        <SiteMeta origin={state.services.config.appOrigin} url={url} />
       </body>
     </html>
   );

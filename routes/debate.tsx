@@ -6,6 +6,7 @@ import { getAgentMemory, listDebateSummaries } from "@/lib/debates/store.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import { getProfile } from "@/lib/profile/profiles.ts";
 import { TOPIC_MAX_CHARS } from "@/lib/shared.ts";
+import { PageMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
 
 interface Data {
@@ -67,11 +68,8 @@ export default define.page<typeof handler>(function DebatePage({ data }) {
     <>
       <Head>
         <title>Debate · Parley</title>
-        <meta
-          name="description"
-          content="Watch your AI agent debate an AI opponent live, then read the judge's report."
-        />
       </Head>
+      <PageMeta description="Watch your AI agent debate an AI opponent live, then read the judge's report." />
       <div class="page-head">
         <h1>Debate</h1>
       </div>

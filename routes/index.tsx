@@ -19,6 +19,7 @@ import { type FeedPage, findQuestions } from "@/lib/community/questions/feed.ts"
 import { QuestionsQuery } from "@/lib/schemas/community.ts";
 import { queryObject } from "@/lib/schemas/parse.ts";
 import { cachedRead } from "@/lib/community/read_cache.ts";
+import { PageMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
 import { DiscoverySidebar } from "@/components/DiscoverySidebar.tsx";
 import {
@@ -134,10 +135,6 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
         <title>
           {filtered ? `${heading(data)} · Parley` : "Parley — questions, answers and AI debates"}
         </title>
-        <meta
-          name="description"
-          content="A community where people and their AI agents ask, answer, vote and debate."
-        />
       </Head>
       {data.tag
         ? (
@@ -147,6 +144,7 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
           />
         )
         : <FeedLink title="Newest questions (Atom)" href={questionsFeedPath()} />}
+      {data.tag && <PageMeta description={`Questions tagged ${data.tag} on Parley`} />}
       <SignInErrorBanner url={url} />
       {url.searchParams.has("deleted") && (
         <p class="alert alert-ok" role="status">Your question was deleted.</p>

@@ -10,6 +10,7 @@ import { RelativeTime } from "@/components/RelativeTime.tsx";
 import { debateAccess } from "@/lib/debates/access.ts";
 import type { Debate } from "@/lib/debates/store.ts";
 import { Head } from "@/lib/fresh/head.ts";
+import { PageMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
 
 interface Data {
@@ -52,6 +53,11 @@ export default define.page<typeof handler>(function SavedDebatePage({ data }) {
       <Head>
         <title>{`${debate.topic} · Debate · Parley`}</title>
       </Head>
+      <PageMeta
+        description={`${debate.userProfile.name} and ${opponent.name} debate: ${debate.topic}`}
+        title={`Debate: ${debate.topic}`}
+        type="article"
+      />
       <div class="page-head">
         <div>
           <h1 data-testid="debate-topic">{debate.topic}</h1>

@@ -4,6 +4,7 @@ import { AGENT_RATE_LIMIT } from "@/lib/http/agent.ts";
 import { buildOpenApi, collectOperations, type OperationDoc } from "@/lib/agent/openapi.ts";
 import { mcpClientConfig, mcpToolSummaries } from "@/lib/agent/mcp.ts";
 import manifest from "@/manifest.gen.ts";
+import { PageMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
 
 type Json = Record<string, unknown>;
@@ -45,8 +46,8 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
     <>
       <Head>
         <title>API reference · Parley</title>
-        <meta name="description" content="Parley's HTTP API for people and AI agents." />
       </Head>
+      <PageMeta description="Parley's HTTP API for people and AI agents." />
       <div class="page-head">
         <h1>API reference</h1>
         <span class="row">

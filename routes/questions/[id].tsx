@@ -33,6 +33,9 @@ import { EXPERTS, publicExpert } from "@/lib/panel/experts.ts";
 import { ThreadQuery } from "@/lib/schemas/community.ts";
 import { queryObject } from "@/lib/schemas/parse.ts";
 import { CONTENT_MAX } from "@/lib/shared.ts";
+import { PageMeta } from "@/lib/seo/page_meta.tsx";
+import { JsonLd } from "@/lib/seo/json_ld.tsx";
+import { qaPage } from "@/lib/seo/qa_page.ts";
 import { define } from "@/lib/state.ts";
 
 interface Data {
@@ -116,6 +119,9 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
   const signIn = signedIn ? null : signInHref(url);
   const tree = nestReplies(q.messages);
   const posted = url.searchParams.get("posted");
+  // Structured data describes public content only: none on the author's or a moderator's
+  // view of a hidden or deleted question.
+  const withdrawn = data.extras.hidden.includes(q.id) || q.deletedAt !== undefined;
   const asked = url.searchParams.get("asked");
   const view: ThreadView = {
     question: q,
@@ -135,9 +141,18 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
     <>
       <Head>
         <title>{q.title} · Parley</title>
-        <meta name="description" content={excerpt(q.description || q.title, 160)} />
       </Head>
       <FeedLink title={`Answers to “${q.title}” (Atom)`} href={answersFeedPath(q.id)} />
+      <PageMeta
+        description={excerpt(q.description || q.title, 160)}
+        title={q.title}
+        type="article"
+      />
+      {!withdrawn && (
+        <JsonLd
+          data={qaPage(state.services.config.appOrigin, q, q.messages, data.extras.hidden)}
+        />
+      )}
       {asked && <p class="alert alert-ok" role="status">Your question is live.</p>}
       {posted && tree.byId.has(posted) && (
         <p class="alert alert-ok" role="status">Your message was posted.</p>

@@ -13,6 +13,7 @@ import { Head } from "@/lib/fresh/head.ts";
 import { FeedLink } from "@/components/FeedLink.tsx";
 import { userFeedPath } from "@/lib/feeds/paths.ts";
 import { getPublicProfile, type PublicProfile } from "@/lib/profile/public_profile.ts";
+import { PageMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
 
 interface Data {
@@ -57,11 +58,16 @@ export default define.page<typeof handler>(function PublicProfilePage({ data }) 
     <>
       <Head>
         <title>{`${p.displayName} · Parley`}</title>
-        <meta name="description" content={p.bio || `${p.displayName} on Parley`} />
       </Head>
       {p.visibleActivity.favorites && (
         <FeedLink title={`${p.displayName}'s activity (Atom)`} href={userFeedPath(p.userId)} />
       )}
+      <PageMeta
+        description={p.bio || `${p.displayName} on Parley`}
+        title={`${p.displayName} on Parley`}
+        type="profile"
+        image={p.avatarUrl || undefined}
+      />
       <div class="profile-sections" data-testid="public-profile">
         <div>
           {p.coverUrl

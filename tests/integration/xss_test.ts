@@ -37,8 +37,9 @@ export function unsafeMarkup(html: string): string[] {
       ) problems.push(`${k}=${v} on <${name}>`);
     }
     if (name === "script") {
-      // The only executable script is the build's immutable boot module, by URL.
-      const ok = attrs.type === "application/json" ||
+      // The only executable script is the build's immutable boot module, by URL; JSON
+      // (island props, a question's JSON-LD) is data.
+      const ok = attrs.type === "application/json" || attrs.type === "application/ld+json" ||
         (attrs.type === "module" && /^\/_parley\/[A-Za-z0-9_-]+\/boot\.js$/.test(attrs.src ?? ""));
       if (!ok) problems.push(`script ${m[0]}`);
     }
@@ -46,12 +47,13 @@ export function unsafeMarkup(html: string): string[] {
       problems.push(`<${name}>`);
     }
   }
-  // Nothing injected may close the JSON props script early.
-  for (const json of html.matchAll(/<script type="application\/json"[^>]*>([\s\S]*?)<\/script>/g)) {
+  // Nothing injected may close the JSON props or JSON-LD script early.
+  const jsonScripts = /<script type="application\/(?:ld\+)?json"[^>]*>([\s\S]*?)<\/script>/g;
+  for (const json of html.matchAll(jsonScripts)) {
     try {
       JSON.parse(json[1]);
     } catch {
-      problems.push("island props are not intact JSON");
+      problems.push("island props or JSON-LD are not intact JSON");
     }
   }
   return problems;

@@ -1,0 +1,322 @@
+/**
+ * Discoverable pages (docs/interface.md#discoverable-pages): robots.txt, and the sitemap
+ * index and its pages read with a real XML parser; every listed URL answers 200 through
+ * the app, and no hidden or deleted question nor private profile is listed; each page's
+ * canonical link, description and cards, read with an HTML parser.
+ */
+import assert from "node:assert/strict";
+import { XMLParser } from "fast-xml-parser";
+import { parseHTML } from "linkedom";
+import { saveSettings } from "@/lib/profile/settings.ts";
+import { createTestApp, jsonWrite, type TestApp, waitForJobs } from "../helpers/app.ts";
+import { startFakeLlm } from "../helpers/fake_llm.ts";
+import { checkStructuredData } from "../helpers/structured_data.ts";
+import { QA_PAGE_PRESET } from "../helpers/qa_page_preset.ts";
+import { parseSse } from "../helpers/sse.ts";
+import {
+  answer,
+  ask,
+  getAs,
+  json,
+  type Member,
+  member,
+  postAs,
+  vote,
+} from "../helpers/community.ts";
+
+const ORIGIN = "https://parley.example";
+const parser = new XMLParser({ isArray: (name) => name === "url" || name === "sitemap" });
+
+interface World {
+  t: TestApp;
+  asker: Member;
+  privateMember: Member;
+  liveIds: string[];
+  hiddenQid: string;
+  deletedQid: string;
+}
+
+async function world(): Promise<World> {
+  const t = await createTestApp({ env: { APP_ORIGIN: ORIGIN } });
+  const [asker, mod, privateMember] = await Promise.all(
+    ["Asker", "Mo", "Quiet"].map((n) => member(t, n)),
+  );
+  t.services.config.moderators = [mod.id];
+  await saveSettings(t.kv, privateMember.id, { activityVisibility: "private" });
+  const liveIds = [
+    await ask(t, asker, { title: "How do I water ferns", tags: ["garden"] }),
+    await ask(t, asker, { title: "Which soil suits cactus", tags: ["garden", "soil"] }),
+  ];
+  const hiddenQid = await ask(t, asker, { title: "A question moderators hid", tags: ["garden"] });
+  const hide = await postAs(t, mod, "/api/mod/actions", {
+    targetType: "question",
+    targetId: hiddenQid,
+    action: "hide",
+  });
+  assert.equal(hide.status, 200, await hide.text());
+  const deletedQid = await ask(t, asker, { title: "A question its author deleted" });
+  const del = await t.request(`/api/questions/${deletedQid}`, {
+    method: "DELETE",
+    headers: { cookie: asker.cookie, origin: ORIGIN },
+  });
+  assert.equal(del.status, 200, await del.text());
+  return { t, asker, privateMember, liveIds, hiddenQid, deletedQid };
+}
+
+/** The path of an absolute URL on the app's origin. */
+function pathOf(loc: string): string {
+  const u = new URL(loc);
+  assert.equal(u.origin, ORIGIN, loc);
+  return u.pathname + u.search;
+}
+
+Deno.test("robots.txt disallows the API, settings, moderation and sign-in pages and names the sitemap", async () => {
+  const t = await createTestApp({ env: { APP_ORIGIN: ORIGIN } });
+  try {
+    const res = await t.request("/robots.txt");
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("content-type") ?? "", /^text\/plain/);
+    const lines = (await res.text()).split("\n");
+    for (const p of ["/api/", "/profile", "/mod", "/signin", "/local-oauth/"]) {
+      assert.ok(lines.includes(`Disallow: ${p}`), p);
+    }
+    assert.ok(lines.includes(`Sitemap: ${ORIGIN}/sitemap.xml`));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the sitemap index and its pages parse, every URL answers 200 with a lastmod, and nothing hidden, deleted or private is listed", async () => {
+  const w = await world();
+  try {
+    const indexRes = await w.t.request("/sitemap.xml");
+    assert.equal(indexRes.status, 200);
+    assert.match(indexRes.headers.get("content-type") ?? "", /xml/);
+    const index = parser.parse(await indexRes.text());
+    const sitemaps: { loc: string }[] = index.sitemapindex.sitemap;
+    assert.ok(sitemaps.length >= 3);
+    const listed: { loc: string; lastmod: string }[] = [];
+    for (const s of sitemaps) {
+      const res = await w.t.request(pathOf(s.loc));
+      assert.equal(res.status, 200, s.loc);
+      const doc = parser.parse(await res.text());
+      assert.ok(doc.urlset, s.loc);
+      listed.push(...(doc.urlset.url ?? []));
+    }
+    for (const u of listed) {
+      assert.ok(!Number.isNaN(Date.parse(u.lastmod)), `${u.loc} lastmod ${u.lastmod}`);
+      const res = await w.t.request(pathOf(u.loc));
+      await res.body?.cancel();
+      assert.equal(res.status, 200, u.loc);
+    }
+    const locs = listed.map((u) => u.loc);
+    for (const id of w.liveIds) assert.ok(locs.includes(`${ORIGIN}/questions/${id}`), id);
+    assert.ok(!locs.some((l) => l.includes(w.hiddenQid)), "hidden question listed");
+    assert.ok(!locs.some((l) => l.includes(w.deletedQid)), "deleted question listed");
+    assert.ok(locs.includes(`${ORIGIN}/u/${w.asker.id}`));
+    assert.ok(!locs.some((l) => l.includes(w.privateMember.id)), "private profile listed");
+    assert.ok(locs.includes(`${ORIGIN}/?tag=garden`));
+    assert.ok(locs.includes(`${ORIGIN}/?tag=soil`));
+  } finally {
+    await w.t.close();
+  }
+});
+
+Deno.test("sitemap pages past the end are empty and unknown kinds or pages answer 404", async () => {
+  const t = await createTestApp({ env: { APP_ORIGIN: ORIGIN } });
+  try {
+    const past = parser.parse(await (await t.request("/sitemaps/questions/99.xml")).text());
+    assert.equal(past.urlset.url, undefined);
+    for (const p of ["/sitemaps/users/1.xml", "/sitemaps/questions/0.xml", "/sitemaps/tags/x"]) {
+      const res = await t.request(p);
+      await res.body?.cancel();
+      assert.equal(res.status, 404, p);
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+/** The head's tags of a page, read with an HTML parser. */
+function headOf(html: string) {
+  const { document } = parseHTML(html);
+  const all = (selector: string) =>
+    [...document.querySelectorAll(selector)].map((e) =>
+      (e as unknown as { getAttribute(n: string): string | null }).getAttribute("content") ??
+        (e as unknown as { getAttribute(n: string): string | null }).getAttribute("href") ?? ""
+    );
+  return {
+    canonical: all('link[rel="canonical"]'),
+    description: all('meta[name="description"]'),
+    og: (p: string) => all(`meta[property="og:${p}"]`),
+    twitter: (p: string) => all(`meta[name="twitter:${p}"]`),
+    document,
+  };
+}
+
+Deno.test("every page has one canonical link and one meta description; question, debate and profile pages carry OpenGraph and Twitter cards", async () => {
+  const fake = startFakeLlm();
+  const t = await createTestApp({ env: { ...fake.env, APP_ORIGIN: ORIGIN } });
+  try {
+    const asker = await member(t, "Asker");
+    const qid = await ask(t, asker, {
+      title: "How do I water ferns",
+      description: "Mine wilt <b>every</b> summer.",
+      tags: ["garden"],
+    });
+    const started = await t.request("/api/debate", {
+      method: "POST",
+      headers: jsonWrite(t, asker.cookie),
+      body: JSON.stringify({ topic: "Tabs or spaces?", userProfile: { name: "Asker" } }),
+    });
+    const debateId = parseSse(await started.text())[0].data.id as string;
+    const pages = [
+      "/",
+      "/?tag=garden&sort=hot",
+      "/ask",
+      "/debate",
+      "/signin",
+      "/docs/api",
+      `/questions/${qid}`,
+      `/u/${asker.id}`,
+      `/debates/${debateId}`,
+    ];
+    for (const path of pages) {
+      const res = await t.request(path);
+      assert.equal(res.status, 200, path);
+      const head = headOf(await res.text());
+      assert.equal(head.canonical.length, 1, `${path}: canonical ${head.canonical}`);
+      assert.ok(head.canonical[0].startsWith(`${ORIGIN}/`), head.canonical[0]);
+      assert.equal(head.description.length, 1, `${path}: description ${head.description}`);
+      assert.ok(head.description[0].length > 0 && head.description[0].length <= 160, path);
+    }
+    const tagged = headOf(await (await t.request("/?tag=garden&sort=hot&page=1")).text());
+    assert.deepEqual(tagged.canonical, [`${ORIGIN}/?tag=garden`], "sort and page 1 dropped");
+    const cards: [string, string, string][] = [
+      [`/questions/${qid}`, "article", "How do I water ferns"],
+      [`/debates/${debateId}`, "article", "Debate: Tabs or spaces?"],
+      [`/u/${asker.id}`, "profile", "Asker on Parley"],
+    ];
+    for (const [path, type, title] of cards) {
+      const head = headOf(await (await t.request(path)).text());
+      assert.deepEqual(head.og("type"), [type], path);
+      assert.deepEqual(head.og("title"), [title], path);
+      assert.deepEqual(head.og("url"), [`${ORIGIN}${path}`], path);
+      assert.deepEqual(head.og("description"), head.description, path);
+      assert.deepEqual(head.twitter("card"), ["summary"], path);
+      assert.deepEqual(head.twitter("title"), [title], path);
+    }
+    const question = headOf(await (await t.request(`/questions/${qid}`)).text());
+    assert.equal(question.description[0], "Mine wilt every summer.");
+    const plain = headOf(await (await t.request("/ask")).text());
+    assert.deepEqual(plain.og("title"), [], "no cards on a form page");
+  } finally {
+    await t.close();
+    await fake.close();
+  }
+});
+
+Deno.test("a question page carries QAPage JSON-LD that passes structured-data-testing-tool, escapes post text, leaves hidden answers out and labels AI-written answers", async () => {
+  const fake = startFakeLlm();
+  const t = await createTestApp({
+    env: { ...fake.env, APP_ORIGIN: ORIGIN, EXPERT_PANEL_PER_DAY: "50" },
+  });
+  try {
+    const [asker, helper, spammer, mod] = await Promise.all(
+      ["Asker", "Helper", "Spammer", "Mo"].map((n) => member(t, n)),
+    );
+    t.services.config.moderators = [mod.id];
+    const qid = await ask(t, asker, {
+      title: "Why does </script> break my page?",
+      description: "Pasting `</script><b>` into a template ends the script early.",
+      tags: ["html"],
+    });
+    const accepted = await answer(t, helper, qid, "Escape `<` as \\u003c inside the JSON.");
+    const other = await answer(t, asker, qid, "Or move the data into a data attribute.");
+    const spam = await answer(t, spammer, qid, "Zanzibarspam buy watches");
+    assert.equal(
+      (await postAs(t, mod, "/api/mod/actions", {
+        targetType: "message",
+        targetId: spam,
+        action: "hide",
+      })).status,
+      200,
+    );
+    const acc = await postAs(t, asker, `/api/questions/${qid}/accept`, { messageId: accepted });
+    assert.equal(acc.status, 200, await acc.text());
+    await vote(t, helper, "question", qid, "up");
+    await waitForJobs(undefined, "panel");
+    const api = await json<
+      { answerCount: number; messages: { id: string; authorType: string; replyTo?: string }[] }
+    >(
+      t.request(`/api/questions/${qid}`),
+    );
+    const experts = api.body.messages.filter((m) => m.authorType === "ai" && !m.replyTo);
+    assert.ok(experts.length >= 1, "the panel answered");
+
+    for (const who of [null, spammer]) {
+      const res = await getAs(t, who, `/questions/${qid}`);
+      assert.equal(res.status, 200);
+      const html = await res.text();
+      const { document } = parseHTML(html);
+      const scripts = [...document.querySelectorAll('script[type="application/ld+json"]')];
+      assert.equal(scripts.length, 1);
+      const raw = (scripts[0] as unknown as { textContent: string }).textContent;
+      assert.ok(!raw.includes("<"), "no raw < inside the script");
+      const data = JSON.parse(raw);
+      const result = await checkStructuredData(html);
+      for (const rule of QA_PAGE_PRESET.tests) {
+        // The tool runs a `[*]` rule once per instance, as `[0]` here (one QAPage).
+        const path = rule.test.replace("QAPage[*]", "QAPage[0]");
+        assert.ok(result.passed.includes(path), `${path} passed: ${JSON.stringify(result)}`);
+      }
+      assert.deepEqual(result.failed, []);
+
+      const q = data.mainEntity;
+      assert.equal(data["@type"], "QAPage");
+      assert.equal(data.url, `${ORIGIN}/questions/${qid}`);
+      assert.equal(q.name, "Why does </script> break my page?");
+      assert.equal(q.answerCount, api.body.answerCount, "the thread's own count");
+      assert.equal(q.upvoteCount, 1);
+      assert.ok(!Number.isNaN(Date.parse(q.dateCreated)));
+      assert.deepEqual(q.author, {
+        "@type": "Person",
+        name: "Asker",
+        url: `${ORIGIN}/u/${asker.id}`,
+      });
+      assert.equal(q.acceptedAnswer.url, `${ORIGIN}/questions/${qid}#${accepted}`);
+      assert.equal(q.acceptedAnswer.author.name, "Helper");
+      const suggested = q.suggestedAnswer.map((a: { url: string }) => a.url.split("#")[1]);
+      assert.deepEqual(
+        suggested.sort(),
+        [other, ...experts.map((m) => m.id)].sort(),
+        "hidden answer left out",
+      );
+      assert.ok(!raw.includes("Zanzibarspam"));
+      const ai = q.suggestedAnswer.find((a: { url: string }) => a.url.endsWith(experts[0].id));
+      assert.equal(ai.author["@type"], "Organization");
+      assert.match(ai.author.name, /AI expert/);
+      assert.match(ai.creditText, /^AI-written/);
+      const human = q.suggestedAnswer.find((a: { url: string }) => a.url.endsWith(other));
+      assert.equal(human.creditText, undefined);
+    }
+    // The asker still sees their question once hidden, but it has no structured data.
+    assert.equal(
+      (await postAs(t, mod, "/api/mod/actions", {
+        targetType: "question",
+        targetId: qid,
+        action: "hide",
+      })).status,
+      200,
+    );
+    const own = await (await getAs(t, asker, `/questions/${qid}`)).text();
+    assert.match(own, /Why does/);
+    assert.equal(
+      parseHTML(own).document.querySelectorAll('script[type="application/ld+json"]').length,
+      0,
+    );
+  } finally {
+    await t.close();
+    await fake.close();
+  }
+});
