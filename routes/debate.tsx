@@ -74,6 +74,7 @@ export default define.page<typeof handler>(function DebatePage({ data }) {
       </Head>
       <div class="page-head">
         <h1>Debate</h1>
+        <a class="btn" href="/debates" data-testid="public-debates-link">Public debates</a>
       </div>
       {!data.signedIn && (
         <p class="alert alert-info" data-testid="debate-signin-hint">
