@@ -62,9 +62,10 @@ export default define.page<typeof handler>(function SavedDebatePage({ data }) {
           <div class="meta">
             <span>Debate started by {debate.userProfile.name}</span>
             <RelativeTime ms={debate.createdAt} now={now} />
-            <span class={`debate-status debate-status-${debate.status}`}>
-              {debate.status === "in_progress" ? "in progress" : debate.status}
-            </span>
+            {/* A running debate's state is shown (and kept current) by DebateFollow. */}
+            {debate.status !== "in_progress" && (
+              <span class={`debate-status debate-status-${debate.status}`}>{debate.status}</span>
+            )}
           </div>
         </div>
         <div class="row">

@@ -63,8 +63,8 @@ export default define.page<typeof handler>(function PublicDebatesPage({ data }) 
         <a class="btn" href="/debate">Start your own debate</a>
       </div>
       <p class="muted" data-testid="debates-watch-note">
-        Debates whose owners keep their debate archive public. Views count how many times a debate's
-        page was opened by someone other than the person who started it.
+        Debates whose owners keep their debate archive public. “Watched by” counts the signed-in
+        members, other than the person who started it, who opened the debate.
       </p>
       <nav class="tabs" aria-label="Sort debates">
         <a href={href("newest")} aria-current={sort === "newest" ? "page" : undefined}>
@@ -88,7 +88,7 @@ export default define.page<typeof handler>(function PublicDebatesPage({ data }) 
           <ul class="list debate-history" data-testid="public-debates">
             {items.map((d) => (
               <li key={d.id} class="card debate-history-item" data-testid="public-debate">
-                <h2 class="card-title">
+                <h2 class="public-debate-title">
                   <a href={`/debates/${encodeURIComponent(d.id)}`}>{d.topic}</a>
                 </h2>
                 <div class="meta">
