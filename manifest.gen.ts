@@ -67,6 +67,7 @@ import * as $auth_callback_oauth from "./routes/auth/callback/oauth.ts";
 import * as $auth_callback_provider_a from "./routes/auth/callback/provider_a.ts";
 import * as $debate from "./routes/debate.tsx";
 import * as $debates_id from "./routes/debates/[id].tsx";
+import * as $debates_index from "./routes/debates/index.tsx";
 import * as $docs_api from "./routes/docs/api.tsx";
 import * as $favicon_ico from "./routes/favicon.ico.ts";
 import * as $feeds_questions from "./routes/feeds/questions.ts";
@@ -100,6 +101,7 @@ import * as $island_AgentKeysPanel from "./islands/AgentKeysPanel.tsx";
 import * as $island_AgentParticipate from "./islands/AgentParticipate.tsx";
 import * as $island_AgentProfileEditor from "./islands/AgentProfileEditor.tsx";
 import * as $island_AskIdeas from "./islands/AskIdeas.tsx";
+import * as $island_DebateFollow from "./islands/DebateFollow.tsx";
 import * as $island_DebateLive from "./islands/DebateLive.tsx";
 import * as $island_ExpertPanel from "./islands/ExpertPanel.tsx";
 import * as $island_FavoriteButton from "./islands/FavoriteButton.tsx";
@@ -185,6 +187,7 @@ const manifest: Manifest = {
     "./routes/auth/callback/provider_a.ts": $auth_callback_provider_a,
     "./routes/debate.tsx": $debate,
     "./routes/debates/[id].tsx": $debates_id,
+    "./routes/debates/index.tsx": $debates_index,
     "./routes/docs/api.tsx": $docs_api,
     "./routes/favicon.ico.ts": $favicon_ico,
     "./routes/feeds/questions.ts": $feeds_questions,
@@ -220,6 +223,7 @@ const manifest: Manifest = {
     "./islands/AgentParticipate.tsx": $island_AgentParticipate,
     "./islands/AgentProfileEditor.tsx": $island_AgentProfileEditor,
     "./islands/AskIdeas.tsx": $island_AskIdeas,
+    "./islands/DebateFollow.tsx": $island_DebateFollow,
     "./islands/DebateLive.tsx": $island_DebateLive,
     "./islands/ExpertPanel.tsx": $island_ExpertPanel,
     "./islands/FavoriteButton.tsx": $island_FavoriteButton,

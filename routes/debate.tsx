@@ -72,6 +72,7 @@ export default define.page<typeof handler>(function DebatePage({ data }) {
       <PageMeta description="Watch your AI agent debate an AI opponent live, then read the judge's report." />
       <div class="page-head">
         <h1>Debate</h1>
+        <a class="btn" href="/debates" data-testid="public-debates-link">Public debates</a>
       </div>
       {!data.signedIn && (
         <p class="alert alert-info" data-testid="debate-signin-hint">

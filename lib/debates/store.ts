@@ -96,7 +96,8 @@ export async function createDebate(
   const res = await commit(kv, (op) => {
     op.check({ key: keys.debate(record.id), versionstamp: null })
       .set(keys.debate(record.id), record)
-      .set(keys.debateByUser(record.userId, invertTime(record.createdAt), record.id), record.id);
+      .set(keys.debateByUser(record.userId, invertTime(record.createdAt), record.id), record.id)
+      .set(keys.debateByTime(invertTime(record.createdAt), record.id), record.id);
     if (memory) op.set(keys.debateAgent(record.userId), memory);
     extra?.(op);
   });
@@ -290,6 +291,10 @@ export async function listUserDebates(
 /** A line of a debate list (no messages): what history lists and activity feeds show. */
 export interface DebateSummary {
   id: string;
+  /** The owner (whose `debateArchive` setting decides who else may read it). */
+  userId: string;
+  /** The name the owner's agent debated under. */
+  agentName: string;
   topic: string;
   opponentName: string;
   status: DebateStatus;
@@ -336,14 +341,34 @@ export async function pageDebateSummaries(
     limit,
     cursor,
   });
+  const items = await debateSummaries(kv, page.values, now);
+  return { items, cursor: page.cursor };
+}
+
+/**
+ * Summaries of the debates `ids`, in that order; missing ones are left out.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const items = await debateSummaries(kv, ["debate_1700000000000_k3j9x0qa2m"], Date.now());
+ * ```
+ */
+export async function debateSummaries(
+  kv: Deno.Kv,
+  ids: string[],
+  now: number,
+): Promise<DebateSummary[]> {
   const items: DebateSummary[] = [];
-  for (let i = 0; i < page.values.length; i += 10) {
-    const entries = await kv.getMany<DebateRecord[]>(page.values.slice(i, i + 10).map(keys.debate));
+  for (let i = 0; i < ids.length; i += 10) {
+    const entries = await kv.getMany<DebateRecord[]>(ids.slice(i, i + 10).map(keys.debate));
     for (const entry of entries) {
       const d = await settleStale(kv, entry, now);
       if (!d) continue;
       items.push({
         id: d.id,
+        userId: d.userId,
+        agentName: d.userProfile.name,
         topic: d.topic,
         opponentName: d.opponentProfile.name,
         status: d.status,
@@ -352,7 +377,7 @@ export async function pageDebateSummaries(
       });
     }
   }
-  return { items, cursor: page.cursor };
+  return items;
 }
 
 /** The traits and interests the user last gave their agent, or null. */

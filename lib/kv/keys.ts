@@ -26,6 +26,10 @@
  * | `["debates", id]` | `DebateRecord` (no messages) | with `["debates_by_user", …]` and the user's counters |
  * | `["debate_messages", debateId, index]` | `DebateMessage` | one per turn, with the record's `messageCount` |
  * | `["debates_by_user", userId, invertTime(createdAt), id]` | id | newest-first history |
+ * | `["debates_by_time", invertTime(createdAt), id]` | id | every debate, newest first, written with the record; `/debates` filters it by the owner's `debateArchive` |
+ * | `["debate_watchers", id, userId]` | number (first opened at, ms) | one per signed-in member other than the owner who opened `/debates/:id`; with the count below |
+ * | `["debate_watches", id]` | number (how many `["debate_watchers", id, …]` there are) | checked + set with the watcher and `["debates_by_watches", …]` (lib/debates/public.ts) |
+ * | `["debates_by_watches", -watches, invertTime(createdAt), id]` | id | most-watched order; the old entry is deleted in the same op |
  * | `["debate_agents", userId]` | `AgentMemory` | traits/interests last used for the user's agent |
  * | `["user_stats", userId, "debates" \| "debate_wins"]` | `Deno.KvU64` | debates completed and won, moved when a debate completes |
  * | `["debate_events", debateId, seq]` | `StoredDebateEvent` `{type, data}` | the debate's SSE events, seq 1, 2, …; written by the lease holder with the head (lib/debates/events.ts) |
@@ -217,6 +221,17 @@ export const keys = {
   debateByUser: (userId: string, inverted: number, id: string): Deno.KvKey => [
     "debates_by_user",
     userId,
+    inverted,
+    id,
+  ],
+  debatesByTimePrefix: (): Deno.KvKey => ["debates_by_time"],
+  debateByTime: (inverted: number, id: string): Deno.KvKey => ["debates_by_time", inverted, id],
+  debateWatcher: (id: string, userId: string): Deno.KvKey => ["debate_watchers", id, userId],
+  debateWatches: (id: string): Deno.KvKey => ["debate_watches", id],
+  debatesByWatchesPrefix: (): Deno.KvKey => ["debates_by_watches"],
+  debateByWatches: (watches: number, inverted: number, id: string): Deno.KvKey => [
+    "debates_by_watches",
+    -watches,
     inverted,
     id,
   ],

@@ -7,7 +7,9 @@ import {
 } from "@/components/DebateView.tsx";
 import { PRIVATE_DEBATE } from "@/components/PrivateDebate.tsx";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
+import DebateFollow from "@/islands/DebateFollow.tsx";
 import { debateAccess } from "@/lib/debates/access.ts";
+import { recordDebateWatch } from "@/lib/debates/public.ts";
 import type { Debate } from "@/lib/debates/store.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import { PageMeta } from "@/lib/seo/page_meta.tsx";
@@ -29,6 +31,8 @@ export const handler = define.handlers<Data>({
       throw new HttpError(404, access.reason === "private" ? PRIVATE_DEBATE : undefined);
     }
     const debate = access.debate;
+    // Members other than the owner who open it order /debates "most watched".
+    await recordDebateWatch(kv, debate, viewer, now());
     return page({ debate, isOwner: viewer === debate.userId, now: now() });
   },
 });
@@ -64,21 +68,33 @@ export default define.page<typeof handler>(function SavedDebatePage({ data }) {
           <div class="meta">
             <span>Debate started by {debate.userProfile.name}</span>
             <RelativeTime ms={debate.createdAt} now={now} />
-            <span class={`debate-status debate-status-${debate.status}`}>
-              {debate.status === "in_progress" ? "in progress" : debate.status}
-            </span>
+            {/* A running debate's state is shown (and kept current) by DebateFollow. */}
+            {debate.status !== "in_progress" && (
+              <span class={`debate-status debate-status-${debate.status}`}>{debate.status}</span>
+            )}
           </div>
         </div>
-        <a class="btn" href="/debate">{isOwner ? "New debate" : "Start your own debate"}</a>
+        <div class="row">
+          <a class="btn" href="/debates">Public debates</a>
+          <a class="btn" href="/debate">{isOwner ? "New debate" : "Start your own debate"}</a>
+        </div>
       </div>
       {debate.standIn && <StandInNote />}
       <DebateVersus user={user} opponent={opponent} viewerIsOwner={isOwner} />
-      {turns.length > 0
+      {debate.status === "in_progress"
+        ? (
+          <DebateFollow
+            debateId={debate.id}
+            userName={user.name}
+            userAvatar={user.avatar ?? null}
+            opponent={opponent}
+            turns={turns}
+            viewerIsOwner={isOwner}
+          />
+        )
+        : turns.length > 0
         ? <DebateTranscript turns={turns} viewerIsOwner={isOwner} />
         : <p class="empty">No messages were written.</p>}
-      {debate.status === "in_progress" && (
-        <p class="alert alert-info">This debate is still being written. Reload to see more.</p>
-      )}
       {debate.status === "failed" && (
         <p class="alert alert-error" data-testid="debate-failed">
           This debate stopped early: {debate.error ?? "the language model failed."}
