@@ -14,13 +14,13 @@
 import { invertTime, listNewestFirst, updateAtomically } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import { getSettings } from "../profile/settings.ts";
-import { type DebateRecord, debateSummaries, type DebateSummary } from "./store.ts";
+import { type DebateRecord, debateSummaries, type OwnedDebateSummary } from "./store.ts";
 
 /** The two orders `/debates` offers. */
 export type PublicDebateOrder = "newest" | "watched";
 
 /** A public debate as `/debates` lists it. */
-export interface PublicDebateItem extends DebateSummary {
+export interface PublicDebateItem extends OwnedDebateSummary {
   watches: number;
 }
 

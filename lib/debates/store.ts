@@ -291,10 +291,6 @@ export async function listUserDebates(
 /** A line of a debate list (no messages): what history lists and activity feeds show. */
 export interface DebateSummary {
   id: string;
-  /** The owner (whose `debateArchive` setting decides who else may read it). */
-  userId: string;
-  /** The name the owner's agent debated under. */
-  agentName: string;
   topic: string;
   opponentName: string;
   status: DebateStatus;
@@ -341,12 +337,20 @@ export async function pageDebateSummaries(
     limit,
     cursor,
   });
-  const items = await debateSummaries(kv, page.values, now);
+  const items = (await debateSummaries(kv, page.values, now)).map((
+    { userId: _u, agentName: _a, ...summary },
+  ) => summary);
   return { items, cursor: page.cursor };
 }
 
+/** A summary with its owner and the name their agent debated under (public lists). */
+export interface OwnedDebateSummary extends DebateSummary {
+  userId: string;
+  agentName: string;
+}
+
 /**
- * Summaries of the debates `ids`, in that order; missing ones are left out.
+ * Summaries of the debates `ids`, in that order, with their owners; missing ones are left out.
  *
  * @example
  * ```ts
@@ -358,8 +362,8 @@ export async function debateSummaries(
   kv: Deno.Kv,
   ids: string[],
   now: number,
-): Promise<DebateSummary[]> {
-  const items: DebateSummary[] = [];
+): Promise<OwnedDebateSummary[]> {
+  const items: OwnedDebateSummary[] = [];
   for (let i = 0; i < ids.length; i += 10) {
     const entries = await kv.getMany<DebateRecord[]>(ids.slice(i, i + 10).map(keys.debate));
     for (const entry of entries) {

@@ -206,9 +206,7 @@ export async function listActivity(
         limit,
         cursor: opts.cursor,
       });
-      // The activity item keeps its documented shape: the owner and agent name that the
-      // public debates list needs are not part of it.
-      return done(items.map(({ userId: _owner, agentName: _agent, ...item }) => item), cursor);
+      return done(items, cursor);
     }
     case "likes": {
       const { values, cursor } = await page<UserVoteEntry>(keys.userVotesPrefix(userId));

@@ -156,7 +156,7 @@ const ROUTES: Record<string, string[] | string> = {
   "./routes/auth/callback/provider_a.ts": "auth",
   "./routes/debate.tsx": "debates are not posts",
   "./routes/debates/[id].tsx": "debates are not posts",
-  "./routes/debates/index.tsx": "debates are not posts (public debates only: its own test)",
+  "./routes/debates/index.tsx": "debates are not posts",
   "./routes/docs/api.tsx": "documentation",
   "./routes/favicon.ico.ts": "icon",
   "./routes/index.tsx": ["/", "/?q=zanzibarhidden", "/?tag=garden"],
