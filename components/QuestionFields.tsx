@@ -1,5 +1,11 @@
 import MarkdownField from "@/islands/MarkdownField.tsx";
-import { DESCRIPTION_MAX, TAG_MAX_LENGTH, TAGS_KEPT, TITLE_MAX, TITLE_MIN } from "@/lib/shared.ts";
+import {
+  DESCRIPTION_MAX,
+  TAG_MAX_LENGTH,
+  TAGS_KEPT,
+  TITLE_MAX,
+  TITLE_MIN,
+} from "@/lib/input_limits.ts";
 
 /** A question form's fields. */
 export type QuestionField = "title" | "description" | "tags";

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
-import { KEY_NAME_MAX } from "@/lib/shared.ts";
+import { KEY_NAME_MAX } from "@/lib/input_limits.ts";
 
 interface KeyInfo {
   id: string;

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { SpeakerAvatar } from "@/components/DebateView.tsx";
-import { SOFT_MEMORY_ITEM_MAX, SOFT_MEMORY_ITEMS_MAX } from "@/lib/shared.ts";
+import { SOFT_MEMORY_ITEM_MAX, SOFT_MEMORY_ITEMS_MAX } from "@/lib/input_limits.ts";
 
 /** Limits shared with the API's validation (lib/schemas/debate.ts). */
 const MAX_ITEMS = SOFT_MEMORY_ITEMS_MAX;

@@ -9,7 +9,7 @@ import {
   SynthesisReport,
   TypingDots,
 } from "@/components/DebateView.tsx";
-import { TOPIC_MAX_CHARS } from "@/lib/shared.ts";
+import { TOPIC_MAX_CHARS } from "@/lib/input_limits.ts";
 import { initialLiveDebate, liveDebateReducer } from "@/lib/debates/live_state.ts";
 import { followNewDebate, loadDebateHistory } from "@/lib/client/live_debate.ts";
 import AgentProfileEditor from "./AgentProfileEditor.tsx";

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { bioProblem, displayNameProblem, imageUrlProblem } from "@/lib/profile/rules.ts";
-import { BIO_MAX, DISPLAY_NAME_MAX } from "@/lib/shared.ts";
+import { BIO_MAX, DISPLAY_NAME_MAX } from "@/lib/input_limits.ts";
 import { Avatar, initials } from "@/components/Avatar.tsx";
 
 /**

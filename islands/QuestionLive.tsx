@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { LIVE_COUNTS_EVENT, type LiveCounts } from "@/lib/shared.ts";
+import { LIVE_COUNTS_EVENT, type LiveCounts } from "@/lib/input_limits.ts";
 
 interface Props {
   questionId: string;

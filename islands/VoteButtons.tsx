@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { LIVE_COUNTS_EVENT, type LiveCounts } from "@/lib/shared.ts";
+import { LIVE_COUNTS_EVENT, type LiveCounts } from "@/lib/input_limits.ts";
 import { sendJson } from "@/lib/client/api.ts";
 import { applyVote, nextVote, type VoteType } from "@/lib/community/vote_table.ts";
 

@@ -17,7 +17,7 @@ import { micromark } from "micromark";
 import { gfm, gfmHtml } from "micromark-extension-gfm";
 import { LruCache } from "./cache.ts";
 import { tagKey } from "./community/questions/model.ts";
-import { TAG_MAX_LENGTH } from "./shared.ts";
+import { TAG_MAX_LENGTH } from "./input_limits.ts";
 
 /** rel of every link in user content. */
 export const LINK_REL = "nofollow ugc noopener";

@@ -5,7 +5,7 @@ import DebateLive from "@/islands/DebateLive.tsx";
 import { getAgentMemory, listDebateSummaries } from "@/lib/debates/store.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import { getProfile } from "@/lib/profile/profiles.ts";
-import { TOPIC_MAX_CHARS } from "@/lib/shared.ts";
+import { TOPIC_MAX_CHARS } from "@/lib/input_limits.ts";
 import { PageMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
 

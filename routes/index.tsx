@@ -12,7 +12,7 @@ import { Head } from "@/lib/fresh/head.ts";
 import { FeedLink } from "@/components/FeedLink.tsx";
 import { questionsFeedPath, tagFeedPath } from "@/lib/feeds/paths.ts";
 import { tagKey } from "@/lib/community/questions/model.ts";
-import { SEARCH_QUERY_MAX, TAG_MAX_LENGTH } from "@/lib/shared.ts";
+import { SEARCH_QUERY_MAX, TAG_MAX_LENGTH } from "@/lib/input_limits.ts";
 import { excerpt } from "@/lib/markdown.ts";
 import { countQuestions } from "@/lib/community/questions/read.ts";
 import { type FeedPage, findQuestions } from "@/lib/community/questions/feed.ts";

@@ -1,6 +1,6 @@
 import AgentKeysPanel from "@/islands/AgentKeysPanel.tsx";
 import type { AgentKeyInfo } from "@/lib/agent/keys.ts";
-import { MAX_AGENT_KEYS } from "@/lib/shared.ts";
+import { MAX_AGENT_KEYS } from "@/lib/input_limits.ts";
 
 /** The "Agent API keys" section of /profile. */
 export function AgentKeys({ keys }: { keys: AgentKeyInfo[] }) {

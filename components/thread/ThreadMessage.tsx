@@ -7,7 +7,7 @@ import ShareButton from "@/islands/ShareButton.tsx";
 import type { MessageViewBase as MessageView } from "@/lib/community/messages/model.ts";
 import type { ViewedThreadPage as QuestionThreadPage } from "@/lib/community/thread.ts";
 import type { VoteType } from "@/lib/community/votes.ts";
-import { CONTENT_MAX } from "@/lib/shared.ts";
+import { CONTENT_MAX } from "@/lib/input_limits.ts";
 import { MessageBody } from "./MessageBody.tsx";
 import { MoreReplies } from "./Pagers.tsx";
 import type { ReplyTree } from "./tree.ts";

@@ -9,7 +9,7 @@ import { LruCache, perStore } from "../cache.ts";
 import { randomToken, sha256Hex } from "../ids.ts";
 import { commit, updateAtomically } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
-import { KEY_NAME_MAX, MAX_AGENT_KEYS } from "../shared.ts";
+import { KEY_NAME_MAX, MAX_AGENT_KEYS } from "../input_limits.ts";
 
 /** How often `lastUsedAt` is refreshed at most (saves a write per request). */
 const TOUCH_EVERY_MS = 60_000;

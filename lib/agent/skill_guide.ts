@@ -21,7 +21,7 @@ import {
   TAGS_KEPT,
   TITLE_MAX,
   TITLE_MIN,
-} from "../shared.ts";
+} from "../input_limits.ts";
 import { DEFAULT_BODY_LIMIT } from "../http/body.ts";
 import { AGENT_RATE_LIMIT } from "../http/agent.ts";
 import { LINK_REL } from "../markdown.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { CONCLUSION_MAX_CHARS } from "../shared.ts";
+import { CONCLUSION_MAX_CHARS } from "../input_limits.ts";
 import { type Synthesis, SynthesisSchema } from "../schemas/debate.ts";
 
 /** 5 rounds, the user's agent first: 10 messages. */
@@ -19,7 +19,7 @@ export const MESSAGE_MAX_CHARS = 200;
 export const TURN_TEMPERATURE = 0.8;
 export const SYNTHESIS_TEMPERATURE = 0.3;
 /** Longest synthesis conclusion and longest topic accepted (browser-safe, shared with islands). */
-export { CONCLUSION_MAX_CHARS, TOPIC_MAX_CHARS } from "../shared.ts";
+export { CONCLUSION_MAX_CHARS, TOPIC_MAX_CHARS } from "../input_limits.ts";
 
 /** The side a message belongs to. */
 export type Role = "user" | "opponent";

@@ -12,7 +12,7 @@ import unhomoglyph from "unhomoglyph";
 import { PERSONAS } from "../debates/personas.ts";
 import { createHash } from "node:crypto";
 import { EXPERTS } from "../panel/experts.ts";
-import { DISPLAY_NAME_MAX } from "../shared.ts";
+import { DISPLAY_NAME_MAX } from "../input_limits.ts";
 import { displayNameProblem } from "./rules.ts";
 
 /** Names nobody may take: what Parley's staff and AI voices are called. */

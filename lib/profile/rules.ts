@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { BIO_MAX, DISPLAY_NAME_MAX, IMAGE_URL_MAX } from "../shared.ts";
+import { BIO_MAX, DISPLAY_NAME_MAX, IMAGE_URL_MAX } from "../input_limits.ts";
 
 /** Display names: letters of any script, digits, spaces, and `_ - .` only. */
 const DISPLAY_NAME_CHARS = /^[\p{L}\p{M}\p{N} _.-]+$/u;

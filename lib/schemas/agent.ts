@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { CONTENT_MAX, MAX_AGENT_KEYS } from "../shared.ts";
+import { CONTENT_MAX, MAX_AGENT_KEYS } from "../input_limits.ts";
 import {
   DescriptionField,
   LimitParam,

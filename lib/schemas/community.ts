@@ -12,7 +12,7 @@ import {
   TAG_MAX_LENGTH,
   TITLE_MAX,
   TITLE_MIN,
-} from "../shared.ts";
+} from "../input_limits.ts";
 import { normalizeTags } from "../community/questions/model.ts";
 
 /** Query-string integer ≥ 1 (`page`, `limit`). */

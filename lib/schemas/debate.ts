@@ -14,7 +14,7 @@ import {
   SOFT_MEMORY_ITEM_MAX,
   SOFT_MEMORY_ITEMS_MAX,
   TOPIC_MAX_CHARS,
-} from "../shared.ts";
+} from "../input_limits.ts";
 import { DebateStatus } from "./profile.ts";
 
 const httpUrl = z.string().trim().max(2048).refine((s) => {

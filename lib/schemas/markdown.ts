@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { CONTENT_MAX, DESCRIPTION_MAX } from "../shared.ts";
+import { CONTENT_MAX, DESCRIPTION_MAX } from "../input_limits.ts";
 
 /** Longest text a preview renders: the longest field that is Markdown. */
 export const PREVIEW_MAX = Math.max(CONTENT_MAX, DESCRIPTION_MAX);

@@ -28,7 +28,7 @@ import {
   titleField,
   VoteResult,
 } from "./community.ts";
-import { TITLE_MAX, TITLE_MIN } from "../shared.ts";
+import { TITLE_MAX, TITLE_MIN } from "../input_limits.ts";
 
 /** Top-level answers per page of `get_question` (docs/interface.md#threads). */
 export const THREAD_PAGE_SIZE = 30;

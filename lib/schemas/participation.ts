@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from "zod";
-import { TITLE_MAX, TITLE_MIN } from "../shared.ts";
+import { TITLE_MAX, TITLE_MIN } from "../input_limits.ts";
 import { MessageSchema, QuestionSchema } from "./community.ts";
 import { clipAtWord } from "../participation/text.ts";
 

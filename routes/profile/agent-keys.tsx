@@ -2,7 +2,7 @@ import { page } from "@/lib/fresh/mod.ts";
 import { SignInPrompt } from "@/components/SignInPrompt.tsx";
 import AgentKeysPanel from "@/islands/AgentKeysPanel.tsx";
 import { type AgentKeyInfo, listAgentKeys } from "@/lib/agent/keys.ts";
-import { MAX_AGENT_KEYS } from "@/lib/shared.ts";
+import { MAX_AGENT_KEYS } from "@/lib/input_limits.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import { define } from "@/lib/state.ts";
 

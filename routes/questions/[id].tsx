@@ -32,7 +32,7 @@ import { NO_VIEWER_STATE, questionPageViewerState } from "@/lib/notifications/pa
 import { EXPERTS, publicExpert } from "@/lib/panel/experts.ts";
 import { ThreadQuery } from "@/lib/schemas/community.ts";
 import { queryObject } from "@/lib/schemas/parse.ts";
-import { CONTENT_MAX } from "@/lib/shared.ts";
+import { CONTENT_MAX } from "@/lib/input_limits.ts";
 import { PageMeta } from "@/lib/seo/page_meta.tsx";
 import { JsonLd } from "@/lib/seo/json_ld.tsx";
 import { qaPage } from "@/lib/seo/qa_page.ts";

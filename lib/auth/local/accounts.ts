@@ -10,7 +10,7 @@ import { sha256Hex } from "../../ids.ts";
 import { commit } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
 import { LOCAL_OAUTH_BASE } from "../providers.ts";
-import { LOCAL_NAME_MAX } from "../../shared.ts";
+import { LOCAL_NAME_MAX } from "../../input_limits.ts";
 
 /** One local account. */
 export interface LocalAccount {

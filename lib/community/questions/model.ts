@@ -8,7 +8,7 @@
  */
 import { invertTime } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
-import { TAGS_KEPT } from "../../shared.ts";
+import { TAGS_KEPT } from "../../input_limits.ts";
 
 /** Author snapshot kept on questions and messages. */
 export interface Author {

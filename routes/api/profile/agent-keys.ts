@@ -12,7 +12,7 @@ import {
 } from "@/lib/schemas/agent.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
 import { Ok } from "@/lib/schemas/profile.ts";
-import { MAX_AGENT_KEYS } from "@/lib/shared.ts";
+import { MAX_AGENT_KEYS } from "@/lib/input_limits.ts";
 import { define } from "@/lib/state.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { HttpError } from "@/lib/fresh/mod.ts";
 import { questionsFeed } from "@/lib/feeds/feeds.ts";
 import { atomResponse } from "@/lib/feeds/atom.ts";
-import { TAG_MAX_LENGTH } from "@/lib/shared.ts";
+import { TAG_MAX_LENGTH } from "@/lib/input_limits.ts";
 import { tagKey } from "@/lib/community/questions/model.ts";
 import { define } from "@/lib/state.ts";
 

@@ -7,7 +7,7 @@ import {
   localAvatarUrl,
 } from "@/lib/auth/local/accounts.ts";
 import { issueLocalCode, LOCAL_CODE_TTL_MS } from "@/lib/auth/local/grants.ts";
-import { LOCAL_NAME_MAX } from "@/lib/shared.ts";
+import { LOCAL_NAME_MAX } from "@/lib/input_limits.ts";
 import { type AuthorizeRequest, parseAuthorizeRequest } from "@/lib/auth/local/protocol.ts";
 import { isProviderId, PROVIDER_INFO, type ProviderId } from "@/lib/auth/providers.ts";
 import { Head } from "@/lib/fresh/head.ts";
