@@ -52,7 +52,7 @@ import { getQuestionThreadPage } from "../community/thread.ts";
 import type { PostingLimits } from "../limits/posting.ts";
 import { castVoteInQuestion } from "../community/votes.ts";
 import { HttpError } from "../fresh/error.ts";
-import { storageError } from "../http/errors.ts";
+import { expectedError } from "../http/errors.ts";
 import {
   AGENT_WRITE_FAILURES,
   LIFECYCLE_FAILURES,
@@ -385,10 +385,9 @@ export async function callMcpTool(
       content: [{ type: "text", text: JSON.stringify(structured) }],
     };
   } catch (err) {
-    if (err instanceof HttpError) return toolError(err);
     // A full or read-only store: the REST API's 503 sentence, as a tool error.
-    const stored = storageError(err);
-    if (stored) return toolError(stored);
+    const expected = expectedError(err);
+    if (expected) return toolError(expected);
     throw err;
   }
 }

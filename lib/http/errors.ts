@@ -54,3 +54,24 @@ export function storageError(err: unknown): HttpError | null {
     headers: { "retry-after": String(STORE_RETRY_AFTER_S) },
   });
 }
+
+/**
+ * What a route's catch-all passes on as it is rather than turning into its fixed 500: an
+ * {@link HttpError} the code threw on purpose, or a storage failure ({@link storageError}).
+ * Null for anything else.
+ *
+ * @example
+ * ```ts
+ * import { HttpError } from "@/lib/fresh/error.ts";
+ * import { expectedError } from "@/lib/http/errors.ts";
+ *
+ * try {
+ *   // … the route's work …
+ * } catch (err) {
+ *   throw expectedError(err) ?? new HttpError(500, "Failed to start debate");
+ * }
+ * ```
+ */
+export function expectedError(err: unknown): HttpError | null {
+  return err instanceof HttpError ? err : storageError(err);
+}

@@ -19,7 +19,7 @@ import type { AppState } from "../state.ts";
 import { requireUser } from "./auth.ts";
 import { readTextLimited } from "./body.ts";
 import { HttpError } from "../fresh/error.ts";
-import { storageError } from "./errors.ts";
+import { expectedError } from "./errors.ts";
 import { rateLimitedError } from "./outcome.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
 import { remoteHostname } from "./remote.ts";
@@ -99,10 +99,9 @@ export async function participationRequest<T>(
     const random = ctx.state.services.random ?? Math.random;
     return { result: await run({ kv, llm, now, random }, user.id, input), limit };
   } catch (err) {
-    if (err instanceof HttpError) throw err;
     // A full or read-only store is a 503 with its sentence, not the fixed 500.
-    const stored = storageError(err);
-    if (stored) throw stored;
+    const expected = expectedError(err);
+    if (expected) throw expected;
     if (err instanceof PostingLimitError) throw rateLimitedError(err.outcome);
     if (err instanceof ParticipationError) {
       console.error(`${name}: ${err.message}`);

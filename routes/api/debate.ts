@@ -14,7 +14,7 @@ import { createEventStream, sseHeadersFor } from "@/lib/http/sse.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
-import { storageError } from "@/lib/http/errors.ts";
+import { expectedError } from "@/lib/http/errors.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
 import { DEBATE_EVENTS, DebateRequestSchema } from "@/lib/schemas/debate.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
@@ -99,10 +99,9 @@ export const handler = define.handlers({
       if (!await jobs.adopt(DEBATE_JOB, accepted.record.id, local)) await local.onEnd!();
       return new Response(events.body, { status: 200, headers: sseHeadersFor(ctx.req) });
     } catch (err) {
-      if (err instanceof HttpError) throw err;
       // A full or read-only store is a 503 with its sentence, not the fixed 500.
-      const stored = storageError(err);
-      if (stored) throw stored;
+      const expected = expectedError(err);
+      if (expected) throw expected;
       console.error("POST /api/debate: could not start", err);
       throw new HttpError(500, "Failed to start debate");
     }

@@ -2,7 +2,7 @@ import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi
 import { debateToJson, listUserDebates } from "@/lib/debates/store.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
-import { storageError } from "@/lib/http/errors.ts";
+import { expectedError } from "@/lib/http/errors.ts";
 import { DebateHistory } from "@/lib/schemas/debate.ts";
 import { define } from "@/lib/state.ts";
 
@@ -18,8 +18,8 @@ export const handler = define.handlers({
       });
     } catch (err) {
       // A damaged store or failing disk is a 503 with its sentence, not the fixed 500.
-      const stored = storageError(err);
-      if (stored) throw stored;
+      const expected = expectedError(err);
+      if (expected) throw expected;
       console.error("GET /api/debate/history failed", err);
       throw new HttpError(500, "Failed to load history");
     }
