@@ -1,14 +1,9 @@
 import assert from "node:assert/strict";
+import { clock, createJob, settlesWithin } from "../../tests/helpers/jobs.ts";
 import { commit } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import type { JobRecord } from "./lease.ts";
 import { type JobContext, JobRunner, LEASE_MS } from "./runner.ts";
-
-/** A clock the test moves by hand. */
-function clock(start = 1_000_000) {
-  let t = start;
-  return { now: () => t, advance: (ms: number) => t += ms };
-}
 
 /** A kind whose runs wait until the test opens the gate (or the run is aborted). */
 function gatedKind(name: string) {
@@ -29,23 +24,6 @@ function gatedKind(name: string) {
       },
     },
   };
-}
-
-async function createJob(kv: Deno.Kv, runner: JobRunner, kind: string, id: string) {
-  assert.ok((await runner.newJobOps(kv.atomic(), kind, id).commit()).ok);
-}
-
-/** `p`, or a failure when it is still pending after a generous bound (a hang guard). */
-async function settlesWithin<T>(p: Promise<T>, what: string, boundMs = 10_000): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stuck = new Promise<never>((_, reject) =>
-    timer = setTimeout(() => reject(new Error(`still pending: ${what}`)), boundMs)
-  );
-  try {
-    return await Promise.race([p, stuck]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Run `fn` with `console.error` captured; what was logged. */

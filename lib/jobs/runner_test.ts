@@ -1,21 +1,10 @@
 import assert from "node:assert/strict";
+import { clock, createJob } from "../../tests/helpers/jobs.ts";
 import { claimJob, fence, releaseJob, renewJob } from "./lease.ts";
 import { type JobContext, JobRunner, LeaseLost, PERIODIC_ID, Shutdown } from "./runner.ts";
 import { keys } from "../kv/keys.ts";
 
 const LEASE = 6_000;
-
-/** A clock the test moves by hand. */
-function clock(start = 1_000_000) {
-  let t = start;
-  return { now: () => t, advance: (ms: number) => t += ms };
-}
-
-async function createJob(kv: Deno.Kv, runner: JobRunner, kind: string, id: string) {
-  const op = kv.atomic();
-  runner.newJobOps(op, kind, id);
-  assert.ok((await op.commit()).ok);
-}
 
 /** A kind whose runs wait until released by the test; records what each run saw. */
 function gatedKind(name: string) {

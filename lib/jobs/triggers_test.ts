@@ -1,13 +1,8 @@
 import assert from "node:assert/strict";
+import { clock, settlesWithin } from "../../tests/helpers/jobs.ts";
 import { keys } from "../kv/keys.ts";
 import { type JobContext, JobRunner, LEASE_MS, Shutdown } from "./runner.ts";
 import { cronPass, JOBS_CRON } from "./triggers.ts";
-
-/** A clock the test moves by hand. */
-function clock(start = 1_000_000) {
-  let t = start;
-  return { now: () => t, advance: (ms: number) => t += ms };
-}
 
 /** A kind whose runs wait until the test opens the gate (or the run is aborted). */
 function gatedKind(name: string) {
@@ -84,19 +79,6 @@ async function eventually(cond: () => boolean, what: string, boundMs = 10_000) {
   while (!cond()) {
     if (performance.now() > deadline) assert.fail(`never happened: ${what}`);
     await new Promise((r) => setTimeout(r, 2));
-  }
-}
-
-/** `p`, or a failure when it is still pending after a generous bound (a hang guard). */
-async function settlesWithin<T>(p: Promise<T>, what: string, boundMs = 10_000): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stuck = new Promise<never>((_, reject) =>
-    timer = setTimeout(() => reject(new Error(`still pending: ${what}`)), boundMs)
-  );
-  try {
-    return await Promise.race([p, stuck]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 
