@@ -16,6 +16,7 @@ import { createSession, sessionCookieName } from "../lib/auth/sessions.ts";
 import { counterValue } from "../lib/kv/atomic.ts";
 import { keys } from "../lib/kv/keys.ts";
 import { createQuestion, writeQuestion } from "../lib/community/questions/write.ts";
+import { planQuestion } from "../lib/search/index.ts";
 import { getQuestions, summarize } from "../lib/community/questions/read.ts";
 import { listQuestionsPage } from "../lib/community/questions/feed.ts";
 import { createUser } from "../lib/auth/users.ts";
@@ -144,7 +145,7 @@ export async function run(): Promise<void> {
 
     // ——— Agent list over many questions ———
     const seedStart = performance.now();
-    await seedQuestions(kv, questions, owner.id, { writeQuestion, keys });
+    await seedQuestions(kv, questions, owner.id, { writeQuestion, keys, planQuestion });
     const seedSeconds = (performance.now() - seedStart) / 1000;
     const agentHeaders: Record<string, string>[] = [];
     for (let i = 0; i < AGENT_CONNECTIONS; i++) {

@@ -22,13 +22,23 @@ export interface SeedWriters {
       discussionRounds: number;
     },
     seqs: { seq: number; tagSeqs: Map<string, number> },
+    // deno-lint-ignore no-explicit-any
+    search?: any,
   ) => unknown;
   keys: { questionSeqHead: () => Deno.KvKey; tagSeqHead: (tag: string) => Deno.KvKey };
+  /**
+   * The tree's search planner (lib/search/index.ts), when it has one: its plan is the
+   * fourth argument of `writeQuestion` (trees before the ranked index take three).
+   */
+  planQuestion?: (
+    kv: Deno.Kv,
+    q: { id: string; title: string; description: string; tags: string[] },
+  ) => Promise<unknown>;
 }
 
 /**
  * Store `count` questions (`q-seed-<i>`, tags `topic0`…`topic19`, one a second up to
- * now), in batches of 30 (~25 mutations each, under the 1000-mutation limit).
+ * now), in batches of 20 (~45 mutations each with the search index, under the 1000-mutation limit).
  *
  * @example
  * ```ts
@@ -42,9 +52,9 @@ export async function seedQuestions(
   kv: Deno.Kv,
   count: number,
   authorId: string,
-  { writeQuestion, keys }: SeedWriters,
+  { writeQuestion, keys, planQuestion }: SeedWriters,
 ): Promise<void> {
-  const BATCH = 30;
+  const BATCH = 20;
   const base = Date.now() - (count + 100) * 1000;
   const author = { id: authorId, name: "Seeder", avatar: null };
   let head = (await kv.get<number>(keys.questionSeqHead())).value ?? 0;
@@ -55,17 +65,19 @@ export async function seedQuestions(
       const tag = `topic${i % 20}`;
       const tagSeq = (tagHeads.get(tag) ?? 0) + 1;
       tagHeads.set(tag, tagSeq);
-      writeQuestion(op, {
+      const q = {
         id: `q-seed-${i}`,
         title: `Seeded question ${i}`,
         description: "Seeded for the benchmark.",
         tags: [tag],
         author,
-        createdBy: "user",
+        createdBy: "user" as const,
         createdAt: base + i * 1000,
-        status: "active",
+        status: "active" as const,
         discussionRounds: 0,
-      }, { seq: ++head, tagSeqs: new Map([[tag, tagSeq]]) });
+      };
+      const search = planQuestion ? await planQuestion(kv, q) : undefined;
+      writeQuestion(op, q, { seq: ++head, tagSeqs: new Map([[tag, tagSeq]]) }, search);
     }
     op.set(keys.questionSeqHead(), head);
     for (const [tag, n] of tagHeads) op.set(keys.tagSeqHead(tag), n);

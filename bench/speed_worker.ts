@@ -33,6 +33,10 @@ const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
 const helpers = await import(`${root}/tests/helpers/app.ts`);
 const { createQuestion, writeQuestion } = await import(`${root}/lib/community/questions/write.ts`);
 const { keys } = await import(`${root}/lib/kv/keys.ts`);
+// Trees before the ranked search index have no planner (their writer takes three arguments).
+const { planQuestion } = await import(`${root}/lib/search/index.ts`).catch(() => ({
+  planQuestion: undefined,
+}));
 const { counterValue } = await import(`${root}/lib/kv/atomic.ts`);
 const { createAgentKey } = await import(`${root}/lib/agent/keys.ts`);
 
@@ -126,7 +130,7 @@ async function seed(origin: string): Promise<Info> {
   const stored = (await kv.get<Info>(infoKey)).value;
   if (stored) return { ...stored, url: origin };
   // 1. Many questions, in big atomic batches (with this tree's own writer).
-  await seedQuestions(kv, QUESTIONS, "u-seeder", { writeQuestion, keys });
+  await seedQuestions(kv, QUESTIONS, "u-seeder", { writeQuestion, keys, planQuestion });
   // 2. Twenty recent questions for the home page, through the domain write.
   for (let i = 0; i < 20; i++) {
     await createQuestion(kv, {

@@ -31,6 +31,8 @@ export interface Services {
   llm?: LlmClient;
   /** The AI avatar job's period in ms (default 30 s, docs/interface.md#ai-avatar); tests shorten it. */
   avatarIntervalMs?: number;
+  /** How often the `search` job runs (lib/search/job.ts; tests shorten it). */
+  searchJobEveryMs?: number;
   /** Uniform random numbers in [0, 1) (agent participation's `auto` coin); tests fix it. */
   random?: () => number;
 }

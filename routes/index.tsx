@@ -1,3 +1,5 @@
+import { highlight, type Segment } from "@/lib/search/snippet.ts";
+import { isSearch, type ParsedQuery, parseQuery } from "@/lib/search/query.ts";
 import { page } from "@/lib/fresh/mod.ts";
 import { AuthorLine } from "@/components/AuthorLine.tsx";
 import { ago } from "@/components/RelativeTime.tsx";
@@ -33,7 +35,8 @@ const FEED_CACHE_MS = 1000;
 
 interface Data {
   feed: FeedPage;
-  sort: "new" | "hot";
+  /** `relevance` only while searching (the default then). */
+  sort: "new" | "hot" | "relevance";
   q: string;
   tag: string;
   /** `unanswered` (`?filter=unanswered`): only questions with no answer yet. */
@@ -84,7 +87,8 @@ export const handler = define.handlers<Data>({
     const pollMs = Number.isFinite(poll) && poll >= 200 && poll <= 60000 ? poll : 15000;
     return page({
       feed,
-      sort: query.sort,
+      sort: query.sort === "relevance" && !query.q?.trim() ? "new" : query.sort ??
+        (query.q?.trim() ? "relevance" : "new"),
       q: query.q?.trim() ?? "",
       tag: query.tag?.trim() ?? "",
       filter: query.filter,
@@ -106,7 +110,7 @@ function feedHref(
   const sort = change.sort ?? d.sort;
   const q = change.q ?? d.q;
   const tag = change.tag ?? d.tag;
-  if (sort !== "new") p.set("sort", sort);
+  if (sort !== (q ? "relevance" : "new")) p.set("sort", sort);
   if (q) p.set("q", q);
   if (tag) p.set("tag", tag);
   const filter = change.filter ?? d.filter;
@@ -125,6 +129,8 @@ function heading(d: Data): string {
 /** Home: the question feed — new and hot tabs, search, tag filter, pages, empty states. */
 export default define.page<typeof handler>(function Home({ data, url, state }) {
   const { feed } = data;
+  const parsed = parseQuery(data.q);
+  const search = isSearch(parsed) ? parsed : undefined;
   const filtered = Boolean(data.q || data.tag);
   // A search, tag or filter counts its matches, not the whole site.
   const narrowed = filtered || Boolean(data.filter);
@@ -177,9 +183,11 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
           name="q"
           value={data.q}
           maxLength={SEARCH_QUERY_MAX}
-          placeholder="Search titles, descriptions and tags"
+          placeholder='Search questions and answers (try tag:deno or "a phrase")'
         />
-        {data.sort === "hot" && <input type="hidden" name="sort" value="hot" />}
+        {data.sort !== "relevance" && data.sort !== "new" && (
+          <input type="hidden" name="sort" value={data.sort} />
+        )}
         {data.tag && <input type="hidden" name="tag" value={data.tag} />}
         <button type="submit" class="btn">Search</button>
         <a class="btn btn-primary" href="/ask">Ask a question</a>
@@ -200,6 +208,14 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
           )}
       </section>
       <nav class="tabs" aria-label="Sort questions">
+        {data.q && (
+          <a
+            href={feedHref(data, { sort: "relevance" })}
+            aria-current={data.sort === "relevance" ? "page" : undefined}
+          >
+            Best match
+          </a>
+        )}
         <a
           href={feedHref(data, { sort: "new" })}
           aria-current={data.sort === "new" ? "page" : undefined}
@@ -239,7 +255,9 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
         ? <EmptyFeed data={data} />
         : (
           <ul class="list" data-testid="feed">
-            {feed.questions.map((q) => <CachedFeedItem key={q.id} q={q} now={data.now} />)}
+            {feed.questions.map((q) => (
+              <CachedFeedItem key={q.id} q={q} now={data.now} search={search} />
+            ))}
           </ul>
         )}
       {(feed.page > 1 || feed.hasMore) && (
@@ -329,6 +347,8 @@ function EmptyFeed({ data }: { data: Data }) {
 interface FeedItemProps {
   q: FeedPage["questions"][number];
   now: number;
+  /** The search, when the feed is one: matches are marked in the title and excerpt. */
+  search?: ParsedQuery;
 }
 
 /**
@@ -348,8 +368,13 @@ function CachedFeedItem(props: FeedItemProps) {
   return cachedComponent(FEED_ITEM, FeedItem, props);
 }
 
+/** Snippet segments, matches in `<mark>`. */
+function Marked({ segments }: { segments: Segment[] }) {
+  return <>{segments.map((s) => (s.mark ? <mark>{s.text}</mark> : s.text))}</>;
+}
+
 /** One question of the feed: votes, answers, title, excerpt, tags, author and age. */
-function FeedItem({ q, now }: FeedItemProps) {
+function FeedItem({ q, now, search }: FeedItemProps) {
   return (
     <>
       <div class="question-stats" aria-label="Statistics">
@@ -364,9 +389,17 @@ function FeedItem({ q, now }: FeedItemProps) {
       </div>
       <div class="grow">
         <a class="question-title" href={`/questions/${encodeURIComponent(q.id)}`}>
-          <strong>{q.title}</strong>
+          <strong>
+            {search ? <Marked segments={highlight(q.title, search, 300)} /> : q.title}
+          </strong>
         </a>
-        {q.description && <p class="excerpt">{excerpt(q.description, 180)}</p>}
+        {q.description && (
+          <p class="excerpt">
+            {search
+              ? <Marked segments={highlight(excerpt(q.description, 2000), search, 180)} />
+              : excerpt(q.description, 180)}
+          </p>
+        )}
         <TagList tags={q.tags} />
         <AuthorLine
           author={q.author}

@@ -25,6 +25,7 @@
  *
  * @module
  */
+import { markForReindex, reindexQuestion } from "../search/reindex.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
@@ -71,6 +72,7 @@ export async function editMessage(
     const next: MessageRecord = { ...m, content, editedAt: now, revision };
     const op = kv.atomic().check(cur).set(keys.message(m.id), next);
     bumpQuestion(op, m.questionId); // live question page
+    markForReindex(op, m.questionId, now); // search sees the new text
     writeRevisions(
       op,
       "message",
@@ -82,7 +84,12 @@ export async function editMessage(
     );
     return { op, result: { ok: true, message: next } };
   });
-  if (result.ok) await afterCommit("message edit caches", () => invalidateReads(kv));
+  if (result.ok) {
+    await afterCommit("message edit caches", async () => {
+      invalidateReads(kv);
+      await reindexQuestion(kv, result.message.questionId);
+    });
+  }
   return result;
 }
 
@@ -135,6 +142,7 @@ export async function deleteMessage(
     const placeholder = replies > 0;
     const op = kv.atomic().check(cur, direct, accepted);
     bumpQuestion(op, m.questionId); // live question page
+    markForReindex(op, m.questionId, now); // its text leaves search
     op.set(
       keys.message(m.id),
       {
@@ -167,7 +175,12 @@ export async function deleteMessage(
     }
     return { op, result: { ok: true, placeholder, questionId: m.questionId } };
   });
-  if (result.ok) await afterCommit("message delete caches", () => invalidateReads(kv));
+  if (result.ok) {
+    await afterCommit("message delete caches", async () => {
+      invalidateReads(kv);
+      await reindexQuestion(kv, result.questionId);
+    });
+  }
   return result;
 }
 

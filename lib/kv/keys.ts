@@ -45,7 +45,16 @@
  * | `["questions_by_seq", seq]` | `QuestionSnapshot` (the fields that never change) | dense creation order: page p of n is the key range `(head − p·n, head − (p−1)·n]`, read in one list |
  * | `["tag_seq_head", tag]` | number (last per-tag sequence number) | checked + set with the question (tag lower-cased) |
  * | `["questions_by_tag", tag, seq]` | question id | dense per-tag order; the head is the tag's total |
- * | `["question_terms", term, invertTime(createdAt), id]` | question id | search postings: title/tag words and their prefixes (≥3 chars), description words |
+ * | `["sp", stem, impact + questionId]` | `dl·256 + tf` (number) | search postings of a question's own text (lib/search/index.ts): `impact` is one character, the higher the term's BM25 weight in the question the earlier it sorts, so a bounded scan reads the best postings first; short prefix because there are ~25 per question |
+ * | `["sa", stem, impact + questionId]` | `dl·256 + tf` | the same for the text of a question's answers (one document per question) |
+ * | `["sq", questionId]` / `["sr", questionId]` | `StoredDoc` `{s, w, dl}` | what the question's own / its answers' postings are, so an edit writes only the difference |
+ * | `["sd", stem]` | `Deno.KvU64` | documents containing the stem (`sum` ±1): the inverse document frequency |
+ * | `["sw", word]` | stem | the term dictionary, by word as written: prefix search lists a range of it; written once per new word |
+ * | `["sv", word minus one letter, word]` | 1 | symmetric-delete neighbours of dictionary words of 5+ letters: a typo finds its word by its own deletions |
+ * | `["ss", "qdocs" \| "qlen" \| "adocs" \| "alen"]` | `Deno.KvU64` | documents indexed and their summed lengths (BM25's average length) |
+ * | `["search_dirty", questionId]` | number (marked at, ms) | the answers' text changed (or the question was hidden, restored, deleted): reindexed after the commit, or by the `search` job |
+ * | `["search_backfill"]` | `{cursor, done}` | how far the `search` job's pass over questions created before the index got |
+ * | `["question_terms", …]` | question id | the previous index's postings: no longer written; the `search` job deletes them after its backfill |
  * | `["questions_by_author", userId, invertTime(createdAt), id]` | question id | profile activity "questions", newest first |
  * | `["messages", id]` | `MessageRecord` | with the three rows below and the counters |
  * | `["question_messages", questionId, createdAt, id]` | message id | thread order (oldest first) |
@@ -248,13 +257,24 @@ export const keys = {
   tagSeqHeadsPrefix: (): Deno.KvKey => ["tag_seq_head"],
   questionByTag: (tag: string, seq: number): Deno.KvKey => ["questions_by_tag", tag, seq],
   questionsByTagPrefix: (tag: string): Deno.KvKey => ["questions_by_tag", tag],
-  questionTermPrefix: (term: string): Deno.KvKey => ["question_terms", term],
-  questionTerm: (term: string, inverted: number, id: string): Deno.KvKey => [
-    "question_terms",
-    term,
-    inverted,
-    id,
+  searchPostingPrefix: (ns: "sp" | "sa", stem: string): Deno.KvKey => [ns, stem],
+  searchPosting: (ns: "sp" | "sa", stem: string, impactAndId: string): Deno.KvKey => [
+    ns,
+    stem,
+    impactAndId,
   ],
+  searchDoc: (ns: "sq" | "sr", questionId: string): Deno.KvKey => [ns, questionId],
+  searchDocFrequency: (stem: string): Deno.KvKey => ["sd", stem],
+  searchWord: (word: string): Deno.KvKey => ["sw", word],
+  searchWordPrefix: (): Deno.KvKey => ["sw"],
+  searchNeighbour: (deletion: string, word: string): Deno.KvKey => ["sv", deletion, word],
+  searchNeighbours: (deletion: string): Deno.KvKey => ["sv", deletion],
+  searchStat: (name: "qdocs" | "qlen" | "adocs" | "alen"): Deno.KvKey => ["ss", name],
+  searchDirty: (questionId: string): Deno.KvKey => ["search_dirty", questionId],
+  searchDirtyPrefix: (): Deno.KvKey => ["search_dirty"],
+  searchBackfill: (): Deno.KvKey => ["search_backfill"],
+  /** The postings of the index before lib/search (removed by the `search` job's backfill). */
+  legacySearchPostings: (): Deno.KvKey => ["question_terms"],
   questionsByAuthorPrefix: (userId: string): Deno.KvKey => ["questions_by_author", userId],
   questionByAuthor: (userId: string, inverted: number, id: string): Deno.KvKey => [
     "questions_by_author",

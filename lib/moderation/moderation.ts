@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { markForReindex, reindexQuestion } from "../search/reindex.ts";
 import { isPublic } from "../community/visibility.ts";
 import { addToCounter, commit, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { afterCommit } from "../kv/after_commit.ts";
@@ -218,7 +219,12 @@ export async function flagPost(
     op.set(keys.modQueue(targetType, targetId), entry);
     return { op, result: { ok: true, hidden: entry.hidden } };
   });
-  if (result.ok && result.hidden) await afterCommit("flag caches", () => invalidateReads(kv));
+  if (result.ok && result.hidden) {
+    await afterCommit("flag caches", async () => {
+      invalidateReads(kv);
+      await reindexTarget(kv, targetType, targetId);
+    });
+  }
   return result;
 }
 
@@ -235,6 +241,7 @@ function setHidden(
   // `messageCount` counts what others can see (lib/community/questions/read.ts).
   if (type === "message") addToCounter(op, keys.hiddenMessageCount(questionIdOf(type, r)), 1);
   bumpQuestion(op, questionIdOf(type, r));
+  markForReindex(op, questionIdOf(type, r), now); // its text leaves search (lib/search/reindex.ts)
 }
 
 function clearHidden(op: Deno.AtomicOperation, type: TargetType, r: PostRecord): void {
@@ -244,6 +251,7 @@ function clearHidden(op: Deno.AtomicOperation, type: TargetType, r: PostRecord):
   op.delete(keys.hiddenPost(type, r.id));
   if (type === "message") addToCounter(op, keys.hiddenMessageCount(questionIdOf(type, r)), -1);
   bumpQuestion(op, questionIdOf(type, r));
+  markForReindex(op, questionIdOf(type, r), Date.now()); // searchable again
 }
 
 /** The outcome of a moderator action. */
@@ -334,8 +342,21 @@ export async function moderate(
     op.delete(keys.modQueue(targetType, targetId));
     return { op, result: { ok: true } };
   });
-  if (result.ok) await afterCommit("moderation caches", () => invalidateReads(kv));
+  if (result.ok) {
+    await afterCommit("moderation caches", async () => {
+      invalidateReads(kv);
+      await reindexTarget(kv, targetType, targetId);
+    });
+  }
   return result;
+}
+
+/** Reindex the question of a post just hidden or restored (its mark is in the op). */
+async function reindexTarget(kv: Deno.Kv, type: TargetType, id: string): Promise<void> {
+  const questionId = type === "question"
+    ? id
+    : (await kv.get<MessageRecord>(keys.message(id))).value?.questionId;
+  if (questionId) await reindexQuestion(kv, questionId);
 }
 
 /** A queue entry with the post in context, for `/mod` and `GET /api/mod/queue`. */

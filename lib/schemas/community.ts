@@ -84,7 +84,12 @@ export const AuthorSchema = z.object({
 // ——— Requests ———
 
 export const QuestionsQuery = z.object({
-  sort: z.enum(["new", "hot"], { error: 'sort must be "new" or "hot"' }).default("new"),
+  sort: z.enum(["new", "hot", "relevance"], {
+    error: 'sort must be "new", "hot" or "relevance"',
+  }).optional().meta({
+    description:
+      "Default: `relevance` when `q` searches, `new` otherwise. With `q`, `new` and `hot` reorder the best 200 matches.",
+  }),
   q: z.string().max(SEARCH_QUERY_MAX, {
     error: `q must be at most ${SEARCH_QUERY_MAX} characters`,
   }).optional(),

@@ -201,7 +201,8 @@ Deno.test("feed: new pages, tag filter (case-insensitive), search, hot, validati
     assert.deepEqual(r.body.questions.map((q) => q.id), [ids[7]]);
     r = await feed("?q=preact%20islands");
     assert.deepEqual(r.body.questions.map((q) => q.id), [ids[3]]);
-    r = await feed("?q=plain%20question&tag=deno&limit=50");
+    // With sort=new the matches come newest first (without it, by relevance).
+    r = await feed("?q=plain%20question&tag=deno&limit=50&sort=new");
     assert.deepEqual(r.body.questions.map((q) => q.id), [
       ids[20],
       ids[15],
@@ -224,7 +225,7 @@ Deno.test("feed: new pages, tag filter (case-insensitive), search, hot, validati
 
     for (
       const [q, error] of [
-        ["?sort=top", 'sort must be "new" or "hot"'],
+        ["?sort=top", 'sort must be "new", "hot" or "relevance"'],
         ["?page=0", "page must be an integer of at least 1"],
         ["?limit=abc", "limit must be an integer of at least 1"],
         [`?q=${"x".repeat(201)}`, "q must be at most 200 characters"],

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { markForReindex } from "../../search/reindex.ts";
 import { afterCommit } from "../../kv/after_commit.ts";
 import {
   addToCounter,
@@ -57,6 +58,7 @@ function writeMessage(op: Deno.AtomicOperation, m: MessageRecord, rootId?: strin
     .set(keys.questionMessage(m.questionId, m.createdAt, m.id), m.id);
   addToCounter(op, keys.messageCount(m.questionId), 1);
   bumpQuestion(op, m.questionId); // the open question page hears of it
+  markForReindex(op, m.questionId, m.createdAt); // the `search` job indexes its text
   if (!countsTowardStats(m)) return;
   op.set(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id), {
     id: m.id,

@@ -21,7 +21,7 @@ import { addToCounter, invertTime, updateAtomically } from "../../kv/atomic.ts";
 import { bumpQuestion } from "./version.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
 import { invalidateReads } from "../read_cache.ts";
-import { questionTerms } from "../search_terms.ts";
+import { docKey, type StoredDoc, unindexOps } from "../../search/index.ts";
 import { addHole, ALL_FEED, tagFeed } from "./holes.ts";
 import { feedKey } from "./model.ts";
 import { findSeqEntry, readQuestionToChange } from "./seqs.ts";
@@ -66,7 +66,14 @@ export async function deleteQuestion(
       op.delete(keys.questionByTag(tag, seq));
       addHole(op, tagFeed(tag), seq, q.id);
     }
-    for (const t of questionTerms(q)) op.delete(keys.questionTerm(t, inv, q.id));
+    // Out of the search index in the same op: both of its documents.
+    const docs = await kv.getMany<[StoredDoc, StoredDoc]>([
+      docKey("question", q.id),
+      docKey("answers", q.id),
+    ]);
+    op.check(...docs);
+    if (docs[0].value) unindexOps(op, "question", q.id, docs[0].value);
+    if (docs[1].value) unindexOps(op, "answers", q.id, docs[1].value);
     addToCounter(op, keys.counter("questions"), -1);
     bumpQuestion(op, q.id); // live question page
     addToCounter(op, keys.userStat(q.author.id, "questions"), -1);

@@ -11,11 +11,12 @@
  * @module
  */
 import { afterCommit } from "../../kv/after_commit.ts";
-import { invertTime, updateAtomically } from "../../kv/atomic.ts";
+import { updateAtomically } from "../../kv/atomic.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
 import { invalidateReads } from "../read_cache.ts";
 import { writeRevisions } from "../revisions.ts";
-import { questionTerms } from "../search_terms.ts";
+import { isPublic } from "../visibility.ts";
+import { docKey, indexOps, planQuestion, type StoredDoc } from "../../search/index.ts";
 import { addHole, tagFeed } from "./holes.ts";
 import { normalizeTags, type QuestionRecord, snapshotOf, tagKey } from "./model.ts";
 import { findSeqEntry, readQuestionToChange } from "./seqs.ts";
@@ -73,12 +74,16 @@ export async function editQuestion(
 
     if (seqs.seq > 0) op.set(keys.questionBySeq(seqs.seq), snapshotOf(next));
 
-    // Search postings: old terms out, new terms in (same inverted time, so only the diff).
-    const inv = invertTime(q.createdAt);
-    const oldTerms = new Set(questionTerms(q));
-    const newTerms = new Set(questionTerms(next));
-    for (const t of oldTerms) if (!newTerms.has(t)) op.delete(keys.questionTerm(t, inv, q.id));
-    for (const t of newTerms) if (!oldTerms.has(t)) op.set(keys.questionTerm(t, inv, q.id), q.id);
+    // Search postings: only the difference from the stored document, in this op. A hidden
+    // question has none; it is indexed again when restored (lib/search/reindex.ts).
+    if (isPublic(next)) {
+      const [stored, plan] = await Promise.all([
+        kv.get<StoredDoc>(docKey("question", q.id)),
+        planQuestion(kv, next),
+      ]);
+      op.check(stored);
+      indexOps(op, plan, stored.value);
+    }
 
     // Tag feeds: a dropped tag leaves a hole, an added tag takes its feed's next position.
     const oldTags = new Set(q.tags.map(tagKey));

@@ -7,7 +7,8 @@
 import { counterValue, getAll, listNewestFirst } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
 import { EVENTUAL } from "../../kv/consistency.ts";
-import { queryTerms, questionTerms } from "../search_terms.ts";
+import { isSearch, parseQuery } from "../../search/query.ts";
+import { type SearchOptions, searchQuestions } from "../../search/search.ts";
 import {
   type QuestionRecord,
   type QuestionSnapshot,
@@ -19,8 +20,8 @@ import { ALL_FEED, livePage, tagFeed } from "./holes.ts";
 
 /** How many of the newest questions the hot feed ranks. */
 export const HOT_WINDOW = 200;
-/** How many postings one search looks at, at most. */
-export const SEARCH_SCAN_LIMIT = 1000;
+/** How many matches of a search newest-first, hot or unanswered ordering looks at, at most. */
+export const SEARCH_REORDER_LIMIT = 200;
 
 /**
  * Page `page` of a dense sequence, newest first, skipping removed rows (./holes.ts): the
@@ -94,7 +95,12 @@ export async function listQuestionsNewestFirst(
 
 /** Query of the people feed. */
 export interface FeedQuery {
-  sort: "new" | "hot";
+  /**
+   * Absent: relevance when `q` searches, newest first otherwise (`relevance` says so
+   * explicitly). With `q`, `new` and `hot` order the best {@link SEARCH_REORDER_LIMIT}
+   * matches.
+   */
+  sort?: "new" | "hot" | "relevance";
   q?: string;
   tag?: string;
   /**
@@ -135,49 +141,12 @@ export function hotScore(s: QuestionSummary, now: number): number {
   return (s.upvotes - s.downvotes + s.messageCount + 1) / Math.pow(hours + 2, 1.5);
 }
 
-/** Search candidates: newest-first ids of the postings of the query's longest term. */
-async function* postings(kv: Deno.Kv, term: string): AsyncGenerator<string> {
-  let n = 0;
-  for await (const e of kv.list<string>({ prefix: keys.questionTermPrefix(term) })) {
-    yield e.value;
-    if (++n >= SEARCH_SCAN_LIMIT) return;
-  }
-}
-
-/** Filtered candidates, newest first, until `want` matches or the scan bound. */
-async function searchMatches(
-  kv: Deno.Kv,
-  terms: string[],
-  tag: string | undefined,
-  want: number,
-): Promise<{ matches: QuestionRecord[]; exhausted: boolean }> {
-  const matches: QuestionRecord[] = [];
-  let batch: string[] = [];
-  const flush = async () => {
-    for (const q of await getQuestions(kv, batch)) {
-      const set = new Set(questionTerms(q));
-      if (!terms.every((t) => set.has(t))) continue;
-      if (tag && !q.tags.some((t) => tagKey(t) === tag)) continue;
-      matches.push(q);
-    }
-    batch = [];
-  };
-  for await (const id of postings(kv, terms[0])) {
-    batch.push(id);
-    if (batch.length === 50) {
-      await flush();
-      if (matches.length >= want) return { matches, exhausted: false };
-    }
-  }
-  await flush();
-  return { matches, exhausted: true };
-}
-
 /**
  * The people feed: newest or hot, optionally filtered by a search query and a tag.
  * Newest without a query is a direct range of the (global or per-tag) sequence; hot
- * ranks the newest {@link HOT_WINDOW} candidates; a search scans the postings of its
- * rarest-looking term (at most {@link SEARCH_SCAN_LIMIT}).
+ * ranks the newest {@link HOT_WINDOW} candidates; a search ranks by relevance
+ * (lib/search/search.ts). `tag:` and `is:unanswered` in `q` work like `tag` and
+ * `filter=unanswered`.
  *
  * @example
  * ```ts
@@ -189,10 +158,15 @@ export async function findQuestions(
   kv: Deno.Kv,
   query: FeedQuery,
   now: number,
+  { rerank }: { rerank?: SearchOptions["rerank"] } = {},
 ): Promise<FeedPage> {
-  const { page, limit, sort } = query;
-  const tag = query.tag ? tagKey(query.tag) : undefined;
-  const terms = queryTerms(query.q ?? "");
+  const { page, limit } = query;
+  const parsed = parseQuery(query.q ?? "");
+  const unanswered = query.filter === "unanswered" || parsed.unanswered;
+  if (isSearch(parsed)) return await searchFeed(kv, query, unanswered, now, rerank);
+  const sort = query.sort === "hot" ? "hot" : "new";
+  const tagName = query.tag || parsed.tag;
+  const tag = tagName ? tagKey(tagName) : undefined;
   const answer = (questions: QuestionSummary[], total: number | null, hasMore: boolean) => ({
     questions,
     total,
@@ -201,8 +175,7 @@ export async function findQuestions(
     hasMore,
   });
 
-  const unanswered = query.filter === "unanswered";
-  if (terms.length === 0 && sort === "new" && !unanswered) {
+  if (sort === "new" && !unanswered) {
     if (!tag) {
       const { questions, total } = await listQuestionsPage(kv, { page, limit });
       return answer(questions, total, page * limit < total);
@@ -223,7 +196,7 @@ export async function findQuestions(
     const questions = await summarize(kv, await getQuestions(kv, ids));
     return answer(questions, total, page * limit < total);
   }
-  if (terms.length === 0 && sort === "new") {
+  if (sort === "new") {
     // filter=unanswered, newest first: walk the feed, keep the unanswered, until the page
     // is full (plus one, for hasMore) or the scan bound.
     const want = page * limit + 1;
@@ -251,55 +224,75 @@ export async function findQuestions(
     return answer(slice, exhausted ? matches.length : null, matches.length > page * limit);
   }
 
-  let candidates: QuestionSnapshot[];
-  let total: number | null;
-  let more = false;
-  if (terms.length > 0) {
-    const want = sort === "hot" ? HOT_WINDOW : page * limit + 1;
-    const { matches, exhausted } = await searchMatches(kv, terms, tag, want);
-    candidates = matches;
-    total = exhausted ? matches.length : null;
-    more = !exhausted;
-  } else {
-    const headKey = tag ? keys.tagSeqHead(tag) : keys.questionSeqHead();
-    const head = (await kv.get<number>(headKey, EVENTUAL)).value ?? 0;
-    candidates = tag
-      ? await getQuestions(
+  const headKey = tag ? keys.tagSeqHead(tag) : keys.questionSeqHead();
+  const head = (await kv.get<number>(headKey, EVENTUAL)).value ?? 0;
+  const candidates = tag
+    ? await getQuestions(
+      kv,
+      await seqPage<string>(
         kv,
-        await seqPage<string>(
-          kv,
-          tagFeed(tag),
-          head,
-          1,
-          HOT_WINDOW,
-          (s) => keys.questionByTag(tag, s),
-        ),
-      )
-      : await seqPage<QuestionSnapshot>(kv, ALL_FEED, head, 1, HOT_WINDOW, keys.questionBySeq);
-    total = candidates.length;
-  }
+        tagFeed(tag),
+        head,
+        1,
+        HOT_WINDOW,
+        (s) => keys.questionByTag(tag, s),
+      ),
+    )
+    : await seqPage<QuestionSnapshot>(kv, ALL_FEED, head, 1, HOT_WINDOW, keys.questionBySeq);
+  let total: number | null = candidates.length;
 
-  // Hot or search with the filter: filter the (bounded) candidates.
+  // Hot, with the filter: filter the (bounded) candidates.
   let summaries: QuestionSummary[] | null = null;
   if (unanswered) {
     summaries = (await summarize(kv, candidates)).filter(isUnanswered);
     if (total !== null) total = summaries.length;
   }
 
-  if (sort === "hot") {
-    const ranked = (summaries ?? await summarize(kv, candidates))
-      .map((s) => ({ s, score: hotScore(s, now) }))
-      .sort((a, b) => b.score - a.score || b.s.createdAt - a.s.createdAt)
-      .map((r) => r.s);
-    const slice = ranked.slice((page - 1) * limit, page * limit);
-    return answer(slice, total ?? ranked.length, page * limit < ranked.length);
+  const ranked = (summaries ?? await summarize(kv, candidates))
+    .map((s) => ({ s, score: hotScore(s, now) }))
+    .sort((a, b) => b.score - a.score || b.s.createdAt - a.s.createdAt)
+    .map((r) => r.s);
+  const slice = ranked.slice((page - 1) * limit, page * limit);
+  return answer(slice, total ?? ranked.length, page * limit < ranked.length);
+}
+
+/**
+ * A search page: by relevance, or the best matches reordered newest first or hot; the
+ * `unanswered` filter applies to the matches.
+ */
+async function searchFeed(
+  kv: Deno.Kv,
+  query: FeedQuery,
+  unanswered: boolean,
+  now: number,
+  rerank: SearchOptions["rerank"],
+): Promise<FeedPage> {
+  const { page, limit } = query;
+  const reorder = query.sort === "new" || query.sort === "hot";
+  const want = reorder || unanswered ? SEARCH_REORDER_LIMIT : page * limit + 1;
+  const found = await searchQuestions(kv, query.q ?? "", {
+    want,
+    tag: query.tag || undefined,
+    rerank,
+  });
+  let summaries: QuestionSummary[] | null = null;
+  if (unanswered) summaries = (await summarize(kv, found.questions)).filter(isUnanswered);
+  if (reorder) {
+    const all = summaries ?? await summarize(kv, found.questions);
+    summaries = query.sort === "hot"
+      ? all.map((s) => ({ s, score: hotScore(s, now) }))
+        .sort((a, b) => b.score - a.score || b.s.createdAt - a.s.createdAt).map((r) => r.s)
+      : all.sort((a, b) => b.createdAt - a.createdAt);
   }
+  const count = (summaries ?? found.questions).length;
   const from = (page - 1) * limit;
-  return answer(
-    summaries
+  return {
+    questions: summaries
       ? summaries.slice(from, from + limit)
-      : await summarize(kv, candidates.slice(from, from + limit)),
-    total,
-    page * limit < (summaries ?? candidates).length || more,
-  );
+      : await summarize(kv, found.questions.slice(from, from + limit)),
+    total: found.complete ? count : null,
+    page,
+    limit,
+    hasMore: count > page * limit,
+  };
 }

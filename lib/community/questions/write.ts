@@ -14,7 +14,7 @@ import { authorOf } from "../../profile/profiles.ts";
 import { recordEarnedBadges } from "../../profile/stats.ts";
 import { invalidateReads } from "../read_cache.ts";
 import { markAnswerOrderBuilt } from "../answer_order.ts";
-import { questionTerms } from "../search_terms.ts";
+import { indexMutations, indexOps, type IndexPlan, planQuestion } from "../../search/index.ts";
 import {
   type Author,
   feedKey,
@@ -70,14 +70,16 @@ export function seqEntryOf(seqs: QuestionSeqs): QuestionSeqEntry {
 }
 
 /**
- * Add a question and all its index rows to `op` (record, time/sequence/tag/term/author
- * indexes, total and per-author counters). The caller allocates `seqs` and checks the
- * heads it read; {@link createQuestion} does both.
+ * Add a question and all its index rows to `op` (record, time/sequence/tag/author
+ * indexes, its search postings as `search` planned them, total and per-author counters).
+ * The caller allocates `seqs` and checks the heads it read; {@link createQuestion} does
+ * both.
  */
 export function writeQuestion(
   op: Deno.AtomicOperation,
   q: QuestionRecord,
   seqs: QuestionSeqs,
+  search: IndexPlan,
 ): Deno.AtomicOperation {
   const inv = invertTime(q.createdAt);
   op.set(keys.question(q.id), q)
@@ -86,7 +88,7 @@ export function writeQuestion(
     .set(keys.questionByAuthor(q.author.id, inv, q.id), q.id);
   for (const [tag, seq] of seqs.tagSeqs) op.set(keys.questionByTag(tag, seq), q.id);
   op.set(keys.questionSeqs(q.id), seqEntryOf(seqs));
-  for (const term of questionTerms(q)) op.set(keys.questionTerm(term, inv, q.id), q.id);
+  indexOps(op, search, null);
   addToCounter(op, keys.counter("questions"), 1);
   addToCounter(op, keys.userStat(q.author.id, "questions"), 1);
   op.set(keys.follow(q.id, q.author.id), { at: q.createdAt }); // the asker follows
@@ -138,8 +140,12 @@ export async function createQuestion(
     discussionRounds: input.discussionRounds ?? 0,
   };
   if (input.standIn) record.standIn = true;
+  // The search index's part of the op: which stems to keep is decided by reading the
+  // dictionary now, before the op (a stale read only makes the choice slightly different).
+  const search = await planQuestion(kv, record);
   const created = await queueCreate(kv, {
     record,
+    search,
     extra: opts.extra,
   });
   // After the commit: nothing here may fail the request (the question exists).
@@ -154,11 +160,12 @@ export async function createQuestion(
 export const MAX_CREATES_PER_COMMIT = 16;
 /** KV's portable limit of checks per atomic op. */
 const MAX_CHECKS = 10;
-/** Mutations budget per op (KV allows 1000; a question with many terms writes ~100). */
+/** Mutations budget per op (KV allows 1000; a question with new words writes a few hundred). */
 const MAX_MUTATIONS = 800;
 
 interface PendingCreate {
   record: QuestionRecord;
+  search: IndexPlan;
   /** Mutations only: the batch's checks are the sequence heads (≤ 10). */
   extra?: (op: Deno.AtomicOperation, question: QuestionRecord) => void;
   resolve: (q: QuestionRecord) => void;
@@ -188,8 +195,8 @@ function queueCreate(
   return done;
 }
 
-function mutationsOf(q: QuestionRecord): number {
-  return 9 + q.tags.length + questionTerms(q).length + 4;
+function mutationsOf(item: Pick<PendingCreate, "record" | "search">): number {
+  return 9 + item.record.tags.length + indexMutations(item.search, null) + 4;
 }
 
 /** Number and commit queued creates, a batch at a time, until the queue is empty. */
@@ -201,7 +208,7 @@ async function commitQueuedCreates(kv: Deno.Kv, queue: CreateQueue): Promise<voi
     for (const item of queue.pending) {
       const tags = [...new Set(item.record.tags.map(tagKey))];
       const added = tags.filter((t) => !headKeys.has(t));
-      const m = mutationsOf(item.record);
+      const m = mutationsOf(item);
       if (batch.length > 0) {
         if (batch.length >= MAX_CREATES_PER_COMMIT || headKeys.size + added.length > MAX_CHECKS) {
           break;
@@ -260,7 +267,7 @@ async function commitNumbered(
         next.set(tag, n);
         tagSeqs.set(tag, n);
       }
-      writeQuestion(op, item.record, { seq, tagSeqs });
+      writeQuestion(op, item.record, { seq, tagSeqs }, item.search);
       item.extra?.(op, item.record);
     }
     op.set(keys.questionSeqHead(), next.get(""));

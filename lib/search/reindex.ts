@@ -1,0 +1,91 @@
+/**
+ * Keeping a question's search documents in step with its thread. A question's own text is
+ * indexed in its create and edit ops (lib/community/questions/); everything else that
+ * changes what is searchable — an answer written, edited, deleted, hidden or restored, the
+ * question hidden, restored or deleted — marks the question in its own op
+ * ({@link markForReindex}) and is reindexed right after the commit; the `search` job
+ * (lib/search/job.ts) picks up whatever a crash left marked. Searches read question
+ * records before they answer, so a deleted or hidden question never shows in between.
+ *
+ * @module
+ */
+import { updateAtomically } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
+import { isPublic } from "../community/visibility.ts";
+import type { QuestionRecord } from "../community/questions/model.ts";
+import type { MessageRecord } from "../community/messages/model.ts";
+import {
+  ANSWERS_READ,
+  docKey,
+  indexOps,
+  planAnswers,
+  planQuestion,
+  type StoredDoc,
+  unindexOps,
+} from "./index.ts";
+
+/**
+ * Mark a question for reindexing inside the op of the change.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const op = kv.atomic();
+ * markForReindex(op, "q-1", Date.now());
+ * ```
+ */
+export function markForReindex(op: Deno.AtomicOperation, questionId: string, now: number): void {
+  op.set(keys.searchDirty(questionId), now);
+}
+
+/** The text of the first visible messages of a thread (answers and replies alike). */
+async function threadTexts(kv: Deno.Kv, questionId: string): Promise<string[]> {
+  const ids: string[] = [];
+  const list = kv.list<string>({ prefix: keys.questionMessagesPrefix(questionId) }, {
+    limit: ANSWERS_READ,
+  });
+  for await (const e of list) ids.push(e.value);
+  const texts: string[] = [];
+  for (let i = 0; i < ids.length; i += 10) {
+    const got = await kv.getMany<MessageRecord[]>(ids.slice(i, i + 10).map(keys.message));
+    for (const e of got) if (e.value && isPublic(e.value)) texts.push(e.value.content);
+  }
+  return texts;
+}
+
+/**
+ * Bring a question's two search documents in line with what others can see now: both
+ * removed when it is deleted or hidden; its own text indexed if it has no document (a
+ * restored or older question); its answers' text reindexed. Clears the question's mark
+ * unless it was marked again meanwhile. Idempotent.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * await reindexQuestion(kv, "q-1");
+ * ```
+ */
+export async function reindexQuestion(kv: Deno.Kv, questionId: string): Promise<void> {
+  await updateAtomically(async () => {
+    const [q, own, answers, mark] = await kv.getMany<
+      [QuestionRecord, StoredDoc, StoredDoc, number]
+    >([
+      keys.question(questionId),
+      docKey("question", questionId),
+      docKey("answers", questionId),
+      keys.searchDirty(questionId),
+    ]);
+    const op = kv.atomic().check(q, own, answers, mark);
+    if (!q.value || !isPublic(q.value)) {
+      if (own.value) unindexOps(op, "question", questionId, own.value);
+      if (answers.value) unindexOps(op, "answers", questionId, answers.value);
+    } else {
+      if (!own.value) indexOps(op, await planQuestion(kv, q.value), null);
+      const plan = await planAnswers(kv, questionId, await threadTexts(kv, questionId));
+      if (plan) indexOps(op, plan, answers.value);
+      else if (answers.value) unindexOps(op, "answers", questionId, answers.value);
+    }
+    if (mark.value !== null) op.delete(keys.searchDirty(questionId));
+    return { op, result: undefined };
+  });
+}
