@@ -107,8 +107,9 @@ function feedHref(
   change: Partial<{ sort: string; q: string; tag: string; page: number; filter: string }>,
 ): string {
   const p = new URLSearchParams();
-  const sort = change.sort ?? d.sort;
   const q = change.q ?? d.q;
+  // Relevance is a search's order: clearing the search goes back to newest.
+  const sort = (change.sort ?? d.sort) === "relevance" && !q ? "new" : change.sort ?? d.sort;
   const tag = change.tag ?? d.tag;
   if (sort !== (q ? "relevance" : "new")) p.set("sort", sort);
   if (q) p.set("q", q);

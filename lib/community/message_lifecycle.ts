@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { markForReindex, reindexQuestion } from "../search/reindex.ts";
+import { markForReindex, reindexSoon } from "../search/reindex.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
@@ -87,7 +87,7 @@ export async function editMessage(
   if (result.ok) {
     await afterCommit("message edit caches", async () => {
       invalidateReads(kv);
-      await reindexQuestion(kv, result.message.questionId);
+      await reindexSoon(kv, result.message.questionId);
     });
   }
   return result;
@@ -178,7 +178,7 @@ export async function deleteMessage(
   if (result.ok) {
     await afterCommit("message delete caches", async () => {
       invalidateReads(kv);
-      await reindexQuestion(kv, result.questionId);
+      await reindexSoon(kv, result.questionId);
     });
   }
   return result;

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { markForReindex, reindexQuestion } from "../search/reindex.ts";
+import { markForReindex, reindexSoon } from "../search/reindex.ts";
 import { isPublic } from "../community/visibility.ts";
 import { addToCounter, commit, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { afterCommit } from "../kv/after_commit.ts";
@@ -356,7 +356,7 @@ async function reindexTarget(kv: Deno.Kv, type: TargetType, id: string): Promise
   const questionId = type === "question"
     ? id
     : (await kv.get<MessageRecord>(keys.message(id))).value?.questionId;
-  if (questionId) await reindexQuestion(kv, questionId);
+  if (questionId) await reindexSoon(kv, questionId);
 }
 
 /** A queue entry with the post in context, for `/mod` and `GET /api/mod/queue`. */

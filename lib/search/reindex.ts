@@ -9,6 +9,8 @@
  *
  * @module
  */
+import { perStore } from "../cache.ts";
+import { coalesce, coalescer } from "../coalesce.ts";
 import { updateAtomically } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import { isPublic } from "../community/visibility.ts";
@@ -88,4 +90,21 @@ export async function reindexQuestion(kv: Deno.Kv, questionId: string): Promise<
     if (mark.value !== null) op.delete(keys.searchDirty(questionId));
     return { op, result: undefined };
   });
+}
+
+/** Each store's coalesced reindex runs: a crowd of answers to one question costs ~2 runs. */
+const runs = perStore((kv) => coalescer<true>((questionId) => reindexQuestion(kv, questionId)));
+
+/**
+ * Reindex a question after a change committed, sharing the run with concurrent changes to
+ * the same question in this process; resolves when a run that started after the call ends.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * await reindexSoon(kv, "q-1");
+ * ```
+ */
+export function reindexSoon(kv: Deno.Kv, questionId: string): Promise<void> {
+  return coalesce(runs(kv), questionId, true);
 }

@@ -39,7 +39,7 @@ export const EXPANSIONS_PER_WORD = 6;
 /** Dictionary words a prefix lists at most. */
 const PREFIX_SCAN = 64;
 /** Dictionary words a two-typo search compares at most. */
-const FUZZY_SCAN = 300;
+const FUZZY_SCAN = 400;
 
 /** One expansion of a query word. */
 interface Expansion {
@@ -92,8 +92,9 @@ async function typoExpansions(kv: Deno.Kv, w: QueryWord, i: number): Promise<Exp
   extra.forEach((e, j) => e.value !== null && found.add(dels[j]));
   await Promise.all(lists);
   if (budget === 2 && exact.value === null) {
-    // An unknown long word: compare the dictionary words that share its first three letters.
-    const head = [...w.surface].slice(0, 3).join("");
+    // An unknown long word: compare the dictionary words that share its first two letters
+    // (typos rarely touch the first letters; the neighbour lookups above cover one there).
+    const head = [...w.surface].slice(0, 2).join("");
     const range = { start: keys.searchWord(head), end: keys.searchWord(head + "\uffff") };
     for await (const e of kv.list({ ...range }, { limit: FUZZY_SCAN })) {
       found.add(e.key[1] as string);

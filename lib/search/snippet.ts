@@ -20,11 +20,13 @@ const segmenter = new Intl.Segmenter("en", { granularity: "word" });
 function matches(word: string, query: ParsedQuery): boolean {
   const w = word.normalize("NFKC").toLowerCase().replace(/['’]s$/u, "").replace(/['’]/gu, "");
   const stem = stemOf(w);
-  return query.words.some((q) =>
-    q.stem === stem || (q.prefix && q.surface.length >= 2 && w.startsWith(q.surface)) ||
-    (typoBudget(q.surface) > 0 &&
-      editDistance(q.surface, w, typoBudget(q.surface)) <= typoBudget(q.surface))
-  ) || query.phrases.some((p) => p.includes(w));
+  return query.words.some((q) => {
+    const typos = typoBudget(q.surface);
+    return q.stem === stem || (q.prefix && q.surface.length >= 2 && w.startsWith(q.surface)) ||
+      (typos > 0 &&
+        (editDistance(q.surface, w, typos) <= typos ||
+          editDistance(q.stem, stem, typos) <= typos));
+  }) || query.phrases.some((p) => p.includes(w));
 }
 
 /**

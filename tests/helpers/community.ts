@@ -49,6 +49,21 @@ export async function getAs(t: TestApp, who: Member | null, path: string): Promi
   return await t.request(path, { headers: who ? { cookie: who.cookie } : {} });
 }
 
+/** PATCH or DELETE as a signed-in browser (same origin). */
+export function sendAs(
+  t: TestApp,
+  who: Member,
+  method: "PATCH" | "DELETE",
+  path: string,
+  body?: unknown,
+): Promise<Response> {
+  return t.request(path, {
+    method,
+    headers: jsonWrite(t, who.cookie),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
 /** Read a JSON response with its status. */
 export async function json<T = Record<string, unknown>>(
   res: Response | Promise<Response>,

@@ -4,7 +4,7 @@
  * definition of "answers" — all through the HTTP surface over real KV.
  */
 import assert from "node:assert/strict";
-import { createTestApp, jsonWrite, type TestApp } from "../helpers/app.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   agentCall,
   agentKey,
@@ -12,28 +12,13 @@ import {
   ask,
   getAs,
   json,
-  type Member,
   member,
   postAs,
+  sendAs,
 } from "../helpers/community.ts";
 
 type Json = Record<string, unknown>;
 type Msg = { id: string; content: string; replyTo?: string; deleted?: true; author: Json };
-
-/** PATCH or DELETE as a signed-in browser. */
-function sendAs(
-  t: TestApp,
-  who: Member,
-  method: "PATCH" | "DELETE",
-  path: string,
-  body?: unknown,
-): Promise<Response> {
-  return t.request(path, {
-    method,
-    headers: jsonWrite(t, who.cookie),
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
 
 async function feedIds(t: TestApp, query: string): Promise<{ ids: string[]; total: number }> {
   const { body } = await json<{ questions: { id: string }[]; total: number }>(

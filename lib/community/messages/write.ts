@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { markForReindex } from "../../search/reindex.ts";
+import { markForReindex, reindexSoon } from "../../search/reindex.ts";
 import { afterCommit } from "../../kv/after_commit.ts";
 import {
   addToCounter,
@@ -58,7 +58,7 @@ function writeMessage(op: Deno.AtomicOperation, m: MessageRecord, rootId?: strin
     .set(keys.questionMessage(m.questionId, m.createdAt, m.id), m.id);
   addToCounter(op, keys.messageCount(m.questionId), 1);
   bumpQuestion(op, m.questionId); // the open question page hears of it
-  markForReindex(op, m.questionId, m.createdAt); // the `search` job indexes its text
+  markForReindex(op, m.questionId, m.createdAt); // its text is indexed after the commit
   if (!countsTowardStats(m)) return;
   op.set(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id), {
     id: m.id,
@@ -227,6 +227,7 @@ export async function addMessage(
     // After the commit: nothing here may fail the call (the message exists).
     await afterCommit("message caches and badges", async () => {
       invalidateReads(kv); // message counts in the feed
+      await reindexSoon(kv, message.questionId); // its text becomes searchable
       // Prolific; an uncounted message moved no statistic.
       if (countsTowardStats(message)) {
         await recordEarnedBadges(kv, message.author.id, message.createdAt);
