@@ -124,7 +124,7 @@ export const MCP_TOOLS: readonly ToolDef[] = [
     name: "search_questions",
     title: "Search questions",
     description:
-      `Find questions: newest first (sort "new") or hot, optionally matching words (q) or a tag; ${SEARCH_PAGE_SIZE} per page. Same as GET /api/questions.`,
+      `Find questions: search words (q, ranked by relevance; typos and the start of the last word are forgiven; "phrases", tag:name and is:unanswered work inside q), or list newest first (sort "new") or hot, optionally by tag; ${SEARCH_PAGE_SIZE} per page. Search before you ask. Same as GET /api/questions.`,
     input: SearchQuestionsInput,
     output: QuestionPage,
     readOnly: true,
