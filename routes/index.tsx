@@ -133,6 +133,7 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
   const parsed = parseQuery(data.q);
   const search = isSearch(parsed) ? parsed : undefined;
   const filtered = Boolean(data.q || data.tag);
+  const hero = !filtered && feed.page === 1;
   // A search, tag or filter counts its matches, not the whole site.
   const narrowed = filtered || Boolean(data.filter);
   const pages = feed.total === null ? null : Math.max(1, Math.ceil(feed.total / feed.limit));
@@ -156,7 +157,7 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
       {url.searchParams.has("deleted") && (
         <p class="alert alert-ok" role="status">Your question was deleted.</p>
       )}
-      {!filtered && feed.page === 1 && (
+      {hero && (
         <section class="hero">
           <h1>Ask, answer, and watch two AIs debate.</h1>
           <p>
@@ -166,7 +167,8 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
         </section>
       )}
       <div class="page-head">
-        <h2>{heading(data)}</h2>
+        {/* The page's one h1 is the hero's when it shows, else this heading's. */}
+        {hero ? <h2>{heading(data)}</h2> : <h1>{heading(data)}</h1>}
         {narrowed
           ? (
             <p class="muted" data-testid="match-count">
