@@ -22,6 +22,7 @@ import { bumpQuestion } from "./version.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
 import { invalidateReads } from "../read_cache.ts";
 import { questionTerms } from "../search_terms.ts";
+import { dropQuestionVector } from "../../search/question_vectors.ts";
 import { addHole, ALL_FEED, tagFeed } from "./holes.ts";
 import { feedKey } from "./model.ts";
 import { findSeqEntry, readQuestionToChange } from "./seqs.ts";
@@ -67,6 +68,7 @@ export async function deleteQuestion(
       addHole(op, tagFeed(tag), seq, q.id);
     }
     for (const t of questionTerms(q)) op.delete(keys.questionTerm(t, inv, q.id));
+    dropQuestionVector(op, q.id); // and its pending marker
     addToCounter(op, keys.counter("questions"), -1);
     bumpQuestion(op, q.id); // live question page
     addToCounter(op, keys.userStat(q.author.id, "questions"), -1);
