@@ -1,6 +1,6 @@
 /**
  * Parley's job kinds on the process's runner: debates, expert panels, answers' follower
- * fan-outs, backfills of the vote-ordered answer rows, the AI avatar (every 30 s) and questions' embeddings (every 15 s). `createApp` calls this once per
+ * fan-outs, backfills of the vote-ordered answer rows, the AI avatar (every 30 s) and questions' embeddings (every 30 s). `createApp` calls this once per
  * store; the triggers (lib/jobs/triggers.ts) only run passes.
  *
  * @module

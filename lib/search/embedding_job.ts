@@ -38,7 +38,7 @@ import {
 /** The job kind's name (one periodic job, id `main`). */
 export const EMBEDDING_JOB = "embeddings";
 /** How often the job runs, in ms. */
-export const EMBEDDING_JOB_EVERY_MS = 15_000;
+export const EMBEDDING_JOB_EVERY_MS = 30_000;
 /** Texts per model call. */
 export const EMBEDDING_BATCH = 32;
 /** Questions the backfill looks at per step (one list, one op of markers). */

@@ -14,7 +14,7 @@
  * @module
  */
 import { perStore } from "../cache.ts";
-import { getAll } from "../kv/atomic.ts";
+import { EVENTUAL } from "../kv/consistency.ts";
 import { FailureLog } from "../kv/failure_log.ts";
 import { keys } from "../kv/keys.ts";
 import { sha256Hex } from "../ids.ts";
@@ -94,7 +94,8 @@ export async function queryVector(
   const key = keys.queryVector(
     await sha256Hex(`${embedder.model}\n${embedder.dims}\n${normalized}`),
   );
-  const cached = (await kv.get<CachedQueryVector>(key)).value;
+  // Eventual: a ranking input only; a replica a second behind just costs a model call.
+  const cached = (await kv.get<CachedQueryVector>(key, EVENTUAL)).value;
   if (
     cached && cached.expiresAt > now() && cached.model === embedder.model &&
     cached.dims === embedder.dims && cached.v instanceof Uint8Array
@@ -114,6 +115,22 @@ export async function queryVector(
   // A lost cache write costs one model call later, nothing more.
   await kv.set(key, value, { expireIn: QUERY_VECTOR_TTL_MS }).catch(() => {});
   return v;
+}
+
+/**
+ * The candidates' stored vectors, 10 keys per `getMany`, the calls in parallel. Eventual
+ * reads: a vector only orders results, and a second-old one orders them as well.
+ */
+async function readVectors(
+  kv: Deno.Kv,
+  ids: string[],
+): Promise<Deno.KvEntryMaybe<QuestionVector>[]> {
+  const chunks: Deno.KvKey[][] = [];
+  for (let i = 0; i < ids.length; i += 10) {
+    chunks.push(ids.slice(i, i + 10).map((id) => keys.questionVector(id)));
+  }
+  const got = await Promise.all(chunks.map((c) => kv.getMany<QuestionVector[]>(c, EVENTUAL)));
+  return got.flat();
 }
 
 /**
@@ -162,7 +179,7 @@ export async function rerankBySimilarity<T extends { id: string; score: number }
       [q, vectors] = await Promise.race([
         Promise.all([
           queryVector(kv, embedder, queryText, { timeoutMs, now: opts.now }),
-          getAll<QuestionVector>(kv, candidates.map((c) => keys.questionVector(c.id))),
+          readVectors(kv, candidates.map((c) => c.id)),
         ]),
         late,
       ]);
