@@ -14,6 +14,7 @@ import type { JobRunner } from "./lib/jobs/runner.ts";
 import { cronPass, JOBS_CRON } from "./lib/jobs/triggers.ts";
 import { closeLiveStreams } from "./lib/http/sse.ts";
 import { llmFromConfig } from "./lib/llm/from_config.ts";
+import { embedderFromConfig } from "./lib/search/embeddings.ts";
 import { resolveAppSecret } from "./lib/auth/secret.ts";
 import { startServer } from "./lib/serve.ts";
 import type { Services } from "./lib/services.ts";
@@ -60,12 +61,14 @@ async function main(): Promise<void> {
   // The stand-in model (local mode) is served by the app itself, built just below.
   const self: { app?: Hono } = {};
   const llm = llmFromConfig(config, { appFetch: () => self.app!.fetch });
+  const embedder = embedderFromConfig(config, { appFetch: () => self.app!.fetch });
   const services: Services = {
     kv,
     config,
     secret,
     now: Date.now,
     llm,
+    embedder,
     avatarIntervalMs: envMs("AVATAR_INTERVAL_MS"),
   };
   const app = createApp(services, { manifest, build, buildDir: `${root}/.build` });

@@ -35,6 +35,7 @@ import * as $api_feed from "./routes/api/feed.ts";
 import * as $api_flags from "./routes/api/flags.ts";
 import * as $api_likes from "./routes/api/likes.ts";
 import * as $api_local_llm_v1_chat_completions from "./routes/api/local-llm/v1/chat/completions.ts";
+import * as $api_local_llm_v1_embeddings from "./routes/api/local-llm/v1/embeddings.ts";
 import * as $api_markdown_preview from "./routes/api/markdown/preview.ts";
 import * as $api_messages_id_index from "./routes/api/messages/[id]/index.ts";
 import * as $api_messages_id_revisions from "./routes/api/messages/[id]/revisions.ts";
@@ -155,6 +156,7 @@ const manifest: Manifest = {
     "./routes/api/flags.ts": $api_flags,
     "./routes/api/likes.ts": $api_likes,
     "./routes/api/local-llm/v1/chat/completions.ts": $api_local_llm_v1_chat_completions,
+    "./routes/api/local-llm/v1/embeddings.ts": $api_local_llm_v1_embeddings,
     "./routes/api/markdown/preview.ts": $api_markdown_preview,
     "./routes/api/messages/[id]/index.ts": $api_messages_id_index,
     "./routes/api/messages/[id]/revisions.ts": $api_messages_id_revisions,

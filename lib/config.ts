@@ -52,7 +52,18 @@ export interface Config {
   /** `DENO_DEPLOYMENT_ID`: set by Deno Deploy; undefined elsewhere. */
   deploymentId?: string;
   appSecret?: string;
-  llm: { apiKey?: string; baseUrl?: string; model: string };
+  /**
+   * The language model: `LLM_API_KEY`, `LLM_BASE_URL`, `LLM_MODEL`, and the embeddings model
+   * of semantic search (`LLM_EMBEDDING_MODEL`) with the dimensions asked of it
+   * (`LLM_EMBEDDING_DIMENSIONS`).
+   */
+  llm: {
+    apiKey?: string;
+    baseUrl?: string;
+    model: string;
+    embeddingModel: string;
+    embeddingDimensions: number;
+  };
   providers: Partial<Record<ProviderId, ProviderConfig>>;
   localMode: boolean;
   /** Words refused in display names (comma-separated `OFFENSIVE_WORDS`). */
@@ -133,6 +144,16 @@ const streamCap = (fallback: number) =>
     .min(1, { error: "must be at least 1" })
     .max(MAX_STREAMS, { error: `must be at most ${MAX_STREAMS}` }).default(fallback);
 
+/** `LLM_EMBEDDING_MODEL` when unset. */
+export const DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
+/**
+ * `LLM_EMBEDDING_DIMENSIONS` when unset: 256 Float32 values are 1 KiB per question
+ * (docs/decisions.md#semantic-rerank).
+ */
+export const DEFAULT_EMBEDDING_DIMENSIONS = 256;
+/** Largest `LLM_EMBEDDING_DIMENSIONS` (text-embedding-3-large's full size). */
+export const MAX_EMBEDDING_DIMENSIONS = 3072;
+
 const envSchema = z.object({
   PORT: z.coerce.number({ error: "must be a number" }).int().min(0).max(65535).default(8000),
   HOSTNAME: z.string().min(1).default("0.0.0.0"),
@@ -143,6 +164,12 @@ const envSchema = z.object({
   LLM_API_KEY: optionalString,
   LLM_BASE_URL: httpUrl.optional(),
   LLM_MODEL: z.string().min(1).default("gpt-4o-mini"),
+  LLM_EMBEDDING_MODEL: z.string().trim().min(1).default(DEFAULT_EMBEDDING_MODEL),
+  LLM_EMBEDDING_DIMENSIONS: z.coerce.number({ error: "must be a number" })
+    .int({ error: "must be a whole number" })
+    .min(8, { error: "must be at least 8" })
+    .max(MAX_EMBEDDING_DIMENSIONS, { error: `must be at most ${MAX_EMBEDDING_DIMENSIONS}` })
+    .default(DEFAULT_EMBEDDING_DIMENSIONS),
   LOCAL_MODE: z.enum(["on", "off", "auto"], { error: "must be on, off or auto" }).default("auto"),
   OFFENSIVE_WORDS: z.string().optional(),
   MODERATORS: z.string().optional(),
@@ -271,7 +298,13 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     kvPath: env.KV_PATH ?? (env.DENO_DEPLOYMENT_ID ? undefined : DEFAULT_KV_PATH),
     ...(env.DENO_DEPLOYMENT_ID ? { deploymentId: env.DENO_DEPLOYMENT_ID } : {}),
     appSecret: env.APP_SECRET,
-    llm: { apiKey: env.LLM_API_KEY, baseUrl: env.LLM_BASE_URL, model: env.LLM_MODEL },
+    llm: {
+      apiKey: env.LLM_API_KEY,
+      baseUrl: env.LLM_BASE_URL,
+      model: env.LLM_MODEL,
+      embeddingModel: env.LLM_EMBEDDING_MODEL,
+      embeddingDimensions: env.LLM_EMBEDDING_DIMENSIONS,
+    },
     providers,
     localMode,
     offensiveWords: [...DEFAULT_OFFENSIVE_WORDS, ...extraWords],

@@ -82,3 +82,22 @@ Deno.test("parseConfig() reads the live-stream caps, defaulting to 20 per addres
     /ConfigError: STREAMS_PER_PROCESS/,
   );
 });
+
+Deno.test("parseConfig() reads the embeddings model and its dimensions, 256 by default", () => {
+  const c = parseConfig({});
+  assert.equal(c.llm.embeddingModel, "text-embedding-3-small");
+  assert.equal(c.llm.embeddingDimensions, 256);
+  const set = parseConfig({
+    LLM_EMBEDDING_MODEL: "text-embedding-3-large",
+    LLM_EMBEDDING_DIMENSIONS: "1024",
+  });
+  assert.equal(set.llm.embeddingModel, "text-embedding-3-large");
+  assert.equal(set.llm.embeddingDimensions, 1024);
+  for (const bad of ["0", "4", "1.5", "many", "4000"]) {
+    assert.throws(
+      () => parseConfig({ LLM_EMBEDDING_DIMENSIONS: bad }),
+      /ConfigError: LLM_EMBEDDING_DIMENSIONS must be/,
+      bad,
+    );
+  }
+});

@@ -8,6 +8,7 @@
  */
 import type { Config } from "./config.ts";
 import type { LlmClient } from "./llm/types.ts";
+import type { Embedder } from "./search/embeddings.ts";
 
 /** Long-lived dependencies, created once at start-up (tests create their own). */
 export interface Services {
@@ -29,6 +30,12 @@ export interface Services {
    * mode, or absent when neither is available (AI features then answer their 500).
    */
   llm?: LlmClient;
+  /**
+   * The embeddings model of semantic search (lib/search/embeddings.ts), chosen like `llm`:
+   * `LLM_EMBEDDING_MODEL` at the configured endpoint, the stand-in in local mode, or absent
+   * (search is then lexical only).
+   */
+  embedder?: Embedder;
   /** The AI avatar job's period in ms (default 30 s, docs/interface.md#ai-avatar); tests shorten it. */
   avatarIntervalMs?: number;
   /** How often the `search` job runs (lib/search/job.ts; tests shorten it). */

@@ -55,7 +55,7 @@ interface Data {
 
 export const handler = define.handlers<Data>({
   async GET(ctx) {
-    const { kv, now, feedCacheMs = FEED_CACHE_MS } = ctx.state.services;
+    const { kv, now, feedCacheMs = FEED_CACHE_MS, embedder } = ctx.state.services;
     const params = queryObject(ctx.url);
     // A hand-edited bad parameter falls back to its default rather than an error page.
     const parsed = QuestionsQuery.safeParse(params);
@@ -73,7 +73,7 @@ export const handler = define.handlers<Data>({
         kv,
         `home:${JSON.stringify(query)}`,
         feedCacheMs,
-        () => Promise.all([findQuestions(kv, query, now()), countQuestions(kv)]),
+        () => Promise.all([findQuestions(kv, query, now(), { embedder }), countQuestions(kv)]),
       ),
       // Only beside the plain first page (like the hero). Cached 30 s, dropped by writes; a
       // test that turns the feed cache off turns this one off too.

@@ -63,6 +63,7 @@ async function serve(ctx: Context<AppState>): Promise<Response> {
       userId,
       limited,
       limits: ctx.state.services.config.limits,
+      embedder: ctx.state.services.embedder,
     }, parsedBody);
     return withHeaders(res, agent ? rateLimitHeaders(agent.rate) : limited!.headers);
   } catch (err) {

@@ -22,6 +22,7 @@
  *
  * @module
  */
+import type { Embedder } from "../search/embeddings.ts";
 import { VoterPrivacy } from "../community/vote_privacy.ts";
 import { listNotifications } from "../notifications/notifications.ts";
 import {
@@ -97,6 +98,8 @@ export interface McpCaller {
    * tool error (so the model reads "Rate limit exceeded" and can wait) and does nothing.
    */
   limited?: HttpError;
+  /** Reorders searches by meaning when a model embeds (lib/search/rerank.ts). */
+  embedder?: Embedder | null;
 }
 
 type Json = Record<string, unknown>;
@@ -128,11 +131,12 @@ export const MCP_TOOLS: readonly ToolDef[] = [
     input: SearchQuestionsInput,
     output: QuestionPage,
     readOnly: true,
-    async run({ kv, now }, args) {
+    async run({ kv, now, embedder }, args) {
       return await findQuestions(
         kv,
         { ...args, limit: SEARCH_PAGE_SIZE },
         now(),
+        { embedder },
       ) as unknown as Json;
     },
   }),

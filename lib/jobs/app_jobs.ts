@@ -1,6 +1,6 @@
 /**
  * Parley's job kinds on the process's runner: debates, expert panels, answers' follower
- * fan-outs, backfills of the vote-ordered answer rows, the search index's reindexing and backfill, and the AI avatar (every 30 s). `createApp` calls this once per
+ * fan-outs, backfills of the vote-ordered answer rows, the search index's reindexing and backfill, the AI avatar (every 30 s) and questions' embeddings (every 30 s). `createApp` calls this once per
  * store; the triggers (lib/jobs/triggers.ts) only run passes.
  *
  * @module
@@ -11,6 +11,7 @@ import { panelJobKind } from "../panel/job.ts";
 import { fanoutJobKind } from "../notifications/fanout.ts";
 import { answerOrderJobKind } from "../community/answer_order_job.ts";
 import { searchJobKind } from "../search/job.ts";
+import { embeddingJobKind } from "../search/embedding_job.ts";
 import type { Services } from "../services.ts";
 import { type JobRunner, jobRunner } from "./runner.ts";
 
@@ -32,5 +33,6 @@ export function appJobs(services: Services): JobRunner {
     .register(fanoutJobKind(services.now))
     .register(answerOrderJobKind())
     .register(searchJobKind(services.searchJobEveryMs))
-    .register(avatarJobKind(services, services.avatarIntervalMs));
+    .register(avatarJobKind(services, services.avatarIntervalMs))
+    .register(embeddingJobKind(services));
 }

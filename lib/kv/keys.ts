@@ -141,6 +141,15 @@
  * | --- | --- | --- |
  * | `["meta", "restore"]` | `RestoreProgress` `{sha256, done}` (lib/ops/restore.ts) | set in the op of every batch `deno task restore` commits, deleted when it ends: a re-run resumes after `done` entries; never backed up or restored |
  *
+ * Semantic rerank (lib/search/: question_vectors.ts, embedding_job.ts, rerank.ts):
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["question_vector", questionId]` | `QuestionVector` `{model, dims, v, text}` (`v`: the L2-normalized Float32 values' little-endian bytes, a `Uint8Array`, 1 KiB at 256 dims; `text`: sha-256 of the embedded text) | set with the delete of the marker below, in one op checking the question's versionstamp; deleted in the op that deletes or hides the question |
+ * | `["embedding_pending", questionId]` | `PendingEmbedding` `{failures}` | set in the question's own op at create, edit and restore (and by the backfill for older questions); deleted with the vector's write, or with the question's delete/hide |
+ * | `["embedding_job"]` | `EmbeddingJobState` `{failures, retryAt, backfill: {model, dims, cursor?, done}}` | the embeddings job's backoff and its resumable backfill cursor over `["questions"]`; written under the job's fence |
+ * | `["query_vector", sha256(model, dims, normalized query)]` | `CachedQueryVector` `{model, dims, v, expiresAt}` | a search query's vector; `expireIn` 1 day + `expiresAt` |
+ *
  * Later features add their rows here, next to their builders.
  *
  * @module
@@ -470,4 +479,12 @@ export const keys = {
     expertId,
   ],
   restoreProgress: (): Deno.KvKey => ["meta", "restore"],
+  // Semantic rerank (table above).
+  /** Every question record, in id order (the embeddings backfill walks it). */
+  questionsPrefix: (): Deno.KvKey => ["questions"],
+  questionVector: (questionId: string): Deno.KvKey => ["question_vector", questionId],
+  embeddingPending: (questionId: string): Deno.KvKey => ["embedding_pending", questionId],
+  embeddingPendingPrefix: (): Deno.KvKey => ["embedding_pending"],
+  embeddingJob: (): Deno.KvKey => ["embedding_job"],
+  queryVector: (digest: string): Deno.KvKey => ["query_vector", digest],
 } as const;

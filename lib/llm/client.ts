@@ -28,8 +28,21 @@ export interface LlmClientOptions {
   standIn?: boolean;
 }
 
-/** A per-call deadline combined with the caller's own signal. */
-function callDeadline(timeoutMs: number, outer?: AbortSignal) {
+/**
+ * A per-call deadline combined with the caller's own signal (shared with the embeddings
+ * client, lib/search/embeddings.ts).
+ *
+ * @example
+ * ```ts
+ * const deadline = callDeadline(2_000);
+ * try {
+ *   await fetch("http://127.0.0.1:9/", { signal: deadline.signal });
+ * } finally {
+ *   deadline.finish(false);
+ * }
+ * ```
+ */
+export function callDeadline(timeoutMs: number, outer?: AbortSignal) {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -51,8 +64,16 @@ function callDeadline(timeoutMs: number, outer?: AbortSignal) {
   };
 }
 
-/** Turn whatever the client threw into an {@link LlmError} that is safe to log. */
-function toLlmError(
+/**
+ * Turn whatever the client threw into an {@link LlmError} that is safe to log.
+ *
+ * @example
+ * ```ts
+ * const err = toLlmError(new Error("socket hang up"), 2_000, false);
+ * err.kind; // "bad_response"
+ * ```
+ */
+export function toLlmError(
   err: unknown,
   timeoutMs: number,
   timedOut: boolean,

@@ -34,6 +34,7 @@ import { bumpQuestion } from "../community/questions/version.ts";
 import { deleteQuestion } from "../community/questions/delete.ts";
 import { deleteMessage } from "../community/message_lifecycle.ts";
 import { invalidateReads } from "../community/read_cache.ts";
+import { dropQuestionVector, markEmbeddingPending } from "../search/question_vectors.ts";
 import type { TargetType } from "../community/targets.ts";
 import type { ProfileRecord } from "../profile/profiles.ts";
 import type { User } from "../auth/users.ts";
@@ -240,6 +241,7 @@ function setHidden(
   op.set(keys.hiddenPost(type, r.id), { at: now, by });
   // `messageCount` counts what others can see (lib/community/questions/read.ts).
   if (type === "message") addToCounter(op, keys.hiddenMessageCount(questionIdOf(type, r)), 1);
+  if (type === "question") dropQuestionVector(op, r.id); // no search result, no vector
   bumpQuestion(op, questionIdOf(type, r));
   markForReindex(op, questionIdOf(type, r), now); // its text leaves search (lib/search/reindex.ts)
 }
@@ -250,6 +252,7 @@ function clearHidden(op: Deno.AtomicOperation, type: TargetType, r: PostRecord):
   op.set(key, rest);
   op.delete(keys.hiddenPost(type, r.id));
   if (type === "message") addToCounter(op, keys.hiddenMessageCount(questionIdOf(type, r)), -1);
+  if (type === "question") markEmbeddingPending(op, r.id); // back in search: the job embeds it
   bumpQuestion(op, questionIdOf(type, r));
   markForReindex(op, questionIdOf(type, r), Date.now()); // searchable again
 }

@@ -46,6 +46,7 @@ const EXPIRING_PREFIXES = new Set([
   "local_oauth_tokens",
   "participation_drafts",
   "idempotency",
+  "query_vector",
 ]);
 
 /**

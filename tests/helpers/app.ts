@@ -9,6 +9,7 @@ import { openKv } from "@/lib/kv/open.ts";
 import { jobRunner } from "@/lib/jobs/runner.ts";
 import { llmFromConfig } from "@/lib/llm/from_config.ts";
 import type { LlmClient } from "@/lib/llm/types.ts";
+import { type Embedder, embedderFromConfig } from "@/lib/search/embeddings.ts";
 import { resolveAppSecret } from "@/lib/auth/secret.ts";
 import { createSession, sessionCookieName } from "@/lib/auth/sessions.ts";
 import type { Services } from "@/lib/services.ts";
@@ -58,6 +59,12 @@ export interface TestAppOptions {
   llm?: LlmClient | null;
   /** Deadline per model call when the client comes from the environment (ms). */
   llmTimeoutMs?: number;
+  /**
+   * The embeddings model. Default: from the environment as in production (the fake
+   * server's `/v1/embeddings` with `LLM_API_KEY` set, the stand-in in local mode), none
+   * when `llm` is `null`. `null` means none.
+   */
+  embedder?: Embedder | null;
 }
 
 /**
@@ -86,7 +93,12 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const llm = opts.llm === undefined
     ? llmFromConfig(config, { appFetch: () => self.app!.fetch, timeoutMs: opts.llmTimeoutMs })
     : opts.llm ?? undefined;
-  const services: Services = { kv, config, secret, now: opts.now ?? Date.now, llm };
+  const embedder = opts.embedder !== undefined
+    ? opts.embedder ?? undefined
+    : opts.llm === null
+    ? undefined
+    : embedderFromConfig(config, { appFetch: () => self.app!.fetch });
+  const services: Services = { kv, config, secret, now: opts.now ?? Date.now, llm, embedder };
   const build = await readBuildInfo(`${ROOT}/.build`);
   const app = createApp(services, {
     manifest,

@@ -2,8 +2,10 @@
  * A fake OpenAI-compatible server on loopback: `POST /v1/chat/completions`, answering
  * as each test says — streamed like OpenAI (`data: {choices:[{delta:{content}}]}` …
  * `data: [DONE]`) or as one JSON completion, an HTTP error, a stream that breaks off,
- * or a request that never answers.
+ * or a request that never answers — and `POST /v1/embeddings`, by default with the
+ * stand-in's deterministic vectors (lib/llm/standin/embeddings.ts), or an error, or never.
  */
+import { standInEmbeddings } from "@/lib/llm/standin/embeddings.ts";
 
 /** One request the fake received. */
 export interface FakeCall {
@@ -32,11 +34,38 @@ export type FakeReply =
   /** Never answer (until the client gives up). */
   | { hang: true };
 
+/** One embeddings request the fake received. */
+export interface FakeEmbeddingCall {
+  /** 0-based order of arrival among embeddings requests. */
+  index: number;
+  model: string;
+  input: string[];
+  dimensions?: number;
+  authorization: string | null;
+}
+
+/** How the fake answers one embeddings call. */
+export type FakeEmbeddingReply =
+  /** The stand-in's vectors for the inputs, in the encoding asked for (the default). */
+  | { standIn: true }
+  /** An HTTP error with an OpenAI-shaped body. */
+  | { status: number }
+  /** Never answer (until the client gives up). */
+  | { hang: true };
+
+/** Options of {@link startFakeLlm}. */
+export interface FakeLlmOptions {
+  /** How each embeddings call is answered (default: the stand-in's vectors). */
+  embeddings?: (call: FakeEmbeddingCall) => FakeEmbeddingReply | Promise<FakeEmbeddingReply>;
+}
+
 /** A running fake. */
 export interface FakeLlm {
   /** Base URL for the client (`…/v1`). */
   baseUrl: string;
+  /** Chat completion calls (embeddings calls are counted apart, below). */
   calls: FakeCall[];
+  embeddingCalls: FakeEmbeddingCall[];
   /** Env for `createTestApp` that points the app's client here. */
   env: Record<string, string>;
   close(): Promise<void>;
@@ -84,12 +113,41 @@ function tokensOf(text: string): string[] {
  */
 export function startFakeLlm(
   reply: (call: FakeCall) => FakeReply | Promise<FakeReply> = defaultReply,
+  opts: FakeLlmOptions = {},
 ): FakeLlm {
   const calls: FakeCall[] = [];
+  const embeddingCalls: FakeEmbeddingCall[] = [];
   const hanging = new Set<() => void>();
   const encoder = new TextEncoder();
+  const embeddingReply = opts.embeddings ?? (() => ({ standIn: true as const }));
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const url = new URL(req.url);
+    if (req.method === "POST" && url.pathname === "/v1/embeddings") {
+      const body = await req.json();
+      const call: FakeEmbeddingCall = {
+        index: embeddingCalls.length,
+        model: body.model,
+        input: typeof body.input === "string" ? [body.input] : body.input,
+        dimensions: body.dimensions,
+        authorization: req.headers.get("authorization"),
+      };
+      embeddingCalls.push(call);
+      const answer = await embeddingReply(call);
+      if ("hang" in answer) {
+        return await new Promise<Response>((resolve) => {
+          hanging.add(() => resolve(new Response("gone", { status: 503 })));
+        });
+      }
+      if ("status" in answer) {
+        return Response.json({ error: { message: "fake failure", type: "server_error" } }, {
+          status: answer.status,
+        });
+      }
+      const outcome = standInEmbeddings(body);
+      return outcome.ok
+        ? Response.json(outcome.response)
+        : Response.json({ error: { message: outcome.message } }, { status: 400 });
+    }
     if (req.method !== "POST" || url.pathname !== "/v1/chat/completions") {
       return Response.json({ error: { message: "not found" } }, { status: 404 });
     }
@@ -186,6 +244,7 @@ export function startFakeLlm(
   return {
     baseUrl,
     calls,
+    embeddingCalls,
     env: { LLM_API_KEY: "test-key", LLM_BASE_URL: baseUrl, LLM_MODEL: "fake-model" },
     close: async () => {
       for (const release of hanging) release();

@@ -117,6 +117,7 @@ const ROUTES: Record<string, string[] | string> = {
   "./routes/api/flags.ts": "writes: finding 1 test",
   "./routes/api/likes.ts": "writes; 404 on hidden targets",
   "./routes/api/local-llm/v1/chat/completions.ts": "the stand-in model",
+  "./routes/api/local-llm/v1/embeddings.ts": "the stand-in model",
   "./routes/api/markdown/preview.ts": "renders the caller's text",
   "./routes/api/messages/[id]/index.ts": "writes (edit/delete own)",
   "./routes/api/messages/[id]/revisions.ts": ["/api/messages/{ha}/revisions"],

@@ -22,6 +22,7 @@ import { bumpQuestion } from "./version.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
 import { invalidateReads } from "../read_cache.ts";
 import { docKey, type StoredDoc, unindexOps } from "../../search/index.ts";
+import { dropQuestionVector } from "../../search/question_vectors.ts";
 import { addHole, ALL_FEED, tagFeed } from "./holes.ts";
 import { feedKey } from "./model.ts";
 import { findSeqEntry, readQuestionToChange } from "./seqs.ts";
@@ -74,6 +75,7 @@ export async function deleteQuestion(
     op.check(...docs);
     if (docs[0].value) unindexOps(op, "question", q.id, docs[0].value);
     if (docs[1].value) unindexOps(op, "answers", q.id, docs[1].value);
+    dropQuestionVector(op, q.id); // and its pending marker
     addToCounter(op, keys.counter("questions"), -1);
     bumpQuestion(op, q.id); // live question page
     addToCounter(op, keys.userStat(q.author.id, "questions"), -1);

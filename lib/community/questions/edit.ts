@@ -17,6 +17,8 @@ import { invalidateReads } from "../read_cache.ts";
 import { writeRevisions } from "../revisions.ts";
 import { isPublic } from "../visibility.ts";
 import { docKey, indexOps, planQuestion, type StoredDoc } from "../../search/index.ts";
+import { markEmbeddingPending } from "../../search/question_vectors.ts";
+import { embedAfterWrite } from "../../search/embed_on_write.ts";
 import { addHole, tagFeed } from "./holes.ts";
 import { normalizeTags, type QuestionRecord, snapshotOf, tagKey } from "./model.ts";
 import { findSeqEntry, readQuestionToChange } from "./seqs.ts";
@@ -71,6 +73,7 @@ export async function editQuestion(
     const seqs = seqsEntry.value ?? await findSeqEntry(kv, q);
     const op = kv.atomic().check(cur, seqsEntry).set(keys.question(q.id), next);
     bumpQuestion(op, q.id); // live question page
+    markEmbeddingPending(op, q.id); // re-embedded after the commit (lib/search/)
 
     if (seqs.seq > 0) op.set(keys.questionBySeq(seqs.seq), snapshotOf(next));
 
@@ -116,5 +119,6 @@ export async function editQuestion(
     return { op, result: { ok: true, question: next } };
   });
   if (result.ok) await afterCommit("question edit caches", () => invalidateReads(kv));
+  if (result.ok) await embedAfterWrite(kv, input.questionId); // bounded, never throws
   return result;
 }

@@ -8,7 +8,9 @@ import { counterValue, getAll, listNewestFirst } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
 import { EVENTUAL } from "../../kv/consistency.ts";
 import { isSearch, parseQuery } from "../../search/query.ts";
-import { type SearchOptions, searchQuestions } from "../../search/search.ts";
+import { type Ranked, type SearchOptions, searchQuestions } from "../../search/search.ts";
+import { rerankBySimilarity } from "../../search/rerank.ts";
+import type { Embedder } from "../../search/embeddings.ts";
 import {
   type QuestionRecord,
   type QuestionSnapshot,
@@ -158,12 +160,18 @@ export async function findQuestions(
   kv: Deno.Kv,
   query: FeedQuery,
   now: number,
-  { rerank }: { rerank?: SearchOptions["rerank"] } = {},
+  { embedder }: { embedder?: Embedder | null } = {},
 ): Promise<FeedPage> {
   const { page, limit } = query;
   const parsed = parseQuery(query.q ?? "");
   const unanswered = query.filter === "unanswered" || parsed.unanswered;
-  if (isSearch(parsed)) return await searchFeed(kv, query, unanswered, now, rerank);
+  if (isSearch(parsed)) {
+    // The best lexical matches, reordered by meaning when a model embeds (lib/search/rerank.ts).
+    const rerank = embedder
+      ? (ranked: Ranked[]) => rerankBySimilarity(kv, embedder, query.q ?? "", ranked)
+      : undefined;
+    return await searchFeed(kv, query, unanswered, now, rerank);
+  }
   const sort = query.sort === "hot" ? "hot" : "new";
   const tagName = query.tag || parsed.tag;
   const tag = tagName ? tagKey(tagName) : undefined;

@@ -15,6 +15,8 @@ import { recordEarnedBadges } from "../../profile/stats.ts";
 import { invalidateReads } from "../read_cache.ts";
 import { markAnswerOrderBuilt } from "../answer_order.ts";
 import { indexMutations, indexOps, type IndexPlan, planQuestion } from "../../search/index.ts";
+import { markEmbeddingPending } from "../../search/question_vectors.ts";
+import { embedAfterWrite } from "../../search/embed_on_write.ts";
 import {
   type Author,
   feedKey,
@@ -93,6 +95,7 @@ export function writeQuestion(
   addToCounter(op, keys.userStat(q.author.id, "questions"), 1);
   op.set(keys.follow(q.id, q.author.id), { at: q.createdAt }); // the asker follows
   markAnswerOrderBuilt(op, q.id); // every answer will carry its `sort=votes` row
+  markEmbeddingPending(op, q.id); // its vector for semantic search (lib/search/)
   return op;
 }
 
@@ -153,6 +156,7 @@ export async function createQuestion(
     invalidateReads(kv); // the feed shows it on the next load
     await recordEarnedBadges(kv, record.author.id, now); // First Question
   });
+  await embedAfterWrite(kv, created.id); // bounded, never throws; the job fills gaps
   return created;
 }
 
@@ -196,7 +200,7 @@ function queueCreate(
 }
 
 function mutationsOf(item: Pick<PendingCreate, "record" | "search">): number {
-  return 9 + item.record.tags.length + indexMutations(item.search, null) + 4;
+  return 10 + item.record.tags.length + indexMutations(item.search, null) + 4;
 }
 
 /** Number and commit queued creates, a batch at a time, until the queue is empty. */

@@ -27,14 +27,14 @@ import { getSettings } from "@/lib/profile/settings.ts";
 export const handler = define.handlers({
   async GET(ctx) {
     const query = parseInput(QuestionsQuery, queryObject(ctx.url), { in: "query" });
-    const { kv, now, feedCacheMs = 1000 } = ctx.state.services;
+    const { kv, now, feedCacheMs = 1000, embedder } = ctx.state.services;
     // The busiest read: a one-second cache per query (as the home page's); this process's
     // own writes drop it at once, other instances' show within the second.
     return await cachedJson(
       kv,
       `api:${JSON.stringify(query)}`,
       feedCacheMs,
-      () => findQuestions(kv, query, now()),
+      () => findQuestions(kv, query, now(), { embedder }),
     );
   },
   async POST(ctx) {
