@@ -118,6 +118,7 @@ import * as $island_PrivacySettings from "./islands/PrivacySettings.tsx";
 import * as $island_ProfileEditor from "./islands/ProfileEditor.tsx";
 import * as $island_QuestionLive from "./islands/QuestionLive.tsx";
 import * as $island_ShareButton from "./islands/ShareButton.tsx";
+import * as $island_SimilarQuestions from "./islands/SimilarQuestions.tsx";
 import * as $island_VoteButtons from "./islands/VoteButtons.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
@@ -242,6 +243,7 @@ const manifest: Manifest = {
     "./islands/ProfileEditor.tsx": $island_ProfileEditor,
     "./islands/QuestionLive.tsx": $island_QuestionLive,
     "./islands/ShareButton.tsx": $island_ShareButton,
+    "./islands/SimilarQuestions.tsx": $island_SimilarQuestions,
     "./islands/VoteButtons.tsx": $island_VoteButtons,
   },
   baseUrl: import.meta.url,
