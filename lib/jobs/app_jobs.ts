@@ -1,7 +1,8 @@
 /**
  * Parley's job kinds on the process's runner: debates, expert panels, answers' follower
- * fan-outs, backfills of the vote-ordered answer rows, and the AI avatar (every 30 s). `createApp` calls this once per
- * store; the triggers (lib/jobs/triggers.ts) only run passes.
+ * fan-outs, backfills of the vote-ordered answer rows, the AI avatar (every 30 s), the
+ * sitemap rolls (every 10 min) and the one-time backfill of the public debates' index.
+ * `createApp` calls this once per store; the triggers (lib/jobs/triggers.ts) only run passes.
  *
  * @module
  */
@@ -10,6 +11,8 @@ import { debateJobKind } from "../debates/job.ts";
 import { panelJobKind } from "../panel/job.ts";
 import { fanoutJobKind } from "../notifications/fanout.ts";
 import { answerOrderJobKind } from "../community/answer_order_job.ts";
+import { debateIndexBackfillJobKind } from "../debates/time_index_backfill.ts";
+import { sitemapRollJobKind } from "../seo/sitemap_rolls.ts";
 import type { Services } from "../services.ts";
 import { type JobRunner, jobRunner } from "./runner.ts";
 
@@ -30,5 +33,7 @@ export function appJobs(services: Services): JobRunner {
     .register(panelJobKind(services))
     .register(fanoutJobKind(services.now))
     .register(answerOrderJobKind())
-    .register(avatarJobKind(services, services.avatarIntervalMs));
+    .register(avatarJobKind(services, services.avatarIntervalMs))
+    .register(sitemapRollJobKind(services.now))
+    .register(debateIndexBackfillJobKind(services.now));
 }

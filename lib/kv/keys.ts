@@ -132,6 +132,16 @@
  * | --- | --- | --- |
  * | `["meta", "restore"]` | `RestoreProgress` `{sha256, done}` (lib/ops/restore.ts) | set in the op of every batch `deno task restore` commits, deleted when it ends: a re-run resumes after `done` entries; never backed up or restored |
  *
+ * Discovery (lib/seo/sitemap_rolls.ts) and backfills:
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["sitemap_roll_head", kind]` | number (members numbered so far) | `kind` = `tags`, `profiles`, `debates`; checked + set by the roll job with each batch |
+ * | `["sitemap_roll", kind, n]` | name (a tag, a user id, a debate id) | dense, append-only numbering: sitemap page p of n is the key range `((p−1)·n, p·n]`, so a URL never changes page; what is no longer public is left out when a page is read |
+ * | `["sitemap_roll_member", kind, name]` | n | the member's number: checked absent before numbering, written with the roll row |
+ * | `["sitemap_roll_walk", kind]` | `RollWalk` `{after, walkedAt}` | where the roll job's walk of the source stands; checked + set with each batch under the job's fence |
+ * | `["backfills", name]` | `BackfillProgress` `{after, indexed, doneAt?}` | a resumable backfill's progress (`debates_by_time`: lib/debates/time_index_backfill.ts), checked + set with each batch under its job's fence |
+ *
  * Later features add their rows here, next to their builders.
  *
  * @module
@@ -211,6 +221,7 @@ export const keys = {
   localCode: (digest: string): Deno.KvKey => ["local_oauth_codes", digest],
   localToken: (digest: string): Deno.KvKey => ["local_oauth_tokens", digest],
   debate: (id: string): Deno.KvKey => ["debates", id],
+  debatesPrefix: (): Deno.KvKey => ["debates"],
   debateMessagesPrefix: (debateId: string): Deno.KvKey => ["debate_messages", debateId],
   debateMessage: (debateId: string, index: number): Deno.KvKey => [
     "debate_messages",
@@ -450,4 +461,13 @@ export const keys = {
     expertId,
   ],
   restoreProgress: (): Deno.KvKey => ["meta", "restore"],
+  sitemapRollHead: (kind: string): Deno.KvKey => ["sitemap_roll_head", kind],
+  sitemapRoll: (kind: string, n: number): Deno.KvKey => ["sitemap_roll", kind, n],
+  sitemapRollMember: (kind: string, name: string): Deno.KvKey => [
+    "sitemap_roll_member",
+    kind,
+    name,
+  ],
+  sitemapRollWalk: (kind: string): Deno.KvKey => ["sitemap_roll_walk", kind],
+  backfill: (name: string): Deno.KvKey => ["backfills", name],
 } as const;
