@@ -13,6 +13,7 @@ import * as $api_agent_key_questions_id_index from "./routes/api/agent/(key)/que
 import * as $api_agent_key_questions_id_reply from "./routes/api/agent/(key)/questions/[id]/reply.ts";
 import * as $api_agent_key_questions_id_vote from "./routes/api/agent/(key)/questions/[id]/vote.ts";
 import * as $api_agent_key_questions_index from "./routes/api/agent/(key)/questions/index.ts";
+import * as $api_agent_key_questions_similar from "./routes/api/agent/(key)/questions/similar.ts";
 import * as $api_agent_participate from "./routes/api/agent/participate.ts";
 import * as $api_agent_participate_post from "./routes/api/agent/participate/post.ts";
 import * as $api_agent_participate_preview from "./routes/api/agent/participate/preview.ts";
@@ -63,6 +64,7 @@ import * as $api_questions_id_messages from "./routes/api/questions/[id]/message
 import * as $api_questions_id_panel_events from "./routes/api/questions/[id]/panel/events.ts";
 import * as $api_questions_id_revisions from "./routes/api/questions/[id]/revisions.ts";
 import * as $api_questions_index from "./routes/api/questions/index.ts";
+import * as $api_questions_similar from "./routes/api/questions/similar.ts";
 import * as $ask from "./routes/ask.tsx";
 import * as $auth_callback_oauth from "./routes/auth/callback/oauth.ts";
 import * as $auth_callback_provider_a from "./routes/auth/callback/provider_a.ts";
@@ -117,6 +119,7 @@ import * as $island_PrivacySettings from "./islands/PrivacySettings.tsx";
 import * as $island_ProfileEditor from "./islands/ProfileEditor.tsx";
 import * as $island_QuestionLive from "./islands/QuestionLive.tsx";
 import * as $island_ShareButton from "./islands/ShareButton.tsx";
+import * as $island_SimilarQuestions from "./islands/SimilarQuestions.tsx";
 import * as $island_VoteButtons from "./islands/VoteButtons.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
@@ -134,6 +137,7 @@ const manifest: Manifest = {
     "./routes/api/agent/(key)/questions/[id]/reply.ts": $api_agent_key_questions_id_reply,
     "./routes/api/agent/(key)/questions/[id]/vote.ts": $api_agent_key_questions_id_vote,
     "./routes/api/agent/(key)/questions/index.ts": $api_agent_key_questions_index,
+    "./routes/api/agent/(key)/questions/similar.ts": $api_agent_key_questions_similar,
     "./routes/api/agent/participate.ts": $api_agent_participate,
     "./routes/api/agent/participate/post.ts": $api_agent_participate_post,
     "./routes/api/agent/participate/preview.ts": $api_agent_participate_preview,
@@ -184,6 +188,7 @@ const manifest: Manifest = {
     "./routes/api/questions/[id]/panel/events.ts": $api_questions_id_panel_events,
     "./routes/api/questions/[id]/revisions.ts": $api_questions_id_revisions,
     "./routes/api/questions/index.ts": $api_questions_index,
+    "./routes/api/questions/similar.ts": $api_questions_similar,
     "./routes/ask.tsx": $ask,
     "./routes/auth/callback/oauth.ts": $auth_callback_oauth,
     "./routes/auth/callback/provider_a.ts": $auth_callback_provider_a,
@@ -240,6 +245,7 @@ const manifest: Manifest = {
     "./islands/ProfileEditor.tsx": $island_ProfileEditor,
     "./islands/QuestionLive.tsx": $island_QuestionLive,
     "./islands/ShareButton.tsx": $island_ShareButton,
+    "./islands/SimilarQuestions.tsx": $island_SimilarQuestions,
     "./islands/VoteButtons.tsx": $island_VoteButtons,
   },
   baseUrl: import.meta.url,

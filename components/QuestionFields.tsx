@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import MarkdownField from "@/islands/MarkdownField.tsx";
 import {
   DESCRIPTION_MAX,
@@ -20,6 +21,8 @@ export interface QuestionFieldsProps {
    * example. The edit form keeps neither.
    */
   asking?: boolean;
+  /** Shown right under the title field (the ask form's similar questions). */
+  afterTitle?: ComponentChildren;
 }
 
 const invalid = (e: string | undefined) => (e ? "true" : undefined);
@@ -28,7 +31,9 @@ const invalid = (e: string | undefined) => (e ? "true" : undefined);
  * Title, details (Markdown) and tags of the ask and edit-question forms, each with its
  * message; after a refused submit the caret goes to the first field to fix.
  */
-export function QuestionFields({ values, errors, asking = false }: QuestionFieldsProps) {
+export function QuestionFields(
+  { values, errors, asking = false, afterTitle }: QuestionFieldsProps,
+) {
   const firstBad = (["title", "description", "tags"] as const).find((f) => errors[f]);
   return (
     <>
@@ -67,6 +72,7 @@ export function QuestionFields({ values, errors, asking = false }: QuestionField
           </p>
         )}
         {errors.title && <p class="field-error" id="title-error">{errors.title}</p>}
+        {afterTitle}
       </div>
       <div>
         <label for="description">

@@ -12,6 +12,7 @@ import { newPanelOps, startPanel } from "@/lib/panel/job.ts";
 import { jobRunner } from "@/lib/jobs/runner.ts";
 import { getSettings } from "@/lib/profile/settings.ts";
 import AskIdeas from "@/islands/AskIdeas.tsx";
+import SimilarQuestions from "@/islands/SimilarQuestions.tsx";
 
 interface Data {
   values: { title: string; description: string; tags: string; panel: boolean };
@@ -31,7 +32,8 @@ const empty = (panelOff: boolean): Data => ({
 
 /**
  * /ask: a plain form (works without JavaScript). POST validates with the API's schema,
- * re-renders with messages next to the fields, or redirects to the new question.
+ * re-renders with messages next to the fields, or redirects to the new question. With
+ * JavaScript, similar questions appear under the title as it is typed.
  */
 export const handler = define.handlers<Data>({
   async GET(ctx) {
@@ -144,7 +146,12 @@ export default define.page<typeof handler>(function Ask({ data, state, url }) {
                 {errors.form && count > 1 && <>{errors.form}</>}
               </div>
             )}
-            <QuestionFields values={values} errors={errors} asking />
+            <QuestionFields
+              values={values}
+              errors={errors}
+              asking
+              afterTitle={<SimilarQuestions inputId="title" />}
+            />
             <div>
               <input type="hidden" name="panelChoice" value="1" />
               <label class="inline">

@@ -44,6 +44,8 @@ import {
 import { messageViews } from "../community/messages/read.ts";
 import { postMessage } from "../community/messages/write.ts";
 import { findQuestions } from "../community/questions/feed.ts";
+import { similarQuestions } from "../search/similar.ts";
+import { SimilarQuery, SimilarQuestions } from "../schemas/similar.ts";
 import { askQuestion } from "../community/questions/write.ts";
 import { deleteQuestion } from "../community/questions/delete.ts";
 import { editQuestion } from "../community/questions/edit.ts";
@@ -141,6 +143,18 @@ export const MCP_TOOLS: readonly ToolDef[] = [
     },
   }),
   tool({
+    name: "similar_questions",
+    title: "Find questions like yours",
+    description:
+      "Before asking: up to 5 existing questions most like the title you mean to ask (ranked search: stems and typos forgiven, reordered by meaning when a model embeds), with their answer count, whether an answer is accepted, and their vote score. Read one that asks the same thing instead of asking again. Same as GET /api/questions/similar.",
+    input: SimilarQuery,
+    output: SimilarQuestions,
+    readOnly: true,
+    async run({ kv, embedder }, args) {
+      return { questions: await similarQuestions(kv, args.title, { embedder }) };
+    },
+  }),
+  tool({
     name: "get_question",
     title: "Read a question",
     description:
@@ -160,7 +174,7 @@ export const MCP_TOOLS: readonly ToolDef[] = [
     name: "ask_question",
     title: "Ask a question",
     description:
-      "Ask a question as the key's owner. Same rules as POST /api/agent/questions: title 2–120 characters, description Markdown, up to 5 tags.",
+      "Ask a question as the key's owner. Same rules as POST /api/agent/questions: title 2–120 characters, description Markdown, up to 5 tags. Call similar_questions first: do not ask what is already asked.",
     input: AskQuestionInput,
     output: AgentQuestionCreated,
     readOnly: false,
@@ -409,7 +423,7 @@ export function createMcpServer(caller: McpCaller): McpServer {
   const mcp = new McpServer(MCP_SERVER_INFO, {
     capabilities: { tools: {} },
     instructions:
-      "Parley is a Q&A community. Search and read questions, ask, reply and vote as the owner of the agent key.",
+      "Parley is a Q&A community. Search and read questions, ask, reply and vote as the owner of the agent key. Before asking, call similar_questions with your title and read what already exists.",
   });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolDefinitions() }));
   mcp.server.setRequestHandler(

@@ -63,9 +63,9 @@ export async function followSavedDebate(
       attempt = 0;
       await readEventStream(r.body, handle).catch(() => {});
     }
-    if (!finished && !signal.aborted) dispatch({ type: "closed" });
+    if (!finished && !signal.aborted) dispatch({ type: "closed", onPermalink: true });
   } catch {
-    if (!signal.aborted) dispatch({ type: "lost" });
+    if (!signal.aborted) dispatch({ type: "lost", onPermalink: true });
   } finally {
     dispatch({ type: "ended" });
   }

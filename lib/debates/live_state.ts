@@ -55,10 +55,13 @@ export type LiveDebateAction =
   | { type: "replaying" }
   /** A resume's stream answered. */
   | { type: "resumed" }
-  /** The stream ended for good before the debate did. */
-  | { type: "closed" }
-  /** The connection failed. */
-  | { type: "lost" }
+  /**
+   * The stream ended for good before the debate did. `onPermalink`: the reader follows a
+   * saved debate on its page (perhaps someone else's), not their own from /debate.
+   */
+  | { type: "closed"; onPermalink?: boolean }
+  /** The connection failed (`onPermalink` as for `closed`). */
+  | { type: "lost"; onPermalink?: boolean }
   /** Following ended, however: nothing is being written any more. */
   | { type: "ended" }
   /** The reader stopped following. */
@@ -93,6 +96,15 @@ export const CLOSED_EARLY =
 /** The problem shown when the connection to the debate failed. */
 export const CONNECTION_LOST =
   "The connection to the debate was lost. It keeps running on the server — find it in your history.";
+/**
+ * The same two on a debate's permalink, where the reader may not be its owner (the debate
+ * is in nobody's history but the owner's) and the page itself shows it again on a reload.
+ */
+export const PERMALINK_CLOSED_EARLY =
+  "The connection closed before the debate finished. It keeps running on the server — reload this page to follow it.";
+/** The permalink's words for a failed connection (see {@link PERMALINK_CLOSED_EARLY}). */
+export const PERMALINK_CONNECTION_LOST =
+  "The connection to the debate was lost. It keeps running on the server — reload this page to follow it.";
 
 /**
  * The state after `action`.
@@ -135,10 +147,14 @@ export function liveDebateReducer(
       return { ...state, turns: [], synthesis: null };
     case "resumed":
       return { ...state, reconnecting: false };
-    case "closed":
-      return { ...state, problem: { message: CLOSED_EARLY }, phase: "failed" };
-    case "lost":
-      return { ...state, problem: { message: CONNECTION_LOST }, phase: "failed" };
+    case "closed": {
+      const message = action.onPermalink ? PERMALINK_CLOSED_EARLY : CLOSED_EARLY;
+      return { ...state, problem: { message }, phase: "failed" };
+    }
+    case "lost": {
+      const message = action.onPermalink ? PERMALINK_CONNECTION_LOST : CONNECTION_LOST;
+      return { ...state, problem: { message }, phase: "failed" };
+    }
     case "ended":
       return {
         ...state,

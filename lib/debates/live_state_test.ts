@@ -10,6 +10,8 @@ import {
   type LiveDebateAction,
   liveDebateReducer,
   type LiveDebateState,
+  PERMALINK_CLOSED_EARLY,
+  PERMALINK_CONNECTION_LOST,
 } from "./live_state.ts";
 import type { StreamEvent } from "./sse_reader.ts";
 
@@ -215,6 +217,14 @@ Deno.test("a stream that closes for good before the end, or a lost connection, s
   const lost = run([{ type: "begin" }, { type: "lost" }, { type: "ended" }]);
   assert.equal(lost.phase, "failed");
   assert.deepEqual(lost.problem, { message: CONNECTION_LOST });
+});
+
+Deno.test("on a permalink (a follower, perhaps not the owner) the words point to a reload, not to 'your history'", () => {
+  const closed = run([init, { type: "closed", onPermalink: true }, { type: "ended" }]);
+  assert.deepEqual(closed.problem, { message: PERMALINK_CLOSED_EARLY });
+  const lost = run([init, { type: "lost", onPermalink: true }, { type: "ended" }]);
+  assert.deepEqual(lost.problem, { message: PERMALINK_CONNECTION_LOST });
+  for (const s of [closed, lost]) assert.doesNotMatch(s.problem!.message, /history/);
 });
 
 Deno.test("when following ends, no turn is left typing", () => {

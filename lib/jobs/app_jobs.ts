@@ -1,7 +1,9 @@
 /**
  * Parley's job kinds on the process's runner: debates, expert panels, answers' follower
- * fan-outs, backfills of the vote-ordered answer rows, the search index's reindexing and backfill, the AI avatar (every 30 s) and questions' embeddings (every 30 s). `createApp` calls this once per
- * store; the triggers (lib/jobs/triggers.ts) only run passes.
+ * fan-outs, backfills of the vote-ordered answer rows, the search index's reindexing and
+ * backfill, the AI avatar (every 30 s), questions' embeddings (every 30 s), the sitemap rolls
+ * (every 10 min) and the one-time backfill of the public debates' index. `createApp` calls
+ * this once per store; the triggers (lib/jobs/triggers.ts) only run passes.
  *
  * @module
  */
@@ -12,6 +14,8 @@ import { fanoutJobKind } from "../notifications/fanout.ts";
 import { answerOrderJobKind } from "../community/answer_order_job.ts";
 import { searchJobKind } from "../search/job.ts";
 import { embeddingJobKind } from "../search/embedding_job.ts";
+import { debateIndexBackfillJobKind } from "../debates/time_index_backfill.ts";
+import { sitemapRollJobKind } from "../seo/sitemap_rolls.ts";
 import type { Services } from "../services.ts";
 import { type JobRunner, jobRunner } from "./runner.ts";
 
@@ -34,5 +38,7 @@ export function appJobs(services: Services): JobRunner {
     .register(answerOrderJobKind())
     .register(searchJobKind(services.searchJobEveryMs))
     .register(avatarJobKind(services, services.avatarIntervalMs))
-    .register(embeddingJobKind(services));
+    .register(embeddingJobKind(services))
+    .register(sitemapRollJobKind(services.now))
+    .register(debateIndexBackfillJobKind(services.now));
 }

@@ -150,6 +150,16 @@
  * | `["embedding_job"]` | `EmbeddingJobState` `{failures, retryAt, backfill: {model, dims, cursor?, done}}` | the embeddings job's backoff and its resumable backfill cursor over `["questions"]`; written under the job's fence |
  * | `["query_vector", sha256(model, dims, normalized query)]` | `CachedQueryVector` `{model, dims, v, expiresAt}` | a search query's vector; `expireIn` 1 day + `expiresAt` |
  *
+ * Discovery (lib/seo/sitemap_rolls.ts) and backfills:
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["sitemap_roll_head", kind]` | number (members numbered so far) | `kind` = `tags`, `profiles`, `debates`; checked + set by the roll job with each batch |
+ * | `["sitemap_roll", kind, n]` | name (a tag, a user id, a debate id) | dense, append-only numbering: sitemap page p of n is the key range `((p−1)·n, p·n]`, so a URL never changes page; what is no longer public is left out when a page is read |
+ * | `["sitemap_roll_member", kind, name]` | n | the member's number: checked absent before numbering, written with the roll row |
+ * | `["sitemap_roll_walk", kind]` | `RollWalk` `{after, walkedAt}` | where the roll job's walk of the source stands; checked + set with each batch under the job's fence |
+ * | `["backfills", name]` | `BackfillProgress` `{after, indexed, doneAt?}` | a resumable backfill's progress (`debates_by_time`: lib/debates/time_index_backfill.ts), checked + set with each batch under its job's fence |
+ *
  * Later features add their rows here, next to their builders.
  *
  * @module
@@ -229,6 +239,7 @@ export const keys = {
   localCode: (digest: string): Deno.KvKey => ["local_oauth_codes", digest],
   localToken: (digest: string): Deno.KvKey => ["local_oauth_tokens", digest],
   debate: (id: string): Deno.KvKey => ["debates", id],
+  debatesPrefix: (): Deno.KvKey => ["debates"],
   debateMessagesPrefix: (debateId: string): Deno.KvKey => ["debate_messages", debateId],
   debateMessage: (debateId: string, index: number): Deno.KvKey => [
     "debate_messages",
@@ -487,4 +498,13 @@ export const keys = {
   embeddingPendingPrefix: (): Deno.KvKey => ["embedding_pending"],
   embeddingJob: (): Deno.KvKey => ["embedding_job"],
   queryVector: (digest: string): Deno.KvKey => ["query_vector", digest],
+  sitemapRollHead: (kind: string): Deno.KvKey => ["sitemap_roll_head", kind],
+  sitemapRoll: (kind: string, n: number): Deno.KvKey => ["sitemap_roll", kind, n],
+  sitemapRollMember: (kind: string, name: string): Deno.KvKey => [
+    "sitemap_roll_member",
+    kind,
+    name,
+  ],
+  sitemapRollWalk: (kind: string): Deno.KvKey => ["sitemap_roll_walk", kind],
+  backfill: (name: string): Deno.KvKey => ["backfills", name],
 } as const;

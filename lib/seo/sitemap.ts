@@ -1,18 +1,22 @@
 /**
  * The sitemap (docs/interface.md#discoverable-pages): `/sitemap.xml` is a sitemap index
  * naming paged sitemaps, `/sitemaps/<kind>/<page>.xml`, each at most
- * {@link SITEMAP_PAGE_SIZE} URLs with a `lastmod`.
+ * {@link SITEMAP_PAGE_SIZE} URLs with a `lastmod`. Every kind pages by a dense sequence,
+ * so page p is one key range however deep and a URL never moves to another page.
  *
  * - questions: page p is the key range of `questions_by_seq` positions
- *   `((p−1)·n, p·n]` (dense creation order, oldest first, so a page's URLs never move to
- *   another page); deleted questions left that index, and every record is read and kept
- *   only when {@link isPublic} (hidden ones are dropped). `lastmod`: last edit or creation.
- * - tags: the first n tags of `tag_seq_head` (one page for now); `lastmod`: the newest
- *   question of the tag (a tag whose newest question is gone is left out).
- * - profiles: of the first n users (one page for now), those whose activity is public
- *   (privacy settings); `lastmod`: the user's creation.
+ *   `((p−1)·n, p·n]` (dense creation order, oldest first); deleted questions left that
+ *   index, and every record is read and kept only when {@link isPublic} (hidden ones are
+ *   dropped). `lastmod`: last edit or creation.
+ * - tags, profiles, debates: page p is that range of the kind's roll (./sitemap_rolls.ts,
+ *   numbered by a job, in the order the job first saw each); kept when still shown:
+ *   - tags: `lastmod` the newest question of the tag (a tag whose newest question is gone
+ *     is left out);
+ *   - profiles: users whose activity is public (privacy settings); `lastmod` the sign-up;
+ *   - debates: debates whose owner's `debateArchive` is public (docs/interface.md#public-debates);
+ *     `lastmod` the debate's last update.
  *
- * Every read is one bounded list plus batched `getMany`s of at most n keys.
+ * Every read is one bounded list plus batched `getMany`s of at most n keys each.
  *
  * @module
  */
@@ -22,13 +26,15 @@ import { keys } from "../kv/keys.ts";
 import { getQuestions } from "../community/questions/read.ts";
 import type { QuestionRecord, QuestionSnapshot } from "../community/questions/model.ts";
 import type { User } from "../auth/users.ts";
-import type { Settings } from "../profile/settings.ts";
+import { DEFAULT_SETTINGS, type Settings } from "../profile/settings.ts";
+import type { DebateRecord } from "../debates/store.ts";
+import { rollHeads, rollPage } from "./sitemap_rolls.ts";
 
 /** URLs per sitemap page (the protocol allows 50,000; smaller pages read less KV). */
 export const SITEMAP_PAGE_SIZE = 1000;
 
 /** The kinds of paged sitemap. */
-export const SITEMAP_KINDS = ["questions", "tags", "profiles"] as const;
+export const SITEMAP_KINDS = ["questions", "tags", "profiles", "debates"] as const;
 
 /** One kind of paged sitemap. */
 export type SitemapKind = typeof SITEMAP_KINDS[number];
@@ -86,8 +92,9 @@ async function questionPageCount(kv: Deno.Kv, size: number): Promise<number> {
 }
 
 /**
- * Locations of every paged sitemap, for the index: one per question page (from the
- * sequence head, one read), the tags page and the profiles page.
+ * Locations of every paged sitemap, for the index: the pages of each kind, from its
+ * sequence head (one read for questions, one `getMany` for the rolls); at least page 1
+ * of each kind, so the index names every kind from the start.
  *
  * @example
  * ```ts
@@ -100,11 +107,19 @@ export async function sitemapLocations(
   origin: string,
   size = SITEMAP_PAGE_SIZE,
 ): Promise<string[]> {
-  const pages = await questionPageCount(kv, size);
+  const [questions, rolled] = await Promise.all([questionPageCount(kv, size), rollHeads(kv)]);
+  const pages: Record<SitemapKind, number> = {
+    questions,
+    tags: Math.ceil(rolled.tags / size),
+    profiles: Math.ceil(rolled.profiles / size),
+    debates: Math.ceil(rolled.debates / size),
+  };
   const out: string[] = [];
-  for (let p = 1; p <= pages; p++) out.push(`${origin}/sitemaps/questions/${p}.xml`);
-  out.push(`${origin}/sitemaps/tags/1.xml`);
-  out.push(`${origin}/sitemaps/profiles/1.xml`);
+  for (const kind of SITEMAP_KINDS) {
+    for (let p = 1; p <= Math.max(1, pages[kind]); p++) {
+      out.push(`${origin}/sitemaps/${kind}/${p}.xml`);
+    }
+  }
   return out;
 }
 
@@ -126,9 +141,10 @@ export async function sitemapPage(
 ): Promise<SitemapUrl[]> {
   if (!Number.isSafeInteger(page) || page < 1) return [];
   if (kind === "questions") return await questionUrls(kv, origin, page, size);
-  if (page !== 1) return [];
-  if (kind === "tags") return await tagUrls(kv, origin, size);
-  return await profileUrls(kv, origin, size);
+  const names = await rollPage(kv, kind, page, size);
+  if (kind === "tags") return await tagUrls(kv, origin, names);
+  if (kind === "profiles") return await profileUrls(kv, origin, names);
+  return await debateUrls(kv, origin, names);
 }
 
 async function questionUrls(
@@ -150,26 +166,46 @@ async function questionUrls(
   }));
 }
 
-async function tagUrls(kv: Deno.Kv, origin: string, size: number): Promise<SitemapUrl[]> {
-  const heads: { tag: string; head: number }[] = [];
-  const iter = kv.list<number>({ prefix: keys.tagSeqHeadsPrefix() }, { limit: size, ...EVENTUAL });
-  for await (const e of iter) heads.push({ tag: String(e.key[1]), head: e.value });
-  const newestIds = await getAll<string>(kv, heads.map((h) => keys.questionByTag(h.tag, h.head)));
+async function tagUrls(kv: Deno.Kv, origin: string, tags: string[]): Promise<SitemapUrl[]> {
+  const heads = await getAll<number>(kv, tags.map((t) => keys.tagSeqHead(t)));
+  const newestIds = await getAll<string>(
+    kv,
+    tags.map((t, i) => keys.questionByTag(t, heads[i].value ?? 0)),
+  );
   const newest = await getAll<QuestionRecord>(
     kv,
     newestIds.map((e) => keys.question(e.value ?? "")),
   );
-  return heads.map((h, i) => ({
-    loc: `${origin}/?tag=${encodeURIComponent(h.tag)}`,
+  return tags.map((tag, i) => ({
+    loc: `${origin}/?tag=${encodeURIComponent(tag)}`,
     lastmod: newest[i]?.value?.createdAt ?? 0,
   })).filter((u) => u.lastmod > 0);
 }
 
-async function profileUrls(kv: Deno.Kv, origin: string, size: number): Promise<SitemapUrl[]> {
-  const users: User[] = [];
-  const iter = kv.list<User>({ prefix: keys.usersPrefix() }, { limit: size, ...EVENTUAL });
-  for await (const e of iter) users.push(e.value);
-  const settings = await getAll<Partial<Settings>>(kv, users.map((u) => keys.settings(u.id)));
-  return users.filter((_, i) => (settings[i]?.value?.activityVisibility ?? "public") === "public")
-    .map((u) => ({ loc: `${origin}/u/${encodeURIComponent(u.id)}`, lastmod: u.createdAt }));
+async function profileUrls(kv: Deno.Kv, origin: string, ids: string[]): Promise<SitemapUrl[]> {
+  const users = await getAll<User>(kv, ids.map((id) => keys.user(id)));
+  const settings = await getAll<Partial<Settings>>(kv, ids.map((id) => keys.settings(id)));
+  return users.flatMap((u, i) => {
+    const visibility = settings[i].value?.activityVisibility ??
+      DEFAULT_SETTINGS.activityVisibility;
+    return u.value && visibility === "public"
+      ? [{ loc: `${origin}/u/${encodeURIComponent(u.value.id)}`, lastmod: u.value.createdAt }]
+      : [];
+  });
+}
+
+async function debateUrls(kv: Deno.Kv, origin: string, ids: string[]): Promise<SitemapUrl[]> {
+  const debates = (await getAll<DebateRecord>(kv, ids.map((id) => keys.debate(id))))
+    .flatMap((e) => e.value ? [e.value] : []);
+  const owners = [...new Set(debates.map((d) => d.userId))];
+  const settings = await getAll<Partial<Settings>>(kv, owners.map((id) => keys.settings(id)));
+  const open = new Set(
+    owners.filter((_, i) =>
+      (settings[i].value?.debateArchive ?? DEFAULT_SETTINGS.debateArchive) === "public"
+    ),
+  );
+  return debates.filter((d) => open.has(d.userId)).map((d) => ({
+    loc: `${origin}/debates/${encodeURIComponent(d.id)}`,
+    lastmod: d.updatedAt,
+  }));
 }

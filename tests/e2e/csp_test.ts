@@ -72,7 +72,16 @@ browserTest(
     const page = await context.newPage();
     const problems = await watch(page);
     const counts: Record<string, number> = {};
-    for (const path of ["/", `/questions/${q.id}`, "/debate", "/profile", "/profile/agent-keys"]) {
+    for (
+      const path of [
+        "/",
+        `/questions/${q.id}`,
+        "/ask",
+        "/debate",
+        "/profile",
+        "/profile/agent-keys",
+      ]
+    ) {
       counts[path] = await assertHydrated(page, `${srv.url}${path}`, problems);
     }
     // The question page holds the vote and favorite islands of the question and its answer.

@@ -140,6 +140,7 @@ Deno.test("every /skill.md example, replayed against a real server, gets the doc
         "GET /api/agent/questions 200",
         "GET /api/agent/questions 401",
         "GET /api/questions/{questionId} 200",
+        "GET /api/agent/questions/similar 200",
         "POST /api/agent/questions 201",
         "POST /api/agent/questions 400",
         "POST /api/agent/questions/{questionId}/reply 201",
@@ -390,8 +391,25 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
       await ada.send("DELETE", "/api/agent/participate/preview"),
     );
 
+    await c.check(
+      "GET",
+      "/api/agent/questions/similar",
+      await agent("GET", "/api/agent/questions/similar?title=Docs%20drift"),
+    );
+    await c.check(
+      "GET",
+      "/api/agent/questions/similar",
+      await agent("GET", "/api/agent/questions/similar?title=%20"),
+    );
+
     // People: questions, votes, favorites.
     await c.check("GET", "/api/questions", await anon("/api/questions?sort=hot&limit=5"));
+    await c.check(
+      "GET",
+      "/api/questions/similar",
+      await anon("/api/questions/similar?title=Docs%20drift%20again"),
+    );
+    await c.check("GET", "/api/questions/similar", await anon("/api/questions/similar"));
     await c.check("GET", "/api/questions", await anon("/api/questions?sort=sideways"));
     await c.check(
       "POST",

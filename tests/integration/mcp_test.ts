@@ -51,6 +51,7 @@ Deno.test("mcp: tools/list names the tools, each with an object input and output
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t: Tool) => t.name), [
       "search_questions",
+      "similar_questions",
       "get_question",
       "ask_question",
       "reply",
@@ -246,6 +247,7 @@ Deno.test("mcp: /skill.md and /docs/api show the client configuration and every 
     for (
       const sig of [
         "search_questions {q?, tag?, sort?, page?}",
+        "similar_questions {title}",
         "get_question {id, page?}",
         "ask_question {title, description?, tags?}",
         "reply {questionId, content, replyTo?}",

@@ -8,6 +8,11 @@ import assert from "node:assert/strict";
 import { XMLParser } from "fast-xml-parser";
 import { parseHTML } from "linkedom";
 import { saveSettings } from "@/lib/profile/settings.ts";
+import { createUser } from "@/lib/auth/users.ts";
+import { createDebate, type DebateRecord } from "@/lib/debates/store.ts";
+import { jobRunner } from "@/lib/jobs/runner.ts";
+import { keys } from "@/lib/kv/keys.ts";
+import { SITEMAP_ROLL_JOB } from "@/lib/seo/sitemap_rolls.ts";
 import { createTestApp, jsonWrite, type TestApp, waitForJobs } from "../helpers/app.ts";
 import { startFakeLlm } from "../helpers/fake_llm.ts";
 import { checkStructuredData } from "../helpers/structured_data.ts";
@@ -34,6 +39,42 @@ interface World {
   liveIds: string[];
   hiddenQid: string;
   deletedQid: string;
+  /** Public debates: one written before the public index existed, one since. */
+  publicDebates: string[];
+  privateDebate: string;
+}
+
+/** A finished debate of `userId`; `legacy`: written as before `debates_by_time` existed. */
+async function seedDebate(
+  t: TestApp,
+  userId: string,
+  topic: string,
+  legacy = false,
+): Promise<string> {
+  const now = Date.now();
+  const record: DebateRecord = {
+    id: `debate_${now}_${crypto.randomUUID().slice(0, 8)}`,
+    topic,
+    userId,
+    userProfile: { id: userId, name: "Their agent", avatar: null, bio: "" },
+    opponentProfile: { id: "persona-x", name: "Dr. Opponent", avatar: "", bio: "", title: "S" },
+    status: "completed",
+    synthesis: null,
+    messageCount: 0,
+    standIn: false,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (legacy) await t.kv.set(keys.debate(record.id), record);
+  else assert.ok(await createDebate(t.kv, record));
+  return record.id;
+}
+
+/** One pass of the job runner (the sitemap rolls, the debate index backfill), to its end. */
+async function runJobs(t: TestApp): Promise<void> {
+  const taken = await jobRunner(t.kv).pass();
+  assert.ok(taken.includes(`${SITEMAP_ROLL_JOB}/main`), String(taken));
+  await waitForJobs();
 }
 
 async function world(): Promise<World> {
@@ -60,7 +101,14 @@ async function world(): Promise<World> {
     headers: { cookie: asker.cookie, origin: ORIGIN },
   });
   assert.equal(del.status, 200, await del.text());
-  return { t, asker, privateMember, liveIds, hiddenQid, deletedQid };
+  await saveSettings(t.kv, privateMember.id, { debateArchive: "private" });
+  const publicDebates = [
+    await seedDebate(t, asker.id, "Should ferns live indoors?", true),
+    await seedDebate(t, asker.id, "Is peat bad for gardens?"),
+  ];
+  const privateDebate = await seedDebate(t, privateMember.id, "A debate kept private");
+  await runJobs(t);
+  return { t, asker, privateMember, liveIds, hiddenQid, deletedQid, publicDebates, privateDebate };
 }
 
 /** The path of an absolute URL on the app's origin. */
@@ -117,8 +165,58 @@ Deno.test("the sitemap index and its pages parse, every URL answers 200 with a l
     assert.ok(!locs.some((l) => l.includes(w.privateMember.id)), "private profile listed");
     assert.ok(locs.includes(`${ORIGIN}/?tag=garden`));
     assert.ok(locs.includes(`${ORIGIN}/?tag=soil`));
+    assert.ok(sitemaps.some((s) => s.loc === `${ORIGIN}/sitemaps/debates/1.xml`));
+    for (const id of w.publicDebates) assert.ok(locs.includes(`${ORIGIN}/debates/${id}`), id);
+    assert.ok(!locs.some((l) => l.includes(w.privateDebate)), "private debate listed");
   } finally {
     await w.t.close();
+  }
+});
+
+Deno.test("tag and profile sitemaps page past 1,000 like the questions': the index names every page, none repeats a URL", async () => {
+  const t = await createTestApp({ env: { APP_ORIGIN: ORIGIN, LIMIT_QUESTIONS_PER_HOUR: "0" } });
+  try {
+    const asker = await member(t, "Asker");
+    // 201 questions of 5 new tags each: 1,005 tags; 1,000 more users: 1,001 profiles.
+    for (let i = 0; i < 201; i++) {
+      await ask(t, asker, {
+        title: `Question number ${i}`,
+        tags: [0, 1, 2, 3, 4].map((j) => `t${i}-${j}`),
+      });
+    }
+    for (let i = 0; i < 1000; i++) {
+      await createUser(t.kv, {
+        provider: "provider_a",
+        name: `U${i}`,
+        image: null,
+        bio: "",
+        email: null,
+      });
+    }
+    await runJobs(t);
+    const index = parser.parse(await (await t.request("/sitemap.xml")).text());
+    const named: string[] = index.sitemapindex.sitemap.map((s: { loc: string }) => s.loc);
+    for (const kind of ["tags", "profiles"]) {
+      assert.ok(named.includes(`${ORIGIN}/sitemaps/${kind}/2.xml`), kind);
+      assert.ok(!named.includes(`${ORIGIN}/sitemaps/${kind}/3.xml`), kind);
+      const locs: string[] = [];
+      for (const p of [1, 2]) {
+        const res = await t.request(`/sitemaps/${kind}/${p}.xml`);
+        assert.equal(res.status, 200);
+        locs.push(
+          ...(parser.parse(await res.text()).urlset.url ?? []).map((u: { loc: string }) => u.loc),
+        );
+      }
+      assert.equal(new Set(locs).size, locs.length, `${kind}: no URL twice`);
+      assert.equal(locs.length, kind === "tags" ? 1005 : 1001, kind);
+    }
+    const page2 = parser.parse(await (await t.request("/sitemaps/tags/2.xml")).text());
+    const sample: { loc: string } = page2.urlset.url[0];
+    const res = await t.request(pathOf(sample.loc));
+    await res.body?.cancel();
+    assert.equal(res.status, 200, sample.loc);
+  } finally {
+    await t.close();
   }
 });
 

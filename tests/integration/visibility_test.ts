@@ -95,6 +95,7 @@ const ROUTES: Record<string, string[] | string> = {
   "./routes/api/agent/(key)/questions/[id]/reply.ts": "writes; refuses a hidden question",
   "./routes/api/agent/(key)/questions/[id]/vote.ts": "writes; 404 on hidden targets",
   "./routes/api/agent/(key)/questions/index.ts": "agent: checked with a key below",
+  "./routes/api/agent/(key)/questions/similar.ts": "agent: checked with a key below",
   "./routes/api/agent/participate.ts": "prompt: reads public posts only (listThreadTail)",
   "./routes/api/agent/participate/post.ts": "writes a reviewed draft",
   "./routes/api/agent/participate/preview.ts": "prompt: reads public posts only",
@@ -147,6 +148,10 @@ const ROUTES: Record<string, string[] | string> = {
   "./routes/api/questions/[id]/messages.ts": "writes; refuses a hidden question",
   "./routes/api/questions/[id]/panel/events.ts": "expert events of a question it checks",
   "./routes/api/questions/[id]/revisions.ts": ["/api/questions/{hq}/revisions"],
+  "./routes/api/questions/similar.ts": [
+    `/api/questions/similar?title=${HIDDEN_Q}%20offensive%20title`,
+    "/api/questions/similar?title=garden%20ferns",
+  ],
   "./routes/api/questions/index.ts": [
     "/api/questions",
     "/api/questions?q=zanzibarhidden",
@@ -230,6 +235,13 @@ Deno.test("visibility: every manifest route is classified, and no post-reading r
     const key = await agentKey(w.t, w.stranger);
     const listed = await (await agentCall(w.t, key, "/api/agent/questions?limit=50")).text();
     assert.deepEqual(leaked(listed), []);
+    const similar = await agentCall(
+      w.t,
+      key,
+      `/api/agent/questions/similar?title=${HIDDEN_Q}%20offensive%20title`,
+    );
+    assert.equal(similar.status, 200);
+    assert.deepEqual(leaked(await similar.text()), []);
   } finally {
     await w.t.close();
   }
@@ -238,6 +250,10 @@ Deno.test("visibility: every manifest route is classified, and no post-reading r
 /** MCP tools and how each is read (or why it reads no posts). */
 const TOOLS: Record<string, ((w: World) => Record<string, unknown>)[] | string> = {
   search_questions: [() => ({ q: "zanzibarhidden" }), () => ({ tag: "garden" }), () => ({})],
+  similar_questions: [
+    () => ({ title: `${HIDDEN_Q} offensive title` }),
+    () => ({ title: "Watering ferns in the garden" }),
+  ],
   get_question: [(w) => ({ id: w.qid }), (w) => ({ id: w.hiddenQid })],
   ask_question: "writes",
   reply: "writes; refuses a hidden question",

@@ -1,0 +1,66 @@
+/**
+ * /debates in Chromium after the backfill: a public debate written before the public
+ * index is listed once the job ran, and its link opens its permalink (keyboard), which
+ * links back to /debates; a private one is not listed.
+ */
+import assert from "node:assert/strict";
+import { invertTime } from "@/lib/kv/atomic.ts";
+import { jobRunner } from "@/lib/jobs/runner.ts";
+import { keys } from "@/lib/kv/keys.ts";
+import { saveSettings } from "@/lib/profile/settings.ts";
+import type { DebateRecord } from "@/lib/debates/store.ts";
+import { signInAs, type TestApp, waitForJobs } from "../helpers/app.ts";
+import { browserTest } from "../helpers/browser.ts";
+
+/** A finished debate stored as before `debates_by_time` existed (record and history only). */
+async function legacyDebate(t: TestApp, userId: string, topic: string): Promise<string> {
+  const now = Date.now();
+  const record: DebateRecord = {
+    id: `debate_${now}_${crypto.randomUUID().slice(0, 8)}`,
+    topic,
+    userId,
+    userProfile: { id: userId, name: "Ada's agent", avatar: null, bio: "" },
+    opponentProfile: { id: "persona-x", name: "Dr. Opponent", avatar: "", bio: "", title: "S" },
+    status: "completed",
+    synthesis: null,
+    messageCount: 0,
+    standIn: false,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await t.kv.atomic().set(keys.debate(record.id), record)
+    .set(keys.debateByUser(userId, invertTime(now), record.id), record.id).commit();
+  return record.id;
+}
+
+browserTest(
+  "/debates lists a public debate older than its index once the backfill ran; its permalink opens by keyboard",
+  async ({ t, srv, browser }) => {
+    const ada = await signInAs(t, "Ada");
+    const bob = await signInAs(t, "Bob");
+    await saveSettings(t.kv, bob.user.id, { debateArchive: "private" });
+    const id = await legacyDebate(t, ada.user.id, "Should cities plant more trees?");
+    await legacyDebate(t, bob.user.id, "A private old debate");
+    await jobRunner(t.kv).pass();
+    await waitForJobs();
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${srv.url}/debates`);
+    const items = page.locator('[data-testid="public-debate"]');
+    await items.first().waitFor();
+    assert.deepEqual(
+      (await items.allInnerTexts()).map((s) => s.split("\n")[0]),
+      ["Should cities plant more trees?"],
+    );
+    await items.first().getByRole("link").focus();
+    await Promise.all([page.waitForURL(`**/debates/${id}`), page.keyboard.press("Enter")]);
+    assert.equal(
+      await page.getByTestId("debate-topic").innerText(),
+      "Should cities plant more trees?",
+    );
+    await page.getByRole("link", { name: "Public debates" }).click();
+    await page.waitForURL("**/debates");
+    await context.close();
+  },
+);
