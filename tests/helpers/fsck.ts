@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { runFsck } from "@/lib/ops/fsck/run.ts";
 import type { FsckReport } from "@/lib/ops/fsck/report.ts";
-import { createTestApp, type TestApp } from "./app.ts";
+import { createTestApp, jsonWrite, type TestApp } from "./app.ts";
 import { answer, ask, type Member, member, postAs, vote } from "./community.ts";
 
 /** A community made through HTTP: three members, two questions, answers, a reply, votes. */
@@ -65,4 +65,16 @@ export async function repairClean(kv: Deno.Kv): Promise<FsckReport> {
   assert.ok(clean, `still wrong after the repair:\n${after!.lines().join("\n")}`);
   assert.equal(after!.problems, 0);
   return found;
+}
+
+/** DELETE `path` as `who` (same origin); asserts it answered 200. */
+export async function remove(t: TestApp, who: Member, path: string): Promise<void> {
+  const res = await t.request(path, { method: "DELETE", headers: jsonWrite(t, who.cookie) });
+  assert.equal(res.status, 200, `${path}: ${await res.text()}`);
+}
+
+/** The first key under `prefix` (asserted to exist). */
+export async function firstKey(kv: Deno.Kv, prefix: Deno.KvKey): Promise<Deno.KvKey> {
+  for await (const e of kv.list({ prefix }, { limit: 1 })) return e.key;
+  throw new Error(`nothing under ${JSON.stringify(prefix)}`);
 }

@@ -4,10 +4,16 @@
  * check after the repair is clean.
  */
 import assert from "node:assert/strict";
-import { counterValue } from "@/lib/kv/atomic.ts";
+import type { QuestionSnapshot } from "@/lib/community/questions/model.ts";
+import { type QuestionRecord, snapshotOf } from "@/lib/community/questions/model.ts";
+import type { QuestionSeqEntry } from "@/lib/community/questions/write.ts";
+import { counterValue, invertTime } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
+import { FEED_PROBLEMS } from "@/lib/ops/fsck/feeds.ts";
+import { QUESTION_PROBLEMS } from "@/lib/ops/fsck/questions.ts";
 import { VOTE_PROBLEMS } from "@/lib/ops/fsck/votes.ts";
-import { check, community, repairClean } from "../helpers/fsck.ts";
+import { ask } from "../helpers/community.ts";
+import { check, community, remove, repairClean } from "../helpers/fsck.ts";
 
 Deno.test("a store made through HTTP is clean", async () => {
   const c = await community();
@@ -55,6 +61,85 @@ Deno.test("votes: counters that drifted, a lost activity row, a stray row and a 
     assert.equal(gone.versionstamp, null);
     const api = await (await c.t.request(`/api/questions/${c.q1}`)).json();
     assert.equal(api.downvotes, 1);
+  } finally {
+    await c.t.close();
+  }
+});
+
+Deno.test("questions: lost rows, a stale snapshot, a stray row, a taken position and the total", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    const q1 = (await kv.get<QuestionRecord>(keys.question(c.q1))).value!;
+    const q2 = (await kv.get<QuestionRecord>(keys.question(c.q2))).value!;
+    const seqs1 = (await kv.get<QuestionSeqEntry>(keys.questionSeqs(c.q1))).value!;
+    const seqs2 = (await kv.get<QuestionSeqEntry>(keys.questionSeqs(c.q2))).value!;
+    await kv.delete(keys.questionByTime(invertTime(q1.createdAt), c.q1));
+    await kv.delete(keys.questionByAuthor(c.bob.id, invertTime(q2.createdAt), c.q2));
+    await kv.delete(keys.questionByTag("deno", seqs1.tags.deno));
+    await kv.set(keys.questionBySeq(seqs1.seq), { ...snapshotOf(q1), title: "An older title" });
+    await kv.set(keys.questionByTime(5, "q-gone"), "q-gone");
+    await kv.set(keys.counter("questions"), new Deno.KvU64(9n));
+    // Bob's question claims Ada's position in the newest feed (a head reset by a restore).
+    await kv.set(keys.questionSeqs(c.q2), { ...seqs2, seq: seqs1.seq });
+
+    const found = await check(kv);
+    const count = (kind: string) => found.count("questions", kind);
+    assert.equal(count(QUESTION_PROBLEMS.noTimeRow), 1, found.lines().join("\n"));
+    assert.equal(count(QUESTION_PROBLEMS.noAuthorRow), 1);
+    assert.equal(count(QUESTION_PROBLEMS.noTagRow), 1);
+    assert.equal(count(QUESTION_PROBLEMS.staleSnapshot), 1);
+    assert.equal(count(QUESTION_PROBLEMS.strayTimeRow), 1);
+    assert.equal(count(QUESTION_PROBLEMS.counter), 1);
+    assert.equal(count(QUESTION_PROBLEMS.noFeedRow), 1, "Bob's position is Ada's");
+    assert.equal(count(QUESTION_PROBLEMS.strayFeedRow), 1, "Bob's old row");
+
+    await repairClean(kv);
+    assert.equal(counterValue((await kv.get(keys.counter("questions"))).value), 2);
+    const moved = (await kv.get<QuestionSeqEntry>(keys.questionSeqs(c.q2))).value!;
+    assert.equal(moved.seq, 3, "a new position at the head");
+    assert.equal((await kv.get<number>(keys.questionSeqHead())).value, 3);
+    const snap = await kv.get<QuestionSnapshot>(keys.questionBySeq(seqs1.seq));
+    assert.equal(snap.value?.title, q1.title);
+    // Both questions are served by the newest feed and their tag feeds again.
+    const newest = await (await c.t.request("/api/questions?sort=new")).json();
+    assert.deepEqual(newest.questions.map((q: { id: string }) => q.id), [c.q2, c.q1]);
+    const deno = await (await c.t.request("/api/questions?tag=deno")).json();
+    assert.deepEqual(deno.questions.map((q: { id: string }) => q.id), [c.q1]);
+  } finally {
+    await c.t.close();
+  }
+});
+
+Deno.test("feeds: a lost hole, a hole under a row, a head below its rows and a hole counter", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    await remove(c.t, c.bob, `/api/questions/${c.q2}`); // leaves holes in the newest and kv feeds
+    const seqs1 = (await kv.get<QuestionSeqEntry>(keys.questionSeqs(c.q1))).value!;
+    const seqs2 = (await kv.get<QuestionSeqEntry>(keys.questionSeqs(c.q2))).value!;
+    await kv.delete(keys.seqHole("all", seqs2.seq));
+    await kv.set(keys.seqHole("tag:deno", seqs1.tags.deno), c.q1);
+    await kv.set(keys.tagSeqHead("kv"), 1);
+    await kv.set(keys.seqHoleCount("tag:deno"), new Deno.KvU64(3n));
+
+    const found = await check(kv);
+    const count = (kind: string) => found.count("feeds", kind);
+    assert.equal(count(FEED_PROBLEMS.gap), 1, found.lines().join("\n"));
+    assert.equal(count(FEED_PROBLEMS.both), 1);
+    assert.equal(count(FEED_PROBLEMS.aboveHead), 1);
+    // tag:deno (3, one hole under a row) and all (1 counted, its hole gone).
+    assert.equal(count(FEED_PROBLEMS.holeCounter), 2);
+
+    await repairClean(kv);
+    assert.equal((await kv.get<number>(keys.tagSeqHead("kv"))).value, 2);
+    assert.equal(counterValue((await kv.get(keys.seqHoleCount("tag:deno"))).value), 0);
+    assert.equal(counterValue((await kv.get(keys.seqHoleCount("all"))).value), 1);
+    // The next question of the kv tag takes a new position: nothing written over.
+    const q3 = await ask(c.t, c.cy, { title: "Watching keys", tags: ["kv"] });
+    const kvFeed = await (await c.t.request("/api/questions?tag=kv")).json();
+    assert.deepEqual(kvFeed.questions.map((q: { id: string }) => q.id), [q3, c.q1]);
+    assert.equal(kvFeed.total, 2);
   } finally {
     await c.t.close();
   }

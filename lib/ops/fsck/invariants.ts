@@ -6,9 +6,13 @@
  * @module
  */
 import type { Invariant } from "./invariant.ts";
+import { feedsInvariant } from "./feeds.ts";
+import { questionsInvariant } from "./questions.ts";
 import { votesInvariant } from "./votes.ts";
 
 /** The registry (see the module doc for the order). */
 export const INVARIANTS: readonly Invariant[] = [
+  questionsInvariant,
+  feedsInvariant,
   votesInvariant,
 ];
