@@ -11,7 +11,9 @@ import { counterValue, invertTime } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { FEED_PROBLEMS } from "@/lib/ops/fsck/feeds.ts";
 import { QUESTION_PROBLEMS } from "@/lib/ops/fsck/questions.ts";
+import { THREAD_PROBLEMS } from "@/lib/ops/fsck/threads.ts";
 import { VOTE_PROBLEMS } from "@/lib/ops/fsck/votes.ts";
+import type { MessageRecord } from "@/lib/community/messages/model.ts";
 import { ask } from "../helpers/community.ts";
 import { check, community, remove, repairClean } from "../helpers/fsck.ts";
 
@@ -140,6 +142,57 @@ Deno.test("feeds: a lost hole, a hole under a row, a head below its rows and a h
     const kvFeed = await (await c.t.request("/api/questions?tag=kv")).json();
     assert.deepEqual(kvFeed.questions.map((q: { id: string }) => q.id), [q3, c.q1]);
     assert.equal(kvFeed.total, 2);
+  } finally {
+    await c.t.close();
+  }
+});
+
+Deno.test("threads: lost rows, stray rows, the vote order, an accepted reply and every thread counter", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    const msg = async (id: string) => (await kv.get<MessageRecord>(keys.message(id))).value!;
+    const [a1, a2, r1] = [await msg(c.a1), await msg(c.a2), await msg(c.r1)];
+    await kv.delete(keys.questionMessage(c.q1, a2.createdAt, a2.id));
+    await kv.delete(keys.answerReply(a1.id, r1.createdAt, r1.id));
+    await kv.delete(keys.messageByAuthor(c.bob.id, invertTime(a1.createdAt), a1.id));
+    await kv.set(keys.questionMessage(c.q1, 1, "msg-gone"), "msg-gone");
+    await kv.set(keys.answerCount(c.q1), new Deno.KvU64(5n));
+    await kv.set(keys.answerScore(a1.id), 7); // its row stays filed under 2
+    await kv.set(keys.acceptedAnswer(c.q1), r1.id);
+    await kv.set(keys.hiddenMessageCount(c.q1), new Deno.KvU64(1n));
+    await kv.delete(keys.directReplyCount(a1.id));
+
+    const found = await check(kv);
+    const count = (kind: string) => found.count("threads", kind);
+    const lines = found.lines().join("\n");
+    for (
+      const kind of [
+        THREAD_PROBLEMS.noThreadRow,
+        THREAD_PROBLEMS.noReplyRow,
+        THREAD_PROBLEMS.noAuthorRow,
+        THREAD_PROBLEMS.strayThreadRow,
+        THREAD_PROBLEMS.noScoreRow,
+        THREAD_PROBLEMS.goneScoreRow,
+        THREAD_PROBLEMS.badAccepted,
+        THREAD_PROBLEMS.messageCounter,
+        THREAD_PROBLEMS.answerCounter,
+        THREAD_PROBLEMS.replyCounter,
+        THREAD_PROBLEMS.hiddenCounter,
+        THREAD_PROBLEMS.directCounter,
+      ]
+    ) assert.equal(count(kind), 1, `${kind}\n${lines}`);
+
+    await repairClean(kv);
+    const q = await (await c.t.request(`/api/questions/${c.q1}`)).json();
+    assert.equal(q.messageCount, 3);
+    assert.equal(q.answerCount, 2);
+    assert.equal(q.acceptedMessageId, null);
+    const page = await (await c.t.request(`/questions/${c.q1}?sort=votes`)).text();
+    assert.ok(page.indexOf(a1.id) < page.indexOf(a2.id), "a1 (score 2) before a2 (score 0)");
+    assert.equal((await kv.get(keys.answerScore(a1.id))).value, 2);
+    const replies = await (await c.t.request(`/api/questions/${c.q1}`)).json();
+    assert.ok(replies.messages.some((m: { id: string }) => m.id === r1.id));
   } finally {
     await c.t.close();
   }

@@ -8,6 +8,7 @@
 import type { Invariant } from "./invariant.ts";
 import { feedsInvariant } from "./feeds.ts";
 import { questionsInvariant } from "./questions.ts";
+import { threadsInvariant } from "./threads.ts";
 import { votesInvariant } from "./votes.ts";
 
 /** The registry (see the module doc for the order). */
@@ -15,4 +16,5 @@ export const INVARIANTS: readonly Invariant[] = [
   questionsInvariant,
   feedsInvariant,
   votesInvariant,
+  threadsInvariant,
 ];
