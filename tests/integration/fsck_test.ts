@@ -14,8 +14,17 @@ import { QUESTION_PROBLEMS } from "@/lib/ops/fsck/questions.ts";
 import { THREAD_PROBLEMS } from "@/lib/ops/fsck/threads.ts";
 import { VOTE_PROBLEMS } from "@/lib/ops/fsck/votes.ts";
 import type { MessageRecord } from "@/lib/community/messages/model.ts";
-import { ask } from "../helpers/community.ts";
-import { check, community, remove, repairClean } from "../helpers/fsck.ts";
+import { createDebate, type DebateRecord } from "@/lib/debates/store.ts";
+import { AGENT_KEY_PROBLEMS } from "@/lib/ops/fsck/agent_keys.ts";
+import { DEBATE_PROBLEMS } from "@/lib/ops/fsck/debates.ts";
+import { FAVORITE_PROBLEMS } from "@/lib/ops/fsck/favorites.ts";
+import { NOTIFICATION_PROBLEMS } from "@/lib/ops/fsck/notifications.ts";
+import { SEARCH_PROBLEMS } from "@/lib/ops/fsck/search.ts";
+import { userStatProblem } from "@/lib/ops/fsck/user_stats.ts";
+import { readUserStats } from "@/lib/profile/user_stats.ts";
+import { waitForJobs } from "../helpers/app.ts";
+import { agentCall, agentKey, ask, getAs } from "../helpers/community.ts";
+import { check, community, firstKey, remove, repairClean } from "../helpers/fsck.ts";
 
 Deno.test("a store made through HTTP is clean", async () => {
   const c = await community();
@@ -193,6 +202,229 @@ Deno.test("threads: lost rows, stray rows, the vote order, an accepted reply and
     assert.equal((await kv.get(keys.answerScore(a1.id))).value, 2);
     const replies = await (await c.t.request(`/api/questions/${c.q1}`)).json();
     assert.ok(replies.messages.some((m: { id: string }) => m.id === r1.id));
+  } finally {
+    await c.t.close();
+  }
+});
+
+Deno.test("favorites: a drifted counter, a lost and a stray activity row, a favorite of a missing post", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    await kv.set(keys.favoriteCount("message", c.a1), new Deno.KvU64(4n));
+    await kv.delete(await firstKey(kv, keys.userFavoritesPrefix(c.ada.id)));
+    await kv.set(keys.userFavorite(c.bob.id, 5, "question", "q-gone"), {
+      targetType: "question",
+      targetId: "q-gone",
+      questionId: "q-gone",
+      createdAt: 1,
+    });
+    await kv.set(keys.favorite(c.bob.id, "question", "q-gone"), {
+      userId: c.bob.id,
+      targetType: "question",
+      targetId: "q-gone",
+      questionId: "q-gone",
+      createdAt: 1,
+      updatedAt: 1,
+    });
+    const found = await check(kv);
+    const count = (kind: string) => found.count("favorites", kind);
+    assert.equal(count(FAVORITE_PROBLEMS.counter), 1, found.lines().join("\n"));
+    assert.equal(count(FAVORITE_PROBLEMS.noActivity), 1);
+    assert.equal(count(FAVORITE_PROBLEMS.staleActivity), 1);
+    assert.equal(count(FAVORITE_PROBLEMS.orphan), 1);
+
+    await repairClean(kv);
+    assert.equal(counterValue((await kv.get(keys.favoriteCount("message", c.a1))).value), 1);
+    const activity = await (await getAs(c.t, c.ada, "/api/profile/activity?type=favorites")).json();
+    assert.equal(JSON.stringify(activity).includes(c.a1), true, JSON.stringify(activity));
+  } finally {
+    await c.t.close();
+  }
+});
+
+Deno.test("notifications: an unread counter that drifted and a notification of a post that does not exist", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    await waitForJobs(); // the answer fan-out to followers
+    const before = await (await getAs(c.t, c.ada, "/api/notifications")).json();
+    assert.ok(before.unread > 0, "Ada was told of the answers to her question");
+    await kv.set(keys.notificationUnread(c.ada.id), new Deno.KvU64(40n));
+    await kv.set(keys.notification(c.bob.id, "n-000000000zzzz0000"), {
+      id: "n-000000000zzzz0000",
+      type: "reply",
+      actor: null,
+      questionId: c.q1,
+      messageId: "msg-gone",
+      answerId: null,
+      title: "Gone",
+      excerpt: "",
+      count: 1,
+      createdAt: 1,
+      updatedAt: 1,
+      read: false,
+    });
+    const bobBefore = counterValue((await kv.get(keys.notificationUnread(c.bob.id))).value);
+    await kv.set(keys.notificationUnread(c.bob.id), new Deno.KvU64(BigInt(bobBefore + 1)));
+
+    const found = await check(kv);
+    const count = (kind: string) => found.count("notifications", kind);
+    assert.equal(count(NOTIFICATION_PROBLEMS.orphan), 1, found.lines().join("\n"));
+    assert.equal(count(NOTIFICATION_PROBLEMS.counter), 2, "Ada's; Bob's counts the orphan");
+
+    await repairClean(kv);
+    const after = await (await getAs(c.t, c.ada, "/api/notifications")).json();
+    assert.equal(after.unread, before.unread);
+    assert.equal(counterValue((await kv.get(keys.notificationUnread(c.bob.id))).value), bobBefore);
+  } finally {
+    await c.t.close();
+  }
+});
+
+Deno.test("user stats: counts that drifted and peaks below what the posts have", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    const truth = await readUserStats(kv, c.bob.id);
+    await kv.set(keys.userStat(c.ada.id, "questions"), new Deno.KvU64(5n));
+    await kv.delete(keys.userStat(c.bob.id, "upvotes_received"));
+    await kv.set(keys.userStat(c.cy.id, "favorites_received"), new Deno.KvU64(3n));
+    await kv.set(keys.userStat(c.bob.id, "best_answer_upvotes"), new Deno.KvU64(1n));
+    await kv.delete(keys.userStat(c.cy.id, "answers"));
+    // A peak above what the posts have now is fine (votes can be withdrawn).
+    await kv.set(keys.userStat(c.ada.id, "best_question_upvotes"), new Deno.KvU64(9n));
+
+    const found = await check(kv);
+    const count = (stat: string) => found.count("user stats", userStatProblem(stat));
+    assert.equal(count("questions"), 1, found.lines().join("\n"));
+    assert.equal(count("upvotes_received"), 1);
+    assert.equal(count("favorites_received"), 1);
+    assert.equal(count("best_answer_upvotes"), 1);
+    assert.equal(count("answers"), 1);
+    assert.equal(count("best_question_upvotes"), 0);
+
+    await repairClean(kv);
+    assert.deepEqual(await readUserStats(kv, c.bob.id), truth);
+    const ada = await (await getAs(c.t, c.ada, "/api/profile/stats")).json();
+    assert.equal(ada.questionsCount, 1);
+    assert.equal((await readUserStats(kv, c.cy.id)).answers, 1);
+    assert.equal((await readUserStats(kv, c.cy.id)).favorites_received, 0);
+    assert.equal((await readUserStats(kv, c.ada.id)).best_question_upvotes, 9);
+  } finally {
+    await c.t.close();
+  }
+});
+
+Deno.test("search: a lost posting, a posting of a term the question lacks, a deleted question left in", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    const q1 = (await kv.get<QuestionRecord>(keys.question(c.q1))).value!;
+    const q2 = (await kv.get<QuestionRecord>(keys.question(c.q2))).value!;
+    await kv.delete(keys.questionTerm("order", invertTime(q1.createdAt), c.q1));
+    await kv.set(keys.questionTerm("zebra", invertTime(q1.createdAt), c.q1), c.q1);
+    await remove(c.t, c.bob, `/api/questions/${c.q2}`);
+    await kv.set(keys.questionTerm("atomic", invertTime(q2.createdAt), c.q2), c.q2);
+
+    const found = await check(kv);
+    const count = (kind: string) => found.count("search", kind);
+    assert.equal(count(SEARCH_PROBLEMS.missing), 1, found.lines().join("\n"));
+    assert.equal(count(SEARCH_PROBLEMS.stray), 2);
+    assert.equal(count(SEARCH_PROBLEMS.leftover), 1);
+
+    await repairClean(kv);
+    const search = async (q: string) =>
+      (await (await c.t.request(`/api/questions?q=${q}`)).json()).questions.map(
+        (x: { id: string }) => x.id,
+      );
+    assert.deepEqual(await search("order"), [c.q1]);
+    assert.deepEqual(await search("zebra"), []);
+    assert.deepEqual(await search("atomic"), []);
+  } finally {
+    await c.t.close();
+  }
+});
+
+Deno.test("agent keys: a listed key without its lookup, a key off its owner's list, the counts", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    await agentKey(c.t, c.ada, "gone");
+    const bobKey = await agentKey(c.t, c.bob, "kept");
+    const adaRow = await firstKey(kv, keys.agentKeysByUserPrefix(c.ada.id));
+    const adaRecord = (await kv.get<{ hash: string }>(adaRow)).value!;
+    await kv.delete(keys.agentKey(adaRecord.hash));
+    await kv.delete(await firstKey(kv, keys.agentKeysByUserPrefix(c.bob.id)));
+
+    const found = await check(kv);
+    const count = (kind: string) => found.count("agent keys", kind);
+    assert.equal(count(AGENT_KEY_PROBLEMS.unusable), 1, found.lines().join("\n"));
+    assert.equal(count(AGENT_KEY_PROBLEMS.unlisted), 1);
+    assert.equal(count(AGENT_KEY_PROBLEMS.counter), 2);
+    assert.ok(!found.lines().join("\n").includes(adaRecord.hash), "hashes are never printed");
+
+    await repairClean(kv);
+    const list = await (await getAs(c.t, c.bob, "/api/profile/agent-keys")).json();
+    assert.equal(JSON.stringify(list).includes("kept"), true);
+    assert.equal((await kv.get(keys.agentKeyCount(c.ada.id))).versionstamp, null);
+    assert.equal((await kv.get(keys.agentKeyCount(c.bob.id))).value, 1);
+    const res = await agentCall(c.t, bobKey, "/api/agent/questions");
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+  } finally {
+    await c.t.close();
+  }
+});
+
+Deno.test("debates: lost list rows, a watch count and its most-watched row, a watcher of nothing", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    const ids: string[] = [];
+    for (const topic of ["Tabs or spaces", "Monorepo or not"]) {
+      const now = Date.now() + ids.length;
+      const record: DebateRecord = {
+        id: `debate_${now}_${ids.length}`,
+        topic,
+        userId: c.ada.id,
+        userProfile: { id: c.ada.id, name: "Ada's agent", avatar: null, bio: "" },
+        opponentProfile: { id: "persona-x", name: "Dr. X", avatar: "", bio: "", title: "S" },
+        status: "completed",
+        synthesis: null,
+        messageCount: 0,
+        standIn: false,
+        createdAt: now,
+        updatedAt: now,
+      };
+      assert.ok(await createDebate(kv, record));
+      ids.push(record.id);
+    }
+    const page = await getAs(c.t, c.bob, `/debates/${ids[0]}`); // Bob watches the first
+    assert.equal(page.status, 200);
+    await page.body?.cancel();
+    const d0 = (await kv.get<DebateRecord>(keys.debate(ids[0]))).value!;
+    await kv.delete(keys.debateByTime(invertTime(d0.createdAt), ids[0]));
+    const d1 = (await kv.get<DebateRecord>(keys.debate(ids[1]))).value!;
+    await kv.delete(keys.debateByUser(c.ada.id, invertTime(d1.createdAt), ids[1]));
+    await kv.set(keys.debateWatches(ids[0]), 3);
+    await kv.set(keys.debateWatcher("debate_gone", c.cy.id), 1);
+
+    const found = await check(kv);
+    const count = (kind: string) => found.count("debates", kind);
+    assert.equal(count(DEBATE_PROBLEMS.noListRow), 1, found.lines().join("\n"));
+    assert.equal(count(DEBATE_PROBLEMS.noHistoryRow), 1);
+    assert.equal(count(DEBATE_PROBLEMS.counter), 1);
+    assert.equal(count(DEBATE_PROBLEMS.orphanWatcher), 1);
+    assert.equal(count(DEBATE_PROBLEMS.noWatchRow), 1, "the row at 3");
+    assert.equal(count(DEBATE_PROBLEMS.strayRow), 1, "the row at 1");
+
+    await repairClean(kv);
+    assert.equal((await kv.get(keys.debateWatches(ids[0]))).value, 1);
+    const watched = await (await getAs(c.t, c.cy, "/debates?sort=watched")).text();
+    assert.match(watched, new RegExp(`${ids[0]}[\\s\\S]*Watched by 1 member`));
+    const newest = await (await getAs(c.t, c.cy, "/debates")).text();
+    assert.ok(newest.includes(ids[0]) && newest.includes(ids[1]), "both listed again");
   } finally {
     await c.t.close();
   }
