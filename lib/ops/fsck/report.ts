@@ -96,10 +96,26 @@ export class FsckReport {
     if (f.examples.length < this.#examples) f.examples.push(escapeKey(key));
   }
 
-  /** A progress line writer for one pass (silent unless the report has a sink). */
+  /**
+   * A progress line writer for one pass: silent unless the report has a sink, and then
+   * silent for a pass shorter than a second (a small store prints nothing).
+   */
   progress(label: string): ProgressReporter {
     const sink = this.#progress;
-    return sink ? progressReporter(`fsck ${label}`, sink) : { update() {}, finish: () => "" };
+    if (!sink) return { update() {}, finish: () => "" };
+    let spoke = false;
+    const start = performance.now();
+    const inner = progressReporter(`fsck ${label}`, (line) => {
+      spoke = true;
+      sink(line);
+    });
+    return {
+      update: (done) => inner.update(done),
+      finish: (done) => {
+        if (spoke || performance.now() - start >= 1000) return inner.finish(done);
+        return "";
+      },
+    };
   }
 
   /** True when no problem was found. */

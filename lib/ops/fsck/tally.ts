@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { commit, counterValue } from "../../kv/atomic.ts";
+import { commit, counterValue, getAll } from "../../kv/atomic.ts";
 import { compareKeys } from "./key_order.ts";
 import type { FsckReport } from "./report.ts";
 import { openScratch, type Scratch } from "./scratch.ts";
@@ -53,6 +53,17 @@ export interface TallyOptions {
 
 /** Distinct counters buffered before a scratch write. */
 const BUFFER = 400;
+
+/** A counter that differs from its recount, as the snapshot saw it. */
+interface Difference {
+  key: Deno.KvKey;
+  versionstamp: string | null;
+  truth: number;
+  atLeast: boolean;
+}
+
+/** Differences confirmed and fixed together (one check and one write each; KV allows 100). */
+const SETTLE_BATCH = 90;
 
 interface Snapshotted {
   v: number;
@@ -170,6 +181,7 @@ export class Tally {
     let b = await counted.next();
     const progress = report.progress(opts.label ?? opts.invariant);
     let n = 0;
+    let differ: Difference[] = [];
     while (!a.done || !b.done) {
       const ak = a.done ? null : a.value.key.slice(1);
       const bk = b.done ? null : b.value.key.slice(1);
@@ -183,42 +195,48 @@ export class Tally {
       const value = snap?.v ?? 0;
       const atLeast = this.#rule(key) === "atLeast";
       if (atLeast ? value >= truth : value === truth) continue;
-      await this.#settleOne(kv, report, opts, key, snap?.vs ?? null, truth, atLeast);
+      differ.push({ key, versionstamp: snap?.vs ?? null, truth, atLeast });
+      if (differ.length >= SETTLE_BATCH) {
+        await this.#settleBatch(kv, report, opts, differ);
+        differ = [];
+      }
     }
+    await this.#settleBatch(kv, report, opts, differ);
     progress.finish(n);
   }
 
-  async #settleOne(
+  /** Confirm a batch of differences on a fresh read, report them, fix them in a repair. */
+  async #settleBatch(
     kv: Deno.Kv,
     report: FsckReport,
     opts: SettleOptions,
-    key: Deno.KvKey,
-    versionstamp: string | null,
-    truth: number,
-    atLeast: boolean,
+    differ: Difference[],
   ): Promise<void> {
+    if (differ.length === 0) return;
     // Read again: a counter a writer moved during the walk may have a stale recount.
-    const now = await kv.get(key);
-    if (now.versionstamp !== versionstamp) {
-      report.moved++;
+    const now = await getAll(kv, differ.map((d) => d.key));
+    const confirmed = differ.filter((d, i) => now[i].versionstamp === d.versionstamp);
+    report.moved += differ.length - confirmed.length;
+    const kindOf = (key: Deno.KvKey) => typeof opts.kind === "string" ? opts.kind : opts.kind(key);
+    if (confirmed.length === 0) return;
+    if (!opts.repair) {
+      for (const d of confirmed) report.found(opts.invariant, kindOf(d.key), d.key);
       return;
     }
-    let fixed = false;
-    if (opts.repair) {
-      const res = await commit(kv, (op) => {
-        op.check({ key, versionstamp });
-        if (atLeast) op.max(key, BigInt(truth));
-        else if (truth === 0) op.delete(key);
-        else op.set(key, this.#encode(truth));
-      });
-      fixed = res.ok;
-      if (!res.ok) {
-        report.moved++;
-        return;
-      }
+    // Distinct keys, one check and one write each: one op for the batch, or one each.
+    const all = await commit(kv, (op) => confirmed.forEach((d) => this.#fix(op, d)));
+    for (const d of confirmed) {
+      const ok = all.ok || (await commit(kv, (op) => this.#fix(op, d))).ok;
+      if (ok) report.found(opts.invariant, kindOf(d.key), d.key, true);
+      else report.moved++;
     }
-    const kind = typeof opts.kind === "string" ? opts.kind : opts.kind(key);
-    report.found(opts.invariant, kind, key, fixed);
+  }
+
+  #fix(op: Deno.AtomicOperation, d: Difference): void {
+    op.check({ key: d.key, versionstamp: d.versionstamp });
+    if (d.atLeast) op.max(d.key, BigInt(d.truth));
+    else if (d.truth === 0) op.delete(d.key);
+    else op.set(d.key, this.#encode(d.truth));
   }
 
   #encode(n: number): unknown {
