@@ -270,3 +270,19 @@ Deno.test({
     }
   },
 });
+
+Deno.test("deno task fsck refuses an unknown flag and a store that is not there, with a sentence", async () => {
+  const flag = await task("fsck", ["--fix"], `${tmp}/any.kv`);
+  assert.equal(flag.code, 2);
+  assert.match(flag.stderr, /Usage: deno task fsck \[--repair\]/);
+  const missing = await task("fsck", [], `${tmp}/missing.kv`);
+  assert.equal(missing.code, 1);
+  assert.match(
+    missing.stderr,
+    /There is no store at .*missing\.kv \(KV_PATH\): nothing to check\./,
+  );
+  await assert.rejects(Deno.stat(`${tmp}/missing.kv`), Deno.errors.NotFound, "not created");
+  const listed = await task("fsck", ["--list"], `${tmp}/any.kv`);
+  assert.equal(listed.code, 0);
+  assert.match(listed.stdout, /^votes: vote counters equal voter entries/m);
+});
