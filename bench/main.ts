@@ -8,7 +8,7 @@
  *
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50), BENCH_ONLY (a
  * comma-separated subset of home, signin, debate, community, participation, speed, stress,
- * cache, notifications, panel, streams). The speed and stress sections build their "before" trees
+ * cache, notifications, panel, streams, backup). The speed and stress sections build their "before" trees
  * themselves from named commits (bench/before_tree.ts: a temporary git worktree, removed
  * after; skipped with a line where git or the commit is missing); BENCH_BEFORE names the
  * speed section's commit (`none` skips it).
@@ -116,3 +116,7 @@ if (wanted("notifications")) await (await import("./notifications.ts")).run();
 if (wanted("panel")) await (await import("./panel.ts")).run();
 // Streams: 8,000 attempted live streams against a real main.ts, beside bare Deno.serve.
 if (wanted("streams")) await (await import("./streams.ts")).run();
+// Backup, restore and fsck: entries a second and peak memory, beside a plain walk and copy.
+if (wanted("backup")) {
+  await (await import("./backup.ts")).run({ alone: only?.length === 1 });
+}

@@ -132,7 +132,9 @@
  * | --- | --- | --- |
  * | `["meta", "restore"]` | `RestoreProgress` `{sha256, done}` (lib/ops/restore.ts) | set in the op of every batch `deno task restore` commits, deleted when it ends: a re-run resumes after `done` entries; never backed up or restored |
  *
- * Later features add their rows here, next to their builders.
+ * Later features add their rows here, next to their builders — and a derived row or counter
+ * its check to `deno task fsck` (lib/ops/fsck/invariants.ts), which holds every row above
+ * that is written "with" a record to agreeing with it.
  *
  * @module
  */

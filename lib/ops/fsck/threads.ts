@@ -205,7 +205,7 @@ export const threadsInvariant = defineInvariant(
             fix: (op) => op.delete(e.key),
           }];
         },
-        counted: async (e, [m], standing) => {
+        counted: async (_e, [m], standing) => {
           if (!standing) return;
           const r = m.value as MessageRecord;
           await tally.add(keys.messageCount(r.questionId));
