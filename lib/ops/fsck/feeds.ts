@@ -148,9 +148,18 @@ async function walkFeed(
     wrote ||= ok; // a lost check is tried again by the next walk
     return ok;
   };
+  // Rows and holes are listed apart, so a delete between the two lists (a row turned into
+  // a hole) can look like a gap or like both: a position is read again, in one snapshot,
+  // before it counts.
+  const reread = async (seq: number) => {
+    const [row, hole] = await kv.getMany([[...f.rows, seq], keys.seqHole(f.feed, seq)]);
+    return { row: row.versionstamp ? row : null, hole: hole.versionstamp ? hole : null };
+  };
   const gap = async (seq: number) => {
     const row = [...f.rows, seq];
     const hole = keys.seqHole(f.feed, seq);
+    const again = await reread(seq);
+    if (again.row || again.hole) return;
     const fixed = await fix((op) => {
       op.check({ key: row, versionstamp: null }, { key: hole, versionstamp: null });
       addHole(op, f.feed, seq, "");
@@ -168,20 +177,25 @@ async function walkFeed(
     for (; next < p.seq && next <= top; next++) await gap(next);
     next = p.seq + 1;
     highest = Math.max(highest, p.seq);
-    if (p.row && p.hole) {
-      const { row, hole } = p;
+    const both = p.row && p.hole ? await reread(p.seq) : null;
+    if (both?.row && both.hole) {
+      const { row, hole } = both;
       const fixed = await fix((op) => {
         op.check(row, hole).delete(hole.key);
         addToCounter(op, keys.seqHoleCount(f.feed), -1);
       });
       found(FEED_PROBLEMS.both, hole.key, fixed);
       if (!fixed) holes++;
-    } else if (p.hole) holes++;
+    } else if ((both ?? p).hole) holes++;
   }
   for (; next <= top; next++) await gap(next);
   if (highest > top) {
-    const fixed = await fix((op) => op.check(head).set(f.head, highest));
-    found(FEED_PROBLEMS.aboveHead, f.head, fixed);
+    // A question created during the walk takes the position after the head it moved.
+    if ((await kv.get(f.head)).versionstamp !== head.versionstamp) report.moved++;
+    else {
+      const fixed = await fix((op) => op.check(head).set(f.head, highest));
+      found(FEED_PROBLEMS.aboveHead, f.head, fixed);
+    }
   }
   if (wrote || holes === counterValue(counter.value)) return wrote;
   // The counter as it is now: moved since the walk began, its writer also moved the holes.

@@ -15,7 +15,10 @@
  *
  * Repairs derive rows from the records (a live message's lost rows are written back, the
  * rows of a message that is not in its thread are removed) and the counters from the rows.
- * A message whose question does not exist is reported, never removed.
+ * A message whose question does not exist is reported, never removed. A reply is filed
+ * under the top-level answer its chain of parents reaches (`rootAnswerOf`, as the write
+ * did); a reply whose parent is missing (a backup that caught the reply and not the
+ * message it answers) is filed under where its chain stops, as the app would file it.
  *
  * @module
  */
