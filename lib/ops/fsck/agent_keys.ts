@@ -32,7 +32,18 @@ function isKey(v: unknown): v is AgentKeyRecord {
     typeof r.hash === "string";
 }
 
-/** Agent key lookups, owners' lists and counts (see the module doc). */
+/**
+ * Agent key lookups, owners' lists and counts (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { FsckReport } from "./report.ts";
+ * declare const kv: Deno.Kv;
+ * const report = new FsckReport();
+ * await agentKeysInvariant.check(kv, report); // or .repair(kv, report)
+ * report.clean;
+ * ```
+ */
 export const agentKeysInvariant = defineInvariant(
   NAME,
   "every listed agent key has its lookup record and every lookup record is listed; key counts",

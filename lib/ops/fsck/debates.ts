@@ -38,7 +38,18 @@ const stray = (key: Deno.KvKey): Verdict[] => [{
   fix: (op) => op.delete(key),
 }];
 
-/** Debate lists and watch counts (see the module doc). */
+/**
+ * Debate lists and watch counts (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { FsckReport } from "./report.ts";
+ * declare const kv: Deno.Kv;
+ * const report = new FsckReport();
+ * await debatesInvariant.check(kv, report); // or .repair(kv, report)
+ * report.clean;
+ * ```
+ */
 export const debatesInvariant = defineInvariant(
   NAME,
   "every debate is in its owner's history, the list of all and the most-watched order; watch counts equal watchers",

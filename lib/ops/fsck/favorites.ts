@@ -33,7 +33,18 @@ function isFavorite(v: unknown): v is FavoriteRecord {
   return !!f && Number.isFinite(f.createdAt) && typeof f.questionId === "string";
 }
 
-/** Favorite counters, favorites and their activity rows (see the module doc). */
+/**
+ * Favorite counters, favorites and their activity rows (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { FsckReport } from "./report.ts";
+ * declare const kv: Deno.Kv;
+ * const report = new FsckReport();
+ * await favoritesInvariant.check(kv, report); // or .repair(kv, report)
+ * report.clean;
+ * ```
+ */
 export const favoritesInvariant = defineInvariant(
   NAME,
   "favorite counters equal favorites; every favorite names an existing post and has its activity row",

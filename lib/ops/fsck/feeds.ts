@@ -223,7 +223,18 @@ async function checkFeed(kv: Deno.Kv, report: FsckReport, repair: boolean, f: Fe
   }
 }
 
-/** Heads, rows, holes and hole counters of every dense feed (see the module doc). */
+/**
+ * Heads, rows, holes and hole counters of every dense feed (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { FsckReport } from "./report.ts";
+ * declare const kv: Deno.Kv;
+ * const report = new FsckReport();
+ * await feedsInvariant.check(kv, report); // or .repair(kv, report)
+ * report.clean;
+ * ```
+ */
 export const feedsInvariant = defineInvariant(
   NAME,
   "every position of the newest and tag feeds up to the head holds a row or a hole, not both; none above the head; hole counters",

@@ -38,7 +38,18 @@ function markKey(userId: string): Deno.KvKey {
   return [...keys.notificationUnread(userId), "mark"];
 }
 
-/** Unread counters and what notifications lead to (see the module doc). */
+/**
+ * Unread counters and what notifications lead to (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { FsckReport } from "./report.ts";
+ * declare const kv: Deno.Kv;
+ * const report = new FsckReport();
+ * await notificationsInvariant.check(kv, report); // or .repair(kv, report)
+ * report.clean;
+ * ```
+ */
 export const notificationsInvariant = defineInvariant(
   NAME,
   "unread counters equal unread notifications; every notification names a post that exists",

@@ -174,7 +174,18 @@ function strayVerdict(
   }];
 }
 
-/** Question rows, positions and total (see the module doc). */
+/**
+ * Question rows, positions and total (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { FsckReport } from "./report.ts";
+ * declare const kv: Deno.Kv;
+ * const report = new FsckReport();
+ * await questionsInvariant.check(kv, report); // or .repair(kv, report)
+ * report.clean;
+ * ```
+ */
 export const questionsInvariant = defineInvariant(
   NAME,
   "every live question has its time, author, newest-feed and tag-feed rows and every row a live question; the question total",

@@ -57,7 +57,18 @@ function termCache() {
   };
 }
 
-/** The question postings of the search index (see the module doc). */
+/**
+ * The question postings of the search index (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { FsckReport } from "./report.ts";
+ * declare const kv: Deno.Kv;
+ * const report = new FsckReport();
+ * await searchPostingsInvariant.check(kv, report); // or .repair(kv, report)
+ * report.clean;
+ * ```
+ */
 export const searchPostingsInvariant: Invariant = defineInvariant(
   NAME,
   "every live question has a search posting per term and every posting names a live question with that term",

@@ -10,7 +10,14 @@ import { keys } from "../../kv/keys.ts";
 /** Read where no record can be (a malformed entry's stand-in read). */
 export const NOWHERE: Deno.KvKey = ["\u0000fsck", "nowhere"];
 
-/** True for {@link NOWHERE} (as read back from KV). */
+/**
+ * True for {@link NOWHERE} (as read back from KV).
+ *
+ * @example
+ * ```ts
+ * isNowhere(targetRecordKey("poll", "p-1")); // true
+ * ```
+ */
 export function isNowhere(key: Deno.KvKey): boolean {
   return key[0] === NOWHERE[0];
 }
@@ -31,13 +38,27 @@ export function targetRecordKey(type: unknown, id: unknown): Deno.KvKey {
   return NOWHERE;
 }
 
-/** The author id of a question or message record, or null. */
+/**
+ * The author id of a question or message record, or null.
+ *
+ * @example
+ * ```ts
+ * authorIdOf({ author: { id: "u_1", name: "Ada", avatar: null } }); // "u_1"
+ * ```
+ */
 export function authorIdOf(record: unknown): string | null {
   const author = (record as { author?: { id?: unknown } } | null)?.author;
   return typeof author?.id === "string" ? author.id : null;
 }
 
-/** True for a record that exists and is not soft-deleted. */
+/**
+ * True for a record that exists and is not soft-deleted.
+ *
+ * @example
+ * ```ts
+ * isLive({ id: "q-1", deletedAt: 1 }); // false
+ * ```
+ */
 export function isLive(record: unknown): boolean {
   return !!record && typeof record === "object" &&
     (record as { deletedAt?: unknown }).deletedAt === undefined;

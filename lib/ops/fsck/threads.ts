@@ -162,7 +162,18 @@ async function judgeMessage(
   return out;
 }
 
-/** Thread rows, answer order, accepted answers and thread counters (see the module doc). */
+/**
+ * Thread rows, answer order, accepted answers and thread counters (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { FsckReport } from "./report.ts";
+ * declare const kv: Deno.Kv;
+ * const report = new FsckReport();
+ * await threadsInvariant.check(kv, report); // or .repair(kv, report)
+ * report.clean;
+ * ```
+ */
 export const threadsInvariant = defineInvariant(
   NAME,
   "every message in its thread has its thread, answer/reply, activity and vote-order rows and every row its message; thread counters; accepted answers",

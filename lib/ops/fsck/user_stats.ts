@@ -28,14 +28,32 @@ const NAME = "user stats";
 const COUNTED: UserStatName[] = ["questions", "answers", "upvotes_received", "favorites_received"];
 const PEAKS: UserStatName[] = ["best_question_upvotes", "best_answer_upvotes", "answer_accepted"];
 
-/** The problem reported for a statistic. */
+/**
+ * The problem reported for a statistic.
+ *
+ * @example
+ * ```ts
+ * userStatProblem("answers"); // "user statistic answers differs from a recount"
+ * ```
+ */
 export function userStatProblem(stat: string): string {
   return PEAKS.includes(stat as UserStatName)
     ? `user statistic ${stat} below what the member's posts have now`
     : `user statistic ${stat} differs from a recount`;
 }
 
-/** Per-member statistic counters (see the module doc). */
+/**
+ * Per-member statistic counters (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { FsckReport } from "./report.ts";
+ * declare const kv: Deno.Kv;
+ * const report = new FsckReport();
+ * await userStatsInvariant.check(kv, report); // or .repair(kv, report)
+ * report.clean;
+ * ```
+ */
 export const userStatsInvariant = defineInvariant(
   NAME,
   "member statistics (questions, answers, up-votes and favorites received, peaks) equal a recount",

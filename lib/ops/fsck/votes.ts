@@ -38,7 +38,18 @@ function activityKey(key: Deno.KvKey, v: VoteRecord): Deno.KvKey {
   return keys.userVote(userId, invertTime(v.createdAt), type, id);
 }
 
-/** Vote counters, voter entries and the voters' activity rows (see the module doc). */
+/**
+ * Vote counters, voter entries and the voters' activity rows (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { FsckReport } from "./report.ts";
+ * declare const kv: Deno.Kv;
+ * const report = new FsckReport();
+ * await votesInvariant.check(kv, report); // or .repair(kv, report)
+ * report.clean;
+ * ```
+ */
 export const votesInvariant = defineInvariant(
   NAME,
   "vote counters equal voter entries; every vote names an existing post and has its activity row",
