@@ -8,7 +8,7 @@
  *
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50), BENCH_ONLY (a
  * comma-separated subset of home, signin, debate, community, participation, speed, stress,
- * cache, notifications, panel, streams, rerank). The speed and stress sections build their "before" trees
+ * cache, notifications, panel, streams, rerank, backup). The speed and stress sections build their "before" trees
  * themselves from named commits (bench/before_tree.ts: a temporary git worktree, removed
  * after; skipped with a line where git or the commit is missing); BENCH_BEFORE names the
  * speed section's commit (`none` skips it).
@@ -118,3 +118,7 @@ if (wanted("panel")) await (await import("./panel.ts")).run();
 if (wanted("streams")) await (await import("./streams.ts")).run();
 // Semantic rerank: 30 candidates reranked, beside reading their records, same run.
 if (wanted("rerank")) await (await import("./rerank.ts")).run();
+// Backup, restore and fsck: entries a second and peak memory, beside a plain walk and copy.
+if (wanted("backup")) {
+  await (await import("./backup.ts")).run({ alone: only?.length === 1 });
+}

@@ -160,7 +160,9 @@
  * | `["sitemap_roll_walk", kind]` | `RollWalk` `{after, walkedAt}` | where the roll job's walk of the source stands; checked + set with each batch under the job's fence |
  * | `["backfills", name]` | `BackfillProgress` `{after, indexed, doneAt?}` | a resumable backfill's progress (`debates_by_time`: lib/debates/time_index_backfill.ts), checked + set with each batch under its job's fence |
  *
- * Later features add their rows here, next to their builders.
+ * Later features add their rows here, next to their builders — and a derived row or counter
+ * its check to `deno task fsck` (lib/ops/fsck/invariants.ts), which holds every row above
+ * that is written "with" a record to agreeing with it.
  *
  * @module
  */

@@ -1,0 +1,98 @@
+/**
+ * Notifications (lib/notifications/notifications.ts): each member's unread counter equals
+ * their unread notifications (not read, and changed after the "mark all read"
+ * watermark), and every notification names a question, and a message of that question,
+ * that exist.
+ *
+ * A notification whose question or message was deleted or hidden is not a problem: it is
+ * kept and served as "[removed]" (docs/interface.md#notifications). One whose post does
+ * not exist at all (records are never removed, so it was lost, or a backup caught the
+ * notification but not the post written in the same op) leads nowhere: the repair
+ * removes it, and the unread counter is recounted without it.
+ *
+ * @module
+ */
+import { keys } from "../../kv/keys.ts";
+import type { NotificationRecord } from "../../notifications/notifications.ts";
+import { defineInvariant } from "./invariant.ts";
+import { runPass } from "./pass.ts";
+import { withTally } from "./tally.ts";
+
+const NAME = "notifications";
+
+/** The problems this invariant reports. */
+export const NOTIFICATION_PROBLEMS = {
+  counter: "unread counter differs from the unread notifications",
+  orphan: "notification of a question or message that does not exist",
+  malformed: "malformed notification",
+} as const;
+
+function isNotification(v: unknown): v is NotificationRecord {
+  const n = v as NotificationRecord | null;
+  return !!n && typeof n.questionId === "string" && Number.isFinite(n.updatedAt) &&
+    (n.messageId === null || typeof n.messageId === "string");
+}
+
+/** The "mark all read" watermark of a member (lib/notifications/notifications.ts). */
+function markKey(userId: string): Deno.KvKey {
+  return [...keys.notificationUnread(userId), "mark"];
+}
+
+/**
+ * Unread counters and what notifications lead to (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { FsckReport } from "./report.ts";
+ * declare const kv: Deno.Kv;
+ * const report = new FsckReport();
+ * await notificationsInvariant.check(kv, report); // or .repair(kv, report)
+ * report.clean;
+ * ```
+ */
+export const notificationsInvariant = defineInvariant(
+  NAME,
+  "unread counters equal unread notifications; every notification names a post that exists",
+  (kv, report, repair) =>
+    withTally({}, async (tally) => {
+      // The watermarks live under the counters' prefix, one part longer.
+      await tally.snapshot(kv, ["notification_unread"], (key) => key.length === 2);
+      await runPass<unknown>(kv, report, repair, {
+        invariant: NAME,
+        label: "notifications",
+        prefix: ["notifications"],
+        reads: (e) => {
+          const n = e.value;
+          const userId = e.key[1];
+          if (!isNotification(n) || typeof userId !== "string") return [];
+          const reads = [markKey(userId), keys.question(n.questionId)];
+          return n.messageId ? [...reads, keys.message(n.messageId)] : reads;
+        },
+        judge: (e, got) => {
+          if (got.length === 0) return [{ kind: NOTIFICATION_PROBLEMS.malformed }];
+          const n = e.value as NotificationRecord;
+          const [, question, message] = got;
+          const messageOk = !message ||
+            (message.value as { questionId?: unknown } | null)?.questionId === n.questionId;
+          return question.versionstamp !== null && messageOk ? [] : [{
+            kind: NOTIFICATION_PROBLEMS.orphan,
+            removes: true,
+            fix: (op) => op.delete(e.key),
+          }];
+        },
+        counted: async (e, got, standing) => {
+          if (!standing || got.length === 0) return;
+          const n = e.value as NotificationRecord;
+          const mark = got[0].value;
+          if (!n.read && n.updatedAt > (typeof mark === "number" ? mark : 0)) {
+            await tally.add(keys.notificationUnread(e.key[1] as string));
+          }
+        },
+      });
+      await tally.settle(kv, report, {
+        invariant: NAME,
+        kind: NOTIFICATION_PROBLEMS.counter,
+        repair,
+      });
+    }),
+);
