@@ -46,6 +46,11 @@ const EXPIRING_PREFIXES = new Set([
   "local_oauth_tokens",
   "participation_drafts",
   "idempotency",
+  "oauth_codes",
+  "oauth_grants",
+  "oauth_grants_by_user",
+  "oauth_access_tokens",
+  "oauth_refresh_tokens",
 ]);
 
 /**

@@ -24,7 +24,7 @@ export const handler = define.handlers<Data>({
 });
 
 const AUTH_LABEL = {
-  apiKey: "API key",
+  apiKey: "API key or OAuth token",
   session: "Signed in",
   public: "Public",
 } as const;
@@ -174,6 +174,12 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
                 </h3>
                 <p>
                   <strong>{op.summary}.</strong> <span class="tag">{AUTH_LABEL[op.auth]}</span>
+                  {op.scope && (
+                    <>
+                      {" "}
+                      <span class="tag">scope {op.scope}</span>
+                    </>
+                  )}
                 </p>
                 {op.description && <p>{op.description}</p>}
                 {params.length > 0 && (
@@ -205,8 +211,12 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
                 )}
                 {body && (
                   <details>
-                    <summary>Request body (JSON Schema)</summary>
-                    <pre tabIndex={0}><code>{pretty(body["application/json"].schema)}</code></pre>
+                    <summary>
+                      {body["application/json"]
+                        ? "Request body (JSON Schema)"
+                        : "Request body (form-encoded fields, JSON Schema)"}
+                    </summary>
+                    <pre tabIndex={0}><code>{pretty(Object.values(body)[0].schema)}</code></pre>
                   </details>
                 )}
                 <dl class="docs-responses">
