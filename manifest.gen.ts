@@ -132,8 +132,10 @@ import type { Manifest } from "./lib/fresh/types.ts";
 const manifest: Manifest = {
   routes: {
     "./routes/.well-known/oauth-authorization-server.ts": $well_known_oauth_authorization_server,
-    "./routes/.well-known/oauth-protected-resource/index.ts": $well_known_oauth_protected_resource_index,
-    "./routes/.well-known/oauth-protected-resource/mcp.ts": $well_known_oauth_protected_resource_mcp,
+    "./routes/.well-known/oauth-protected-resource/index.ts":
+      $well_known_oauth_protected_resource_index,
+    "./routes/.well-known/oauth-protected-resource/mcp.ts":
+      $well_known_oauth_protected_resource_mcp,
     "./routes/_404.tsx": $_404,
     "./routes/_500.tsx": $_500,
     "./routes/_app.tsx": $_app,

@@ -49,16 +49,18 @@ export function normalizeScopes(scopes: readonly Scope[] | undefined | null): Sc
 
 /**
  * An OAuth `scope` parameter (space-separated) as scopes, or null when it names one
- * Parley does not know. Empty or absent is `[]`.
+ * Parley does not know. Empty or absent is `[]`. `offline_access`, which some clients
+ * add to get a refresh token, is accepted and means nothing more: every grant has one.
  *
  * @example
  * ```ts
  * parseScopeParam("write read"); // ["read", "write"]
+ * parseScopeParam("read offline_access"); // ["read"]
  * parseScopeParam("read admin"); // null
  * ```
  */
 export function parseScopeParam(param: string | null | undefined): Scope[] | null {
-  const words = (param ?? "").split(" ").filter((w) => w !== "");
+  const words = (param ?? "").split(" ").filter((w) => w !== "" && w !== "offline_access");
   if (!words.every(isScope)) return null;
   return normalizeScopes(words as Scope[]);
 }
