@@ -232,7 +232,9 @@ export async function exchangeCode(
         op: null,
         result: fail(
           "invalid_grant",
-          "The code was already used; the access it granted is revoked",
+          c.usedBy
+            ? "The code was already used; the access it granted is revoked"
+            : "The code was already used",
         ),
       };
     }
