@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import type { BrowserContext, Page } from "playwright-core";
 import { signInAs, type TestApp } from "../helpers/app.ts";
+import { axeViolations } from "../helpers/axe.ts";
 import { browserTest, SCREENSHOT_DIR } from "../helpers/browser.ts";
 import { authorizePath, formPost, pkce, registerApp } from "../helpers/mcp_oauth.ts";
 
@@ -145,5 +146,34 @@ browserTest(
     assert.equal(res.status, 403);
     assert.deepEqual(await res.json(), { error: "This key lacks the write scope" });
     assert.deepEqual(errors, []);
+  },
+);
+
+browserTest(
+  "the consent page and its error page pass axe-core at 1280 and 390",
+  async ({ t, srv, browser }) => {
+    const req = (u: string, init?: RequestInit) => fetch(new URL(u, srv.url), init);
+    const app = await registerApp(req, "http://127.0.0.1:9/callback", "Axe App");
+    const { challenge } = pkce();
+    const { cookie } = await signInAs(t, "Ada");
+    const [cookieName, value] = cookie.split("=");
+    const failures: string[] = [];
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      // bypassCSP: axe-core is injected as an inline script.
+      const ctx = await browser.newContext({ viewport, bypassCSP: true });
+      await ctx.addCookies([{ name: cookieName, value, url: srv.url }]);
+      const page = await ctx.newPage();
+      for (
+        const path of [
+          authorizePath(app, challenge),
+          authorizePath({ ...app, clientId: "client_nope" }, challenge),
+        ]
+      ) {
+        await page.goto(srv.url + path);
+        for (const v of await axeViolations(page)) failures.push(`${viewport.width} ${path}: ${v}`);
+      }
+      await ctx.close();
+    }
+    assert.deepEqual(failures, []);
   },
 );
