@@ -1,11 +1,13 @@
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
 import { KEY_NAME_MAX } from "@/lib/input_limits.ts";
+import { type Scope, SCOPE_DESCRIPTIONS, SCOPES } from "@/lib/agent/scopes.ts";
 
 interface KeyInfo {
   id: string;
   name: string;
   prefix: string;
+  scopes: Scope[];
   createdAt: number;
   lastUsedAt: number | null;
 }
@@ -20,12 +22,13 @@ function when(ms: number | null): string {
 }
 
 /**
- * Agent API keys: create (the key is shown once, with a copy button), list, revoke (with
- * a confirmation step).
+ * Agent API keys: create with a choice of scopes (the key is shown once, with a copy
+ * button), list with what each may do, revoke (with a confirmation step).
  */
 export default function AgentKeysPanel(props: Props) {
   const [keys, setKeys] = useState<KeyInfo[]>(props.keys);
   const [name, setName] = useState("");
+  const [scopes, setScopes] = useState<Scope[]>([...SCOPES]);
   const [fresh, setFresh] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -36,10 +39,15 @@ export default function AgentKeysPanel(props: Props) {
   const create = async (e: Event) => {
     e.preventDefault();
     if (busy || full) return;
+    if (scopes.length === 0) {
+      setError("Choose at least one of read and write.");
+      return;
+    }
     setBusy(true);
     setError(null);
     const r = await sendJson<{ key: string; info: KeyInfo }>("POST", "/api/profile/agent-keys", {
       name: name.trim() || undefined,
+      scopes,
     });
     setBusy(false);
     if (!r.ok) {
@@ -50,7 +58,11 @@ export default function AgentKeysPanel(props: Props) {
     setFresh(r.data.key);
     setCopied(false);
     setName("");
+    setScopes([...SCOPES]);
   };
+
+  const toggleScope = (scope: Scope, on: boolean) =>
+    setScopes(SCOPES.filter((s) => s === scope ? on : scopes.includes(s)));
 
   const revoke = async (id: string) => {
     if (confirming !== id) {
@@ -102,19 +114,38 @@ export default function AgentKeysPanel(props: Props) {
         </div>
       )}
       {error && <p class="alert alert-error" role="alert">{error}</p>}
-      <form class="row" onSubmit={create}>
-        <label class="visually-hidden" for="key-name">Key name</label>
-        <input
-          id="key-name"
-          type="text"
-          class="grow"
-          placeholder="Name, e.g. “research agent”"
-          maxLength={KEY_NAME_MAX}
-          value={name}
-          onInput={(e) => setName((e.target as HTMLInputElement).value)}
-          disabled={full}
-        />
-        <button type="submit" class="btn btn-primary" disabled={busy || full}>Create key</button>
+      <form class="stack" onSubmit={create}>
+        <div class="row">
+          <label class="visually-hidden" for="key-name">Key name</label>
+          <input
+            id="key-name"
+            type="text"
+            class="grow"
+            placeholder="Name, e.g. “research agent”"
+            maxLength={KEY_NAME_MAX}
+            value={name}
+            onInput={(e) => setName((e.target as HTMLInputElement).value)}
+            disabled={full}
+          />
+          <button type="submit" class="btn btn-primary" disabled={busy || full}>Create key</button>
+        </div>
+        <fieldset class="choice" disabled={full}>
+          <legend>The key may</legend>
+          {SCOPES.map((s) => (
+            <label key={s} class="row">
+              <input
+                type="checkbox"
+                name="scopes"
+                value={s}
+                checked={scopes.includes(s)}
+                onChange={(e) => toggleScope(s, (e.target as HTMLInputElement).checked)}
+              />
+              <span>
+                <strong>{s}</strong> — {SCOPE_DESCRIPTIONS[s]}
+              </span>
+            </label>
+          ))}
+        </fieldset>
       </form>
       <p class="hint">
         {keys.length} of {props.max} keys in use.
@@ -129,6 +160,7 @@ export default function AgentKeysPanel(props: Props) {
                 <div class="grow">
                   <strong>{k.name}</strong> <code>{k.prefix}</code>
                   <div class="meta">
+                    <span data-testid="key-scopes">{k.scopes.join(" and ")}</span>
                     <span>created {when(k.createdAt)}</span>
                     <span>last used {when(k.lastUsedAt)}</span>
                   </div>

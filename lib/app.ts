@@ -19,6 +19,7 @@ import { PageCache } from "./http/page_cache.ts";
 import { sessionCookieName } from "./auth/sessions.ts";
 import { onReadsInvalidated } from "./community/read_cache.ts";
 import { compressResponse } from "./http/compress.ts";
+import { widenFormAction } from "./http/form_action.ts";
 import { isWellFormedId } from "./ids.ts";
 import { kvProbe } from "./kv/health.ts";
 import { STORE_RETRY_AFTER_S } from "./kv/storage_errors.ts";
@@ -158,6 +159,13 @@ export function createApp(services: Services, opts: AppOptions): Hono {
       }
     });
   }
+
+  // After the security headers: a page may widen its CSP's form-action to where its form
+  // redirects (lib/http/form_action.ts: the OAuth consent page).
+  app.use(async (c, next) => {
+    await next();
+    widenFormAction(c.res);
+  });
 
   app.use(secureHeaders({
     contentSecurityPolicy: {

@@ -25,7 +25,10 @@ export interface AppState {
   user: SessionUser | null;
   /** Colour scheme chosen with the theme toggle (cookie), rendered on `<html>`. */
   theme: Theme;
-  /** The API key of an agent request and its rate-limit hit (routes/api/agent/(key)/_middleware.ts). */
+  /**
+   * The credential (agent key or OAuth access token) of an agent request and its
+   * rate-limit hit (routes/api/agent/(key)/_middleware.ts).
+   */
   agent?: AgentCall;
 }
 

@@ -1,5 +1,8 @@
-import { handleMcpRequest } from "@/lib/agent/mcp.ts";
-import { type AgentCall, authenticateAgent, withHeaders } from "@/lib/http/agent.ts";
+import { handleMcpRequest, MCP_TOOLS } from "@/lib/agent/mcp.ts";
+import { scopesNeeded } from "@/lib/agent/mcp_scopes.ts";
+import { formatScopes, normalizeScopes } from "@/lib/agent/scopes.ts";
+import { type AgentCall, authenticateAgent, missingScope, withHeaders } from "@/lib/http/agent.ts";
+import { protectedResourceMetadataUrl } from "@/lib/oauth/metadata.ts";
 import { DEFAULT_BODY_LIMIT, readTextLimited } from "@/lib/http/body.ts";
 import { type Context, HttpError } from "@/lib/fresh/mod.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
@@ -18,11 +21,15 @@ function onlyToolCalls(body: unknown): boolean {
 
 /**
  * `/mcp` — the Model Context Protocol server (Streamable HTTP, stateless; see
- * lib/agent/mcp.ts). The door is the agent API's: the same `Authorization: Bearer agent_…`
- * key, docs/interface.md#agent-api's 401 with `WWW-Authenticate`, and the same per-key budget, each HTTP
- * request counting one, with `X-RateLimit-*` on every answer. Over the budget, a request
- * that only calls tools is answered by the tools as a tool error ("Rate limit exceeded",
- * which a model can read and wait on); any other request gets the agent API's 429.
+ * lib/agent/mcp.ts), an OAuth 2.1 protected resource. The door is the agent API's: an
+ * `Authorization: Bearer agent_…` key or an OAuth access token (lib/oauth/),
+ * docs/interface.md#agent-api's 401 with a `WWW-Authenticate` naming the protected resource
+ * metadata, and the same per-key (per-grant) budget, each HTTP request counting one, with
+ * `X-RateLimit-*` on every answer. Over the budget, a request that only calls tools is
+ * answered by the tools as a tool error ("Rate limit exceeded", which a model can read and
+ * wait on); any other request gets the agent API's 429. A request that needs a scope the
+ * credential lacks (a write tool with a `read`-only token) is refused whole with 403 and
+ * `WWW-Authenticate: Bearer error="insufficient_scope"` (lib/agent/mcp_scopes.ts).
  */
 async function serve(ctx: Context<AppState>): Promise<Response> {
   let agent: AgentCall | undefined;
@@ -56,11 +63,28 @@ async function serve(ctx: Context<AppState>): Promise<Response> {
       }
     }
     if (limited && !onlyToolCalls(parsedBody)) return errorResponse(limited);
-    const userId = agent?.key.userId ?? "";
+    if (agent) {
+      const { credential } = agent;
+      const lacking = scopesNeeded(parsedBody, MCP_TOOLS)
+        .filter((s) => !credential.scopes.includes(s));
+      if (lacking.length) {
+        const wanted = formatScopes(normalizeScopes([...credential.scopes, ...lacking]));
+        const err = missingScope(credential, lacking[0]);
+        return withHeaders(errorResponse(err), {
+          ...rateLimitHeaders(agent.rate),
+          "www-authenticate":
+            `Bearer error="insufficient_scope", scope="${wanted}", resource_metadata="${
+              protectedResourceMetadataUrl(ctx.state.services.config.appOrigin)
+            }", error_description="${err.message}"`,
+        });
+      }
+    }
+    const userId = agent?.credential.userId ?? "";
     const res = await handleMcpRequest(forward, {
       kv,
       now,
       userId,
+      credential: agent?.credential,
       limited,
       limits: ctx.state.services.config.limits,
       embedder: ctx.state.services.embedder,

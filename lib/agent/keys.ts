@@ -1,7 +1,9 @@
 /**
  * Agent API keys (docs/interface.md#api-keys): `agent_` + 32 random bytes (base64url), shown once; only
  * the key's SHA-256 and a display prefix are kept; at most {@link MAX_AGENT_KEYS} per user;
- * revocable. A request presents it as `Authorization: Bearer agent_<KEY>`.
+ * revocable; each with its scopes (`read`, `write`: lib/agent/scopes.ts), chosen when it is
+ * made — a key made before scopes existed has both. A request presents it as
+ * `Authorization: Bearer agent_<KEY>`.
  *
  * @module
  */
@@ -10,6 +12,7 @@ import { randomToken, sha256Hex } from "../ids.ts";
 import { commit, updateAtomically } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import { KEY_NAME_MAX, MAX_AGENT_KEYS } from "../input_limits.ts";
+import { normalizeScopes, type Scope, SCOPES } from "./scopes.ts";
 
 /** How often `lastUsedAt` is refreshed at most (saves a write per request). */
 const TOUCH_EVERY_MS = 60_000;
@@ -26,6 +29,8 @@ export interface AgentKeyRecord {
   hash: string;
   createdAt: number;
   lastUsedAt: number | null;
+  /** What the key may do; absent on keys made before scopes, which may do everything. */
+  scopes?: Scope[];
 }
 
 /** What the key panel lists (never the hash, never the key). */
@@ -33,6 +38,7 @@ export interface AgentKeyInfo {
   id: string;
   name: string;
   prefix: string;
+  scopes: Scope[];
   createdAt: number;
   lastUsedAt: number | null;
 }
@@ -48,6 +54,7 @@ function info(r: AgentKeyRecord): AgentKeyInfo {
     id: r.id,
     name: r.name,
     prefix: r.prefix,
+    scopes: normalizeScopes(r.scopes),
     createdAt: r.createdAt,
     lastUsedAt: r.lastUsedAt,
   };
@@ -62,15 +69,16 @@ export type CreateAgentKeyResult =
 export type RevokeAgentKeyResult = { ok: true } | { ok: false; reason: "not_found" };
 
 /**
- * Create a key for a user. Returns the key itself — the only time it exists outside the
- * caller's hands — or `{ error: "limit" }` when the user already has the maximum.
+ * Create a key for a user, with `scopes` (every scope when left out). Returns the key
+ * itself — the only time it exists outside the caller's hands — or `{ error: "limit" }`
+ * when the user already has the maximum.
  *
  * @example
  * ```ts
  * declare const kv: Deno.Kv;
  * declare function show(key: string): void;
  * declare const userId: string;
- * const r = await createAgentKey(kv, userId, "laptop agent");
+ * const r = await createAgentKey(kv, userId, "laptop agent", Date.now(), ["read"]);
  * if (r.ok) show(r.created.key);
  * ```
  */
@@ -79,6 +87,7 @@ export async function createAgentKey(
   userId: string,
   name: string,
   now = Date.now(),
+  scopes: readonly Scope[] = SCOPES,
 ): Promise<CreateAgentKeyResult> {
   const key = `agent_${randomToken(32)}`;
   const record: AgentKeyRecord = {
@@ -89,6 +98,7 @@ export async function createAgentKey(
     hash: await sha256Hex(key),
     createdAt: now,
     lastUsedAt: null,
+    scopes: normalizeScopes(scopes),
   };
   // The count key is checked, so two racing creations cannot both take the last slot.
   return await updateAtomically<CreateAgentKeyResult>(async () => {

@@ -63,6 +63,7 @@ import {
   VOTE_IN_QUESTION_FAILURES,
 } from "../http/outcome.ts";
 import { parseInput } from "../schemas/parse.ts";
+import { missingScopeMessage, type Scope } from "./scopes.ts";
 import {
   AgentQuestionCreated,
   AskQuestionInput,
@@ -93,6 +94,11 @@ export interface McpCaller {
   now: () => number;
   /** The agent key's owner: every write is theirs. */
   userId: string;
+  /**
+   * The credential's kind and scopes: a tool its scopes do not cover is a tool error
+   * (`/mcp` refuses such a request with 403 before it gets here). Absent: every scope.
+   */
+  credential?: { kind: "key" | "token"; scopes: readonly Scope[] };
   /** The per-user posting limits the REST API applies (none when absent, as in examples). */
   limits?: PostingLimits;
   /**
@@ -395,6 +401,10 @@ export async function callMcpTool(
   const def = MCP_TOOLS.find((t) => t.name === name);
   if (!def) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
   if (caller.limited) return toolError(caller.limited);
+  const scope: Scope = def.readOnly ? "read" : "write";
+  if (caller.credential && !caller.credential.scopes.includes(scope)) {
+    return toolError(new HttpError(403, missingScopeMessage(caller.credential.kind, scope)));
+  }
   try {
     const input = parseInput(def.input, args ?? {});
     const structured = await def.run(caller, input);

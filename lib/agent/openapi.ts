@@ -9,7 +9,9 @@
  */
 import { z } from "zod";
 import { AGENT_RATE_LIMIT } from "../http/agent.ts";
+import { protectedResourceMetadataUrl } from "../oauth/metadata.ts";
 import { err, type OperationDoc, type ResponseDoc } from "./openapi_docs.ts";
+import { missingScopeMessage, SCOPE_DESCRIPTIONS } from "./scopes.ts";
 
 export type { AuthKind, OperationDoc, ResponseDoc } from "./openapi_docs.ts";
 
@@ -19,6 +21,7 @@ export const TAG_ORDER: readonly OperationDoc["tag"][] = [
   "Questions",
   "Votes and favorites",
   "Agent keys",
+  "Agent sign-in (OAuth)",
   "Debates",
   "Profiles",
   "Notifications",
@@ -144,6 +147,13 @@ function withCommonResponses(op: OperationDoc): Record<string, ResponseDoc> {
       "A request with this Idempotency-Key is still in progress",
     );
   }
+  if (op.auth === "apiKey" && op.scope) {
+    const lacks = `The key or OAuth token lacks the \`${op.scope}\` scope`;
+    const own = op.responses["403"];
+    common["403"] = own
+      ? { ...own, description: `${own.description}; or ${lacks[0].toLowerCase()}${lacks.slice(1)}` }
+      : err(lacks, missingScopeMessage("key", op.scope));
+  }
   if (!op.responses["429"] && op.idempotent) {
     common["429"] = err(
       "Over the user's posting limit (questions 10/h, messages 60/h by default); Retry-After says when to retry",
@@ -187,7 +197,9 @@ function responseDoc(op: OperationDoc, status: string, r: ResponseDoc, defs: Jso
     }
     if (status === "401") {
       headers["WWW-Authenticate"] = {
-        schema: { type: "string", const: 'Bearer realm="parley-agent"' },
+        description:
+          'Names the protected resource metadata (RFC 9728), from which an OAuth client discovers how to sign in; `error="invalid_token"` when a credential was sent',
+        schema: { type: "string", pattern: '^Bearer realm="parley-agent", resource_metadata="' },
       };
     }
   }
@@ -255,7 +267,7 @@ export function buildOpenApi(origin: string, operations: OperationDoc[]): Json {
       }`,
       ...(op.description ? { description: op.description } : {}),
       security: op.auth === "apiKey"
-        ? [{ agentKey: [] }]
+        ? [{ agentKey: [] }, { oauth: op.scope ? [op.scope] : [] }]
         : op.auth === "session"
         ? [{ session: [] }]
         : [],
@@ -263,9 +275,12 @@ export function buildOpenApi(origin: string, operations: OperationDoc[]): Json {
     const params = parameters(op, defs);
     if (params.length) entry.parameters = params;
     if (op.body) {
+      const type = op.bodyType === "form"
+        ? "application/x-www-form-urlencoded"
+        : "application/json";
       entry.requestBody = {
         required: true,
-        content: { "application/json": { schema: jsonSchema(op.body, "input", defs) } },
+        content: { [type]: { schema: jsonSchema(op.body, "input", defs) } },
       };
     }
     const responses: Json = {};
@@ -285,10 +300,23 @@ export function buildOpenApi(origin: string, operations: OperationDoc[]): Json {
     },
     servers: [{ url: origin }],
     tags: [
-      { name: "Agent", description: "For autonomous agents, with `Authorization: Bearer agent_…`" },
+      {
+        name: "Agent",
+        description:
+          "For autonomous agents, with `Authorization: Bearer agent_…` (an API key) or an OAuth access token `parley_at_…`",
+      },
       { name: "Questions", description: "Questions and messages" },
       { name: "Votes and favorites", description: "Signed-in users" },
-      { name: "Agent keys", description: "Create and revoke API keys (signed in)" },
+      {
+        name: "Agent keys",
+        description:
+          "Create and revoke API keys, and see and disconnect connected apps (signed in)",
+      },
+      {
+        name: "Agent sign-in (OAuth)",
+        description:
+          "Parley as the OAuth 2.1 authorization server of its MCP server: discovery, dynamic registration, tokens (PKCE S256, public clients)",
+      },
       { name: "Debates", description: "AI debates, streamed as Server-Sent Events" },
       { name: "Profiles", description: "Profiles, statistics, badges, activity and settings" },
       {
@@ -307,6 +335,21 @@ export function buildOpenApi(origin: string, operations: OperationDoc[]): Json {
           scheme: "bearer",
           description:
             `An agent API key \`agent_…\`, created by a signed-in person on /profile/agent-keys (or POST /api/profile/agent-keys). ${AGENT_RATE_LIMIT} requests a minute per key.`,
+        },
+        oauth: {
+          type: "oauth2",
+          description:
+            `An OAuth access token \`parley_at_…\` (1 hour, refreshable) of an app a person connected: what an MCP client gets by signing in from \`/mcp\`'s 401 (protected resource metadata at ${
+              protectedResourceMetadataUrl(origin)
+            }). Public clients with PKCE S256; register at /oauth/register. ${AGENT_RATE_LIMIT} requests a minute per connected app.`,
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${origin}/oauth/authorize`,
+              tokenUrl: `${origin}/oauth/token`,
+              refreshUrl: `${origin}/oauth/token`,
+              scopes: SCOPE_DESCRIPTIONS,
+            },
+          },
         },
         session: {
           type: "apiKey",

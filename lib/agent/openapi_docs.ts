@@ -20,6 +20,7 @@
  * @module
  */
 import type { z } from "zod";
+import type { Scope } from "./scopes.ts";
 import { AGENT_RATE_LIMIT } from "../http/agent.ts";
 import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
 import { ErrorBody } from "../schemas/community.ts";
@@ -50,6 +51,7 @@ export interface OperationDoc {
     | "Questions"
     | "Votes and favorites"
     | "Agent keys"
+    | "Agent sign-in (OAuth)"
     | "Debates"
     | "Profiles"
     | "Notifications"
@@ -58,9 +60,16 @@ export interface OperationDoc {
   summary: string;
   description?: string;
   auth: AuthKind;
+  /**
+   * The scope an `apiKey` operation needs (lib/agent/scopes.ts): the generator adds the
+   * OAuth security requirement and the 403 of a credential without it. Unset: any.
+   */
+  scope?: Scope;
   pathParams?: { name: string; description: string }[];
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** How the body is encoded (default JSON; the OAuth token endpoints take forms). */
+  bodyType?: "json" | "form";
   responses: Record<string, ResponseDoc>;
   /**
    * A create that honours `Idempotency-Key`: the generator adds the optional header
@@ -75,7 +84,10 @@ export const err = (description: string, example?: string): ResponseDoc => ({
   schema: ErrorBody,
   example: example === undefined ? undefined : { error: example },
 });
-export const unauthorizedKey = err("API key missing or invalid", INVALID_KEY_ERROR);
+export const unauthorizedKey = err(
+  "API key or OAuth access token missing, invalid, expired or revoked",
+  INVALID_KEY_ERROR,
+);
 export const rateLimited = err(
   `More than ${AGENT_RATE_LIMIT} requests in a minute (per key; failed authentication per client address). Retry-After says when to retry.`,
   "Rate limit exceeded",

@@ -65,6 +65,9 @@ export function manifestIdentifiers(
   return ids;
 }
 
+/** deno fmt's line width (deno.json `fmt.lineWidth`), which the manifest keeps to. */
+const MANIFEST_LINE_WIDTH = 100;
+
 /**
  * The text of `manifest.gen.ts` for the given files: static imports, so `deno check`
  * and `deno compile` see every route, in the shape `deno fmt` keeps.
@@ -80,12 +83,18 @@ export function manifestSource(files: { routes: string[]; islands: string[] }): 
     lines.push(`import * as ${ids.get(f)} from "${f}";`);
   }
   lines.push(`import type { Manifest } from "./lib/fresh/types.ts";`, "");
+  // An entry longer than deno fmt's line width (deno.json: 100) is broken after its key,
+  // as deno fmt breaks it, so the formatted file stays the generated one.
+  const entry = (f: string) => {
+    const line = `    "${f}": ${ids.get(f)},`;
+    return line.length <= MANIFEST_LINE_WIDTH ? line : `    "${f}":\n      ${ids.get(f)},`;
+  };
   lines.push("const manifest: Manifest = {");
   lines.push("  routes: {");
-  for (const f of files.routes) lines.push(`    "${f}": ${ids.get(f)},`);
+  for (const f of files.routes) lines.push(entry(f));
   lines.push("  },");
   lines.push("  islands: {");
-  for (const f of files.islands) lines.push(`    "${f}": ${ids.get(f)},`);
+  for (const f of files.islands) lines.push(entry(f));
   lines.push("  },");
   lines.push("  baseUrl: import.meta.url,");
   lines.push("};", "", "export default manifest;", "");

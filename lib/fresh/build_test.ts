@@ -59,3 +59,29 @@ Deno.test("manifestSource() maps each file to its import", () => {
   assert.match(text, /^ {4}"\.\/routes\/index\.tsx": \$index,$/m);
   assert.match(text, /^ {4}"\.\/islands\/Counter\.tsx": \$island_Counter,$/m);
 });
+
+Deno.test("manifestSource() breaks an entry longer than deno fmt's line width after its key", async () => {
+  const long = "./routes/.well-known/oauth-protected-resource/index.ts";
+  const text = manifestSource({
+    routes: ["./routes/index.tsx", long],
+    islands: ["./islands/A.tsx"],
+  });
+  assert.match(
+    text,
+    /^ {4}"\.\/routes\/\.well-known\/oauth-protected-resource\/index\.ts":\n {6}\$well_known_oauth_protected_resource_index,$/m,
+  );
+  assert.match(text, /^ {4}"\.\/routes\/index\.tsx": \$index,$/m);
+  // deno fmt leaves it as generated.
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/manifest.gen.ts`, text);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["fmt", "--check", "--line-width=100", `${dir}/manifest.gen.ts`],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    assert.equal(out.code, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

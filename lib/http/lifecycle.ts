@@ -38,9 +38,9 @@ export const PERSON: Actor = {
     (await viewerOf(ctx.state.services, requireUser(ctx.state.user)))?.moderator === true,
 };
 
-/** The agent key's owner (API key). */
+/** The agent key's owner (API key), or the person of an OAuth token; needs `write`. */
 export const AGENT: Actor = {
-  userId: (ctx) => requireAgent(ctx.state).key.userId,
+  userId: (ctx) => requireAgent(ctx.state, "write").credential.userId,
   // An agent acts for its owner on the owner's own posts only: never as a moderator.
   moderator: () => Promise.resolve(false),
 };

@@ -74,6 +74,18 @@
  * | `["agent_keys_by_user", userId, keyId]` | `AgentKeyRecord` | the owner's list (the panel) |
  * | `["agent_key_count", userId]` | number | checked on create and revoke (at most 5 keys) |
  *
+ * Agents' sign-in: Parley as the OAuth 2.1 authorization server of `/mcp` (lib/oauth/).
+ * Codes and tokens are stored only by their SHA-256, like agent keys:
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["oauth_clients", clientId]` | `OAuthClient` `{id, name, redirectUris, createdAt}` | written once by `POST /oauth/register` (dynamic registration, public clients); never changed |
+ * | `["oauth_codes", sha256(code)]` | `OAuthCode` (client, user, redirect URI, PKCE challenge, scopes, resource, `usedBy`) | one per approved consent; `expireIn` 60 s + `expiresAt`; the exchange rewrites it with `usedBy` in the grant's own op, so a second redemption finds it and revokes that grant |
+ * | `["oauth_grants", grantId]` | `OAuthGrant` `{id, userId, clientId, clientName, scopes, accessHash, refreshHash, createdAt, lastUsedAt, expiresAt}` | one per redeemed code, in one op with its by-user row and its first access and refresh tokens; `expireIn` 30 days + `expiresAt`, renewed by each refresh; deleted with its by-user row and live tokens on revocation |
+ * | `["oauth_grants_by_user", userId, grantId]` | `{expiresAt}` (the grant's) | "Connected apps"; written, renewed and deleted with the grant, with the same `expireIn` |
+ * | `["oauth_access_tokens", sha256(token)]` | `OAuthAccessToken` `{grantId, userId, scopes, expiresAt}` | `expireIn` 1 h + `expiresAt`; valid only while its grant lives and names it (`accessHash`): a refresh deletes the previous one |
+ * | `["oauth_refresh_tokens", sha256(token)]` | `OAuthRefreshToken` `{grantId, clientId, expiresAt, rotatedAt}` | `expireIn` 30 days + `expiresAt`; a refresh sets `rotatedAt` on the old one (kept until it expires) in the op that writes the new one, so presenting a rotated token revokes the grant |
+ *
  * AI avatar job (lib/avatar) and participation (lib/participation):
  *
  * | Prefix | Value | Written with / indexes |
@@ -404,6 +416,18 @@ export const keys = {
     keyId,
   ],
   agentKeyCount: (userId: string): Deno.KvKey => ["agent_key_count", userId],
+  // Agents' sign-in (OAuth; table above).
+  oauthClient: (clientId: string): Deno.KvKey => ["oauth_clients", clientId],
+  oauthCode: (digest: string): Deno.KvKey => ["oauth_codes", digest],
+  oauthGrant: (grantId: string): Deno.KvKey => ["oauth_grants", grantId],
+  oauthGrantsByUserPrefix: (userId: string): Deno.KvKey => ["oauth_grants_by_user", userId],
+  oauthGrantByUser: (userId: string, grantId: string): Deno.KvKey => [
+    "oauth_grants_by_user",
+    userId,
+    grantId,
+  ],
+  oauthAccessToken: (digest: string): Deno.KvKey => ["oauth_access_tokens", digest],
+  oauthRefreshToken: (digest: string): Deno.KvKey => ["oauth_refresh_tokens", digest],
   avatarJob: (): Deno.KvKey => ["avatar_job"],
   /** A background job's record; its versionstamp is the run's fence (lib/jobs/lease.ts). */
   job: (kind: string, id: string): Deno.KvKey => ["jobs", kind, id],

@@ -47,6 +47,11 @@ const EXPIRING_PREFIXES = new Set([
   "participation_drafts",
   "idempotency",
   "query_vector",
+  "oauth_codes",
+  "oauth_grants",
+  "oauth_grants_by_user",
+  "oauth_access_tokens",
+  "oauth_refresh_tokens",
 ]);
 
 /**

@@ -15,6 +15,7 @@ import {
   titleField,
   VoteType,
 } from "./community.ts";
+import { KeyScopesField } from "./oauth.ts";
 
 /** docs/interface.md#errors's error for a bad title on `POST /api/agent/questions`. */
 export const TITLE_ERROR = "title is required (min 2 chars)";
@@ -65,7 +66,15 @@ export const AgentMe = z.object({
   userId: z.string(),
   name: z.string(),
   avatar: z.string().nullable(),
-  key: z.object({ id: z.string(), name: z.string(), prefix: z.string() }),
+  key: z.object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string(),
+    scopes: z.array(z.enum(["read", "write"])),
+  }).meta({
+    description:
+      "The credential: an agent key (`key_…`), or for an OAuth access token the connected app (`grant_…`, the app's name)",
+  }),
   rateLimit: z.object({ limit: z.int(), remaining: z.int(), reset: z.int() }),
 }).meta({ id: "AgentMe" });
 
@@ -73,6 +82,9 @@ export const AgentKeyInfoSchema = z.object({
   id: z.string(),
   name: z.string(),
   prefix: z.string(),
+  scopes: z.array(z.enum(["read", "write"])).meta({
+    description: "`read`: search, read, notifications; `write`: ask, reply, vote, edit, delete",
+  }),
   createdAt: z.number(),
   lastUsedAt: z.number().nullable(),
 }).meta({ id: "AgentKeyInfo" });
@@ -86,6 +98,10 @@ export const NewAgentKeyBody = z.object({
   name: z.string({ error: "name must be a string" }).max(40, {
     error: "name must be at most 40 characters",
   }).optional(),
+  scopes: KeyScopesField.optional().meta({
+    description:
+      'What the key may do: `["read"]`, `["write"]` or both (the default). `read`: search, read questions, notifications; `write`: ask, reply, vote, edit and delete own posts.',
+  }),
 }).meta({ id: "NewAgentKey" });
 
 export const CreatedAgentKeySchema = z.object({

@@ -3,6 +3,8 @@ import { Head } from "@/lib/fresh/head.ts";
 import { AGENT_RATE_LIMIT } from "@/lib/http/agent.ts";
 import { buildOpenApi, collectOperations, type OperationDoc } from "@/lib/agent/openapi.ts";
 import { mcpClientConfig, mcpToolSummaries } from "@/lib/agent/mcp.ts";
+import { connectByUrlSteps, mcpUrlConfig } from "@/lib/agent/connect_by_url.ts";
+import { Markdown } from "@/components/Markdown.tsx";
 import manifest from "@/manifest.gen.ts";
 import { PageMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
@@ -24,7 +26,7 @@ export const handler = define.handlers<Data>({
 });
 
 const AUTH_LABEL = {
-  apiKey: "API key",
+  apiKey: "API key or OAuth token",
   session: "Signed in",
   public: "Public",
 } as const;
@@ -126,6 +128,21 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
           client's configuration:
         </p>
         <pre tabIndex={0}><code>{mcpClientConfig(data.origin)}</code></pre>
+        <h3 id="mcp-oauth">Connecting an MCP client by URL</h3>
+        <p>
+          A client that supports MCP authorization needs no key: give it the URL alone, and the
+          person approves it in the browser (OAuth 2.1 with PKCE; Parley is its own authorization
+          server). Tokens carry the scopes the person allowed — <code>read</code>{" "}
+          (search, read, notifications) and <code>write</code>{" "}
+          (ask, reply, vote, edit, delete own posts); keys carry them too. A request outside its
+          scopes answers 403 (on <code>/mcp</code>, with an <code>insufficient_scope</code>{" "}
+          challenge).
+        </p>
+        <pre tabIndex={0}><code>{mcpUrlConfig(data.origin)}</code></pre>
+        <Markdown
+          idPrefix="mcp-oauth"
+          text={connectByUrlSteps(data.origin).map((s, i) => `${i + 1}. ${s}`).join("\n")}
+        />
         <p>
           Each tool has an input and an output schema and returns <code>structuredContent</code>
           {" "}
@@ -174,6 +191,12 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
                 </h3>
                 <p>
                   <strong>{op.summary}.</strong> <span class="tag">{AUTH_LABEL[op.auth]}</span>
+                  {op.scope && (
+                    <>
+                      {" "}
+                      <span class="tag">scope {op.scope}</span>
+                    </>
+                  )}
                 </p>
                 {op.description && <p>{op.description}</p>}
                 {params.length > 0 && (
@@ -205,8 +228,12 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
                 )}
                 {body && (
                   <details>
-                    <summary>Request body (JSON Schema)</summary>
-                    <pre tabIndex={0}><code>{pretty(body["application/json"].schema)}</code></pre>
+                    <summary>
+                      {body["application/json"]
+                        ? "Request body (JSON Schema)"
+                        : "Request body (form-encoded fields, JSON Schema)"}
+                    </summary>
+                    <pre tabIndex={0}><code>{pretty(Object.values(body)[0].schema)}</code></pre>
                   </details>
                 )}
                 <dl class="docs-responses">

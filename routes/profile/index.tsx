@@ -7,6 +7,8 @@ import { Privacy } from "@/components/profile/Privacy.tsx";
 import { getSettings } from "@/lib/profile/settings.ts";
 import { type Settings } from "@/lib/schemas/profile.ts";
 import { AgentKeys } from "@/components/profile/AgentKeys.tsx";
+import { ConnectedApps } from "@/components/profile/ConnectedApps.tsx";
+import { type ConnectedApp, listConnectedApps } from "@/lib/oauth/tokens.ts";
 import { ActivityList, ActivityTabs } from "@/components/profile/ActivityList.tsx";
 import { StatsAndBadges } from "@/components/profile/StatsAndBadges.tsx";
 import {
@@ -30,6 +32,7 @@ interface Data {
   available: ProviderId[];
   settings: Settings;
   keys: AgentKeyInfo[];
+  apps: ConnectedApp[];
   stats: Statistics;
   badges: BadgeStatus[];
   tab: ActivityType;
@@ -54,10 +57,11 @@ export const handler = define.handlers<Data>({
     const asked = params.get("tab") as ActivityType | null;
     const tab = asked && ACTIVITY_TYPES.includes(asked) ? asked : "questions";
     const t = now();
-    const [identities, settings, keys, { stats, badges }, activity] = await Promise.all([
+    const [identities, settings, keys, apps, { stats, badges }, activity] = await Promise.all([
       listIdentities(kv, user.id).then((list) => list.map(identitySummary)),
       getSettings(kv, user.id),
       listAgentKeys(kv, user.id),
+      listConnectedApps(kv, user.id, t),
       statsAndBadges(kv, user.id),
       listActivityForPage(kv, user.id, tab, params.get("cursor"), t),
     ]);
@@ -67,6 +71,7 @@ export const handler = define.handlers<Data>({
       available: availableProviders(config),
       settings,
       keys,
+      apps,
       stats,
       badges,
       tab,
@@ -82,6 +87,7 @@ const SECTIONS = [
   { href: "#activity", label: "Activity" },
   { href: "#settings", label: "Settings" },
   { href: "#agent-keys", label: "API keys" },
+  { href: "#connected-apps", label: "Connected apps" },
   { href: "#sign-in-methods", label: "Sign-in methods" },
 ];
 
@@ -125,6 +131,7 @@ export default define.page<typeof handler>(function ProfilePage({ data, url }) {
         <EditProfile profile={data.profile} />
         <Privacy settings={data.settings} />
         <AgentKeys keys={data.keys} />
+        <ConnectedApps apps={data.apps} />
         <SignInMethods identities={data.identities} available={data.available} />
       </div>
     </>

@@ -445,7 +445,10 @@ Deno.test("agent answers carry X-RateLimit-*: 401 (with WWW-Authenticate) and th
     const key = await agentKey(t, ada);
     const denied = await agentCall(t, "agent_wrong", "/api/agent/me");
     assert.equal(denied.status, 401);
-    assert.equal(denied.headers.get("www-authenticate"), 'Bearer realm="parley-agent"');
+    assert.equal(
+      denied.headers.get("www-authenticate"),
+      `Bearer realm="parley-agent", resource_metadata="${t.services.config.appOrigin}/.well-known/oauth-protected-resource", error="invalid_token"`,
+    );
     assert.equal(denied.headers.get("x-ratelimit-limit"), "60");
     assert.equal(denied.headers.get("x-ratelimit-remaining"), "59");
     assert.deepEqual(await denied.json(), INVALID);

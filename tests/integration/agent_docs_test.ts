@@ -14,6 +14,16 @@ import { createTestApp, signInAs, type TestApp } from "../helpers/app.ts";
 import { httpExamples, shapeDiff } from "../helpers/http_examples.ts";
 import { validateSchema } from "../helpers/json_schema.ts";
 import { parseSse } from "../helpers/sse.ts";
+import {
+  answerConsent,
+  authorizePath,
+  connectApp,
+  formPost,
+  openConsent,
+  pkce,
+  registerApp,
+  type Requester,
+} from "../helpers/mcp_oauth.ts";
 
 type Json = Record<string, unknown>;
 
@@ -151,6 +161,8 @@ Deno.test("every /skill.md example, replayed against a real server, gets the doc
         "PATCH /api/agent/messages/{myMessageId} 200",
         "DELETE /api/agent/messages/{myMessageId} 200",
         "DELETE /api/agent/questions/{myQuestionId} 200",
+        "POST /api/agent/questions 403",
+        "GET /.well-known/oauth-protected-resource 200",
       ]
     ) assert.ok(covered.has(needed), `skill.md has no example of ${needed}`);
 
@@ -834,6 +846,105 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
     await c.check("GET", "/api/mod/log", await anon("/api/mod/log"));
     await c.check("POST", "/api/mod/actions", await anon("/api/mod/actions", { method: "POST" }));
     t.services.config.moderators = [];
+
+    // Agents' sign-in (OAuth): discovery, registration, tokens, revocation, connected apps.
+    const req: Requester = (u, init) => fetch(new URL(u, origin), init);
+    await c.check(
+      "GET",
+      "/.well-known/oauth-protected-resource",
+      await anon("/.well-known/oauth-protected-resource"),
+    );
+    await c.check(
+      "GET",
+      "/.well-known/oauth-authorization-server",
+      await anon("/.well-known/oauth-authorization-server"),
+    );
+    const register = (body: unknown) =>
+      anon("/oauth/register", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    await c.check(
+      "POST",
+      "/oauth/register",
+      await register({ client_name: "Docs", redirect_uris: ["https://docs.example/cb"] }),
+    );
+    await c.check(
+      "POST",
+      "/oauth/register",
+      await register({ redirect_uris: ["http://docs.example/cb"] }),
+    );
+    const oauthApp = await registerApp(req);
+    const { verifier, challenge } = pkce();
+    const consentForm = await openConsent(req, ada.cookie, authorizePath(oauthApp, challenge));
+    const back = await answerConsent(req, origin, ada.cookie, consentForm);
+    const exchangeParams = {
+      grant_type: "authorization_code",
+      code: back.searchParams.get("code")!,
+      redirect_uri: oauthApp.redirectUri,
+      client_id: oauthApp.clientId,
+      code_verifier: verifier,
+    };
+    await c.check("POST", "/oauth/token", await formPost(req, "/oauth/token", exchangeParams));
+    // The same code again: refused, and what it granted is revoked.
+    await c.check("POST", "/oauth/token", await formPost(req, "/oauth/token", exchangeParams));
+    await c.check(
+      "POST",
+      "/oauth/token",
+      await formPost(req, "/oauth/token", { ...exchangeParams, client_id: "client_nope" }),
+    );
+    const second = await connectApp(req, origin, ada.cookie, { scopes: ["read"] });
+    await c.check(
+      "GET",
+      "/api/agent/me",
+      await agent("GET", "/api/agent/me", undefined, second.tokens.access_token),
+    );
+    await c.check(
+      "POST",
+      "/api/agent/questions",
+      await agent(
+        "POST",
+        "/api/agent/questions",
+        { title: "Read only" },
+        second.tokens.access_token,
+      ),
+    );
+    await c.check(
+      "POST",
+      "/oauth/revoke",
+      await formPost(req, "/oauth/revoke", {
+        token: second.tokens.access_token,
+        client_id: second.app.clientId,
+      }),
+    );
+    await c.check(
+      "POST",
+      "/oauth/revoke",
+      await formPost(req, "/oauth/revoke", { token: "x", client_id: "client_nope" }),
+    );
+    await c.check("POST", "/oauth/revoke", await formPost(req, "/oauth/revoke", {}));
+    const apps = await c.check(
+      "GET",
+      "/api/profile/connected-apps",
+      await ada.get("/api/profile/connected-apps"),
+    ) as { apps: { id: string }[] };
+    await c.check(
+      "GET",
+      "/api/profile/connected-apps",
+      await anon("/api/profile/connected-apps"),
+    );
+    assert.equal(apps.apps.length, 1, "the first was revoked when its code was reused");
+    await c.check(
+      "DELETE",
+      "/api/profile/connected-apps/{id}",
+      await ada.send("DELETE", `/api/profile/connected-apps/${apps.apps[0].id}`),
+    );
+    await c.check(
+      "DELETE",
+      "/api/profile/connected-apps/{id}",
+      await ada.send("DELETE", `/api/profile/connected-apps/${apps.apps[0].id}`),
+    );
 
     // Keys revoked, then the session ended.
     await c.check(

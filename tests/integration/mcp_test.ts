@@ -200,7 +200,12 @@ Deno.test("mcp: no key or a wrong key is refused with the agent API's 401", asyn
     });
     assert.equal(res.status, 401);
     assert.deepEqual(await res.json(), { error: "Invalid or missing API key" });
-    assert.equal(res.headers.get("www-authenticate"), 'Bearer realm="parley-agent"');
+    // RFC 9728 §5.1: the 401 says where the protected resource metadata is, so a client
+    // can learn how to sign in from it (tests/integration/mcp_oauth_test.ts).
+    assert.equal(
+      res.headers.get("www-authenticate"),
+      'Bearer realm="parley-agent", resource_metadata="http://localhost:8000/.well-known/oauth-protected-resource"',
+    );
   });
 });
 

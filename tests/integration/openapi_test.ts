@@ -41,7 +41,18 @@ Deno.test("GET /api/openapi.json: OpenAPI 3.1 with every operation and resolvabl
       2,
       120,
     ]);
-    assert.deepEqual(post.security, [{ agentKey: [] }]);
+    assert.deepEqual(post.security, [{ agentKey: [] }, { oauth: ["write"] }]);
+    assert.deepEqual(doc.paths["/api/agent/questions"].get.security, [
+      { agentKey: [] },
+      { oauth: ["read"] },
+    ]);
+    assert.deepEqual(
+      Object.keys(doc.components.securitySchemes.oauth.flows.authorizationCode.scopes),
+      [
+        "read",
+        "write",
+      ],
+    );
     const limit = doc.paths["/api/agent/questions"].get.parameters.find(
       (p: { name: string }) => p.name === "limit",
     );

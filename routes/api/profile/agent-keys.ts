@@ -13,11 +13,12 @@ import {
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
 import { Ok } from "@/lib/schemas/profile.ts";
 import { MAX_AGENT_KEYS } from "@/lib/input_limits.ts";
+import { SCOPES } from "@/lib/agent/scopes.ts";
 import { define } from "@/lib/state.ts";
 
 /**
  * The signed-in user's agent API keys (docs/interface.md#api-keys):
- * GET → {keys, max}; POST {name?} → 201 {key, info} (the key is shown this once);
+ * GET → {keys, max}; POST {name?, scopes?} → 201 {key, info} (the key is shown this once);
  * DELETE ?id=key_… → {ok: true}.
  */
 export const handler = define.handlers({
@@ -33,9 +34,10 @@ export const handler = define.handlers({
     const text = ctx.req.headers.get("content-length") === "0" ? {} : await readJson(ctx.req);
     const body = parseInput(NewAgentKeyBody, asObject(text));
     const { kv, now } = ctx.state.services;
-    const { created } = orThrow(await createAgentKey(kv, user.id, body.name ?? "", now()), {
-      limit: [409, `You already have ${MAX_AGENT_KEYS} API keys; revoke one first`],
-    });
+    const { created } = orThrow(
+      await createAgentKey(kv, user.id, body.name ?? "", now(), body.scopes ?? SCOPES),
+      { limit: [409, `You already have ${MAX_AGENT_KEYS} API keys; revoke one first`] },
+    );
     return Response.json(created, { status: 201, headers: { "cache-control": "no-store" } });
   },
   async DELETE(ctx) {
@@ -65,6 +67,7 @@ export const docs: OperationDoc[] = [
             id: "key_52guKWMKZ9Wo",
             name: "research agent",
             prefix: "agent_VMoIFs…",
+            scopes: ["read", "write"],
             createdAt: 1700000000000,
             lastUsedAt: null,
           }],
@@ -80,7 +83,7 @@ export const docs: OperationDoc[] = [
     tag: "Agent keys",
     summary: "Create an API key (shown once)",
     description:
-      `What the **Create key** button on /profile/agent-keys (and the Agent API keys section of /profile) calls. At most ${MAX_AGENT_KEYS} keys per user. Only a SHA-256 of the key is stored: copy \`key\` now. \`name\` is optional (default "Agent key"); an empty body is accepted.`,
+      `What the **Create key** button on /profile/agent-keys (and the Agent API keys section of /profile) calls. At most ${MAX_AGENT_KEYS} keys per user. Only a SHA-256 of the key is stored: copy \`key\` now. \`name\` is optional (default "Agent key"); \`scopes\` is optional (default both \`read\` and \`write\`: a read-only key cannot ask, reply, vote, edit or delete); an empty body is accepted.`,
     auth: "session",
     body: NewAgentKeyBody,
     responses: {
@@ -93,12 +96,13 @@ export const docs: OperationDoc[] = [
             id: "key_52guKWMKZ9Wo",
             name: "research agent",
             prefix: "agent_VMoIFs…",
+            scopes: ["read", "write"],
             createdAt: 1700000000000,
             lastUsedAt: null,
           },
         },
       },
-      "400": err("Bad name", "name must be at most 40 characters"),
+      "400": err("Bad name or scopes", "name must be at most 40 characters"),
       "401": unauthorizedSession,
       "409": err(`Already ${MAX_AGENT_KEYS} keys`),
     },

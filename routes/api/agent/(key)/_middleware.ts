@@ -6,9 +6,10 @@ import { rateLimitHeaders } from "@/lib/limits/window.ts";
 import { define } from "@/lib/state.ts";
 
 /**
- * Every route in this folder answers to an agent key (`Authorization: Bearer agent_…`):
- * authenticate it and count it against its budget (401 / 429 otherwise), put it on
- * `ctx.state.agent` for the handler, and add the `X-RateLimit-*` headers to every answer.
+ * Every route in this folder answers to an agent key (`Authorization: Bearer agent_…`) or
+ * an OAuth access token: authenticate it and count it against its budget (401 / 429
+ * otherwise), put it on `ctx.state.agent` for the handler (which checks its scope with
+ * `requireAgent`), and add the `X-RateLimit-*` headers to every answer.
  *
  * An `HttpError` thrown by the handler comes back through `ctx.next()`; it is answered
  * here rather than by the app's error mapper so that its response carries the headers

@@ -5,17 +5,21 @@ import { authorOf } from "@/lib/profile/profiles.ts";
 import { AgentMe, INVALID_KEY_ERROR } from "@/lib/schemas/agent.ts";
 import { define } from "@/lib/state.ts";
 
-/** GET /api/agent/me — who the key acts as, and its rate-limit budget. */
+/**
+ * GET /api/agent/me — who the key (or OAuth token) acts as, what it may do, and its
+ * rate-limit budget.
+ */
 export const handler = define.handlers({
   async GET(ctx) {
-    const { key, rate } = requireAgent(ctx.state);
+    // Any credential may ask who it is, whatever its scopes.
+    const { credential: key, rate } = requireAgent(ctx.state, null);
     const author = await authorOf(ctx.state.services.kv, key.userId);
     if (!author) throw new HttpError(401, INVALID_KEY_ERROR);
     return Response.json({
       userId: author.id,
       name: author.name,
       avatar: author.avatar,
-      key: { id: key.id, name: key.name, prefix: key.prefix },
+      key: { id: key.id, name: key.name, prefix: key.prefix, scopes: key.scopes },
       rateLimit: {
         limit: rate.limit,
         remaining: rate.remaining,
@@ -39,7 +43,12 @@ export const docs: OperationDoc[] = [{
         userId: "u_9f2c",
         name: "Ada",
         avatar: "",
-        key: { id: "key_52guKWMKZ9Wo", name: "research agent", prefix: "agent_VMoIFs…" },
+        key: {
+          id: "key_52guKWMKZ9Wo",
+          name: "research agent",
+          prefix: "agent_VMoIFs…",
+          scopes: ["read", "write"],
+        },
         rateLimit: { limit: AGENT_RATE_LIMIT, remaining: 59, reset: 1700000060 },
       },
     },

@@ -12,11 +12,11 @@ import {
 /** GET /api/agent/notifications?cursor= — the key owner's notifications (same as people's). */
 export const handler = define.handlers({
   async GET(ctx) {
-    const { key } = requireAgent(ctx.state);
+    const { credential } = requireAgent(ctx.state, "read");
     const { cursor } = parseInput(NotificationsQuery, queryObject(ctx.url), { in: "query" });
     const { links: _links, ...page } = await listNotifications(
       ctx.state.services.kv,
-      key.userId,
+      credential.userId,
       cursor ?? null,
     );
     return Response.json(page);
@@ -30,6 +30,7 @@ export const docs: OperationDoc[] = [{
   summary: "Your owner's notifications",
   description: NOTIFICATIONS_DESCRIPTION,
   auth: "apiKey",
+  scope: "read",
   query: NotificationsQuery,
   responses: {
     "200": { description: "One page", schema: NotificationsResult, example: exampleNotifications },

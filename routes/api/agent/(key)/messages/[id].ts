@@ -23,6 +23,7 @@ export const docs: OperationDoc[] = [
     description:
       "`content` follows the creation rule (1–10 000 characters); the previous version is kept (`GET /api/messages/{id}/revisions`).",
     auth: "apiKey",
+    scope: "write",
     pathParams: messageIdParam,
     body: EditMessageBody,
     responses: { ...editMessageResponses, "401": unauthorizedKey, "429": rateLimited },
@@ -34,6 +35,7 @@ export const docs: OperationDoc[] = [
     summary: "Delete one of the key owner's answers or replies",
     description: DELETE_MESSAGE_DESCRIPTION,
     auth: "apiKey",
+    scope: "write",
     pathParams: messageIdParam,
     responses: {
       "200": { description: "Deleted", schema: OkResult },

@@ -32,7 +32,7 @@ import { define } from "@/lib/state.ts";
  */
 export const handler = define.handlers({
   async GET(ctx) {
-    requireAgent(ctx.state);
+    requireAgent(ctx.state, "read");
     const { limit, page } = parseInput(AgentQuestionsQuery, queryObject(ctx.url), {
       in: "query",
     });
@@ -44,7 +44,7 @@ export const handler = define.handlers({
     });
   },
   async POST(ctx) {
-    const { key } = requireAgent(ctx.state);
+    const { credential } = requireAgent(ctx.state, "write");
     const data = asObject(await readJson(ctx.req));
     const parsed = AgentNewQuestionBody.safeParse(data);
     if (!parsed.success && parsed.error.issues.some((i) => i.path[0] === "title")) {
@@ -55,10 +55,10 @@ export const handler = define.handlers({
     const { kv, now, config } = ctx.state.services;
     const created = (q: { id: string; title: string; createdAt: number } | null) =>
       Response.json(q && { id: q.id, title: q.title, createdAt: q.createdAt }, { status: 201 });
-    return await idempotentCreate(ctx.req, kv, `agent:${key.id}`, now(), async (attach) => {
+    return await idempotentCreate(ctx.req, kv, `agent:${credential.id}`, now(), async (attach) => {
       const { question: q } = orThrow(
         await askQuestion(kv, {
-          userId: key.userId,
+          userId: credential.userId,
           title: body.title,
           description: body.description ?? "",
           tags: body.tags ?? [],
@@ -85,6 +85,7 @@ export const docs: OperationDoc[] = [
     description:
       "Pages are 1-based. `limit` defaults to 20; values above 50 are clamped to 50. A page past the end returns an empty list with the true total.",
     auth: "apiKey",
+    scope: "read",
     query: AgentQuestionsQuery,
     responses: {
       "200": {
@@ -106,6 +107,7 @@ export const docs: OperationDoc[] = [
     description:
       "The title is trimmed and must be 2–120 characters. Tags are trimmed, empty ones and repeats dropped, the first 5 kept. The author is the key owner's profile (display name and avatar).",
     auth: "apiKey",
+    scope: "write",
     body: AgentNewQuestionBody,
     responses: {
       "201": {

@@ -11,7 +11,7 @@ import { define } from "@/lib/state.ts";
  */
 export const handler = define.handlers({
   async GET(ctx) {
-    requireAgent(ctx.state);
+    requireAgent(ctx.state, "read");
     const { title } = parseInput(SimilarQuery, queryObject(ctx.url), { in: "query" });
     const { kv, embedder } = ctx.state.services;
     const questions = await similarQuestions(kv, title, { embedder });

@@ -24,6 +24,7 @@ export const docs: OperationDoc[] = [
     summary: "Edit one of the key owner's questions",
     description: EDIT_QUESTION_DESCRIPTION,
     auth: "apiKey",
+    scope: "write",
     pathParams: questionIdParam,
     body: EditQuestionBody,
     responses: { ...editQuestionResponses, "401": unauthorizedKey, "429": rateLimited },
@@ -36,6 +37,7 @@ export const docs: OperationDoc[] = [
     description:
       "A soft delete: the question leaves every feed, search and list at once; only its author still opens it.",
     auth: "apiKey",
+    scope: "write",
     pathParams: questionIdParam,
     responses: {
       "200": { description: "Deleted", schema: OkResult },

@@ -23,15 +23,15 @@ import { define } from "@/lib/state.ts";
  */
 export const handler = define.handlers({
   async POST(ctx) {
-    const { key } = requireAgent(ctx.state);
+    const { credential } = requireAgent(ctx.state, "write");
     const body = await parseBody(ctx.req, AgentReplyBody);
     const { kv, now, config } = ctx.state.services;
     const created = async (id: string) =>
       Response.json(await getMessageView(kv, id), { status: 201 });
-    return await idempotentCreate(ctx.req, kv, `agent:${key.id}`, now(), async (attach) => {
+    return await idempotentCreate(ctx.req, kv, `agent:${credential.id}`, now(), async (attach) => {
       const { message } = orThrow(
         await postMessage(kv, {
-          userId: key.userId,
+          userId: credential.userId,
           questionId: ctx.params.id,
           content: body.content,
           replyTo: body.replyTo ?? undefined,
@@ -59,6 +59,7 @@ export const docs: OperationDoc[] = [{
   description:
     'Creates a message `msg-agent-reply-…` with `authorType: "user"` and `createdBy: "agent"`, authored by the key\'s owner. Content is Markdown.',
   auth: "apiKey",
+  scope: "write",
   pathParams: questionIdParam,
   body: AgentReplyBody,
   responses: {

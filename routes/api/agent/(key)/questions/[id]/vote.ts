@@ -21,14 +21,14 @@ import { define } from "@/lib/state.ts";
  */
 export const handler = define.handlers({
   async POST(ctx) {
-    const { key } = requireAgent(ctx.state);
+    const { credential } = requireAgent(ctx.state, "write");
     const body = await parseBody(ctx.req, AgentVoteBody);
     const { kv, now, config } = ctx.state.services;
     const { vote } = orThrow(
       await castVoteInQuestion(
         kv,
         {
-          userId: key.userId,
+          userId: credential.userId,
           questionId: ctx.params.id,
           messageId: body.messageId,
           voteType: body.voteType,
@@ -50,6 +50,7 @@ export const docs: OperationDoc[] = [{
   description:
     "Same state table and answer as POST /api/likes: up toggles an up-vote, down toggles a down-vote, and the opposite type switches. Voting on the key owner's own post is refused (403).",
   auth: "apiKey",
+  scope: "write",
   pathParams: questionIdParam,
   body: AgentVoteBody,
   responses: {

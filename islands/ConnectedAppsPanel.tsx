@@ -1,0 +1,84 @@
+import { useState } from "preact/hooks";
+import { sendJson } from "@/lib/client/api.ts";
+import type { Scope } from "@/lib/agent/scopes.ts";
+
+interface AppInfo {
+  id: string;
+  clientName: string;
+  scopes: Scope[];
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+function when(ms: number | null): string {
+  return ms === null ? "never" : new Date(ms).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+}
+
+/**
+ * Connected apps (OAuth): what each may do and when it last called, and Revoke (with a
+ * confirmation step), which stops every token of that app at once.
+ */
+export default function ConnectedAppsPanel(props: { apps: AppInfo[] }) {
+  const [apps, setApps] = useState<AppInfo[]>(props.apps);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const revoke = async (id: string) => {
+    if (confirming !== id) {
+      setConfirming(id);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    const r = await sendJson<{ ok: boolean }>(
+      "DELETE",
+      `/api/profile/connected-apps/${encodeURIComponent(id)}`,
+    );
+    setBusy(false);
+    setConfirming(null);
+    if (!r.ok && r.status !== 404) {
+      setError(r.error);
+      return;
+    }
+    setApps(apps.filter((a) => a.id !== id));
+  };
+
+  return (
+    <div class="stack connected-apps">
+      {error && <p class="alert alert-error" role="alert">{error}</p>}
+      {apps.length === 0
+        ? (
+          <p class="empty">
+            No connected apps. An MCP client you point at this site's <code>/mcp</code>{" "}
+            asks for your approval here before it can act as you.
+          </p>
+        )
+        : (
+          <ul class="list" data-testid="app-list">
+            {apps.map((a) => (
+              <li key={a.id} class="card row">
+                <div class="grow">
+                  <strong>{a.clientName}</strong>
+                  <div class="meta">
+                    <span>{a.scopes.join(" and ")}</span>
+                    <span>connected {when(a.createdAt)}</span>
+                    <span>last used {when(a.lastUsedAt)}</span>
+                  </div>
+                </div>
+                <button
+                  type="button"
+                  class="btn btn-small btn-danger"
+                  disabled={busy}
+                  onClick={() => revoke(a.id)}
+                >
+                  {confirming === a.id ? "Confirm revoke" : "Revoke"}
+                  <span class="visually-hidden">{` app ${a.clientName}`}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+    </div>
+  );
+}
