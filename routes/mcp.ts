@@ -1,4 +1,5 @@
 import { handleMcpRequest } from "@/lib/agent/mcp.ts";
+import { batchRefusal, foreignRequestRefusal, mcpHostPolicy } from "@/lib/agent/mcp_guard.ts";
 import { type AgentCall, authenticateAgent, withHeaders } from "@/lib/http/agent.ts";
 import { DEFAULT_BODY_LIMIT, readTextLimited } from "@/lib/http/body.ts";
 import { type Context, HttpError } from "@/lib/fresh/mod.ts";
@@ -25,6 +26,9 @@ function onlyToolCalls(body: unknown): boolean {
  * which a model can read and wait on); any other request gets the agent API's 429.
  */
 async function serve(ctx: Context<AppState>): Promise<Response> {
+  // DNS rebinding: a foreign Host or Origin is refused before the key is even looked at.
+  const foreign = foreignRequestRefusal(ctx.req, mcpHostPolicy(ctx.state.services.config));
+  if (foreign) return foreign;
   let agent: AgentCall | undefined;
   let limited: HttpError | undefined;
   try {
@@ -55,6 +59,8 @@ async function serve(ctx: Context<AppState>): Promise<Response> {
         });
       }
     }
+    const batch = batchRefusal(parsedBody);
+    if (batch) return withHeaders(batch, agent ? rateLimitHeaders(agent.rate) : limited!.headers);
     if (limited && !onlyToolCalls(parsedBody)) return errorResponse(limited);
     const userId = agent?.key.userId ?? "";
     const res = await handleMcpRequest(forward, {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { createTestApp, serveOnLoopback, type TestApp } from "../helpers/app.ts";
+import { createTestApp, serveAppOnLoopback, type TestApp } from "../helpers/app.ts";
 import { agentCall, agentKey, answer, ask, member } from "../helpers/community.ts";
 
 type Structured = Record<string, unknown>;
@@ -27,7 +27,7 @@ async function withMcp(
 ): Promise<void> {
   const t = await createTestApp();
   setup?.(t);
-  const srv = serveOnLoopback(t.app.fetch);
+  const srv = serveAppOnLoopback(t);
   let client: Client | undefined;
   try {
     const ada = await member(t, "Ada");

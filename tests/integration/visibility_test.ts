@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import manifest from "@/manifest.gen.ts";
-import { createTestApp, serveOnLoopback, type TestApp } from "../helpers/app.ts";
+import { createTestApp, serveAppOnLoopback, type TestApp } from "../helpers/app.ts";
 import {
   agentCall,
   agentKey,
@@ -258,7 +258,7 @@ async function mcpClient(url: string, key: string): Promise<Client> {
 
 Deno.test("visibility: every MCP tool is classified, and none that reads posts shows hidden or deleted content to a stranger", async () => {
   const w = await world();
-  const srv = serveOnLoopback(w.t.app.fetch);
+  const srv = serveAppOnLoopback(w.t);
   const client = await mcpClient(srv.url, await agentKey(w.t, w.stranger));
   try {
     const { tools } = await client.listTools();
@@ -327,7 +327,7 @@ interface NotificationOut {
 
 Deno.test("finding 2: notifications of a hidden or deleted answer say removed, without the excerpt — REST, page, agent API and MCP", async () => {
   const w = await world();
-  const srv = serveOnLoopback(w.t.app.fetch);
+  const srv = serveAppOnLoopback(w.t);
   const key = await agentKey(w.t, w.asker);
   const client = await mcpClient(srv.url, key);
   try {
@@ -361,7 +361,7 @@ Deno.test("finding 2: notifications of a hidden or deleted answer say removed, w
 
 Deno.test("finding 3: likedBy lists only voters with a public vote history, plus the viewer; counts stay true (REST and MCP)", async () => {
   const t = await createTestApp();
-  const srv = serveOnLoopback(t.app.fetch);
+  const srv = serveAppOnLoopback(t);
   try {
     const [asker, priv, pub, reader] = await Promise.all(
       ["Asker", "Private", "Public", "Reader"].map((n) => member(t, n)),
