@@ -69,6 +69,7 @@ async function serve(ctx: Context<AppState>): Promise<Response> {
       userId,
       limited,
       limits: ctx.state.services.config.limits,
+      origin: ctx.state.services.config.appOrigin,
     }, parsedBody);
     return withHeaders(res, agent ? rateLimitHeaders(agent.rate) : limited!.headers);
   } catch (err) {
