@@ -11,8 +11,9 @@
  * a fresh server and transport ({@link handleMcpRequest}) and nothing stays in memory, so
  * any instance can answer any request.
  *
- * The tools are declared on the SDK's `McpServer`, but through its underlying protocol
- * server's `tools/list` and `tools/call` handlers instead of `registerTool`: that lets the
+ * The tools are declared on the SDK's protocol-level `Server` through its `tools/list`
+ * and `tools/call` handlers rather than `McpServer.registerTool` (`McpServer` would also
+ * announce `listChanged: true`, which a stateless server cannot honour): that lets the
  * JSON Schemas come from Parley's own zod schemas exactly as `/api/openapi.json` renders
  * them (input schemas in zod's `input` mode, so a defaulted field is optional), and lets
  * validation run through `parseInput`, so a bad argument fails with the REST API's
@@ -28,7 +29,7 @@ import {
   NotificationsResult,
 } from "../schemas/notifications.ts";
 import { z } from "zod";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
   type CallToolRequest,
@@ -481,14 +482,13 @@ export const MCP_CAPABILITIES = {
  * const server = createMcpServer({ kv, now: Date.now, userId: "u_1" });
  * ```
  */
-export function createMcpServer(caller: McpCaller): McpServer {
-  const mcp = new McpServer(MCP_SERVER_INFO, {
+export function createMcpServer(caller: McpCaller): Server {
+  const server = new Server(MCP_SERVER_INFO, {
     capabilities: MCP_CAPABILITIES,
     instructions:
       "Parley is a Q&A community. Search and read questions, ask, reply and vote as the owner of the agent key. Questions are also resources (parley://questions/{id}); the prompts answer_question, summarize_thread and draft_question start common tasks.",
   });
   const { kv, now, userId, origin } = caller;
-  const server = mcp.server;
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolDefinitions() }));
   server.setRequestHandler(
     CallToolRequestSchema,
@@ -516,7 +516,7 @@ export function createMcpServer(caller: McpCaller): McpServer {
     CompleteRequestSchema,
     (req: CompleteRequest) => completeMcpArgument(kv, req.params),
   );
-  return mcp;
+  return server;
 }
 
 /**

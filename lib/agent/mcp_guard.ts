@@ -25,6 +25,8 @@ export interface McpHostPolicy {
   hosts: ReadonlySet<string>;
   /** Allowed `Origin` values, as `URL.origin` spells them. */
   origins: ReadonlySet<string>;
+  /** `APP_ORIGIN`'s scheme (`https:`): the default port a `Host` may leave out. */
+  protocol: string;
 }
 
 /** Loopback names a local browser or client may use for a server on this machine. */
@@ -60,13 +62,13 @@ export function mcpHostPolicy(
       }
     }
   }
-  return { hosts, origins };
+  return { hosts, origins, protocol: app.protocol };
 }
 
 /** `value` as `URL` normalises an authority (`Host`), or null when it is not one. */
-function authorityOf(value: string): string | null {
+function authorityOf(value: string, protocol: string): string | null {
   try {
-    const url = new URL(`http://${value}`);
+    const url = new URL(`${protocol}//${value}`);
     return url.username || url.password || url.pathname !== "/" || url.search || url.hash
       ? null
       : url.host;
@@ -104,7 +106,7 @@ function jsonRpcError(status: number, code: number, message: string): Response {
  * ```
  */
 export function foreignRequestRefusal(req: Request, policy: McpHostPolicy): Response | null {
-  const host = authorityOf(req.headers.get("host") ?? new URL(req.url).host);
+  const host = authorityOf(req.headers.get("host") ?? new URL(req.url).host, policy.protocol);
   if (host === null || !policy.hosts.has(host)) {
     return jsonRpcError(403, -32000, "Forbidden: the Host header does not name this server");
   }

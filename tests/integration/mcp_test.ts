@@ -4,47 +4,15 @@
  * doing what its REST twin does, the agent key's 401 and the shared rate limit.
  */
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { createTestApp, serveAppOnLoopback, type TestApp } from "../helpers/app.ts";
-import { agentCall, agentKey, answer, ask, member } from "../helpers/community.ts";
-
-type Structured = Record<string, unknown>;
-
-async function connect(url: string, key: string | null): Promise<Client> {
-  const client = new Client({ name: "parley-test", version: "1.0.0" });
-  const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }),
-  );
-  return client;
-}
-
-async function withMcp(
-  fn: (ctx: { t: TestApp; url: string; key: string; client: Client }) => Promise<void>,
-  setup?: (t: TestApp) => void,
-): Promise<void> {
-  const t = await createTestApp();
-  setup?.(t);
-  const srv = serveAppOnLoopback(t);
-  let client: Client | undefined;
-  try {
-    const ada = await member(t, "Ada");
-    const key = await agentKey(t, ada);
-    client = await connect(srv.url, key);
-    await fn({ t, url: srv.url, key, client });
-  } finally {
-    await client?.close();
-    await srv.close();
-    await t.close();
-  }
-}
-
-function text(result: { content?: unknown }): string {
-  const items = (result.content ?? []) as { type: string; text?: string }[];
-  return items.filter((c) => c.type === "text").map((c) => c.text).join("\n");
-}
+import { createTestApp } from "../helpers/app.ts";
+import { agentCall, answer, ask, member } from "../helpers/community.ts";
+import {
+  connectMcp as connect,
+  type Structured,
+  toolText as text,
+  withMcp,
+} from "../helpers/mcp.ts";
 
 Deno.test("mcp: tools/list names the tools, each with an object input and output schema", async () => {
   await withMcp(async ({ client }) => {
