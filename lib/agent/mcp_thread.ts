@@ -71,7 +71,14 @@ export interface McpThreadPage {
   [field: string]: unknown;
 }
 
-/** The `read_post` call that returns a post whole (named in clipped texts' notes). */
+/**
+ * The `read_post` call that returns a post whole (named in clipped texts' notes).
+ *
+ * @example
+ * ```ts
+ * readPostCall("message", "msg-1"); // 'read_post {targetType: "message", id: "msg-1"}'
+ * ```
+ */
 export function readPostCall(targetType: "question" | "message", id: string): string {
   return `read_post {targetType: "${targetType}", id: ${JSON.stringify(id)}}`;
 }
