@@ -143,6 +143,8 @@ export async function mcpThreadPage(
     const group = byAnswer(domain.messages).find((g) => g[0].id === query.answer);
     const [answer, ...replies] = group ?? [];
     shown = answer ? [answer, ...replies.slice(offset, offset + ANSWER_REPLIES_PAGE_SIZE)] : [];
+    // An answer not shown (no such answer, or hidden from this reader) has no counts either.
+    if (!answer) replyCounts = [];
     const total = replyCounts[0]?.replies ?? 0;
     extra.replyPage = wanted;
     extra.replyPageCount = Math.max(1, Math.ceil(total / ANSWER_REPLIES_PAGE_SIZE));

@@ -162,7 +162,8 @@ Deno.test("mcp: get_question pages 10 top-level answers with their first 2 repli
     const a2 = await get({ answer: first, replyPage: 2 });
     assert.deepEqual(a2.messages.map((m) => m.id), [first, ...replies.slice(10)]);
     // A reply is not an answer: nothing shown.
-    assert.deepEqual((await get({ answer: replies[0] })).messages, []);
+    const notAnswer = await get({ answer: replies[0] });
+    assert.deepEqual([notAnswer.messages, notAnswer.replyCounts], [[], []]);
   });
 });
 
