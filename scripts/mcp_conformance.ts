@@ -93,9 +93,11 @@ function freePort(): number {
 }
 
 /** The scenarios the installed suite knows. */
-async function listScenarios(): Promise<string[]> {
+async function listScenarios(dir: string): Promise<string[]> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CONFORMANCE_PACKAGE, "list", "--server"],
+    args: ["run", "-A", "--no-lock", CONFORMANCE_PACKAGE, "list", "--server"],
+    // Outside the project: the suite's packages stay out of its deno.json and deno.lock.
+    cwd: dir,
     stdout: "piped",
     stderr: "inherit",
   }).output();
@@ -110,6 +112,7 @@ async function runScenario(url: string, scenario: string, dir: string): Promise<
     args: [
       "run",
       "-A",
+      "--no-lock",
       CONFORMANCE_PACKAGE,
       "server",
       "--url",
@@ -121,6 +124,7 @@ async function runScenario(url: string, scenario: string, dir: string): Promise<
     ],
     stdout: "null",
     stderr: "null",
+    cwd: dir,
   }).output();
   const checks: Check[] = [];
   for await (const f of walk(outDir)) {
@@ -200,7 +204,7 @@ async function main(): Promise<number> {
   const rows: { scenario: string; result: string; why: string }[] = [];
   let failures = 0;
   try {
-    const scenarios = only ? [only] : await listScenarios();
+    const scenarios = only ? [only] : await listScenarios(dir);
     for (const scenario of scenarios) {
       const checks = await runScenario(url, scenario, dir);
       const failed = checks.filter((c) => c.status === "FAILURE");
