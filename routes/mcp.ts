@@ -3,6 +3,7 @@ import { scopesNeeded } from "@/lib/agent/mcp_scopes.ts";
 import { formatScopes, normalizeScopes } from "@/lib/agent/scopes.ts";
 import { type AgentCall, authenticateAgent, missingScope, withHeaders } from "@/lib/http/agent.ts";
 import { protectedResourceMetadataUrl } from "@/lib/oauth/metadata.ts";
+import { batchRefusal, foreignRequestRefusal, mcpHostPolicy } from "@/lib/agent/mcp_guard.ts";
 import { DEFAULT_BODY_LIMIT, readTextLimited } from "@/lib/http/body.ts";
 import { type Context, HttpError } from "@/lib/fresh/mod.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
@@ -32,6 +33,9 @@ function onlyToolCalls(body: unknown): boolean {
  * `WWW-Authenticate: Bearer error="insufficient_scope"` (lib/agent/mcp_scopes.ts).
  */
 async function serve(ctx: Context<AppState>): Promise<Response> {
+  // DNS rebinding: a foreign Host or Origin is refused before the key is even looked at.
+  const foreign = foreignRequestRefusal(ctx.req, mcpHostPolicy(ctx.state.services.config));
+  if (foreign) return foreign;
   let agent: AgentCall | undefined;
   let limited: HttpError | undefined;
   try {
@@ -62,6 +66,8 @@ async function serve(ctx: Context<AppState>): Promise<Response> {
         });
       }
     }
+    const batch = batchRefusal(parsedBody);
+    if (batch) return withHeaders(batch, agent ? rateLimitHeaders(agent.rate) : limited!.headers);
     if (limited && !onlyToolCalls(parsedBody)) return errorResponse(limited);
     if (agent) {
       const { credential } = agent;
@@ -88,6 +94,7 @@ async function serve(ctx: Context<AppState>): Promise<Response> {
       limited,
       limits: ctx.state.services.config.limits,
       embedder: ctx.state.services.embedder,
+      origin: ctx.state.services.config.appOrigin,
     }, parsedBody);
     return withHeaders(res, agent ? rateLimitHeaders(agent.rate) : limited!.headers);
   } catch (err) {

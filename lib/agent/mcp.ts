@@ -11,8 +11,9 @@
  * a fresh server and transport ({@link handleMcpRequest}) and nothing stays in memory, so
  * any instance can answer any request.
  *
- * The tools are declared on the SDK's `McpServer`, but through its underlying protocol
- * server's `tools/list` and `tools/call` handlers instead of `registerTool`: that lets the
+ * The tools are declared on the SDK's protocol-level `Server` through its `tools/list`
+ * and `tools/call` handlers rather than `McpServer.registerTool` (`McpServer` would also
+ * announce `listChanged: true`, which a stateless server cannot honour): that lets the
  * JSON Schemas come from Parley's own zod schemas exactly as `/api/openapi.json` renders
  * them (input schemas in zod's `input` mode, so a defaulted field is optional), and lets
  * validation run through `parseInput`, so a bad argument fails with the REST API's
@@ -23,22 +24,31 @@
  * @module
  */
 import type { Embedder } from "../search/embeddings.ts";
-import { VoterPrivacy } from "../community/vote_privacy.ts";
 import { listNotifications } from "../notifications/notifications.ts";
 import {
   NotificationsQuery as ListNotificationsInput,
   NotificationsResult,
 } from "../schemas/notifications.ts";
 import { z } from "zod";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
   type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
+  type CompleteRequest,
+  CompleteRequestSchema,
   ErrorCode,
+  type GetPromptRequest,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  type ListResourcesRequest,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  type ReadResourceRequest,
+  ReadResourceRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { messageViews } from "../community/messages/read.ts";
@@ -51,7 +61,6 @@ import { deleteQuestion } from "../community/questions/delete.ts";
 import { editQuestion } from "../community/questions/edit.ts";
 import { questionViewOf } from "../community/questions/read.ts";
 import { deleteMessage, editMessage } from "../community/message_lifecycle.ts";
-import { getQuestionThreadPage } from "../community/thread.ts";
 import type { PostingLimits } from "../limits/posting.ts";
 import { castVoteInQuestion } from "../community/votes.ts";
 import { HttpError } from "../fresh/error.ts";
@@ -66,27 +75,43 @@ import { parseInput } from "../schemas/parse.ts";
 import { missingScopeMessage, type Scope } from "./scopes.ts";
 import {
   AgentQuestionCreated,
+  ANSWER_REPLIES_PAGE_SIZE,
   AskQuestionInput,
   DeletePostInput,
   EditPostInput,
   EditPostResult,
   GetQuestionInput,
-  MessageSchema,
+  McpMessage,
+  McpQuestionPage,
   OkResult,
-  QuestionPage,
   QuestionThreadPage,
+  ReadPostInput,
+  ReadPostResult,
   ReplyInput,
   SearchQuestionsInput,
+  THREAD_PAGE_REPLIES,
   THREAD_PAGE_SIZE,
   VoteInput,
   VoteResult,
 } from "../schemas/mcp.ts";
+import { completeMcpArgument } from "./mcp_completion.ts";
+import { getMcpPrompt, mcpPromptDefinitions } from "./mcp_prompts.ts";
+import {
+  listQuestionResources,
+  questionResourceTemplates,
+  readQuestionResource,
+} from "./mcp_resources.ts";
+import { compactAuthor, fitTexts } from "./mcp_size.ts";
+import { mcpThreadPage, readPost, readPostCall } from "./mcp_thread.ts";
 
 /** Server name and version announced on `initialize`. */
 export const MCP_SERVER_INFO = { name: "parley", version: "1.0.0" } as const;
 
 /** Questions per page of `search_questions` (the REST feed's default `limit`). */
 export const SEARCH_PAGE_SIZE = 20;
+
+/** Bytes of description text one `search_questions` page shares (lib/agent/mcp_size.ts). */
+export const SEARCH_TEXT_BUDGET = 6_000;
 
 /** Who is calling and with what: the key owner, the store and the clock. */
 export interface McpCaller {
@@ -108,6 +133,8 @@ export interface McpCaller {
   limited?: HttpError;
   /** Reorders searches by meaning when a model embeds (lib/search/rerank.ts). */
   embedder?: Embedder | null;
+  /** The site's origin (APP_ORIGIN), for links in Markdown renderings. */
+  origin?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -135,17 +162,30 @@ export const MCP_TOOLS: readonly ToolDef[] = [
     name: "search_questions",
     title: "Search questions",
     description:
-      `Find questions: search words (q, ranked by relevance; typos and the start of the last word are forgiven; "phrases", tag:name and is:unanswered work inside q), or list newest first (sort "new") or hot, optionally by tag; ${SEARCH_PAGE_SIZE} per page. Search before you ask. Same as GET /api/questions.`,
+      `Find questions: search words (q, ranked by relevance; typos and the start of the last word are forgiven; "phrases", tag:name and is:unanswered work inside q), or list newest first (sort "new") or hot, optionally by tag; ${SEARCH_PAGE_SIZE} per page. Search before you ask. Same as GET /api/questions, except that long descriptions are clipped so the ${SEARCH_PAGE_SIZE} share about ${SEARCH_TEXT_BUDGET} bytes (clipped: true; read_post returns one whole).`,
     input: SearchQuestionsInput,
-    output: QuestionPage,
+    output: McpQuestionPage,
     readOnly: true,
     async run({ kv, now, embedder }, args) {
-      return await findQuestions(
-        kv,
-        { ...args, limit: SEARCH_PAGE_SIZE },
-        now(),
-        { embedder },
-      ) as unknown as Json;
+      const page = await findQuestions(kv, { ...args, limit: SEARCH_PAGE_SIZE }, now(), {
+        embedder,
+      });
+      const fitted = fitTexts(
+        page.questions.map((q) => ({
+          text: q.description,
+          whole: readPostCall("question", q.id),
+        })),
+        SEARCH_TEXT_BUDGET,
+      );
+      return {
+        ...page,
+        questions: page.questions.map((q, i) => ({
+          ...q,
+          author: compactAuthor(q.author),
+          description: fitted[i].text,
+          ...(fitted[i].clipped ? { clipped: true } : {}),
+        })),
+      };
     },
   }),
   tool({
@@ -164,16 +204,35 @@ export const MCP_TOOLS: readonly ToolDef[] = [
     name: "get_question",
     title: "Read a question",
     description:
-      `A question with one page of its thread (${THREAD_PAGE_SIZE} top-level answers per page, each with its replies). Same data as GET /api/questions/{id}.`,
+      `A question with one page of its thread: ${THREAD_PAGE_SIZE} top-level answers per page (page; sort "votes", "newest" or "oldest"), each with its first ${THREAD_PAGE_REPLIES} replies — replyCounts has every answer's total; pass answer (an answer id) for that answer with ${ANSWER_REPLIES_PAGE_SIZE} of its replies a page (replyPage). Kept small for your context: no voter lists, and when the texts are long they share about 16,000 bytes (the description keeps up to 4,000), each clipped one marked clipped: true and ending with the read_post call that returns it whole. Same data as GET /api/questions/{id} otherwise.`,
     input: GetQuestionInput,
     output: QuestionThreadPage,
     readOnly: true,
     async run({ kv, userId }, args) {
-      // The key's owner reads as themself (their own hidden posts, their own votes); an
-      // agent key never acts as a moderator.
-      const q = await getQuestionThreadPage(kv, args.id, { page: args.page }, { userId });
-      if (!q) throw new HttpError(404, "Question not found");
-      return q as unknown as Json;
+      // The key's owner reads as themself (their own hidden posts); an agent key never
+      // acts as a moderator.
+      const page = await mcpThreadPage(kv, args, { userId });
+      if (!page) throw new HttpError(404, "Question not found");
+      return page as unknown as Json;
+    },
+  }),
+  tool({
+    name: "read_post",
+    title: "Read one post whole",
+    description:
+      'One question (targetType "question", without its thread) or one answer or reply (targetType "message", with its question\'s title), with its whole text — for texts get_question or search_questions clipped, or a message a notification names.',
+    input: ReadPostInput,
+    output: ReadPostResult,
+    readOnly: true,
+    async run({ kv, userId }, args) {
+      const post = await readPost(kv, args.targetType, args.id, { userId });
+      if (!post) {
+        throw new HttpError(
+          404,
+          args.targetType === "question" ? "Question not found" : "Message not found",
+        );
+      }
+      return post as unknown as Json;
     },
   }),
   tool({
@@ -204,7 +263,7 @@ export const MCP_TOOLS: readonly ToolDef[] = [
     description:
       "Answer a question, or reply to one of its messages (replyTo), as the key's owner. Content is Markdown. Same as POST /api/agent/questions/{id}/reply.",
     input: ReplyInput,
-    output: MessageSchema,
+    output: McpMessage,
     readOnly: false,
     async run({ kv, now, userId, limits }, args) {
       const { message } = orThrow(
@@ -218,10 +277,8 @@ export const MCP_TOOLS: readonly ToolDef[] = [
         }, { now: now(), idPrefix: "msg-agent-reply-", limits }),
         AGENT_WRITE_FAILURES,
       );
-      const [view] = await messageViews(kv, [message], {
-        privacy: new VoterPrivacy(kv, userId),
-      });
-      return view as unknown as Json;
+      const [view] = await messageViews(kv, [message], { voters: false });
+      return { ...view, author: compactAuthor(view.author) } as unknown as Json;
     },
   }),
   tool({
@@ -268,10 +325,10 @@ export const MCP_TOOLS: readonly ToolDef[] = [
           }, { now: now() }),
           LIFECYCLE_FAILURES,
         );
-        const privacy = new VoterPrivacy(kv, userId);
+        const view = await questionViewOf(kv, question, { voters: false });
         return {
           targetType: "question",
-          question: await questionViewOf(kv, question, { privacy }),
+          question: { ...view, author: compactAuthor(view.author) },
         };
       }
       const { message } = orThrow(
@@ -280,11 +337,8 @@ export const MCP_TOOLS: readonly ToolDef[] = [
         }),
         LIFECYCLE_FAILURES,
       );
-      const privacy = new VoterPrivacy(kv, userId);
-      return {
-        targetType: "message",
-        message: (await messageViews(kv, [message], { privacy }))[0],
-      };
+      const [view] = await messageViews(kv, [message], { voters: false });
+      return { targetType: "message", message: { ...view, author: compactAuthor(view.author) } };
     },
   }),
   tool({
@@ -317,7 +371,20 @@ export const MCP_TOOLS: readonly ToolDef[] = [
     readOnly: true,
     async run({ kv, userId }, args) {
       const { links: _links, ...page } = await listNotifications(kv, userId, args.cursor ?? null);
-      return page as unknown as Json;
+      return {
+        ...page,
+        notifications: page.notifications.map((n) =>
+          n.actor
+            ? {
+              ...n,
+              actor: {
+                ...n.actor,
+                avatarUrl: compactAuthor({ avatar: n.actor.avatarUrl }).avatar,
+              },
+            }
+            : n
+        ),
+      } as unknown as Json;
     },
   }),
 ];
@@ -421,7 +488,22 @@ export async function callMcpTool(
 }
 
 /**
- * A fresh MCP server with Parley's tools for one caller.
+ * What the server declares on `initialize`: tools, resources (no subscriptions and no
+ * list-change notices: a stateless server keeps no stream open to send them on), prompts,
+ * argument completion, and logging (`logging/setLevel` is accepted; Parley sends no log
+ * messages: a stateless JSON answer carries only the response).
+ */
+export const MCP_CAPABILITIES = {
+  tools: {},
+  resources: { subscribe: false, listChanged: false },
+  prompts: { listChanged: false },
+  completions: {},
+  logging: {},
+} as const;
+
+/**
+ * A fresh MCP server with Parley's tools, resources, prompts and completions for one
+ * caller.
  *
  * @example
  * ```ts
@@ -429,18 +511,41 @@ export async function callMcpTool(
  * const server = createMcpServer({ kv, now: Date.now, userId: "u_1" });
  * ```
  */
-export function createMcpServer(caller: McpCaller): McpServer {
-  const mcp = new McpServer(MCP_SERVER_INFO, {
-    capabilities: { tools: {} },
+export function createMcpServer(caller: McpCaller): Server {
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: MCP_CAPABILITIES,
     instructions:
-      "Parley is a Q&A community. Search and read questions, ask, reply and vote as the owner of the agent key. Before asking, call similar_questions with your title and read what already exists.",
+      "Parley is a Q&A community. Search and read questions, ask, reply and vote as the owner of the agent key. Before asking, call similar_questions with your title and read what already exists. Questions are also resources (parley://questions/{id}); the prompts answer_question, summarize_thread and draft_question start common tasks.",
   });
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolDefinitions() }));
-  mcp.server.setRequestHandler(
+  const { kv, now, userId, origin } = caller;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolDefinitions() }));
+  server.setRequestHandler(
     CallToolRequestSchema,
     (req: CallToolRequest) => callMcpTool(caller, req.params.name, req.params.arguments),
   );
-  return mcp;
+  server.setRequestHandler(
+    ListResourcesRequestSchema,
+    (req: ListResourcesRequest) => listQuestionResources(kv, req.params?.cursor),
+  );
+  server.setRequestHandler(
+    ListResourceTemplatesRequestSchema,
+    () => ({ resourceTemplates: questionResourceTemplates() }),
+  );
+  server.setRequestHandler(
+    ReadResourceRequestSchema,
+    (req: ReadResourceRequest) => readQuestionResource(kv, req.params.uri, { userId }, origin),
+  );
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: mcpPromptDefinitions() }));
+  server.setRequestHandler(
+    GetPromptRequestSchema,
+    (req: GetPromptRequest) =>
+      getMcpPrompt({ kv, now, origin }, req.params.name, req.params.arguments),
+  );
+  server.setRequestHandler(
+    CompleteRequestSchema,
+    (req: CompleteRequest) => completeMcpArgument(kv, req.params),
+  );
+  return server;
 }
 
 /**

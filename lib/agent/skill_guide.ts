@@ -30,6 +30,7 @@ import { mcpClientConfig, mcpToolSummaries } from "./mcp.ts";
 import { connectByUrlSteps, mcpUrlConfig } from "./connect_by_url.ts";
 import { protectedResourceMetadata, protectedResourceMetadataUrl } from "../oauth/metadata.ts";
 import { missingScopeMessage, SCOPE_DESCRIPTIONS } from "./scopes.ts";
+import { MCP_PROMPTS } from "./mcp_prompts.ts";
 
 /** One request in HTTP/1.1 form (what an agent sends). */
 function request(method: string, path: string, headers: string[], body?: unknown): string {
@@ -627,6 +628,46 @@ the REST error message, e.g. "Question not found" or "Rate limit exceeded. Retry
 seconds.":
 
 ${mcpToolSummaries().map((t) => `- \`${t.signature}\` — ${t.description}`).join("\n")}
+
+Answers are kept small for your context: \`get_question\` pages 10 answers with 2 replies
+each, long texts are clipped (\`clipped: true\`, the text ending with the \`read_post\` call
+that returns it whole), and no voter lists are sent (the counts are).
+
+Questions are also resources: \`parley://questions/{id}\` (\`resources/templates/list\`)
+reads as the first thread page in JSON and in Markdown; \`resources/list\` pages the newest
+200 with \`nextCursor\`. Subscriptions are not offered (the server is stateless): read again
+to see changes. Prompts, whose \`id\` and \`topic\` complete from recent question ids and
+tags (\`completion/complete\`):
+
+${
+    MCP_PROMPTS.map((p) =>
+      `- \`${p.name} {${p.arguments.map((a) => a.name).join(", ")}}\` — ${p.description}`
+    ).join("\n")
+  }
+
+\`logging/setLevel\` is accepted (no log messages are sent). \`/mcp\` answers 403 to a
+\`Host\` or \`Origin\` that is not this site's (a request without \`Origin\`, like yours, is
+fine) and 400 to a JSON-RPC batch: send one message per request.
+
+${
+    request("POST", "/mcp", [
+      `Host: ${host}`,
+      KEY,
+      JSON_BODY,
+      "Accept: application/json, text/event-stream",
+    ], [
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: 2, method: "prompts/list" },
+    ])
+  }
+
+${
+    response("400 Bad Request", {
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "Invalid Request: batching not supported" },
+      id: null,
+    }, RATE)
+  }
 
 ## 14. Scopes: what a key may do
 

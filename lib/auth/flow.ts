@@ -109,6 +109,12 @@ export async function startSignIn(
   // asked: Google-like providers honour `access_type=offline` (others ignore it), generic
   // ones want the `offline_access` scope, which an operator adds via PROVIDER_C_SCOPES.
   if (provider === "provider_c") url.searchParams.set("access_type", "offline");
+  // OpenID Connect Core §11: a provider MUST ignore `offline_access` unless the request
+  // carries `prompt=consent` (a refresh token is a grant the person must see) — without it
+  // a standards-following provider drops the scope and issues no refresh token.
+  if (provider === "provider_c" && scope?.split(" ").includes("offline_access")) {
+    url.searchParams.set("prompt", "consent");
+  }
   return { ok: true, redirect: url.toString(), cookies };
 }
 

@@ -26,14 +26,21 @@ export type ActivityType = typeof ACTIVITY_TYPES[number];
 export const ACTIVITY_PAGE = 20;
 export const ACTIVITY_PAGE_MAX = 50;
 
-/** What a like or favorite embeds of its target: enough to show and link it. */
+/**
+ * What a like or favorite embeds of its target: its full content (SPEC: "plus the
+ * target's full content") with what it takes to show and link it.
+ */
 export interface TargetContent {
   type: TargetType;
   id: string;
   questionId: string;
   /** The question's title (for a message, its question's). */
   title: string;
-  /** The question's description or the message's text, shortened to 200 characters. */
+  /** The question's description or the message's text, whole (Markdown). */
+  content: string;
+  /** The question's tags (for a message, its question's). */
+  tags: string[];
+  /** {@link content} shortened to 200 characters, as the profile page lists it. */
   excerpt: string;
   url: string;
   author: { id: string; name: string; avatar: string | null };
@@ -108,6 +115,8 @@ async function targetContents(
         id: q.id,
         questionId: q.id,
         title: q.title,
+        content: q.description,
+        tags: q.tags,
         excerpt: excerpt(q.description),
         url: `/questions/${encodeURIComponent(q.id)}`,
         author: q.author,
@@ -120,6 +129,8 @@ async function targetContents(
       id: m.id,
       questionId: m.questionId,
       title: parents[i].value?.title ?? "(question removed)",
+      content: m.content,
+      tags: parents[i].value?.tags ?? [],
       excerpt: excerpt(m.content),
       url: `/questions/${encodeURIComponent(m.questionId)}#${encodeURIComponent(m.id)}`,
       author: m.author,

@@ -19,10 +19,11 @@ import {
   MessageSchema,
   OkResult,
   PageParam,
+  positiveInt,
   QuestionPage,
   QuestionSchema,
   QuestionsQuery,
-  QuestionWithMessages,
+  QuestionSummary,
   TagsField,
   TargetType,
   titleField,
@@ -30,8 +31,12 @@ import {
 } from "./community.ts";
 import { TITLE_MAX, TITLE_MIN } from "../input_limits.ts";
 
-/** Top-level answers per page of `get_question` (docs/interface.md#threads). */
-export const THREAD_PAGE_SIZE = 30;
+/** Top-level answers per page of `get_question` (the REST thread's 30 would be too big). */
+export const THREAD_PAGE_SIZE = 10;
+/** Replies shown under each answer on a `get_question` page (`replyCounts` has them all). */
+export const THREAD_PAGE_REPLIES = 2;
+/** Replies per page of `get_question` with `answer`. */
+export const ANSWER_REPLIES_PAGE_SIZE = 10;
 
 /** A question id given as a tool argument (the REST API has it in the path). */
 export const QuestionIdArg = z.string({ error: "questionId is required" }).trim().min(1, {
@@ -49,7 +54,31 @@ export const SearchQuestionsInput = QuestionsQuery.pick({
 /** `get_question`: `GET /api/questions/:id`, one page of the thread. */
 export const GetQuestionInput = z.object({
   id: QuestionIdArg,
-  page: PageParam,
+  page: PageParam.meta({
+    description: `Page of ${THREAD_PAGE_SIZE} top-level answers, starting at 1.`,
+  }),
+  sort: z.enum(["votes", "newest", "oldest"], {
+    error: 'sort must be "votes", "newest" or "oldest"',
+  }).default("votes").meta({
+    description:
+      "Order of the top-level answers: `votes` (default: the accepted answer first, then up − down), `newest` or `oldest`.",
+  }),
+  answer: z.string().trim().min(1, { error: "answer must be an answer id" }).max(200, {
+    error: "answer is too long",
+  }).optional().meta({
+    description:
+      `Show only this top-level answer and a page of ${ANSWER_REPLIES_PAGE_SIZE} of its replies (replyPage).`,
+  }),
+  replyPage: positiveInt("replyPage").optional().meta({
+    description: `With answer: the page of ${ANSWER_REPLIES_PAGE_SIZE} replies (default 1).`,
+  }),
+});
+
+/** `read_post`: one question (without its thread) or one answer/reply, whole. */
+export const ReadPostInput = z.object({
+  targetType: TargetType,
+  id: z.string({ error: "id is required" }).trim().min(1, { error: "id is required" })
+    .max(200, { error: "id is too long" }).meta({ description: "Question id or message id" }),
 });
 
 /** `ask_question`: `POST /api/agent/questions`. */
@@ -61,8 +90,55 @@ export const ReplyInput = z.object({ questionId: QuestionIdArg, ...AgentReplyBod
 /** `vote`: `POST /api/agent/questions/:id/vote`. */
 export const VoteInput = z.object({ questionId: QuestionIdArg, ...AgentVoteBody.shape });
 
-/** `get_question`'s answer: the question and one page of its thread, as the REST API's. */
-export const QuestionThreadPage = QuestionWithMessages;
+/** Marks a text that an MCP answer clipped to stay small. */
+const Clipped = z.literal(true).optional().meta({
+  description:
+    "Present when the text was clipped to keep the answer small; the text then ends with a note naming the call (read_post) that returns it whole.",
+});
+
+/** A message as MCP answers show it: no voter lists (`upvotes`/`downvotes` are the totals). */
+export const McpMessage = MessageSchema.omit({ likedBy: true, dislikedBy: true }).extend({
+  clipped: Clipped,
+});
+
+/** A question as MCP answers show it: no voter lists. */
+export const McpQuestion = QuestionSchema.omit({ likedBy: true, dislikedBy: true }).extend({
+  clipped: Clipped,
+});
+
+/** `search_questions`'s answer: the REST feed page, descriptions clipped to share a budget. */
+export const McpQuestionPage = QuestionPage.extend({
+  questions: z.array(QuestionSummary.extend({ clipped: Clipped })),
+});
+
+/** `get_question`'s answer: the question and one bounded page of its thread. */
+export const QuestionThreadPage = McpQuestion.extend({
+  messages: z.array(McpMessage).meta({
+    description:
+      `This page: up to ${THREAD_PAGE_SIZE} top-level answers in \`sort\` order, each followed by its first ${THREAD_PAGE_REPLIES} replies (time order); with \`answer\`, that answer and a page of ${ANSWER_REPLIES_PAGE_SIZE} of its replies.`,
+  }),
+  sort: z.enum(["votes", "newest", "oldest"]),
+  page: z.int().meta({ description: "This page (1-based); past the last page it is empty." }),
+  pageCount: z.int().meta({
+    description: `Pages of ${THREAD_PAGE_SIZE} top-level answers (at least 1).`,
+  }),
+  replyCounts: z.array(z.object({ answerId: z.string(), replies: z.int() })).meta({
+    description: "Replies under each shown answer (all of them, not only those shown).",
+  }),
+  replyPage: z.int().optional().meta({ description: "With `answer`: this page of replies." }),
+  replyPageCount: z.int().optional().meta({
+    description: `With \`answer\`: pages of ${ANSWER_REPLIES_PAGE_SIZE} replies (at least 1).`,
+  }),
+});
+
+/** `read_post`'s answer: the question or the message, whole. */
+export const ReadPostResult = z.object({
+  targetType: TargetType,
+  question: McpQuestion.optional(),
+  message: McpMessage.extend({
+    questionTitle: z.string().meta({ description: "Its question's title" }),
+  }).optional(),
+});
 
 /** The post an `edit_post` / `delete_post` names. */
 const PostId = z.string({ error: "id is required" }).trim().min(1, { error: "id is required" })
@@ -98,11 +174,11 @@ export const EditPostInput = z.object({
   }
 });
 
-/** `edit_post`'s answer: the edited question or message, as the REST PATCH answers it. */
+/** `edit_post`'s answer: the edited question or message, as the REST PATCH answers it less the voter lists. */
 export const EditPostResult = z.object({
   targetType: TargetType,
-  question: QuestionSchema.optional(),
-  message: MessageSchema.optional(),
+  question: McpQuestion.optional(),
+  message: McpMessage.optional(),
 });
 
 /** `delete_post`: `DELETE /api/agent/questions/:id` or `/api/agent/messages/:id`. */

@@ -95,12 +95,21 @@ export const ActivityDebate = z.object({
   winner: Winner.optional(),
 }).meta({ id: "ActivityDebate" });
 
-/** What a like or favorite embeds of its target (null when the target is gone). */
+/**
+ * What a like or favorite embeds of its target, its full content included (null when the
+ * target is gone).
+ */
 export const TargetContentSchema = z.object({
   type: TargetType,
   id: z.string(),
   questionId: z.string(),
   title: z.string().meta({ description: "The question's title (for a message, its question's)" }),
+  content: z.string().meta({
+    description: "The question's description or the message's text, whole (Markdown)",
+  }),
+  tags: z.array(z.string()).meta({
+    description: "The question's tags (for a message, its question's)",
+  }),
   excerpt: z.string().meta({ description: "First 200 characters of the text" }),
   url: z.string().meta({ description: "Site path of the target" }),
   author: AuthorSchema,

@@ -5,6 +5,7 @@ import { buildOpenApi, collectOperations, type OperationDoc } from "@/lib/agent/
 import { mcpClientConfig, mcpToolSummaries } from "@/lib/agent/mcp.ts";
 import { connectByUrlSteps, mcpUrlConfig } from "@/lib/agent/connect_by_url.ts";
 import { Markdown } from "@/components/Markdown.tsx";
+import { MCP_PROMPTS } from "@/lib/agent/mcp_prompts.ts";
 import manifest from "@/manifest.gen.ts";
 import { PageMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
@@ -155,6 +156,28 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
             </li>
           ))}
         </ul>
+        <p>
+          Questions are also resources: <code>parley://questions/{"{id}"}</code>{" "}
+          reads as the first page of the thread in JSON and Markdown, and{" "}
+          <code>resources/list</code>{" "}
+          pages the newest 200 (no subscriptions: the server is stateless). Prompts, whose{" "}
+          <code>id</code> and <code>topic</code>{" "}
+          complete from recent questions and tags (<code>completion/complete</code>):
+        </p>
+        <ul class="docs-toc">
+          {MCP_PROMPTS.map((p) => (
+            <li key={p.name}>
+              <code>{p.name} {`{${p.arguments.map((a) => a.name).join(", ")}}`}</code> —{" "}
+              {p.description}
+            </li>
+          ))}
+        </ul>
+        <p>
+          <code>/mcp</code> refuses a <code>Host</code> or <code>Origin</code>{" "}
+          other than this site's (403) and JSON-RPC batches (400); answers are kept small for a
+          model's context (long texts clipped, with <code>read_post</code>{" "}
+          for the whole text). Details: docs/interface.md#mcp.
+        </p>
         <nav aria-label="Endpoints">
           <ul class="docs-toc">
             {data.operations.map((op) => (

@@ -170,3 +170,24 @@ export function serveOnLoopback(
     },
   };
 }
+
+/**
+ * Serve a test app on a random loopback port and tell it that port, as main.ts listens on
+ * `PORT`: in local mode `/mcp` answers the loopback names on the configured port only
+ * (lib/agent/mcp_guard.ts).
+ *
+ * @example
+ * ```ts
+ * const t = await createTestApp();
+ * const srv = serveAppOnLoopback(t);
+ * await fetch(`${srv.url}/mcp`);
+ * await srv.close();
+ * ```
+ */
+export function serveAppOnLoopback(
+  t: TestApp,
+): { url: string; port: number; close(): Promise<void> } {
+  const srv = serveOnLoopback(t.app.fetch);
+  t.services.config.port = srv.port;
+  return srv;
+}

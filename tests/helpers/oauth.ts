@@ -144,12 +144,14 @@ const authorizeByState = new Map<string, URL>();
 const authorizeByCode = new Map<string, URL>();
 
 /**
- * True when an authorize URL asks for offline access: `offline_access` in `scope` (generic
- * OpenID providers) or `access_type=offline` (Google-like ones; `honoursAccessType`).
+ * True when an authorize URL asks for offline access: `offline_access` in `scope` with
+ * `prompt=consent` (generic OpenID providers: OpenID Connect Core §11 has them ignore the
+ * scope without it), or `access_type=offline` (Google-like ones; `honoursAccessType`).
  */
 export function asksOffline(location: URL, honoursAccessType = true): boolean {
   const scopes = (location.searchParams.get("scope") ?? "").split(" ");
-  return scopes.includes("offline_access") ||
+  const prompts = (location.searchParams.get("prompt") ?? "").split(" ");
+  return (scopes.includes("offline_access") && prompts.includes("consent")) ||
     (honoursAccessType && location.searchParams.get("access_type") === "offline");
 }
 

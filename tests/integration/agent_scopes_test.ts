@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { keys } from "@/lib/kv/keys.ts";
 import type { AgentKeyRecord } from "@/lib/agent/keys.ts";
-import { createTestApp, serveOnLoopback, type TestApp } from "../helpers/app.ts";
+import { createTestApp, serveAppOnLoopback, type TestApp } from "../helpers/app.ts";
 import { agentCall, answer, ask, json, type Member, member, postAs } from "../helpers/community.ts";
 
 async function keyWith(t: TestApp, who: Member, scopes?: string[]): Promise<string> {
@@ -156,7 +156,7 @@ function rpc(url: string, key: string, body: unknown): Promise<Response> {
 
 Deno.test("mcp: a read-only key lists and calls read tools; a write tool is refused with 403 and an insufficient_scope challenge", async () => {
   const t = await createTestApp();
-  const srv = serveOnLoopback(t.app.fetch);
+  const srv = serveAppOnLoopback(t);
   try {
     const ada = await member(t, "Ada");
     const key = await keyWith(t, ada, ["read"]);

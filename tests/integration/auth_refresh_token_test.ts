@@ -45,6 +45,8 @@ Deno.test("provider_c: the authorize redirect asks for offline access with the d
     const { location } = await startLogin(t, "provider_c", new CookieJar());
     assert.equal(location.searchParams.get("access_type"), "offline");
     assert.equal(location.searchParams.get("scope"), "openid profile email");
+    // No offline_access, so no consent prompt forced on every sign-in.
+    assert.equal(location.searchParams.get("prompt"), null);
     // The other providers are unchanged.
     const b = await startLogin(t, "provider_b", new CookieJar());
     assert.equal(b.location.searchParams.get("access_type"), null);
@@ -61,6 +63,11 @@ Deno.test("provider_c: PROVIDER_C_SCOPES sets the scopes of the authorize redire
     const { location } = await startLogin(t, "provider_c", new CookieJar());
     assert.equal(location.searchParams.get("scope"), "openid profile email offline_access");
     assert.equal(location.searchParams.get("access_type"), "offline");
+    // OpenID Connect Core §11: offline_access is honoured only with prompt=consent.
+    assert.equal(location.searchParams.get("prompt"), "consent");
+    // provider_b has no such rule and gets no prompt.
+    const b = await startLogin(t, "provider_b", new CookieJar());
+    assert.equal(b.location.searchParams.get("prompt"), null);
   } finally {
     await close();
   }
@@ -120,7 +127,7 @@ Deno.test("provider_c: a Google-like provider's refresh token is stored sealed a
   }
 });
 
-Deno.test("provider_c: a generic OpenID provider issues the refresh token only for offline_access", async () => {
+Deno.test("provider_c: a generic OpenID provider issues the refresh token only for offline_access with prompt=consent", async () => {
   // Without offline_access in PROVIDER_C_SCOPES: access_type=offline is ignored, no token.
   const plain = await appWithFakeProviders();
   try {
@@ -131,7 +138,7 @@ Deno.test("provider_c: a generic OpenID provider issues the refresh token only f
   } finally {
     await plain.close();
   }
-  // With it: the token is issued and kept, sealed.
+  // With it (and the prompt=consent the scope needs): the token is issued and kept, sealed.
   const offline = await appWithFakeProviders({
     env: { PROVIDER_C_SCOPES: "openid profile email offline_access" },
   });

@@ -4,47 +4,15 @@
  * doing what its REST twin does, the agent key's 401 and the shared rate limit.
  */
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { createTestApp, serveOnLoopback, type TestApp } from "../helpers/app.ts";
-import { agentCall, agentKey, answer, ask, member } from "../helpers/community.ts";
-
-type Structured = Record<string, unknown>;
-
-async function connect(url: string, key: string | null): Promise<Client> {
-  const client = new Client({ name: "parley-test", version: "1.0.0" });
-  const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }),
-  );
-  return client;
-}
-
-async function withMcp(
-  fn: (ctx: { t: TestApp; url: string; key: string; client: Client }) => Promise<void>,
-  setup?: (t: TestApp) => void,
-): Promise<void> {
-  const t = await createTestApp();
-  setup?.(t);
-  const srv = serveOnLoopback(t.app.fetch);
-  let client: Client | undefined;
-  try {
-    const ada = await member(t, "Ada");
-    const key = await agentKey(t, ada);
-    client = await connect(srv.url, key);
-    await fn({ t, url: srv.url, key, client });
-  } finally {
-    await client?.close();
-    await srv.close();
-    await t.close();
-  }
-}
-
-function text(result: { content?: unknown }): string {
-  const items = (result.content ?? []) as { type: string; text?: string }[];
-  return items.filter((c) => c.type === "text").map((c) => c.text).join("\n");
-}
+import { createTestApp } from "../helpers/app.ts";
+import { agentCall, answer, ask, member } from "../helpers/community.ts";
+import {
+  connectMcp as connect,
+  type Structured,
+  toolText as text,
+  withMcp,
+} from "../helpers/mcp.ts";
 
 Deno.test("mcp: tools/list names the tools, each with an object input and output schema", async () => {
   await withMcp(async ({ client }) => {
@@ -53,6 +21,7 @@ Deno.test("mcp: tools/list names the tools, each with an object input and output
       "search_questions",
       "similar_questions",
       "get_question",
+      "read_post",
       "ask_question",
       "reply",
       "vote",
@@ -76,6 +45,8 @@ Deno.test("mcp: tools/list names the tools, each with an object input and output
       "tag",
     ]);
     assert.deepEqual(byName.get_question.inputSchema.required, ["id"]);
+    assert.deepEqual(byName.read_post.inputSchema.required?.sort(), ["id", "targetType"]);
+    assert.equal(byName.read_post.annotations?.readOnlyHint, true);
     assert.deepEqual(byName.ask_question.inputSchema.required, ["title"]);
     assert.deepEqual(byName.reply.inputSchema.required?.sort(), ["content", "questionId"]);
     assert.deepEqual(byName.vote.inputSchema.required, ["questionId"]);
@@ -145,21 +116,55 @@ Deno.test("mcp: ask, search, get, reply and vote act as the key's owner, with st
   });
 });
 
-Deno.test("mcp: get_question pages 30 top-level answers, each with its replies", async () => {
+Deno.test("mcp: get_question pages 10 top-level answers with their first 2 replies; answer pages the rest", async () => {
   await withMcp(async ({ t, client }) => {
     const bob = await member(t, "Bob");
     const id = await ask(t, bob, { title: "A long thread" });
     const first = await answer(t, bob, id, "answer 0");
-    await answer(t, bob, id, "reply to 0", first);
-    for (let i = 1; i < 31; i++) await answer(t, bob, id, `answer ${i}`);
-    const p1 = await client.callTool({ name: "get_question", arguments: { id } });
-    const s1 = p1.structuredContent as { messages: Structured[]; page: number; pageCount: number };
-    assert.equal(s1.messages.length, 31); // 30 answers + the reply to the first
-    assert.equal(s1.page < s1.pageCount, true);
-    const p2 = await client.callTool({ name: "get_question", arguments: { id, page: 2 } });
-    const s2 = p2.structuredContent as { messages: Structured[]; page: number; pageCount: number };
-    assert.deepEqual(s2.messages.map((m) => m.content), ["answer 30"]);
-    assert.equal(s2.page < s2.pageCount, false);
+    const replies: string[] = [];
+    for (let i = 0; i < 12; i++) replies.push(await answer(t, bob, id, `reply ${i}`, first));
+    for (let i = 1; i < 21; i++) await answer(t, bob, id, `answer ${i}`);
+    type Page = {
+      messages: Structured[];
+      page: number;
+      pageCount: number;
+      answerCount: number;
+      replyCounts: { answerId: string; replies: number }[];
+      replyPage?: number;
+      replyPageCount?: number;
+    };
+    const get = async (args: Structured) => {
+      const r = await client.callTool({ name: "get_question", arguments: { id, ...args } });
+      assert.ok(!r.isError, text(r));
+      return r.structuredContent as Page;
+    };
+    const p1 = await get({ sort: "oldest" });
+    assert.deepEqual(p1.messages.map((m) => m.content), [
+      "answer 0",
+      "reply 0",
+      "reply 1",
+      ...Array.from({ length: 9 }, (_, i) => `answer ${i + 1}`),
+    ]);
+    assert.deepEqual([p1.page, p1.pageCount, p1.answerCount], [1, 3, 21]);
+    assert.deepEqual(p1.replyCounts.find((r) => r.answerId === first), {
+      answerId: first,
+      replies: 12,
+    });
+    const p3 = await get({ sort: "oldest", page: 3 });
+    assert.deepEqual(p3.messages.map((m) => m.content), ["answer 20"]);
+    assert.deepEqual((await get({ sort: "oldest", page: 4 })).messages, []);
+    const newest = await get({ sort: "newest" });
+    assert.equal(newest.messages[0].content, "answer 20");
+
+    // One answer: its replies 10 a page.
+    const a1 = await get({ answer: first });
+    assert.deepEqual(a1.messages.map((m) => m.id), [first, ...replies.slice(0, 10)]);
+    assert.deepEqual([a1.replyPage, a1.replyPageCount], [1, 2]);
+    const a2 = await get({ answer: first, replyPage: 2 });
+    assert.deepEqual(a2.messages.map((m) => m.id), [first, ...replies.slice(10)]);
+    // A reply is not an answer: nothing shown.
+    const notAnswer = await get({ answer: replies[0] });
+    assert.deepEqual([notAnswer.messages, notAnswer.replyCounts], [[], []]);
   });
 });
 
@@ -253,7 +258,8 @@ Deno.test("mcp: /skill.md and /docs/api show the client configuration and every 
       const sig of [
         "search_questions {q?, tag?, sort?, page?}",
         "similar_questions {title}",
-        "get_question {id, page?}",
+        "get_question {id, page?, sort?, answer?, replyPage?}",
+        "read_post {targetType, id}",
         "ask_question {title, description?, tags?}",
         "reply {questionId, content, replyTo?}",
         "vote {questionId, voteType?, messageId?}",

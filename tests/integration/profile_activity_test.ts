@@ -109,7 +109,11 @@ Deno.test("activity: likes and favorites embed the target; debates list the outc
   try {
     const ada = await member(t, "Ada");
     const bob = await member(t, "Bob");
-    const q = await ask(t, ada, { title: "Is KV fast?", description: "Asking for *speed*." });
+    const q = await ask(t, ada, {
+      title: "Is KV fast?",
+      description: "Asking for *speed*.",
+      tags: ["kv"],
+    });
     const m = await answer(t, ada, q, "Yes, with per-voter keys.");
     await postAs(t, bob, "/api/likes", { targetId: q, targetType: "question", voteType: "down" });
     await postAs(t, bob, "/api/likes", { targetId: m, targetType: "message" });
@@ -127,11 +131,16 @@ Deno.test("activity: likes and favorites embed the target; debates list the outc
     assert.equal(likedMessage.title, "Is KV fast?");
     assert.equal(likedMessage.excerpt, "Yes, with per-voter keys.");
     assert.equal(likedMessage.url, `/questions/${q}#${m}`);
+    // SPEC: "plus the target's full content" — the whole text, not only the excerpt.
+    assert.equal(likedMessage.content, "Yes, with per-voter keys.");
+    assert.deepEqual(likedMessage.tags, ["kv"]);
 
     const favs = await activity(t, bob, "/api/profile/activity?type=favorites");
     assert.deepEqual(favs.body.activities.map((a) => a.targetId), [q, m]);
     const favQuestion = favs.body.activities[0].target as Record<string, unknown>;
     assert.equal(favQuestion.excerpt, "Asking for speed.");
+    assert.equal(favQuestion.content, "Asking for *speed*.");
+    assert.deepEqual(favQuestion.tags, ["kv"]);
     assert.equal(typeof favs.body.activities[0].createdAt, "number");
 
     const debates = await activity(t, bob, "/api/profile/activity?type=debates");
@@ -142,6 +151,35 @@ Deno.test("activity: likes and favorites embed the target; debates list the outc
         [d1, "Cats or dogs?", "Dr. Opponent", "completed", "user"],
       ],
     );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("activity: a liked or favorited long post arrives whole, not as its 200-character excerpt", async () => {
+  const t = await createTestApp({ now: steppingClock() });
+  try {
+    const ada = await member(t, "Ada");
+    const bob = await member(t, "Bob");
+    const paragraph = "Deno KV pages with cursors; each page resumes after the last key. ";
+    const longDescription = paragraph.repeat(60).trim(); // ~4,000 characters
+    const longAnswer = `${paragraph.repeat(120).trim()}\n\n**The end.**`; // ~8,000 characters
+    const q = await ask(t, ada, { title: "A long question", description: longDescription });
+    const m = await answer(t, ada, q, longAnswer);
+    await postAs(t, bob, "/api/likes", { targetId: m, targetType: "message" });
+    await postAs(t, bob, "/api/favorites", { targetId: q, targetType: "question" });
+
+    const likes = await activity(t, bob, "/api/profile/activity?type=likes");
+    const liked = likes.body.activities[0].target as { content: string; excerpt: string };
+    assert.equal(liked.content, longAnswer);
+    assert.ok(liked.excerpt.length <= 201, `excerpt ${liked.excerpt.length}`);
+    const favs = await activity(t, bob, "/api/profile/activity?type=favorites");
+    const fav = favs.body.activities[0].target as { content: string };
+    assert.equal(fav.content, longDescription);
+    // Others see the same item when the setting is public (favorites are by default).
+    const pub = await activity(t, null, `/api/profile/public/${bob.id}/activity?type=favorites`);
+    assert.equal(pub.status, 200);
+    assert.equal((pub.body.activities[0].target as { content: string }).content, longDescription);
   } finally {
     await t.close();
   }

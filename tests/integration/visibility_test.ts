@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import manifest from "@/manifest.gen.ts";
-import { createTestApp, serveOnLoopback, type TestApp } from "../helpers/app.ts";
+import { createTestApp, serveAppOnLoopback, type TestApp } from "../helpers/app.ts";
 import {
   agentCall,
   agentKey,
@@ -263,7 +263,18 @@ const TOOLS: Record<string, ((w: World) => Record<string, unknown>)[] | string> 
     () => ({ title: `${HIDDEN_Q} offensive title` }),
     () => ({ title: "Watering ferns in the garden" }),
   ],
-  get_question: [(w) => ({ id: w.qid }), (w) => ({ id: w.hiddenQid })],
+  get_question: [
+    (w) => ({ id: w.qid }),
+    (w) => ({ id: w.hiddenQid }),
+    (w) => ({ id: w.qid, answer: w.hiddenAid }),
+    (w) => ({ id: w.qid, answer: w.deletedAid }),
+  ],
+  read_post: [
+    (w) => ({ targetType: "question", id: w.qid }),
+    (w) => ({ targetType: "question", id: w.hiddenQid }),
+    (w) => ({ targetType: "message", id: w.hiddenAid }),
+    (w) => ({ targetType: "message", id: w.deletedAid }),
+  ],
   ask_question: "writes",
   reply: "writes; refuses a hidden question",
   vote: "writes; 404 on hidden targets",
@@ -284,7 +295,7 @@ async function mcpClient(url: string, key: string): Promise<Client> {
 
 Deno.test("visibility: every MCP tool is classified, and none that reads posts shows hidden or deleted content to a stranger", async () => {
   const w = await world();
-  const srv = serveOnLoopback(w.t.app.fetch);
+  const srv = serveAppOnLoopback(w.t);
   const client = await mcpClient(srv.url, await agentKey(w.t, w.stranger));
   try {
     const { tools } = await client.listTools();
@@ -300,6 +311,38 @@ Deno.test("visibility: every MCP tool is classified, and none that reads posts s
     }
     const hidden = await client.callTool({ name: "get_question", arguments: { id: w.hiddenQid } });
     assert.equal(hidden.isError, true);
+    for (const id of [w.hiddenAid, w.deletedAid]) {
+      const post = await client.callTool({
+        name: "read_post",
+        arguments: { targetType: "message", id },
+      });
+      assert.equal(post.isError, true, id);
+    }
+    // Resources, prompts and completions read posts too.
+    const listed = await client.listResources();
+    assert.ok(
+      listed.resources.some((r: { uri: string }) => r.uri === `parley://questions/${w.qid}`),
+    );
+    assert.deepEqual(leaked(JSON.stringify(listed)), [], "resources/list");
+    const read = await client.readResource({ uri: `parley://questions/${w.qid}` });
+    assert.deepEqual(leaked(JSON.stringify(read)), [], "resources/read");
+    await assert.rejects(client.readResource({ uri: `parley://questions/${w.hiddenQid}` }));
+    for (const name of ["answer_question", "summarize_thread"]) {
+      const got = await client.getPrompt({ name, arguments: { id: w.qid } });
+      assert.deepEqual(leaked(JSON.stringify(got)), [], name);
+      await assert.rejects(client.getPrompt({ name, arguments: { id: w.hiddenQid } }), /not found/);
+    }
+    const drafted = await client.getPrompt({
+      name: "draft_question",
+      arguments: { topic: "zanzibarhidden" },
+    });
+    assert.deepEqual(leaked(JSON.stringify(drafted)), [], "draft_question");
+    const ids = await client.complete({
+      ref: { type: "ref/resource", uri: "parley://questions/{id}" },
+      argument: { name: "id", value: "" },
+    });
+    assert.ok(ids.completion.values.includes(w.qid));
+    assert.ok(!ids.completion.values.includes(w.hiddenQid), "a hidden question is not offered");
   } finally {
     await client.close();
     await srv.close();
@@ -353,7 +396,7 @@ interface NotificationOut {
 
 Deno.test("finding 2: notifications of a hidden or deleted answer say removed, without the excerpt — REST, page, agent API and MCP", async () => {
   const w = await world();
-  const srv = serveOnLoopback(w.t.app.fetch);
+  const srv = serveAppOnLoopback(w.t);
   const key = await agentKey(w.t, w.asker);
   const client = await mcpClient(srv.url, key);
   try {
@@ -387,7 +430,7 @@ Deno.test("finding 2: notifications of a hidden or deleted answer say removed, w
 
 Deno.test("finding 3: likedBy lists only voters with a public vote history, plus the viewer; counts stay true (REST and MCP)", async () => {
   const t = await createTestApp();
-  const srv = serveOnLoopback(t.app.fetch);
+  const srv = serveAppOnLoopback(t);
   try {
     const [asker, priv, pub, reader] = await Promise.all(
       ["Asker", "Private", "Public", "Reader"].map((n) => member(t, n)),
@@ -417,9 +460,10 @@ Deno.test("finding 3: likedBy lists only voters with a public vote history, plus
     assert.deepEqual((await as(priv)).likedBy.sort(), [priv.id, pub.id].sort());
     const client = await mcpClient(srv.url, await agentKey(t, reader));
     try {
+      // MCP answers carry no voter lists at all (kept small for a model), only the counts.
       const r = await client.callTool({ name: "get_question", arguments: { id: qid } });
-      const q = r.structuredContent as { likedBy: string[]; upvotes: number };
-      assert.deepEqual(q.likedBy, [pub.id]);
+      const q = r.structuredContent as { likedBy?: string[]; upvotes: number };
+      assert.equal("likedBy" in q, false);
       assert.equal(q.upvotes, 2);
     } finally {
       await client.close();
