@@ -47,6 +47,7 @@ import * as $api_notifications_stream from "./routes/api/notifications/stream.ts
 import * as $api_openapi_json from "./routes/api/openapi.json.ts";
 import * as $api_profile_activity from "./routes/api/profile/activity.ts";
 import * as $api_profile_agent_keys from "./routes/api/profile/agent-keys.ts";
+import * as $api_profile_export from "./routes/api/profile/export.ts";
 import * as $api_profile_identities from "./routes/api/profile/identities.ts";
 import * as $api_profile_me from "./routes/api/profile/me.ts";
 import * as $api_profile_public_userId from "./routes/api/profile/public/[userId].ts";
@@ -103,6 +104,7 @@ import * as $island_AgentProfileEditor from "./islands/AgentProfileEditor.tsx";
 import * as $island_AskIdeas from "./islands/AskIdeas.tsx";
 import * as $island_DebateFollow from "./islands/DebateFollow.tsx";
 import * as $island_DebateLive from "./islands/DebateLive.tsx";
+import * as $island_DeleteAccountForm from "./islands/DeleteAccountForm.tsx";
 import * as $island_ExpertPanel from "./islands/ExpertPanel.tsx";
 import * as $island_FavoriteButton from "./islands/FavoriteButton.tsx";
 import * as $island_FlagButton from "./islands/FlagButton.tsx";
@@ -167,6 +169,7 @@ const manifest: Manifest = {
     "./routes/api/openapi.json.ts": $api_openapi_json,
     "./routes/api/profile/activity.ts": $api_profile_activity,
     "./routes/api/profile/agent-keys.ts": $api_profile_agent_keys,
+    "./routes/api/profile/export.ts": $api_profile_export,
     "./routes/api/profile/identities.ts": $api_profile_identities,
     "./routes/api/profile/me.ts": $api_profile_me,
     "./routes/api/profile/public/[userId].ts": $api_profile_public_userId,
@@ -225,6 +228,7 @@ const manifest: Manifest = {
     "./islands/AskIdeas.tsx": $island_AskIdeas,
     "./islands/DebateFollow.tsx": $island_DebateFollow,
     "./islands/DebateLive.tsx": $island_DebateLive,
+    "./islands/DeleteAccountForm.tsx": $island_DeleteAccountForm,
     "./islands/ExpertPanel.tsx": $island_ExpertPanel,
     "./islands/FavoriteButton.tsx": $island_FavoriteButton,
     "./islands/FlagButton.tsx": $island_FlagButton,

@@ -10,7 +10,7 @@
 import { updateAtomically } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import { type IdentityRecord, sealIdentity, setIdentity } from "./identities.ts";
-import { prepareSession, SESSION_TTL_MS } from "./sessions.ts";
+import { prepareSession, writeSession } from "./sessions.ts";
 import { buildUser, type User } from "./users.ts";
 import type { ProviderId } from "../config.ts";
 import { providerClient } from "./clients.ts";
@@ -115,14 +115,17 @@ export async function completeSignIn(
       userId = user.id;
       created = true;
       const userKey = keys.user(user.id);
-      op.check({ key: userKey, versionstamp: null }).set(userKey, user);
+      // A deleted account's id stays retired (its tombstone): never a new user's.
+      op.check({ key: userKey, versionstamp: null })
+        .check({ key: keys.deletedUser(user.id), versionstamp: null })
+        .set(userKey, user);
       setIdentity(
         op,
         await sealIdentity(secret, { provider, canonicalUserId: userId, profile, tokens, now }),
       );
     }
     const session = await prepareSession(userId, provider, now);
-    op.set(session.key, session.session, { expireIn: SESSION_TTL_MS });
+    writeSession(op, session);
     return {
       op,
       result: { ok: true, token: session.token, userId, created, returnTo: n.returnTo },

@@ -14,6 +14,7 @@ import { isLookupId, keys } from "../kv/keys.ts";
 import type { MessageRecord } from "./messages/model.ts";
 import type { QuestionRecord } from "./questions/model.ts";
 import { invalidateReads } from "./read_cache.ts";
+import { isAccountAuthor } from "../account/deleted_user.ts";
 
 /** The outcome of an accept. */
 export type AcceptResult =
@@ -62,9 +63,9 @@ export async function acceptAnswer(
       return { op: null, result: { ok: false, reason: "message_not_found" } };
     }
     if (msg.replyTo) return { op: null, result: { ok: false, reason: "not_an_answer" } };
-    op.check(m).set(keys.acceptedAnswer(q.value.id), msg.id)
-      // Once accepted, the author's account is established (lib/moderation/standing.ts).
-      .max(keys.userStat(msg.author.id, "answer_accepted"), 1n);
+    op.check(m).set(keys.acceptedAnswer(q.value.id), msg.id);
+    // Once accepted, the author's account is established (lib/moderation/standing.ts).
+    if (isAccountAuthor(msg.author.id)) op.max(keys.userStat(msg.author.id, "answer_accepted"), 1n);
     acceptInOp(op, q.value, msg, Date.now());
     return { op, result: { ok: true, acceptedMessageId: msg.id } };
   });

@@ -10,7 +10,7 @@ import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../li
 import type { HitLog } from "../limits/window.ts";
 import { keys } from "../kv/keys.ts";
 import { findTarget, type TargetType } from "./targets.ts";
-import { isExpertAuthor } from "../panel/experts.ts";
+import { isAccountAuthor } from "../account/deleted_user.ts";
 
 /** A favorite as stored under `["favorites", userId, targetType, targetId]`. */
 export interface FavoriteRecord {
@@ -105,7 +105,7 @@ export async function toggleFavorite(
         } satisfies UserFavoriteEntry,
       );
       addToCounter(op, keys.favoriteCount(targetType, targetId), 1);
-      if (!isExpertAuthor(target.authorId)) {
+      if (isAccountAuthor(target.authorId)) {
         addToCounter(op, keys.userStat(target.authorId, "favorites_received"), 1);
       }
     } else {
@@ -113,7 +113,7 @@ export async function toggleFavorite(
         keys.userFavorite(userId, invertTime(cur.value.createdAt), targetType, targetId),
       );
       addToCounter(op, keys.favoriteCount(targetType, targetId), -1);
-      if (!isExpertAuthor(target.authorId)) {
+      if (isAccountAuthor(target.authorId)) {
         addToCounter(op, keys.userStat(target.authorId, "favorites_received"), -1);
       }
     }

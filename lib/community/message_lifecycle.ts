@@ -33,6 +33,7 @@ import { removeFromAnswerOrder, type ScorePointer } from "./answer_order.ts";
 import type { QuestionRecord } from "./questions/model.ts";
 import { bumpQuestion } from "./questions/version.ts";
 import { invalidateReads } from "./read_cache.ts";
+import { isAccountAuthor } from "../account/deleted_user.ts";
 import { writeRevisions } from "./revisions.ts";
 
 /** The outcome of an edit. */
@@ -145,7 +146,7 @@ export async function deleteMessage(
       } satisfies MessageRecord,
     );
     // Undo what the write counted: an AI expert's message was on no activity list.
-    if (countsTowardStats(m)) {
+    if (countsTowardStats(m) && isAccountAuthor(m.author.id)) {
       op.delete(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id));
       addToCounter(op, keys.userStat(m.author.id, "answers"), -1);
     }

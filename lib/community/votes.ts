@@ -42,7 +42,7 @@ import { isLookupId, keys } from "../kv/keys.ts";
 import { findTarget, type TargetInfo, type TargetType } from "./targets.ts";
 import type { MessageRecord } from "./messages/model.ts";
 import type { QuestionRecord } from "./questions/model.ts";
-import { isExpertAuthor } from "../panel/experts.ts";
+import { isAccountAuthor } from "../account/deleted_user.ts";
 import { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
 import {
   type AnswerRef,
@@ -338,8 +338,9 @@ function writeVote(
     op.delete(voteKey);
   }
   const received = (step.next === "up" ? 1 : 0) - (prev === "up" ? 1 : 0);
-  // An AI expert's message: the counts move, no one's statistics do.
-  const expert = isExpertAuthor(target.authorId);
+  // An AI expert's message, a deleted account's kept post: the counts move, no one's
+  // statistics do.
+  const expert = !isAccountAuthor(target.authorId);
   if (received !== 0 && !expert) {
     sums.push([keys.userStat(target.authorId, "upvotes_received"), received]);
   }
@@ -517,7 +518,7 @@ async function afterVote(
   // the ones the commit moved from plus its group's moves (no second read): votes committed
   // concurrently elsewhere may be missing from this answer, never from the stored counters.
   invalidateReads(kv); // vote counts in the feed
-  if (action === "liked" && !isExpertAuthor(author)) {
+  if (action === "liked" && isAccountAuthor(author)) {
     // Coalesced per author / per liked post (lib/coalesce.ts): a crowd liking one post costs
     // about two peak-and-badge checks and two notification writes, not one each, and the
     // voter still answers after work that saw its own like.

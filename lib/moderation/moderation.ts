@@ -211,6 +211,7 @@ export async function flagPost(
         standing,
       } satisfies FlagRecord,
     );
+    op.set(keys.flagByUser(userId, targetType, targetId), true); // a person's flags
     if (entry.weight! >= FLAG_WEIGHT_TO_HIDE && r.hiddenAt === undefined) {
       entry.hidden = true;
       setHidden(op, targetType, r, now, "flags");

@@ -7,6 +7,7 @@ import { Privacy } from "@/components/profile/Privacy.tsx";
 import { getSettings } from "@/lib/profile/settings.ts";
 import { type Settings } from "@/lib/schemas/profile.ts";
 import { AgentKeys } from "@/components/profile/AgentKeys.tsx";
+import { YourData } from "@/components/profile/YourData.tsx";
 import { ActivityList, ActivityTabs } from "@/components/profile/ActivityList.tsx";
 import { StatsAndBadges } from "@/components/profile/StatsAndBadges.tsx";
 import {
@@ -83,6 +84,7 @@ const SECTIONS = [
   { href: "#settings", label: "Settings" },
   { href: "#agent-keys", label: "API keys" },
   { href: "#sign-in-methods", label: "Sign-in methods" },
+  { href: "#your-data", label: "Your data" },
 ];
 
 /**
@@ -126,6 +128,7 @@ export default define.page<typeof handler>(function ProfilePage({ data, url }) {
         <Privacy settings={data.settings} />
         <AgentKeys keys={data.keys} />
         <SignInMethods identities={data.identities} available={data.available} />
+        <YourData displayName={data.profile.displayName} />
       </div>
     </>
   );

@@ -129,6 +129,7 @@ const ROUTES: Record<string, string[] | string> = {
   "./routes/api/openapi.json.ts": "documentation",
   "./routes/api/profile/activity.ts": ["/api/profile/activity?type=answers"],
   "./routes/api/profile/agent-keys.ts": "keys",
+  "./routes/api/profile/export.ts": "own data only: tests/integration/account_data_test.ts",
   "./routes/api/profile/identities.ts": "identities",
   "./routes/api/profile/me.ts": "own profile",
   "./routes/api/profile/public/[userId].ts": ["/api/profile/public/{u}", "/api/profile/public/{a}"],

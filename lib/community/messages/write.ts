@@ -62,6 +62,8 @@ function writeMessage(op: Deno.AtomicOperation, m: MessageRecord, rootId?: strin
     id: m.id,
     questionId: m.questionId,
   });
+  // Every post a person wrote, deleted ones included (their account's deletion finds it).
+  op.set(keys.authored(m.author.id, "message", m.id), true);
   addToCounter(op, keys.userStat(m.author.id, "answers"), 1);
 }
 

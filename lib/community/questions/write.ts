@@ -15,6 +15,7 @@ import { recordEarnedBadges } from "../../profile/stats.ts";
 import { invalidateReads } from "../read_cache.ts";
 import { markAnswerOrderBuilt } from "../answer_order.ts";
 import { questionTerms } from "../search_terms.ts";
+import { followInOp } from "../../notifications/notifications.ts";
 import {
   type Author,
   feedKey,
@@ -89,7 +90,9 @@ export function writeQuestion(
   for (const term of questionTerms(q)) op.set(keys.questionTerm(term, inv, q.id), q.id);
   addToCounter(op, keys.counter("questions"), 1);
   addToCounter(op, keys.userStat(q.author.id, "questions"), 1);
-  op.set(keys.follow(q.id, q.author.id), { at: q.createdAt }); // the asker follows
+  followInOp(op, q.id, q.author.id, q.createdAt); // the asker follows
+  // Every post a person wrote, deleted ones included (their account's deletion finds it).
+  op.set(keys.authored(q.author.id, "question", q.id), true);
   markAnswerOrderBuilt(op, q.id); // every answer will carry its `sort=votes` row
   return op;
 }
@@ -189,7 +192,9 @@ function queueCreate(
 }
 
 function mutationsOf(q: QuestionRecord): number {
-  return 9 + q.tags.length + questionTerms(q).length + 4;
+  // The fixed rows of writeQuestion (with the asker's follow index and `authored` row),
+  // one per tag and term, and room for a first message's.
+  return 11 + q.tags.length + questionTerms(q).length + 4;
 }
 
 /** Number and commit queued creates, a batch at a time, until the queue is empty. */
