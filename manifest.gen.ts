@@ -41,6 +41,7 @@ import * as $api_messages_id_revisions from "./routes/api/messages/[id]/revision
 import * as $api_mod_actions from "./routes/api/mod/actions.ts";
 import * as $api_mod_log from "./routes/api/mod/log.ts";
 import * as $api_mod_queue from "./routes/api/mod/queue.ts";
+import * as $api_mod_users_id from "./routes/api/mod/users/[id].ts";
 import * as $api_notifications_index from "./routes/api/notifications/index.ts";
 import * as $api_notifications_read from "./routes/api/notifications/read.ts";
 import * as $api_notifications_stream from "./routes/api/notifications/stream.ts";
@@ -163,6 +164,7 @@ const manifest: Manifest = {
     "./routes/api/mod/actions.ts": $api_mod_actions,
     "./routes/api/mod/log.ts": $api_mod_log,
     "./routes/api/mod/queue.ts": $api_mod_queue,
+    "./routes/api/mod/users/[id].ts": $api_mod_users_id,
     "./routes/api/notifications/index.ts": $api_notifications_index,
     "./routes/api/notifications/read.ts": $api_notifications_read,
     "./routes/api/notifications/stream.ts": $api_notifications_stream,

@@ -17,8 +17,9 @@ import { keys } from "../kv/keys.ts";
 import { commit } from "../kv/atomic.ts";
 import { randomToken, sha256Hex } from "../ids.ts";
 import type { SessionUser } from "../state.ts";
-import { effectiveProfile, getProfile, type ProfileRecord } from "../profile/profiles.ts";
+import { effectiveProfile, type Profile, type ProfileRecord } from "../profile/profiles.ts";
 import type { User } from "./users.ts";
+import { activeSanction, type Sanction } from "../moderation/sanctions.ts";
 
 /** How long a session lives without use. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -221,24 +222,32 @@ export async function userForSession(
   const dot = token.indexOf(".");
   const claimed = dot === -1 ? null : token.slice(dot + 1);
   let found: { session: Session; renewed: boolean } | null;
-  let profile: Awaited<ReturnType<typeof getProfile>>;
+  let profile: Profile | null;
+  let sanction: Sanction | null;
   if (claimed) {
-    // One round trip: the session and the profile of the user the token names.
-    const [entry, user, custom] = await kv.getMany<[Session, User, ProfileRecord]>([
-      key,
-      keys.user(claimed),
-      keys.profile(claimed),
-    ]);
+    // One round trip: the session, and the profile and standing of the user it names.
+    const [entry, user, custom, sanctioned] = await kv.getMany<
+      [Session, User, ProfileRecord, Sanction]
+    >([key, keys.user(claimed), keys.profile(claimed), keys.sanction(claimed)]);
     found = await liveSession(kv, key, entry, now);
     if (!found || found.session.userId !== claimed) return null;
     profile = user.value ? effectiveProfile(user.value, custom.value) : null;
+    sanction = activeSanction(sanctioned.value, now);
   } else {
     found = await readSession(kv, token, now);
     if (!found) return null;
     // The name and picture people see are the profile's (customized or from the provider).
-    profile = await getProfile(kv, found.session.userId);
+    const id = found.session.userId;
+    const [user, custom, sanctioned] = await kv.getMany<[User, ProfileRecord, Sanction]>([
+      keys.user(id),
+      keys.profile(id),
+      keys.sanction(id),
+    ]);
+    profile = user.value ? effectiveProfile(user.value, custom.value) : null;
+    sanction = activeSanction(sanctioned.value, now);
   }
-  if (!profile) return null;
+  // A deleted account has no profile; a suspended one is signed out everywhere.
+  if (!profile || sanction?.action === "suspend") return null;
   return {
     user: {
       id: profile.userId,
@@ -246,6 +255,7 @@ export async function userForSession(
       image: profile.avatarUrl,
       provider: found.session.provider,
       sessionToken: token,
+      ...(sanction ? { sanction } : {}),
     },
     renewed: found.renewed,
   };

@@ -34,12 +34,14 @@ import type { QuestionRecord } from "./questions/model.ts";
 import { bumpQuestion } from "./questions/version.ts";
 import { invalidateReads } from "./read_cache.ts";
 import { isAccountAuthor } from "../account/deleted_user.ts";
+import { type Restricted, restriction } from "../moderation/sanctions.ts";
 import { writeRevisions } from "./revisions.ts";
 
 /** The outcome of an edit. */
 export type EditMessageResult =
   | { ok: true; message: MessageRecord }
-  | { ok: false; reason: "message_not_found" | "not_author" };
+  | { ok: false; reason: "message_not_found" | "not_author" }
+  | Restricted;
 
 /**
  * Edit a message's content as `userId` (its author only).
@@ -57,6 +59,9 @@ export async function editMessage(
   { now = Date.now() }: { now?: number } = {},
 ): Promise<EditMessageResult> {
   if (!isLookupId(input.messageId)) return { ok: false, reason: "message_not_found" };
+  // A silenced or suspended author edits nothing (docs/interface.md#sanctions).
+  const restricted = await restriction(kv, input.userId, now);
+  if (restricted) return restricted;
   const content = input.content.trim();
   const result = await updateAtomically<EditMessageResult>(async () => {
     const cur = await kv.get<MessageRecord>(keys.message(input.messageId));

@@ -14,6 +14,8 @@ import { hitSlicedLimit } from "../limits/slices.ts";
 import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
 import type { Services } from "../services.ts";
 import { HttpError } from "../fresh/error.ts";
+import { cachedSanction } from "../moderation/sanctions.ts";
+import { restrictedError } from "./outcome.ts";
 
 /** Agent requests allowed per key per minute (docs/interface.md#agent-api). */
 export const AGENT_RATE_LIMIT = 60;
@@ -75,6 +77,10 @@ export async function authenticateAgent(
     );
     throw rate.allowed ? invalidKey(rateLimitHeaders(rate)) : rateLimited(rate);
   }
+  // A suspended person's keys are refused (docs/interface.md#sanctions), with why and until
+  // when; a silenced person's agent may still read (its writes are refused).
+  const sanction = await cachedSanction(kv, key.userId, t);
+  if (sanction?.action === "suspend") throw restrictedError(sanction);
   // Sliced (lib/limits/slices.ts): no commit per request, never a contention 500, and
   // never more than `limit` in any window across instances.
   const rate = await hitSlicedLimit(kv, "agent", key.id, limit, WINDOW_MS, t);

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { RestrictedError, restriction } from "../moderation/sanctions.ts";
 import { jsonAnswer } from "../llm/json.ts";
 import { type LlmClient, LlmError } from "../llm/types.ts";
 import { buildMessage, type MessageRecord, type MessageView } from "../community/messages/model.ts";
@@ -63,8 +64,13 @@ export interface ParticipationDeps {
 /** What posting a draft needs: no model. */
 export type PostDeps = Pick<ParticipationDeps, "kv" | "now" | "limits">;
 
-/** Spend the budget of `kind` before anything is written; throw when none is left. */
+/**
+ * Spend the budget of `kind` before anything is written; throw when none is left, or when
+ * a moderator silenced or suspended the person.
+ */
 async function spend(deps: PostDeps, kind: LimitKind, userId: string): Promise<void> {
+  const restricted = await restriction(deps.kv, userId, deps.now());
+  if (restricted) throw new RestrictedError(restricted.sanction);
   const r = await spendPostingBudget(deps.kv, deps.limits, kind, userId, deps.now());
   if (!r.ok) throw new PostingLimitError(r);
 }

@@ -815,6 +815,35 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
     await c.check("GET", "/api/mod/queue", await anon("/api/mod/queue"));
     await c.check("GET", "/api/mod/log", await anon("/api/mod/log"));
     await c.check("POST", "/api/mod/actions", await anon("/api/mod/actions", { method: "POST" }));
+    // Sanctions: Ada silenced (her write refused with the sanction's 403), then lifted.
+    const sanctionAda = (body: unknown, who = bob, id = ada.id) =>
+      who.send("POST", `/api/mod/users/${id}`, body);
+    await c.check(
+      "POST",
+      "/api/mod/users/{id}",
+      await sanctionAda({ action: "silence", until: "2099-01-01", reason: "Docs check" }),
+    );
+    await c.check(
+      "POST",
+      "/api/questions",
+      await ada.send("POST", "/api/questions", { title: "While silenced" }),
+    );
+    await c.check(
+      "POST",
+      "/api/mod/users/{id}",
+      await sanctionAda({ action: "lift", reason: "ok" }),
+    );
+    await c.check("POST", "/api/mod/users/{id}", await sanctionAda({ action: "mute" }));
+    await c.check(
+      "POST",
+      "/api/mod/users/{id}",
+      await sanctionAda({ action: "silence", reason: "x" }, bob, "u_nobody"),
+    );
+    await c.check(
+      "POST",
+      "/api/mod/users/{id}",
+      await sanctionAda({ action: "silence", reason: "x" }, ada, bob.id),
+    );
     t.services.config.moderators = [];
 
     // Keys revoked, then the session ended.
@@ -827,6 +856,19 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
       "DELETE",
       "/api/profile/agent-keys",
       await ada.send("DELETE", `/api/profile/agent-keys?id=${created.info.id}`),
+    );
+    // Ada's data, then her account deleted (a wrong confirmation first).
+    await c.check("GET", "/api/profile/export", await ada.get("/api/profile/export"));
+    await c.check("GET", "/api/profile/export", await anon("/api/profile/export"));
+    await c.check(
+      "DELETE",
+      "/api/profile/me",
+      await ada.send("DELETE", "/api/profile/me", { confirm: "Not Ada", content: "keep" }),
+    );
+    await c.check(
+      "DELETE",
+      "/api/profile/me",
+      await ada.send("DELETE", "/api/profile/me", { confirm: "Ada", content: "keep" }),
     );
     await c.check("GET", "/api/auth/session", await bob.get("/api/auth/session"));
     await c.check("POST", "/api/auth/logout", await bob.send("POST", "/api/auth/logout"));

@@ -123,6 +123,7 @@ const ROUTES: Record<string, string[] | string> = {
   "./routes/api/mod/actions.ts": "moderators only",
   "./routes/api/mod/log.ts": "moderators only",
   "./routes/api/mod/queue.ts": "moderators only",
+  "./routes/api/mod/users/[id].ts": "moderators only (writes)",
   "./routes/api/notifications/index.ts": "notifications: finding 2 test",
   "./routes/api/notifications/read.ts": "writes",
   "./routes/api/notifications/stream.ts": "unread count only",

@@ -25,6 +25,7 @@ import type { HitLog } from "../../limits/window.ts";
 import { type AfterMessage, afterMessage, messageInOp } from "../../notifications/hooks.ts";
 import { authorOf } from "../../profile/profiles.ts";
 import { recordEarnedBadges } from "../../profile/stats.ts";
+import { type Restricted, restrictionOf, type Sanction } from "../../moderation/sanctions.ts";
 import type { QuestionRecord } from "../questions/model.ts";
 import { bumpQuestion } from "../questions/version.ts";
 import { invalidateReads } from "../read_cache.ts";
@@ -93,7 +94,8 @@ export function writeFirstMessage(op: Deno.AtomicOperation, m: MessageRecord): v
 export type AddMessageResult =
   | { ok: true; message: MessageRecord }
   | { ok: false; reason: "question_not_found" | "reply_not_found" }
-  | RateLimited;
+  | RateLimited
+  | Restricted;
 
 /** A check added by {@link AddMessageOptions.within} no longer holds: nothing was written. */
 export interface ChecksFailed {
@@ -193,11 +195,17 @@ export async function addMessage(
     if (callerChecks.length > 0 && !(await checksHold(kv, callerChecks))) {
       return { op: null, result: { ok: false, reason: "check_failed" } };
     }
-    const [q, parent, log] = await kv.getMany<[QuestionRecord, MessageRecord, HitLog]>([
+    const [q, parent, log, sanction] = await kv.getMany<
+      [QuestionRecord, MessageRecord, HitLog, Sanction]
+    >([
       keys.question(input.questionId),
       keys.message(input.replyTo && input.replyTo.length <= 200 ? input.replyTo : "\u0000none"),
       budget?.key ?? keys.rateLimitLog("none", "none"),
+      keys.sanction(input.author.id),
     ]);
+    // A silenced or suspended author posts nothing, by any way in (docs/interface.md#sanctions).
+    const restricted = restrictionOf(sanction.value, message.createdAt);
+    if (restricted) return { op: null, result: restricted };
     if (!q.value || q.value.deletedAt !== undefined || q.value.hiddenAt !== undefined) {
       return { op: null, result: { ok: false, reason: "question_not_found" } };
     }

@@ -16,6 +16,7 @@ import { invalidateReads } from "../read_cache.ts";
 import { markAnswerOrderBuilt } from "../answer_order.ts";
 import { questionTerms } from "../search_terms.ts";
 import { followInOp } from "../../notifications/notifications.ts";
+import { type Restricted, restriction } from "../../moderation/sanctions.ts";
 import {
   type Author,
   feedKey,
@@ -281,7 +282,8 @@ export type AskedQuestion = Omit<NewQuestion, "author"> & { userId: string };
 export type AskQuestionResult =
   | { ok: true; question: QuestionRecord }
   | { ok: false; reason: "no_author" }
-  | RateLimited;
+  | RateLimited
+  | Restricted;
 
 /** Options of {@link askQuestion}: creation options plus the posting limits to spend from. */
 export interface AskQuestionOptions extends CreateQuestionOptions {
@@ -309,6 +311,9 @@ export async function askQuestion(
   const author = await authorOf(kv, userId);
   if (!author) return { ok: false, reason: "no_author" };
   const now = opts.now ?? Date.now();
+  // A silenced or suspended person asks nothing (docs/interface.md#sanctions).
+  const restricted = await restriction(kv, userId, now);
+  if (restricted) return restricted;
   const budget = await spendPostingBudget(kv, opts.limits, "questions", userId, now);
   if (!budget.ok) return budget;
   return { ok: true, question: await createQuestion(kv, { ...input, author }, { ...opts, now }) };
