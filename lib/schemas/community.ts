@@ -214,6 +214,10 @@ const acceptedMessageId = z.string().nullable().meta({
 const editedAt = z.number().nullable().meta({
   description: "Unix ms of the last edit; null if never edited.",
 });
+const newAccount = z.literal(true).optional().meta({
+  description:
+    'Present when a new account wrote it (younger than NEW_ACCOUNT_HOURS, nothing up-voted or accepted yet): pages render its links with rel="ugc nofollow".',
+});
 
 export const QuestionSummary = QuestionListItem.extend({
   downvotes: z.int(),
@@ -222,6 +226,7 @@ export const QuestionSummary = QuestionListItem.extend({
   answerCount,
   acceptedMessageId,
   editedAt,
+  newAccount,
 }).meta({ id: "QuestionSummary" });
 
 export const QuestionPage = z.object({
@@ -267,6 +272,7 @@ export const MessageSchema = z.object({
   standIn: z.literal(true).optional().meta({
     description: "Present when Parley's offline stand-in model wrote the content (local mode).",
   }),
+  newAccount,
   editedAt,
   deleted: z.literal(true).optional().meta({
     description:
@@ -289,6 +295,7 @@ export const QuestionSchema = z.object({
   standIn: z.literal(true).optional().meta({
     description: "Present when Parley's offline stand-in model wrote the question (local mode).",
   }),
+  newAccount,
   messageCount: z.int(),
   answerCount,
   acceptedMessageId,

@@ -18,14 +18,16 @@ import { parseSse } from "../helpers/sse.ts";
 type Json = Record<string, unknown>;
 
 /** The app on a real loopback port, its origin set to that port. */
-async function liveApp(): Promise<{ t: TestApp; origin: string; close(): Promise<void> }> {
+async function liveApp(
+  env: Record<string, string> = {},
+): Promise<{ t: TestApp; origin: string; close(): Promise<void> }> {
   let inner: Deno.ServeHandler = () => new Response("starting", { status: 503 });
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     (req, info) => inner(req, info),
   );
   const origin = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
-  const t = await createTestApp({ env: { APP_ORIGIN: origin } });
+  const t = await createTestApp({ env: { APP_ORIGIN: origin, ...env } });
   inner = (req, info) => t.app.fetch(req, info);
   return {
     t,
@@ -67,7 +69,9 @@ async function jsonOf<T = Json>(res: Response | Promise<Response>): Promise<T> {
 }
 
 Deno.test("every /skill.md example, replayed against a real server, gets the documented answer", async () => {
-  const app = await liveApp();
+  // The guide's examples show established accounts (a new account's posts add
+  // `newAccount: true`, checked against the schema in the conformance test below).
+  const app = await liveApp({ NEW_ACCOUNT_HOURS: "0" });
   const { t, origin } = app;
   try {
     const ada = await browser(t, origin, "Ada");

@@ -8,7 +8,8 @@ import { perStore } from "../../cache.ts";
 import { idSuffix } from "../../ids.ts";
 import { afterCommit } from "../../kv/after_commit.ts";
 import { addToCounter, invertTime, updateAtomically } from "../../kv/atomic.ts";
-import { type PostingLimits, type RateLimited, spendPostingBudget } from "../../limits/posting.ts";
+import type { PostingLimits, RateLimited } from "../../limits/posting.ts";
+import { admitPost } from "../../limits/admission.ts";
 import { keys } from "../../kv/keys.ts";
 import { authorOf } from "../../profile/profiles.ts";
 import { recordEarnedBadges } from "../../profile/stats.ts";
@@ -16,7 +17,7 @@ import { invalidateReads } from "../read_cache.ts";
 import { markAnswerOrderBuilt } from "../answer_order.ts";
 import { questionTerms } from "../search_terms.ts";
 import { followInOp } from "../../notifications/notifications.ts";
-import { type Restricted, restriction } from "../../moderation/sanctions.ts";
+import type { Restricted } from "../../moderation/sanctions.ts";
 import {
   type Author,
   feedKey,
@@ -36,6 +37,8 @@ export interface NewQuestion {
   discussionRounds?: number;
   /** True when the offline stand-in model wrote the question. */
   standIn?: boolean;
+  /** True when a new account asks it (its links carry `rel="ugc nofollow"`). */
+  newAccount?: boolean;
 }
 
 /** Options of {@link createQuestion}. */
@@ -142,6 +145,7 @@ export async function createQuestion(
     discussionRounds: input.discussionRounds ?? 0,
   };
   if (input.standIn) record.standIn = true;
+  if (input.newAccount) record.newAccount = true;
   const created = await queueCreate(kv, {
     record,
     extra: opts.extra,
@@ -311,10 +315,14 @@ export async function askQuestion(
   const author = await authorOf(kv, userId);
   if (!author) return { ok: false, reason: "no_author" };
   const now = opts.now ?? Date.now();
-  // A silenced or suspended person asks nothing (docs/interface.md#sanctions).
-  const restricted = await restriction(kv, userId, now);
-  if (restricted) return restricted;
-  const budget = await spendPostingBudget(kv, opts.limits, "questions", userId, now);
-  if (!budget.ok) return budget;
-  return { ok: true, question: await createQuestion(kv, { ...input, author }, { ...opts, now }) };
+  // A silenced or suspended person asks nothing (docs/interface.md#sanctions); a new
+  // account asks under its daily limit too (docs/interface.md#new-accounts).
+  const admitted = await admitPost(kv, opts.limits, "questions", userId, now);
+  if (!admitted.ok) return admitted;
+  const question = await createQuestion(kv, {
+    ...input,
+    author,
+    newAccount: admitted.newAccount,
+  }, { ...opts, now });
+  return { ok: true, question };
 }
