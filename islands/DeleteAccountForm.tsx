@@ -19,7 +19,7 @@ export default function DeleteAccountForm({ displayName }: { displayName: string
     e.preventDefault();
     setError(null);
     if (!matches) {
-      setError("Type your display name exactly as it is shown above.");
+      setError("Type your name exactly as it is shown above.");
       return;
     }
     setStep("confirm");
@@ -101,7 +101,7 @@ export default function DeleteAccountForm({ displayName }: { displayName: string
         </label>
       </fieldset>
       <label>
-        Type your display name (<strong>{displayName}</strong>) to confirm
+        To confirm, type <strong>{displayName}</strong> exactly as shown
         <input
           type="text"
           name="confirm"

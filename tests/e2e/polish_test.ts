@@ -184,7 +184,14 @@ browserTest(
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     const nav = page.getByTestId("profile-sections");
     const labels = await nav.getByRole("link").allInnerTexts();
-    assert.deepEqual(labels, ["Overview", "Activity", "Settings", "API keys", "Sign-in methods"]);
+    assert.deepEqual(labels, [
+      "Overview",
+      "Activity",
+      "Settings",
+      "API keys",
+      "Sign-in methods",
+      "Your data",
+    ]);
     for (const label of [...labels].reverse()) {
       await nav.getByRole("link", { name: label }).click();
       const id = (await nav.getByRole("link", { name: label }).getAttribute("href"))!.slice(1);
