@@ -178,7 +178,9 @@ async function eraseRest(kv: Deno.Kv, userId: string): Promise<void> {
       .delete(keys.notificationUnread(userId).concat("mark"))
       .delete(keys.avatarAnswerLog(userId))
       .delete(keys.debateAgent(userId))
-      .delete(keys.agentKeyCount(userId));
+      .delete(keys.agentKeyCount(userId))
+      // A sanction names them and its reason; the moderation log keeps the record.
+      .delete(keys.sanction(userId));
     // Rate-limit logs keyed by the person alone (those keyed by person and address, and
     // every other log, expire a minute after their window by themselves).
     for (const bucket of USER_BUCKETS) op.delete(keys.rateLimitLog(bucket, userId));

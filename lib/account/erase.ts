@@ -108,17 +108,24 @@ async function eraseRevisions(
   }
 }
 
-/** The rows every post of `userId` leaves when its author goes: follow and `authored`. */
+/**
+ * The rows every post of `userId` leaves when its author goes: follow and `authored`, and
+ * the author's id on the post's moderation-queue entry (`queue`, as read and checked).
+ */
 function dropPersonalRows(
   op: Deno.AtomicOperation,
   userId: string,
   kind: "question" | "message",
   postId: string,
   questionId: string,
+  queue: Deno.KvEntryMaybe<ModQueueEntry>,
 ): void {
   op.delete(keys.authored(userId, kind, postId))
     .delete(keys.follow(questionId, userId))
     .delete(keys.followByUser(userId, questionId));
+  if (queue.value?.authorId === userId) {
+    op.check(queue).set(queue.key, { ...queue.value, authorId: DELETED_USER.id });
+  }
 }
 
 /**
@@ -144,7 +151,10 @@ export async function eraseMessage(
     await deleteMessage(kv, { messageId, userId, moderator: false }, { now });
   }
   await updateAtomically(async () => {
-    const cur = await kv.get<MessageRecord>(keys.message(messageId));
+    const [cur, queue] = await kv.getMany<[MessageRecord, ModQueueEntry]>([
+      keys.message(messageId),
+      keys.modQueue("message", messageId),
+    ]);
     m = cur.value;
     const op = kv.atomic();
     if (!m || m.author.id !== userId) {
@@ -162,7 +172,7 @@ export async function eraseMessage(
       } satisfies MessageRecord,
     );
     op.delete(keys.messageByAuthor(userId, invertTime(m.createdAt), m.id));
-    dropPersonalRows(op, userId, "message", m.id, m.questionId);
+    dropPersonalRows(op, userId, "message", m.id, m.questionId, queue);
     bumpQuestion(op, m.questionId); // open pages show the new author
     return { op, result: null };
   });
@@ -190,9 +200,10 @@ export async function eraseQuestion(
     await deleteQuestion(kv, { questionId, userId, moderator: false }, { now });
   }
   await updateAtomically(async () => {
-    const [cur, seqs] = await kv.getMany<[QuestionRecord, QuestionSeqEntry]>([
+    const [cur, seqs, queue] = await kv.getMany<[QuestionRecord, QuestionSeqEntry, ModQueueEntry]>([
       keys.question(questionId),
       keys.questionSeqs(questionId),
+      keys.modQueue("question", questionId),
     ]);
     const q = cur.value;
     const op = kv.atomic();
@@ -212,7 +223,7 @@ export async function eraseQuestion(
       op.set(keys.questionBySeq(seqs.value.seq), snapshotOf(next));
     }
     op.delete(keys.questionByAuthor(userId, invertTime(q.createdAt), q.id));
-    dropPersonalRows(op, userId, "question", q.id, q.id);
+    dropPersonalRows(op, userId, "question", q.id, q.id, queue);
     bumpQuestion(op, q.id);
     return { op, result: null };
   });

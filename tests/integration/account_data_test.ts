@@ -158,6 +158,12 @@ async function world(t: TestApp) {
     })).status,
     200,
   );
+  // Bob flags her answer: the queue entry names its author.
+  assert.equal(
+    (await postAs(t, bob, "/api/flags", { targetType: "message", targetId: adaA, reason: "spam" }))
+      .status,
+    200,
+  );
   const key = await agentKey(t, ada, "Adaonly laptop agent");
   const debateId = await seedDebate(t, ada.id, "Adaonly debate topic");
   const identity = await sealIdentity(t.services.secret, {
