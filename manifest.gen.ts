@@ -46,6 +46,7 @@ import * as $api_messages_id_revisions from "./routes/api/messages/[id]/revision
 import * as $api_mod_actions from "./routes/api/mod/actions.ts";
 import * as $api_mod_log from "./routes/api/mod/log.ts";
 import * as $api_mod_queue from "./routes/api/mod/queue.ts";
+import * as $api_mod_users_id from "./routes/api/mod/users/[id].ts";
 import * as $api_notifications_index from "./routes/api/notifications/index.ts";
 import * as $api_notifications_read from "./routes/api/notifications/read.ts";
 import * as $api_notifications_stream from "./routes/api/notifications/stream.ts";
@@ -54,6 +55,7 @@ import * as $api_profile_activity from "./routes/api/profile/activity.ts";
 import * as $api_profile_agent_keys from "./routes/api/profile/agent-keys.ts";
 import * as $api_profile_connected_apps_id from "./routes/api/profile/connected-apps/[id].ts";
 import * as $api_profile_connected_apps_index from "./routes/api/profile/connected-apps/index.ts";
+import * as $api_profile_export from "./routes/api/profile/export.ts";
 import * as $api_profile_identities from "./routes/api/profile/identities.ts";
 import * as $api_profile_me from "./routes/api/profile/me.ts";
 import * as $api_profile_public_userId from "./routes/api/profile/public/[userId].ts";
@@ -116,6 +118,7 @@ import * as $island_AskIdeas from "./islands/AskIdeas.tsx";
 import * as $island_ConnectedAppsPanel from "./islands/ConnectedAppsPanel.tsx";
 import * as $island_DebateFollow from "./islands/DebateFollow.tsx";
 import * as $island_DebateLive from "./islands/DebateLive.tsx";
+import * as $island_DeleteAccountForm from "./islands/DeleteAccountForm.tsx";
 import * as $island_ExpertPanel from "./islands/ExpertPanel.tsx";
 import * as $island_FavoriteButton from "./islands/FavoriteButton.tsx";
 import * as $island_FlagButton from "./islands/FlagButton.tsx";
@@ -182,6 +185,7 @@ const manifest: Manifest = {
     "./routes/api/mod/actions.ts": $api_mod_actions,
     "./routes/api/mod/log.ts": $api_mod_log,
     "./routes/api/mod/queue.ts": $api_mod_queue,
+    "./routes/api/mod/users/[id].ts": $api_mod_users_id,
     "./routes/api/notifications/index.ts": $api_notifications_index,
     "./routes/api/notifications/read.ts": $api_notifications_read,
     "./routes/api/notifications/stream.ts": $api_notifications_stream,
@@ -190,6 +194,7 @@ const manifest: Manifest = {
     "./routes/api/profile/agent-keys.ts": $api_profile_agent_keys,
     "./routes/api/profile/connected-apps/[id].ts": $api_profile_connected_apps_id,
     "./routes/api/profile/connected-apps/index.ts": $api_profile_connected_apps_index,
+    "./routes/api/profile/export.ts": $api_profile_export,
     "./routes/api/profile/identities.ts": $api_profile_identities,
     "./routes/api/profile/me.ts": $api_profile_me,
     "./routes/api/profile/public/[userId].ts": $api_profile_public_userId,
@@ -254,6 +259,7 @@ const manifest: Manifest = {
     "./islands/ConnectedAppsPanel.tsx": $island_ConnectedAppsPanel,
     "./islands/DebateFollow.tsx": $island_DebateFollow,
     "./islands/DebateLive.tsx": $island_DebateLive,
+    "./islands/DeleteAccountForm.tsx": $island_DeleteAccountForm,
     "./islands/ExpertPanel.tsx": $island_ExpertPanel,
     "./islands/FavoriteButton.tsx": $island_FavoriteButton,
     "./islands/FlagButton.tsx": $island_FlagButton,

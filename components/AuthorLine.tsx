@@ -27,7 +27,12 @@ export function AuthorLine(
       <Avatar name={author.name} src={author.avatar} />
       {expertTitle !== undefined
         ? <span class="expert-name">{author.name}</span>
-        : <a href={`/u/${encodeURIComponent(author.id)}`}>{author.name}</a>}
+        : author.id
+        ? <a href={`/u/${encodeURIComponent(author.id)}`}>{author.name}</a>
+        : (
+          // A deleted account's kept post ("deleted user"): no profile to link.
+          <span class="author-gone" data-testid="author-gone">{author.name}</span>
+        )}
       <span>
         {verb} <RelativeTime ms={createdAt} now={now} />
       </span>

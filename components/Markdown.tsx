@@ -4,9 +4,17 @@ import { renderInlineMarkdown, renderMarkdown } from "@/lib/markdown.ts";
  * User Markdown rendered on the server to sanitized HTML (lib/markdown.ts escapes all
  * raw HTML and filters links), the one place pages inject HTML.
  */
-export function Markdown({ text, idPrefix }: { text: string; idPrefix: string }) {
+export function Markdown(
+  { text, idPrefix, newAccount }: {
+    text: string;
+    idPrefix: string;
+    /** A new account wrote it: its links carry `rel="ugc nofollow"`. */
+    newAccount?: boolean;
+  },
+) {
+  const html = renderMarkdown(text, idPrefix, { newAccount });
   // deno-lint-ignore react-no-danger
-  return <div class="prose" dangerouslySetInnerHTML={{ __html: renderMarkdown(text, idPrefix) }} />;
+  return <div class="prose" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 /** A bio: inline Markdown only (lib/markdown.ts `renderInlineMarkdown`), sanitized the same way. */

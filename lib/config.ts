@@ -89,20 +89,36 @@ export interface Config {
   streams: { perIp: number; perProcess: number };
   /**
    * `NEW_ACCOUNT_HOURS`: an account younger than this with no up-voted or accepted content
-   * is new (its flags weigh half); 0: no account counts as new.
+   * is new (its flags weigh half, it posts under `limits.newAccount`, its links carry
+   * `rel="ugc nofollow"`); 0: no account counts as new.
    */
   newAccountHours: number;
 }
 
 /**
  * Per-user posting limits: questions, messages and votes+favorites (one shared budget) per
- * hour, flags per day. `0` turns a limit off.
+ * hour, flags per day, and the stricter daily limits of new accounts. `0` turns a limit off.
  */
 export interface PostingLimits {
   questionsPerHour: number;
   messagesPerHour: number;
   votesPerHour: number;
   flagsPerDay: number;
+  /**
+   * New accounts (docs/interface.md#new-accounts): younger than `hours` with nothing
+   * up-voted or accepted, they also post under these daily limits. Absent: none apply.
+   */
+  newAccount?: NewAccountLimits;
+}
+
+/** The stricter limits of new accounts, on top of the usual ones. */
+export interface NewAccountLimits {
+  /** `NEW_ACCOUNT_HOURS`: 0, no account is new. */
+  hours: number;
+  /** `LIMIT_NEW_ACCOUNT_QUESTIONS_PER_DAY` (0: off). */
+  questionsPerDay: number;
+  /** `LIMIT_NEW_ACCOUNT_MESSAGES_PER_DAY`: answers and replies (0: off). */
+  messagesPerDay: number;
 }
 
 /**
@@ -177,6 +193,8 @@ const envSchema = z.object({
   LIMIT_MESSAGES_PER_HOUR: limitVar(60),
   LIMIT_VOTES_PER_HOUR: limitVar(600),
   LIMIT_FLAGS_PER_DAY: limitVar(20),
+  LIMIT_NEW_ACCOUNT_QUESTIONS_PER_DAY: limitVar(3),
+  LIMIT_NEW_ACCOUNT_MESSAGES_PER_DAY: limitVar(10),
   MAX_CONCURRENT_DEBATES: z.coerce.number({ error: "must be a number" }).int().min(1, {
     error: "must be at least 1",
   }).max(100_000).default(50),
@@ -319,6 +337,11 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
       messagesPerHour: env.LIMIT_MESSAGES_PER_HOUR,
       votesPerHour: env.LIMIT_VOTES_PER_HOUR,
       flagsPerDay: env.LIMIT_FLAGS_PER_DAY,
+      newAccount: {
+        hours: env.NEW_ACCOUNT_HOURS,
+        questionsPerDay: env.LIMIT_NEW_ACCOUNT_QUESTIONS_PER_DAY,
+        messagesPerDay: env.LIMIT_NEW_ACCOUNT_MESSAGES_PER_DAY,
+      },
     },
     maxConcurrentDebates: env.MAX_CONCURRENT_DEBATES,
     debatesPerUserPerDay: env.DEBATES_PER_USER_PER_DAY,

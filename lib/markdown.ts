@@ -21,6 +21,17 @@ import { TAG_MAX_LENGTH } from "./input_limits.ts";
 
 /** rel of every link in user content. */
 export const LINK_REL = "nofollow ugc noopener";
+/**
+ * rel of the links in a new account's posts (docs/interface.md#new-accounts): marked as
+ * user content no search engine should follow, whatever the site decides for others'.
+ */
+export const NEW_ACCOUNT_LINK_REL = "ugc nofollow";
+
+/** Options of {@link renderMarkdown}. */
+export interface RenderOptions {
+  /** A new account wrote the text: its links carry {@link NEW_ACCOUNT_LINK_REL}. */
+  newAccount?: boolean;
+}
 
 /** True for an href user content may link to. */
 export function isSafeHref(href: string): boolean {
@@ -33,17 +44,24 @@ export function isSafeHref(href: string): boolean {
 
 /**
  * Render Markdown to sanitized HTML. `idPrefix` keeps footnote ids of several rendered
- * texts on one page apart.
+ * texts on one page apart; a new account's text gets its links' own rel.
  *
  * @example
  * ```ts
  * renderMarkdown("**hi** <script>x</script> [a](javascript:alert(1))");
  * // '<p><strong>hi</strong> &lt;script&gt;x&lt;/script&gt; <a rel="nofollow ugc noopener">a</a></p>'
+ * renderMarkdown("[a](https://a.example)", "q-", { newAccount: true });
+ * // '<p><a href="https://a.example" rel="ugc nofollow">a</a></p>'
  * ```
  */
-export function renderMarkdown(text: string, idPrefix = "user-content-"): string {
-  const key = `${idPrefix}\u0000${text}`;
-  return cache.get(key) ?? cache.set(key, renderUncached(text, idPrefix));
+export function renderMarkdown(
+  text: string,
+  idPrefix = "user-content-",
+  opts: RenderOptions = {},
+): string {
+  const rel = opts.newAccount ? NEW_ACCOUNT_LINK_REL : LINK_REL;
+  const key = `${idPrefix}\u0000${rel}\u0000${text}`;
+  return cache.get(key) ?? cache.set(key, renderUncached(text, idPrefix, rel));
 }
 
 /** Most rendered texts kept. */
@@ -88,7 +106,7 @@ function gfmHtmlFor(idPrefix: string): ReturnType<typeof gfmHtml> {
   return ext;
 }
 
-function renderUncached(text: string, idPrefix: string): string {
+function renderUncached(text: string, idPrefix: string, rel: string): string {
   const html = micromark(text, {
     extensions: [GFM],
     htmlExtensions: [gfmHtmlFor(idPrefix)],
@@ -102,7 +120,7 @@ function renderUncached(text: string, idPrefix: string): string {
       .replace(
         /<a href="([^"]*)"/g,
         (_m, href: string) =>
-          isSafeHref(href) ? `<a href="${href}" rel="${LINK_REL}"` : `<a rel="${LINK_REL}"`,
+          isSafeHref(href) ? `<a href="${href}" rel="${rel}"` : `<a rel="${rel}"`,
       )
       // Code blocks and tables scroll sideways on a phone: focusable, so keyboards can too.
       .replace(/<pre>/g, '<pre tabindex="0">')

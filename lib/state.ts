@@ -8,6 +8,7 @@ import { createDefine } from "./fresh/define.ts";
 import type { User } from "./auth/users.ts";
 import type { AgentCall } from "./http/agent.ts";
 import type { Services } from "./services.ts";
+import type { Sanction } from "./moderation/sanctions.ts";
 
 /** The signed-in user as handlers and pages see it. */
 export interface SessionUser {
@@ -17,6 +18,11 @@ export interface SessionUser {
   provider: User["provider"];
   /** The session token from the cookie (server-side only: lets logout end this session). */
   sessionToken: string;
+  /**
+   * A silence in force (lib/moderation/sanctions.ts): pages show its banner. (A suspended
+   * person has no session user at all.)
+   */
+  sanction?: Sanction;
 }
 
 /** `ctx.state` of every request. */

@@ -1,5 +1,6 @@
 import { Footer } from "@/components/Footer.tsx";
 import { Header } from "@/components/Header.tsx";
+import { SanctionBanner } from "@/components/SanctionBanner.tsx";
 import { asset } from "@/lib/fresh/assets.ts";
 import { beginPageMeta, SiteMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
@@ -19,6 +20,7 @@ export default define.page(function App({ Component, state, url }) {
       <body>
         <Header state={state} url={url} />
         <main id="main">
+          <SanctionBanner sanction={state.user?.sanction} />
           <div class="container">
             <Component />
           </div>

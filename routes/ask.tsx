@@ -100,12 +100,18 @@ export const handler = define.handlers<Data>({
         }).then((res) => (panelJob = values.panel && res.ok, res)),
     );
     if (!r.ok) {
-      const form = r.reason === "rate_limited"
+      const form = r.reason === "rate_limited" || r.reason === "restricted"
         ? r.message
         : r.reason === "in_progress"
         ? "This question is still being posted — wait a moment, then reload."
         : "Your account was not found.";
-      const status = r.reason === "rate_limited" ? 429 : r.reason === "in_progress" ? 409 : 400;
+      const status = r.reason === "rate_limited"
+        ? 429
+        : r.reason === "restricted"
+        ? 403
+        : r.reason === "in_progress"
+        ? 409
+        : 400;
       const headers = r.reason === "rate_limited"
         ? { "retry-after": String(r.retryAfter) }
         : undefined;

@@ -157,6 +157,11 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
       {url.searchParams.has("deleted") && (
         <p class="alert alert-ok" role="status">Your question was deleted.</p>
       )}
+      {url.searchParams.get("account") === "deleted" && (
+        <p class="alert alert-ok" role="status" data-testid="account-deleted">
+          Your account was deleted and you are signed out.
+        </p>
+      )}
       {hero && (
         <section class="hero">
           <h1>Ask, answer, and watch two AIs debate.</h1>

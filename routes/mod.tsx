@@ -16,6 +16,7 @@ import { FLAG_WEIGHT_TO_HIDE } from "@/lib/moderation/standing.ts";
 import { CursorQuery } from "@/lib/schemas/moderation.ts";
 import { parseInput, queryObject } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
+import { untilInWords } from "@/lib/moderation/sanctions.ts";
 
 interface Data {
   queue: ModQueueItem[];
@@ -162,7 +163,7 @@ export default define.page<typeof handler>(function ModPage({ data }) {
                 <th scope="col">When</th>
                 <th scope="col">Moderator</th>
                 <th scope="col">Action</th>
-                <th scope="col">Post</th>
+                <th scope="col">Post or person</th>
               </tr>
             </thead>
             <tbody>
@@ -172,9 +173,20 @@ export default define.page<typeof handler>(function ModPage({ data }) {
                     <RelativeTime ms={e.at} now={now} />
                   </td>
                   <td>{e.moderator.name}</td>
-                  <td>{e.action}</td>
                   <td>
-                    <a href={postHref(e)}>{e.targetType} {e.targetId}</a>
+                    {e.action}
+                    {e.targetType === "user" && e.action !== "lift" && (
+                      <span class="hint">
+                        {" "}
+                        {e.until ? `until ${untilInWords(e.until)}` : "until lifted"}
+                      </span>
+                    )}
+                    {e.reason && <span class="hint">: {e.reason}</span>}
+                  </td>
+                  <td>
+                    {e.targetType === "user"
+                      ? <a href={`/u/${encodeURIComponent(e.targetId)}`}>person {e.targetId}</a>
+                      : <a href={postHref(e)}>{e.targetType} {e.targetId}</a>}
                   </td>
                 </tr>
               ))}

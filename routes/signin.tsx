@@ -5,16 +5,42 @@ import { availableProviders, type ProviderId } from "@/lib/auth/providers.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import { safeReturnTo } from "@/lib/http/return_to.ts";
 import { define } from "@/lib/state.ts";
+import type { Services } from "@/lib/services.ts";
+import { keys } from "@/lib/kv/keys.ts";
+import { readSuspensionNotice } from "@/lib/auth/suspension_notice.ts";
+import { activeSanction, type Sanction, sanctionMessage } from "@/lib/moderation/sanctions.ts";
 
 interface Data {
   providers: ProviderId[];
   returnTo: string;
+  /** Why the account that just tried to sign in is suspended, and until when. */
+  suspension: string | null;
+}
+
+/** The suspension a signed notice (lib/auth/suspension_notice.ts) names, in a sentence. */
+async function suspensionOf(
+  services: Services,
+  params: URLSearchParams,
+): Promise<string | null> {
+  if (params.get("error") !== "suspended") return null;
+  const now = services.now();
+  const userId = await readSuspensionNotice(services.secret, params.get("notice"), now);
+  if (!userId) return null;
+  const sanction = activeSanction(
+    (await services.kv.get<Sanction>(keys.sanction(userId))).value,
+    now,
+  );
+  return sanction?.action === "suspend" ? sanctionMessage(sanction) : null;
 }
 
 export const handler = define.handlers<Data>({
-  GET(ctx) {
+  async GET(ctx) {
     const returnTo = safeReturnTo(ctx.url.searchParams.get("returnTo"));
-    return page({ providers: availableProviders(ctx.state.services.config), returnTo });
+    const suspension = await suspensionOf(ctx.state.services, ctx.url.searchParams);
+    return page(
+      { providers: availableProviders(ctx.state.services.config), returnTo, suspension },
+      suspension ? { headers: { "cache-control": "no-store" } } : undefined,
+    );
   },
 });
 
@@ -29,6 +55,11 @@ export default define.page<typeof handler>(function SignIn({ data, state, url })
       <section class="card stack signin" data-testid="signin">
         <h1>Sign in to Parley</h1>
         <SignInErrorBanner url={url} />
+        {data.suspension && (
+          <div class="alert alert-error" role="alert" data-testid="signin-suspended">
+            <strong>You cannot sign in.</strong> {data.suspension}
+          </div>
+        )}
         {state.user && (
           <p class="alert alert-info">
             You are signed in as{" "}

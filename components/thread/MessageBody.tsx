@@ -41,7 +41,7 @@ function MessageBodyParts({ m, questionId, parent, deep, hidden, now }: MessageB
         </p>
       )}
       {hidden && <HiddenBanner what="answer" />}
-      <Markdown text={m.content} idPrefix={`${m.id}-`} />
+      <Markdown text={m.content} idPrefix={`${m.id}-`} newAccount={m.newAccount} />
       <EditedNote questionId={questionId} messageId={m.id} editedAt={m.editedAt} now={now} />
     </>
   );

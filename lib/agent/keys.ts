@@ -179,6 +179,22 @@ export async function revokeAgentKey(
 }
 
 /**
+ * Forget these key records in this process at once (a deleted account's keys): a lookup
+ * that read one before the caller's commit does not cache it either.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * forgetAgentKeys(kv, ["3f2a…"]);
+ * ```
+ */
+export function forgetAgentKeys(kv: Deno.Kv, hashes: readonly string[]): void {
+  const local = recentKeys(kv);
+  for (const h of hashes) local.records.delete(h);
+  local.revocations++;
+}
+
+/**
  * The key in an `Authorization: Bearer agent_…` header, or null when the header is
  * missing or the token does not have a key's shape.
  */

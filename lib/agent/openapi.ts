@@ -12,6 +12,7 @@ import { AGENT_RATE_LIMIT } from "../http/agent.ts";
 import { protectedResourceMetadataUrl } from "../oauth/metadata.ts";
 import { err, type OperationDoc, type ResponseDoc } from "./openapi_docs.ts";
 import { missingScopeMessage, SCOPE_DESCRIPTIONS } from "./scopes.ts";
+import { ForbiddenBody, RestrictedBody } from "../schemas/moderation.ts";
 
 export type { AuthKind, OperationDoc, ResponseDoc } from "./openapi_docs.ts";
 
@@ -138,9 +139,25 @@ function parameters(op: OperationDoc, defs: Json): Json[] {
   return out;
 }
 
-/** Documented responses plus the 403 every cookie-authenticated write can answer. */
+/** A sanction's note on a write's 403 (docs/interface.md#sanctions). */
+const SANCTIONED =
+  "; or the person is silenced or suspended by a moderator (`code`, `reason`, `until`)";
+
+/**
+ * Documented responses plus the 403 every cookie-authenticated write can answer, and, on
+ * every write, the sanction fields of a 403.
+ */
 function withCommonResponses(op: OperationDoc): Record<string, ResponseDoc> {
   const common: Record<string, ResponseDoc> = {};
+  const write = op.method !== "get" && op.auth !== "public";
+  const documented = op.responses["403"];
+  if (write && documented && documented.schema !== RestrictedBody) {
+    common["403"] = {
+      ...documented,
+      description: documented.description + SANCTIONED,
+      schema: ForbiddenBody,
+    };
+  }
   if (op.idempotent && !op.responses["409"]) {
     common["409"] = err(
       "A repeat with this Idempotency-Key arrived while the first was still running",
@@ -160,7 +177,30 @@ function withCommonResponses(op: OperationDoc): Record<string, ResponseDoc> {
       "Too many questions: you can ask 10 per hour. Try again in 12 minutes.",
     );
   }
-  if (op.auth !== "session" || op.method === "get" || op.responses["403"]) {
+  if (op.auth === "apiKey" && !op.responses["403"] && op.scope) {
+    // Either 403: the credential's scope (`{error}`) or a sanction (`code`, `reason`, `until`).
+    common["403"] = {
+      ...common["403"],
+      description: `${
+        common["403"]?.description ?? ""
+      }; or the key's owner is suspended (any request) or silenced (a write) by a moderator: \`code\`, \`reason\` and \`until\` say why and until when`,
+      schema: ForbiddenBody,
+    };
+  } else if (op.auth === "apiKey" && !op.responses["403"]) {
+    common["403"] = {
+      description:
+        "The key's owner is suspended (any request) or silenced (a write) by a moderator: `code`, `reason` and `until` say why and until when",
+      schema: RestrictedBody,
+      example: {
+        error:
+          "Your account is suspended by a moderator until 2026-06-01 00:00 UTC: Spam links. You cannot sign in, and your agent keys are refused.",
+        code: "suspended",
+        reason: "Spam links",
+        until: 1780272000000,
+      },
+    };
+  }
+  if (op.auth !== "session" || op.method === "get" || documented) {
     if (Object.keys(common).length === 0) return op.responses;
     return Object.fromEntries(
       Object.entries({ ...op.responses, ...common }).sort(([a], [b]) => a.localeCompare(b)),
@@ -169,10 +209,13 @@ function withCommonResponses(op: OperationDoc): Record<string, ResponseDoc> {
   const sorted = Object.entries({
     ...op.responses,
     ...common,
-    "403": err(
-      "The session cookie came with an Origin of another site (cross-site write)",
-      "Cross-site request refused",
-    ),
+    "403": {
+      ...err(
+        "The session cookie came with an Origin of another site (cross-site write)" + SANCTIONED,
+        "Cross-site request refused",
+      ),
+      schema: ForbiddenBody,
+    },
   }).sort(([a], [b]) => a.localeCompare(b));
   return Object.fromEntries(sorted);
 }

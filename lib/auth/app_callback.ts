@@ -13,6 +13,7 @@ import type { Services } from "../services.ts";
 import { PAYLOAD_COOKIE_PATH } from "./flow.ts";
 import { payloadCookieName } from "./providers.ts";
 import { completeSignIn } from "./signin.ts";
+import { suspensionNotice } from "./suspension_notice.ts";
 
 /**
  * Finish a login: turn the provider's payload cookie (from the request's `cookies`) into
@@ -46,6 +47,14 @@ export async function finishSignIn(
       services.config.offensiveWords,
     )
     : { ok: false as const, reason: "wrong_provider" as const };
+  if (!result.ok && result.reason === "suspended") {
+    // The sign-in page says why and until when (a signed notice: only this person reads it).
+    const notice = await suspensionNotice(services.secret, result.userId, services.now());
+    return {
+      redirect: `/signin?error=suspended&notice=${encodeURIComponent(notice)}`,
+      cookies: out,
+    };
+  }
   if (!result.ok) {
     console.warn(`Sign-in payload refused (${provider ?? "unknown provider"}): ${result.reason}`);
     return { redirect: "/?error=auth_failed", cookies: out };

@@ -17,8 +17,9 @@ import { keys } from "../kv/keys.ts";
 import { commit } from "../kv/atomic.ts";
 import { randomToken, sha256Hex } from "../ids.ts";
 import type { SessionUser } from "../state.ts";
-import { effectiveProfile, getProfile, type ProfileRecord } from "../profile/profiles.ts";
+import { effectiveProfile, type Profile, type ProfileRecord } from "../profile/profiles.ts";
 import type { User } from "./users.ts";
+import { activeSanction, type Sanction } from "../moderation/sanctions.ts";
 
 /** How long a session lives without use. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -43,10 +44,19 @@ async function sessionKey(token: string): Promise<Deno.KvKey> {
   return keys.session(await sha256Hex(token));
 }
 
+/** A new session, ready to be written by {@link writeSession} in the caller's op. */
+export interface PreparedSession {
+  token: string;
+  key: Deno.KvKey;
+  /** `["sessions_by_user", userId, hash]`: what ends all of a person's sessions at once. */
+  indexKey: Deno.KvKey;
+  session: Session;
+}
+
 /**
  * A new session's token, KV key and record, for callers that write it inside their own
- * atomic op (sign-in writes the session together with the user and identity). Set it
- * with `op.set(key, session, { expireIn: SESSION_TTL_MS })`.
+ * atomic op (sign-in writes the session together with the user and identity) with
+ * {@link writeSession}.
  *
  * @example
  * ```ts
@@ -55,14 +65,14 @@ async function sessionKey(token: string): Promise<Deno.KvKey> {
  * declare const kv: Deno.Kv;
  * declare const user: User;
  * const s = await prepareSession(user.id, "provider_a");
- * await commit(kv, (op) => op.set(s.key, s.session, { expireIn: SESSION_TTL_MS }));
+ * await commit(kv, (op) => writeSession(op, s));
  * ```
  */
 export async function prepareSession(
   userId: string,
   provider: ProviderId,
   now = Date.now(),
-): Promise<{ token: string; key: Deno.KvKey; session: Session }> {
+): Promise<PreparedSession> {
   const token = `${randomToken(32)}.${userId}`;
   const session: Session = {
     userId,
@@ -71,7 +81,31 @@ export async function prepareSession(
     renewedAt: now,
     expiresAt: now + SESSION_TTL_MS,
   };
-  return { token, key: await sessionKey(token), session };
+  const hash = await sha256Hex(token);
+  return {
+    token,
+    key: keys.session(hash),
+    indexKey: keys.sessionByUser(userId, hash),
+    session,
+  };
+}
+
+/**
+ * Add a prepared session and its per-person index row to `op`, both expiring with it.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const s = await prepareSession("u_1", "provider_a");
+ * writeSession(kv.atomic(), s);
+ * ```
+ */
+export function writeSession(
+  op: Deno.AtomicOperation,
+  s: Pick<PreparedSession, "key" | "indexKey" | "session">,
+): Deno.AtomicOperation {
+  return op.set(s.key, s.session, { expireIn: SESSION_TTL_MS })
+    .set(s.indexKey, { expiresAt: s.session.expiresAt }, { expireIn: SESSION_TTL_MS });
 }
 
 /**
@@ -91,9 +125,9 @@ export async function createSession(
   provider: ProviderId,
   now = Date.now(),
 ): Promise<{ token: string; session: Session }> {
-  const { token, key, session } = await prepareSession(userId, provider, now);
-  await commit(kv, (op) => op.set(key, session, { expireIn: SESSION_TTL_MS }));
-  return { token, session };
+  const prepared = await prepareSession(userId, provider, now);
+  await commit(kv, (op) => writeSession(op, prepared));
+  return { token: prepared.token, session: prepared.session };
 }
 
 /**
@@ -122,8 +156,14 @@ async function liveSession(
   if (!session || session.expiresAt <= now) return null;
   if (now - session.renewedAt < SESSION_RENEW_AFTER_MS) return { session, renewed: false };
   const next: Session = { ...session, renewedAt: now, expiresAt: now + SESSION_TTL_MS };
+  const hash = key[key.length - 1] as string;
   // A failed check means another request renewed it first: either way it is renewed.
-  await commit(kv, (op) => op.check(entry).set(key, next, { expireIn: SESSION_TTL_MS }));
+  await commit(kv, (op) =>
+    writeSession(op.check(entry), {
+      key,
+      indexKey: keys.sessionByUser(session.userId, hash),
+      session: next,
+    }));
   return { session: next, renewed: true };
 }
 
@@ -131,7 +171,41 @@ async function liveSession(
 export async function deleteSession(kv: Deno.Kv, token: string): Promise<void> {
   if (!token || token.length > 100) return;
   const key = await sessionKey(token);
-  await commit(kv, (op) => op.delete(key));
+  const session = (await kv.get<Session>(key)).value;
+  await commit(kv, (op) => {
+    op.delete(key);
+    if (session) op.delete(keys.sessionByUser(session.userId, key[key.length - 1] as string));
+  });
+}
+
+/** Sessions ended per commit by {@link endSessionsOf}. */
+const END_BATCH = 400;
+
+/**
+ * End every session of a person (account deletion, suspension): their index rows and the
+ * sessions they name, a few hundred per commit. Sessions written before the index have
+ * no row; a deleted or suspended person's session is refused on read all the same
+ * ({@link userForSession}). Returns how many were ended.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const ended = await endSessionsOf(kv, "u_1");
+ * ```
+ */
+export async function endSessionsOf(kv: Deno.Kv, userId: string): Promise<number> {
+  let ended = 0;
+  for (;;) {
+    const rows = await Array.fromAsync(
+      kv.list({ prefix: keys.sessionsByUserPrefix(userId) }, { limit: END_BATCH }),
+    );
+    if (rows.length === 0) return ended;
+    await commit(kv, (op) => {
+      for (const r of rows) op.delete(r.key).delete(keys.session(r.key[2] as string));
+    });
+    ended += rows.length;
+    if (rows.length < END_BATCH) return ended;
+  }
 }
 
 /**
@@ -148,24 +222,32 @@ export async function userForSession(
   const dot = token.indexOf(".");
   const claimed = dot === -1 ? null : token.slice(dot + 1);
   let found: { session: Session; renewed: boolean } | null;
-  let profile: Awaited<ReturnType<typeof getProfile>>;
+  let profile: Profile | null;
+  let sanction: Sanction | null;
   if (claimed) {
-    // One round trip: the session and the profile of the user the token names.
-    const [entry, user, custom] = await kv.getMany<[Session, User, ProfileRecord]>([
-      key,
-      keys.user(claimed),
-      keys.profile(claimed),
-    ]);
+    // One round trip: the session, and the profile and standing of the user it names.
+    const [entry, user, custom, sanctioned] = await kv.getMany<
+      [Session, User, ProfileRecord, Sanction]
+    >([key, keys.user(claimed), keys.profile(claimed), keys.sanction(claimed)]);
     found = await liveSession(kv, key, entry, now);
     if (!found || found.session.userId !== claimed) return null;
     profile = user.value ? effectiveProfile(user.value, custom.value) : null;
+    sanction = activeSanction(sanctioned.value, now);
   } else {
     found = await readSession(kv, token, now);
     if (!found) return null;
     // The name and picture people see are the profile's (customized or from the provider).
-    profile = await getProfile(kv, found.session.userId);
+    const id = found.session.userId;
+    const [user, custom, sanctioned] = await kv.getMany<[User, ProfileRecord, Sanction]>([
+      keys.user(id),
+      keys.profile(id),
+      keys.sanction(id),
+    ]);
+    profile = user.value ? effectiveProfile(user.value, custom.value) : null;
+    sanction = activeSanction(sanctioned.value, now);
   }
-  if (!profile) return null;
+  // A deleted account has no profile; a suspended one is signed out everywhere.
+  if (!profile || sanction?.action === "suspend") return null;
   return {
     user: {
       id: profile.userId,
@@ -173,6 +255,7 @@ export async function userForSession(
       image: profile.avatarUrl,
       provider: found.session.provider,
       sessionToken: token,
+      ...(sanction ? { sanction } : {}),
     },
     renewed: found.renewed,
   };

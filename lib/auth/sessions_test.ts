@@ -29,7 +29,8 @@ Deno.test("a session token names its user, and a signed-in lookup is one getMany
     const found = await userForSession(countingKv(kv, log), token);
     assert.equal(found?.user.id, userId);
     assert.equal(found?.user.name, "Ada");
-    assert.deepEqual(log, ["getMany(3× sessions)"]);
+    // The session, the user, the profile and any sanction: one round trip.
+    assert.deepEqual(log, ["getMany(4× sessions)"]);
   });
 });
 
@@ -64,6 +65,6 @@ Deno.test("a token from before the user part (random only) still signs in, with 
     const log: string[] = [];
     const found = await userForSession(countingKv(kv, log), legacy);
     assert.equal(found?.user.id, userId);
-    assert.deepEqual(log, ["get(sessions)", "getMany(2× users)"]);
+    assert.deepEqual(log, ["get(sessions)", "getMany(3× users)"]);
   });
 });

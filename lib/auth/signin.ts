@@ -10,8 +10,9 @@
 import { updateAtomically } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import { type IdentityRecord, sealIdentity, setIdentity } from "./identities.ts";
-import { prepareSession, SESSION_TTL_MS } from "./sessions.ts";
+import { prepareSession, writeSession } from "./sessions.ts";
 import { buildUser, type User } from "./users.ts";
+import { activeSanction, type Sanction } from "../moderation/sanctions.ts";
 import type { ProviderId } from "../config.ts";
 import { providerClient } from "./clients.ts";
 import { nameFromProvider } from "../profile/names.ts";
@@ -20,7 +21,8 @@ import { decodePayload, payloadIsFresh, type PayloadNonce, payloadNoncePrefix } 
 /** Result of {@link completeSignIn}. */
 export type SignInResult =
   | { ok: true; token: string; userId: string; created: boolean; returnTo: string }
-  | { ok: false; reason: "malformed" | "wrong_provider" | "expired" | "unknown_or_used" };
+  | { ok: false; reason: "malformed" | "wrong_provider" | "expired" | "unknown_or_used" }
+  | { ok: false; reason: "suspended"; userId: string };
 
 /**
  * Accept a payload cookie once and start a session for its account.
@@ -86,8 +88,15 @@ export async function completeSignIn(
     let created = false;
     if (ident.value) {
       userId = ident.value.canonicalUserId;
-      const user = await kv.get<User>(keys.user(userId));
+      const [user, sanction] = await kv.getMany<[User, Sanction]>([
+        keys.user(userId),
+        keys.sanction(userId),
+      ]);
       if (!user.value) return { op: null, result: { ok: false, reason: "unknown_or_used" } };
+      // A suspended person may not sign in (docs/interface.md#sanctions).
+      if (activeSanction(sanction.value, now)?.action === "suspend") {
+        return { op: null, result: { ok: false, reason: "suspended", userId } };
+      }
       op.check(user);
       const rec = await sealIdentity(secret, {
         provider,
@@ -115,14 +124,17 @@ export async function completeSignIn(
       userId = user.id;
       created = true;
       const userKey = keys.user(user.id);
-      op.check({ key: userKey, versionstamp: null }).set(userKey, user);
+      // A deleted account's id stays retired (its tombstone): never a new user's.
+      op.check({ key: userKey, versionstamp: null })
+        .check({ key: keys.deletedUser(user.id), versionstamp: null })
+        .set(userKey, user);
       setIdentity(
         op,
         await sealIdentity(secret, { provider, canonicalUserId: userId, profile, tokens, now }),
       );
     }
     const session = await prepareSession(userId, provider, now);
-    op.set(session.key, session.session, { expireIn: SESSION_TTL_MS });
+    writeSession(op, session);
     return {
       op,
       result: { ok: true, token: session.token, userId, created, returnTo: n.returnTo },

@@ -50,7 +50,12 @@ export function buildUser(input: NewUser, now = Date.now()): User {
  */
 export async function createUser(kv: Deno.Kv, input: NewUser, now = Date.now()): Promise<User> {
   const user = buildUser(input, now);
-  await commit(kv, (op) => op.set(keys.user(user.id), user));
+  // A deleted account's id stays retired (its tombstone): never a new user's.
+  const res = await commit(kv, (op) =>
+    op.check({ key: keys.user(user.id), versionstamp: null })
+      .check({ key: keys.deletedUser(user.id), versionstamp: null })
+      .set(keys.user(user.id), user));
+  if (!res.ok) throw new Error(`User id ${user.id} is taken or retired`);
   return user;
 }
 

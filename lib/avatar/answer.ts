@@ -105,6 +105,7 @@ export type AvatarAnswerResult =
       | "lost_race"
       | "empty"
       | "rate_limited"
+      | "restricted"
       | "question_gone";
   };
 
@@ -190,5 +191,6 @@ export async function answerAsAvatar(
   // Another instance answered this question, or another of this user's questions, first.
   if (r.reason === "check_failed") return { ok: false, reason: "lost_race" };
   // Deleted or hidden since the tick listed it (a reply it is not; no limits are passed).
+  if (r.reason === "restricted") return { ok: false, reason: "restricted" };
   return { ok: false, reason: r.reason === "rate_limited" ? "rate_limited" : "question_gone" };
 }

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { restriction } from "../moderation/sanctions.ts";
 import { keys } from "../kv/keys.ts";
 import { LlmError } from "../llm/types.ts";
 import { getProfile } from "../profile/profiles.ts";
@@ -189,6 +190,12 @@ export async function runAvatarTick(
         skip("unknown_user");
         continue;
       }
+      // A silenced or suspended person's avatar writes nothing (docs/interface.md#sanctions);
+      // asked before the model runs.
+      if (await restriction(kv, userId, now)) {
+        skip("restricted");
+        continue;
+      }
       // The author snapshot, as `authorOf` writes it, from the profile already read.
       const author = { id: profile.userId, name: profile.displayName, avatar: profile.avatarUrl };
       const owner = { author, bio: profile.bio };
@@ -217,7 +224,10 @@ export async function runAvatarTick(
         }
         outcome = r.reason;
         // Capped, or another instance is answering for this user: next tick.
-        if (r.reason === "hourly_cap" || r.reason === "lost_race" || r.reason === "rate_limited") {
+        if (
+          r.reason === "hourly_cap" || r.reason === "lost_race" || r.reason === "rate_limited" ||
+          r.reason === "restricted"
+        ) {
           break;
         }
       }

@@ -14,6 +14,8 @@ import { isLookupId, keys } from "../kv/keys.ts";
 import type { MessageRecord } from "./messages/model.ts";
 import type { QuestionRecord } from "./questions/model.ts";
 import { invalidateReads } from "./read_cache.ts";
+import { isAccountAuthor } from "../account/deleted_user.ts";
+import { type Restricted, restriction } from "../moderation/sanctions.ts";
 
 /** The outcome of an accept. */
 export type AcceptResult =
@@ -21,7 +23,8 @@ export type AcceptResult =
   | {
     ok: false;
     reason: "question_not_found" | "not_asker" | "message_not_found" | "not_an_answer";
-  };
+  }
+  | Restricted;
 
 /**
  * Accept `messageId` (a top-level answer of the question) as `userId`, the asker; null
@@ -39,6 +42,9 @@ export async function acceptAnswer(
   input: { questionId: string; userId: string; messageId: string | null },
 ): Promise<AcceptResult> {
   if (!isLookupId(input.questionId)) return { ok: false, reason: "question_not_found" };
+  // Accepting is a judgement on others' posts, as a vote is: not while silenced.
+  const restricted = await restriction(kv, input.userId, Date.now());
+  if (restricted) return restricted;
   const { messageId } = input;
   const result = await updateAtomically<AcceptResult>(async () => {
     const [q, m] = await kv.getMany<[QuestionRecord, MessageRecord]>([
@@ -62,9 +68,9 @@ export async function acceptAnswer(
       return { op: null, result: { ok: false, reason: "message_not_found" } };
     }
     if (msg.replyTo) return { op: null, result: { ok: false, reason: "not_an_answer" } };
-    op.check(m).set(keys.acceptedAnswer(q.value.id), msg.id)
-      // Once accepted, the author's account is established (lib/moderation/standing.ts).
-      .max(keys.userStat(msg.author.id, "answer_accepted"), 1n);
+    op.check(m).set(keys.acceptedAnswer(q.value.id), msg.id);
+    // Once accepted, the author's account is established (lib/moderation/standing.ts).
+    if (isAccountAuthor(msg.author.id)) op.max(keys.userStat(msg.author.id, "answer_accepted"), 1n);
     acceptInOp(op, q.value, msg, Date.now());
     return { op, result: { ok: true, acceptedMessageId: msg.id } };
   });

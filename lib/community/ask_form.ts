@@ -5,6 +5,7 @@
  * @module
  */
 import { limitMessage } from "../limits/posting.ts";
+import { sanctionMessage } from "../moderation/sanctions.ts";
 import { createOnce } from "./idempotency.ts";
 import type { AskQuestionResult } from "./questions/write.ts";
 import type { QuestionRecord } from "./questions/model.ts";
@@ -13,6 +14,7 @@ import type { QuestionRecord } from "./questions/model.ts";
 export type SubmitQuestionResult =
   | { ok: true; questionId: string }
   | { ok: false; reason: "rate_limited"; message: string; retryAfter: number }
+  | { ok: false; reason: "restricted"; message: string }
   | { ok: false; reason: "in_progress" | "no_author" };
 
 /**
@@ -48,6 +50,9 @@ export async function submitQuestionForm(
       message: limitMessage(result),
       retryAfter: result.retryAfter,
     };
+  }
+  if (result.reason === "restricted") {
+    return { ok: false, reason: "restricted", message: sanctionMessage(result.sanction) };
   }
   return { ok: false, reason: "no_author" };
 }

@@ -10,7 +10,8 @@ import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../li
 import type { HitLog } from "../limits/window.ts";
 import { keys } from "../kv/keys.ts";
 import { findTarget, type TargetType } from "./targets.ts";
-import { isExpertAuthor } from "../panel/experts.ts";
+import { isAccountAuthor } from "../account/deleted_user.ts";
+import { type Restricted, restrictionOf, type Sanction } from "../moderation/sanctions.ts";
 
 /** A favorite as stored under `["favorites", userId, targetType, targetId]`. */
 export interface FavoriteRecord {
@@ -44,7 +45,8 @@ export const MAX_STATUS_IDS = 200;
 export type ToggleFavoriteResult =
   | { ok: true; favorite: FavoriteToggle }
   | { ok: false; reason: "not_found" }
-  | RateLimited;
+  | RateLimited
+  | Restricted;
 
 const FAVORITED: FavoriteToggle = { favorited: true, action: "favorited" };
 const UNFAVORITED: FavoriteToggle = { favorited: false, action: "unfavorited" };
@@ -74,10 +76,14 @@ export async function toggleFavorite(
   const key = keys.favorite(userId, targetType, targetId);
   let tried: FavoriteToggle | null = null;
   return await updateAtomically<ToggleFavoriteResult>(async () => {
-    const [cur, log] = await kv.getMany<[FavoriteRecord, HitLog]>([
+    const [cur, log, sanction] = await kv.getMany<[FavoriteRecord, HitLog, Sanction]>([
       key,
       budget?.key ?? keys.rateLimitLog("none", "none"),
+      keys.sanction(userId),
     ]);
+    // A silenced or suspended person favorites nothing (one budget with votes).
+    const restricted = restrictionOf(sanction.value, now);
+    if (restricted) return { op: null, result: restricted };
     // Lost a race: if the record is now in the state the last try wanted, that is success
     // (a duplicate favorite is not an error); otherwise toggle from the new state.
     if (tried && (cur.value !== null) === tried.favorited) {
@@ -105,7 +111,7 @@ export async function toggleFavorite(
         } satisfies UserFavoriteEntry,
       );
       addToCounter(op, keys.favoriteCount(targetType, targetId), 1);
-      if (!isExpertAuthor(target.authorId)) {
+      if (isAccountAuthor(target.authorId)) {
         addToCounter(op, keys.userStat(target.authorId, "favorites_received"), 1);
       }
     } else {
@@ -113,7 +119,7 @@ export async function toggleFavorite(
         keys.userFavorite(userId, invertTime(cur.value.createdAt), targetType, targetId),
       );
       addToCounter(op, keys.favoriteCount(targetType, targetId), -1);
-      if (!isExpertAuthor(target.authorId)) {
+      if (isAccountAuthor(target.authorId)) {
         addToCounter(op, keys.userStat(target.authorId, "favorites_received"), -1);
       }
     }

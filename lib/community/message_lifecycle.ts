@@ -34,12 +34,15 @@ import { removeFromAnswerOrder, type ScorePointer } from "./answer_order.ts";
 import type { QuestionRecord } from "./questions/model.ts";
 import { bumpQuestion } from "./questions/version.ts";
 import { invalidateReads } from "./read_cache.ts";
+import { isAccountAuthor } from "../account/deleted_user.ts";
+import { type Restricted, restriction } from "../moderation/sanctions.ts";
 import { writeRevisions } from "./revisions.ts";
 
 /** The outcome of an edit. */
 export type EditMessageResult =
   | { ok: true; message: MessageRecord }
-  | { ok: false; reason: "message_not_found" | "not_author" };
+  | { ok: false; reason: "message_not_found" | "not_author" }
+  | Restricted;
 
 /**
  * Edit a message's content as `userId` (its author only).
@@ -57,6 +60,9 @@ export async function editMessage(
   { now = Date.now() }: { now?: number } = {},
 ): Promise<EditMessageResult> {
   if (!isLookupId(input.messageId)) return { ok: false, reason: "message_not_found" };
+  // A silenced or suspended author edits nothing (docs/interface.md#sanctions).
+  const restricted = await restriction(kv, input.userId, now);
+  if (restricted) return restricted;
   const content = input.content.trim();
   const result = await updateAtomically<EditMessageResult>(async () => {
     const cur = await kv.get<MessageRecord>(keys.message(input.messageId));
@@ -153,7 +159,7 @@ export async function deleteMessage(
       } satisfies MessageRecord,
     );
     // Undo what the write counted: an AI expert's message was on no activity list.
-    if (countsTowardStats(m)) {
+    if (countsTowardStats(m) && isAccountAuthor(m.author.id)) {
       op.delete(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id));
       addToCounter(op, keys.userStat(m.author.id, "answers"), -1);
     }

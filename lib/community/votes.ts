@@ -42,7 +42,8 @@ import { isLookupId, keys } from "../kv/keys.ts";
 import { findTarget, type TargetInfo, type TargetType } from "./targets.ts";
 import type { MessageRecord } from "./messages/model.ts";
 import type { QuestionRecord } from "./questions/model.ts";
-import { isExpertAuthor } from "../panel/experts.ts";
+import { isAccountAuthor } from "../account/deleted_user.ts";
+import { type Restricted, restrictionOf, type Sanction } from "../moderation/sanctions.ts";
 import { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
 import {
   type AnswerRef,
@@ -87,7 +88,8 @@ export interface VoteResult {
 export type CastVoteResult =
   | { ok: true; vote: VoteResult }
   | { ok: false; reason: "not_found" | "own_post" }
-  | RateLimited;
+  | RateLimited
+  | Restricted;
 
 /** Input of {@link castVote}. */
 export interface VoteInput {
@@ -129,7 +131,7 @@ export async function castVote(
   const budget = budgetOf(limits, "votes", userId);
   const groups = voteGroups(kv);
   const epoch = groups.committed;
-  const read = await readVote(kv, input, budget);
+  const read = await readVote(kv, input, budget, now);
   if (!read.ok) return read;
   // Over budget: the group answers rate_limited and writes nothing for it.
   const done = await submit(groups, { ...read, input, now, budget, epoch, round: 1 });
@@ -198,7 +200,7 @@ async function castVoteAlone(
   budget: Budget | null,
 ): Promise<VoteDone | NotVoted> {
   return await updateAtomically<VoteDone | NotVoted>(async () => {
-    const read = await readVote(kv, input, budget);
+    const read = await readVote(kv, input, budget, now);
     if (!read.ok) return { op: null, result: read };
     const op = kv.atomic();
     const w = writeVote(op, { ...read, input, now, budget }, read.counts);
@@ -217,7 +219,7 @@ async function castVoteAlone(
 }
 
 /** A vote that will not be written: no target, the voter's own post, or over budget. */
-type NotVoted = { ok: false; reason: "not_found" | "own_post" } | RateLimited;
+type NotVoted = { ok: false; reason: "not_found" | "own_post" } | RateLimited | Restricted;
 
 /** A committed vote: its target, the table's step and the counts after it. */
 interface VoteDone {
@@ -266,6 +268,7 @@ async function readVote(
   kv: Deno.Kv,
   { userId, targetType, targetId }: VoteInput,
   budget: Budget | null,
+  now: number,
 ): Promise<VoteRead | NotVoted> {
   const isMessage = targetType !== "question";
   const read: Deno.KvKey[] = [
@@ -274,11 +277,23 @@ async function readVote(
     budget?.key ?? keys.rateLimitLog("none", "none"),
     keys.voteCount(targetType, targetId, "up"),
     keys.voteCount(targetType, targetId, "down"),
+    keys.sanction(userId),
   ];
   if (isMessage) read.push(keys.answerScore(targetId)); // a question has no pointer
-  const [record, cur, log, up, down, pointer] = await kv.getMany<
-    [QuestionRecord | MessageRecord, VoteRecord, HitLog, Deno.KvU64, Deno.KvU64, ScorePointer]
-  >(read as [Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey]);
+  const [record, cur, log, up, down, sanction, pointer] = await kv.getMany<
+    [
+      QuestionRecord | MessageRecord,
+      VoteRecord,
+      HitLog,
+      Deno.KvU64,
+      Deno.KvU64,
+      Sanction,
+      ScorePointer,
+    ]
+  >(read as [Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey]);
+  // A silenced or suspended voter votes nowhere (docs/interface.md#sanctions).
+  const restricted = restrictionOf(sanction.value, now);
+  if (restricted) return restricted;
   const target = targetOf(targetType, targetId, record.value);
   if (!target) return { ok: false, reason: "not_found" };
   // No self-votes (docs/interface.md#votes): nobody raises their own score.
@@ -338,8 +353,9 @@ function writeVote(
     op.delete(voteKey);
   }
   const received = (step.next === "up" ? 1 : 0) - (prev === "up" ? 1 : 0);
-  // An AI expert's message: the counts move, no one's statistics do.
-  const expert = isExpertAuthor(target.authorId);
+  // An AI expert's message, a deleted account's kept post: the counts move, no one's
+  // statistics do.
+  const expert = !isAccountAuthor(target.authorId);
   if (received !== 0 && !expert) {
     sums.push([keys.userStat(target.authorId, "upvotes_received"), received]);
   }
@@ -402,7 +418,7 @@ const voteGroups = perStore((kv) =>
 async function voteAgain(kv: Deno.Kv, v: PlannedVote): Promise<VoteDone | NotVoted> {
   const groups = voteGroups(kv);
   const epoch = groups.committed;
-  const read = await readVote(kv, v.input, v.budget);
+  const read = await readVote(kv, v.input, v.budget, v.now);
   if (!read.ok) return read;
   const { input, now, budget } = v;
   return await submit(groups, { ...read, input, now, budget, epoch, round: v.round + 1 });
@@ -517,7 +533,7 @@ async function afterVote(
   // the ones the commit moved from plus its group's moves (no second read): votes committed
   // concurrently elsewhere may be missing from this answer, never from the stored counters.
   invalidateReads(kv); // vote counts in the feed
-  if (action === "liked" && !isExpertAuthor(author)) {
+  if (action === "liked" && isAccountAuthor(author)) {
     // Coalesced per author / per liked post (lib/coalesce.ts): a crowd liking one post costs
     // about two peak-and-badge checks and two notification writes, not one each, and the
     // voter still answers after work that saw its own like.

@@ -16,6 +16,7 @@ import { listActivity } from "../profile/activity.ts";
 import { getProfile } from "../profile/profiles.ts";
 import { getSettings } from "../profile/settings.ts";
 import { excerpt, renderMarkdown } from "../markdown.ts";
+import { standingFrom, standingKeys } from "../moderation/standing.ts";
 import { answersFeedPath, questionsFeedPath, tagFeedPath, userFeedPath } from "./paths.ts";
 
 /** Most entries in one feed. */
@@ -55,6 +56,7 @@ type QuestionLike = {
   author: { name: string };
   createdAt: number;
   editedAt?: number | null;
+  newAccount?: true;
 };
 
 function questionEntry(q: QuestionLike): FeedEntry {
@@ -65,7 +67,7 @@ function questionEntry(q: QuestionLike): FeedEntry {
     published: q.createdAt,
     updated: q.editedAt ?? q.createdAt,
     summary: excerpt(q.description || q.title),
-    html: renderMarkdown(q.description),
+    html: renderMarkdown(q.description, undefined, { newAccount: q.newAccount }),
   };
 }
 
@@ -123,7 +125,7 @@ export async function answersFeed(kv: Deno.Kv, questionId: string): Promise<Feed
       published: m.createdAt,
       updated: m.editedAt ?? m.createdAt,
       summary: excerpt(m.content),
-      html: renderMarkdown(m.content),
+      html: renderMarkdown(m.content, undefined, { newAccount: m.newAccount }),
     })),
   };
 }
@@ -138,13 +140,22 @@ export async function answersFeed(kv: Deno.Kv, questionId: string): Promise<Feed
  * const feed = await userFeed(kv, "u-1", Date.now());
  * ```
  */
-export async function userFeed(kv: Deno.Kv, userId: string, now: number): Promise<FeedDoc | null> {
+export async function userFeed(
+  kv: Deno.Kv,
+  userId: string,
+  now: number,
+  /** `NEW_ACCOUNT_HOURS`: a new account's links carry `rel="ugc nofollow"` (0: none is new). */
+  newAccountHours = 0,
+): Promise<FeedDoc | null> {
   if (!userId || userId.length > 100) return null;
-  const [profile, settings] = await Promise.all([
+  const [profile, settings, standing] = await Promise.all([
     getProfile(kv, userId),
     getSettings(kv, userId),
+    kv.getMany(standingKeys(userId)),
   ]);
   if (!profile || settings.activityVisibility !== "public") return null;
+  // One person: new now means new when each post was written (standing only grows).
+  const newAccount = standingFrom(standing, newAccountHours, now) === "new";
   const [questions, answers] = await Promise.all([
     listActivity(kv, userId, "questions", { limit: FEED_ENTRIES, now }),
     listActivity(kv, userId, "answers", { limit: FEED_ENTRIES, now }),
@@ -152,7 +163,7 @@ export async function userFeed(kv: Deno.Kv, userId: string, now: number): Promis
   const name = profile.displayName;
   const entries: FeedEntry[] = [
     ...(questions.activities as QuestionLike[]).map((q) => ({
-      ...questionEntry({ ...q, author: { name } }),
+      ...questionEntry({ ...q, author: { name }, ...(newAccount ? { newAccount: true } : {}) }),
       title: `Asked: ${q.title}`,
     })),
     ...(answers.activities as {
@@ -168,7 +179,7 @@ export async function userFeed(kv: Deno.Kv, userId: string, now: number): Promis
       published: a.createdAt,
       updated: a.createdAt,
       summary: excerpt(a.content),
-      html: renderMarkdown(a.content),
+      html: renderMarkdown(a.content, undefined, { newAccount }),
     })),
   ].sort((a, b) => b.published - a.published).slice(0, FEED_ENTRIES);
   return {

@@ -21,6 +21,8 @@ import { authenticateAccessToken } from "../oauth/tokens.ts";
 import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
 import type { Services } from "../services.ts";
 import { HttpError } from "../fresh/error.ts";
+import { cachedSanction } from "../moderation/sanctions.ts";
+import { restrictedError } from "./outcome.ts";
 
 /** Agent requests allowed per key per minute (docs/interface.md#agent-api). */
 export const AGENT_RATE_LIMIT = 60;
@@ -162,6 +164,10 @@ export async function authenticateAgent(
       rateLimitHeaders(rate),
     );
   }
+  // A suspended person's keys are refused (docs/interface.md#sanctions), with why and until
+  // when; a silenced person's agent may still read (its writes are refused).
+  const sanction = await cachedSanction(kv, credential.userId, t);
+  if (sanction?.action === "suspend") throw restrictedError(sanction);
   // Sliced (lib/limits/slices.ts): no commit per request, never a contention 500, and
   // never more than `limit` in any window across instances. Keys and grants have
   // distinct ids (`key_…`, `grant_…`), so each has its own budget.

@@ -8,6 +8,7 @@
 import { limitMessage, type RateLimited, roundedWaitInWords } from "../limits/posting.ts";
 import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
 import { HttpError } from "../fresh/error.ts";
+import { type Restricted, type Sanction, sanctionMessage } from "../moderation/sanctions.ts";
 
 /** An expected failure of a domain function. */
 export interface Failure<R extends string> {
@@ -38,8 +39,30 @@ export function rateLimitedError(r: RateLimited): HttpError {
 }
 
 /**
+ * The 403 of a person a moderator silenced or suspended (docs/interface.md#sanctions):
+ * `{error, code: "silenced"|"suspended", reason, until}` — the sentence says what, why and
+ * until when; `until` is Unix ms, or null until lifted.
+ *
+ * @example
+ * ```ts
+ * const err = restrictedError({ action: "silence", reason: "Spam", until: null, at: 0, by: { id: "m", name: "Mo" } });
+ * err.extra.code; // "silenced"
+ * ```
+ */
+export function restrictedError(s: Sanction): HttpError {
+  return new HttpError(403, sanctionMessage(s), {
+    extra: {
+      code: s.action === "silence" ? "silenced" : "suspended",
+      reason: s.reason,
+      until: s.until,
+    },
+  });
+}
+
+/**
  * The success of `outcome`, or throw the {@link HttpError} its reason maps to. A
- * `rate_limited` outcome (a posting limit) always answers 429 with `Retry-After`.
+ * `rate_limited` outcome (a posting limit) always answers 429 with `Retry-After`; a
+ * `restricted` one (a silenced or suspended author) 403 with its sentence and code.
  *
  * @example
  * ```ts
@@ -48,12 +71,13 @@ export function rateLimitedError(r: RateLimited): HttpError {
  * ```
  */
 export function orThrow<T extends { ok: true }, R extends string>(
-  outcome: T | Failure<R> | RateLimited,
-  table: ReasonTable<Exclude<R, "rate_limited">>,
+  outcome: T | Failure<R> | RateLimited | Restricted,
+  table: ReasonTable<Exclude<R, "rate_limited" | "restricted">>,
 ): T {
   if (outcome.ok) return outcome;
   if (outcome.reason === "rate_limited") throw rateLimitedError(outcome as RateLimited);
-  const [status, message] = table[outcome.reason as Exclude<R, "rate_limited">];
+  if (outcome.reason === "restricted") throw restrictedError((outcome as Restricted).sanction);
+  const [status, message] = table[outcome.reason as Exclude<R, "rate_limited" | "restricted">];
   throw new HttpError(status, message);
 }
 

@@ -20,7 +20,8 @@ import { requireUser } from "./auth.ts";
 import { readTextLimited } from "./body.ts";
 import { HttpError } from "../fresh/error.ts";
 import { expectedError } from "./errors.ts";
-import { rateLimitedError } from "./outcome.ts";
+import { rateLimitedError, restrictedError } from "./outcome.ts";
+import { RestrictedError } from "../moderation/sanctions.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
 import { remoteHostname } from "./remote.ts";
 
@@ -89,6 +90,8 @@ export async function participationRequest<T>(
   // so honouring a cookie that rides along with one would open a CSRF hole.
   if (ctx.req.headers.has("authorization")) throw new HttpError(401, "Unauthorized");
   const user = requireUser(ctx.state.user);
+  // A silenced person's agent takes no part: refused before the model runs.
+  if (user.sanction) throw restrictedError(user.sanction);
   try {
     const input = parseInput(ParticipateBody, await readOptionalJson(ctx.req));
     const limit = await limitParticipation(kv, user.id, remoteHostname(ctx.info), now());
@@ -103,6 +106,7 @@ export async function participationRequest<T>(
     const expected = expectedError(err);
     if (expected) throw expected;
     if (err instanceof PostingLimitError) throw rateLimitedError(err.outcome);
+    if (err instanceof RestrictedError) throw restrictedError(err.sanction);
     if (err instanceof ParticipationError) {
       console.error(`${name}: ${err.message}`);
     } else {

@@ -1,6 +1,6 @@
 /**
  * Parley's job kinds on the process's runner: debates, expert panels, answers' follower
- * fan-outs, backfills of the vote-ordered answer rows, the search index's reindexing and
+ * fan-outs, backfills of the vote-ordered answer rows, account deletions, the search index's reindexing and
  * backfill, the AI avatar (every 30 s), questions' embeddings (every 30 s), the sitemap rolls
  * (every 10 min) and the one-time backfill of the public debates' index. `createApp` calls
  * this once per store; the triggers (lib/jobs/triggers.ts) only run passes.
@@ -16,6 +16,7 @@ import { searchJobKind } from "../search/job.ts";
 import { embeddingJobKind } from "../search/embedding_job.ts";
 import { debateIndexBackfillJobKind } from "../debates/time_index_backfill.ts";
 import { sitemapRollJobKind } from "../seo/sitemap_rolls.ts";
+import { accountDeletionJobKind } from "../account/delete_job.ts";
 import type { Services } from "../services.ts";
 import { type JobRunner, jobRunner } from "./runner.ts";
 
@@ -36,6 +37,7 @@ export function appJobs(services: Services): JobRunner {
     .register(panelJobKind(services))
     .register(fanoutJobKind(services.now))
     .register(answerOrderJobKind())
+    .register(accountDeletionJobKind(services.now))
     .register(searchJobKind(services.searchJobEveryMs))
     .register(avatarJobKind(services, services.avatarIntervalMs))
     .register(embeddingJobKind(services))

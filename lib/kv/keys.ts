@@ -147,6 +147,20 @@
  * | `["fanout_jobs", messageId]` | `FanoutState` `{n, skip, cursor, sent}` | an answer's notification to every follower (lib/notifications/fanout.ts): written in the answer's op with its job; each batch of 100 moves `cursor` with its notifications; deleted in the last batch's op |
  * | `["job_lease", kind, id]` | `LeaseTerm` `{owner, until}` | renewed every 2 s under the fence, lapses after 6 s; `until: 0` once released at shutdown |
  *
+ * Accounts: export, deletion and sanctions (lib/account/, lib/moderation/sanctions.ts):
+ *
+ * | Prefix | Value | Written with / indexes |
+ * | --- | --- | --- |
+ * | `["sessions_by_user", userId, sha256(token)]` | `{expiresAt}` | with the session (same `expireIn`): what ends every session of a person at once (deletion, suspension); sessions from before it are refused on read instead |
+ * | `["authored", userId, "question" \| "message", postId]` | `true` | in the op that creates a person's question or message (never an AI expert's), never removed by a soft delete: every post a person wrote, deleted ones included, for their account's deletion |
+ * | `["follows_by_user", userId, questionId]` | `{at}` | with every `["follows", questionId, userId]` set or deleted: a person's follows |
+ * | `["flags_by_user", userId, targetType, targetId]` | `true` | with the flag: a person's flags |
+ * | `["deleted_users", userId]` | `DeletedUser` `{deletedAt, content}` | the tombstone of a deleted account, written in the op that deletes `["users", userId]`, never removed: a new user's op checks it absent, so an id is never reused |
+ * | `["account_deletions", userId]` | `AccountDeletion` (phase, cursor, counts) | the progress of the deletion job `["jobs", "account-deletion", userId]` (lib/account/delete_job.ts): written with the tombstone, moved by every batch under the job's fence, deleted in its last op |
+ * | `["votes", targetType, targetId, "anon_…"]` | `VoteRecord` | a deleted account's vote: moved off its voter's key (a fresh random id per vote, so no two of them link), counts unchanged; it has no `user_votes` row |
+ * | `["flags", targetType, targetId, "anon_…"]` | `FlagRecord` | a deleted account's flag, moved the same way (the queue's weight unchanged) |
+ * | `["sanctions", userId]` | `Sanction` `{action: "silence" \| "suspend", reason, until, at, by}` | set by `POST /api/mod/users/:id`, deleted by `lift`, with its `["mod_log", …]` entry; read with the session, the agent key and every write; past `until` it is void |
+ *
  * Operations (lib/ops/):
  *
  * | Prefix | Value | Written with / indexes |
@@ -533,4 +547,30 @@ export const keys = {
   ],
   sitemapRollWalk: (kind: string): Deno.KvKey => ["sitemap_roll_walk", kind],
   backfill: (name: string): Deno.KvKey => ["backfills", name],
+  // Accounts (table above).
+  sessionByUser: (userId: string, hash: string): Deno.KvKey => ["sessions_by_user", userId, hash],
+  sessionsByUserPrefix: (userId: string): Deno.KvKey => ["sessions_by_user", userId],
+  authored: (userId: string, kind: "question" | "message", postId: string): Deno.KvKey => [
+    "authored",
+    userId,
+    kind,
+    postId,
+  ],
+  authoredPrefix: (userId: string): Deno.KvKey => ["authored", userId],
+  followByUser: (userId: string, questionId: string): Deno.KvKey => [
+    "follows_by_user",
+    userId,
+    questionId,
+  ],
+  followsByUserPrefix: (userId: string): Deno.KvKey => ["follows_by_user", userId],
+  flagByUser: (userId: string, targetType: string, targetId: string): Deno.KvKey => [
+    "flags_by_user",
+    userId,
+    targetType,
+    targetId,
+  ],
+  flagsByUserPrefix: (userId: string): Deno.KvKey => ["flags_by_user", userId],
+  deletedUser: (userId: string): Deno.KvKey => ["deleted_users", userId],
+  accountDeletion: (userId: string): Deno.KvKey => ["account_deletions", userId],
+  sanction: (userId: string): Deno.KvKey => ["sanctions", userId],
 } as const;

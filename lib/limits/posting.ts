@@ -30,7 +30,13 @@ const DAY = 24 * HOUR;
 /** Each kind's window and its field in {@link PostingLimits}. */
 export const LIMIT_KINDS: Record<
   LimitKind,
-  { windowMs: number; field: keyof PostingLimits; noun: string; verb: string; per: string }
+  {
+    windowMs: number;
+    field: Exclude<keyof PostingLimits, "newAccount">;
+    noun: string;
+    verb: string;
+    per: string;
+  }
 > = {
   questions: {
     windowMs: HOUR,
@@ -71,6 +77,11 @@ export interface RateLimited {
   kind: LimitKind;
   limit: number;
   retryAfter: number;
+  /**
+   * Set when it is a new account's daily limit (docs/interface.md#new-accounts): the
+   * message says how to earn the usual limits.
+   */
+  newAccount?: { hours: number };
 }
 
 /** One user's budget of one kind, to spend inside a write's own atomic op. */
@@ -80,6 +91,45 @@ export interface Budget {
   windowMs: number;
   /** The log key to read with the write's other reads. */
   key: Deno.KvKey;
+  /** A new account's daily budget: its refusal says how to earn the usual limits. */
+  newAccount?: { hours: number };
+}
+
+/**
+ * A new account's daily budget of `kind` (questions, or answers and replies) for `userId`,
+ * or null when that limit is off, there is none for the kind, or no account counts as new.
+ * The caller decides the account is new (lib/limits/admission.ts); the log lives under
+ * `post_new_<kind>`, a sliding 24-hour window.
+ *
+ * @example
+ * ```ts
+ * const b = newAccountBudgetOf(
+ *   { ...DEFAULT_LIMITS, newAccount: { hours: 24, questionsPerDay: 3, messagesPerDay: 10 } },
+ *   "questions",
+ *   "u1",
+ * ); // { kind: "questions", limit: 3, windowMs: 86_400_000, key, newAccount: { hours: 24 } }
+ * ```
+ */
+export function newAccountBudgetOf(
+  limits: PostingLimits | undefined,
+  kind: LimitKind,
+  userId: string,
+): Budget | null {
+  const rules = limits?.newAccount;
+  if (!rules || rules.hours <= 0) return null;
+  const limit = kind === "questions"
+    ? rules.questionsPerDay
+    : kind === "messages"
+    ? rules.messagesPerDay
+    : 0;
+  if (limit <= 0 || limit > MAX_LOGGED_HITS) return null;
+  return {
+    kind,
+    limit,
+    windowMs: DAY,
+    key: keys.rateLimitLog(`post_new_${kind}`, userId),
+    newAccount: { hours: rules.hours },
+  };
 }
 
 /**
@@ -130,6 +180,42 @@ export function spendInOp(
     kind: budget.kind,
     limit: budget.limit,
     retryAfter: r.retryAfter,
+    ...(budget.newAccount ? { newAccount: budget.newAccount } : {}),
+  };
+}
+
+/**
+ * Spend one unit of `budget` in its own commit (writers that spend before writing).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const b = budgetOf(DEFAULT_LIMITS, "questions", "u1")!;
+ * const r = await spendBudget(kv, b, Date.now());
+ * ```
+ */
+export async function spendBudget(
+  kv: Deno.Kv,
+  budget: Budget,
+  now: number,
+): Promise<{ ok: true } | RateLimited> {
+  const bucket = budget.key[1] as string;
+  const r = await hitRateLimit(
+    kv,
+    bucket,
+    budget.key[2] as string,
+    budget.limit,
+    budget.windowMs,
+    now,
+  );
+  if (r.allowed) return { ok: true };
+  return {
+    ok: false,
+    reason: "rate_limited",
+    kind: budget.kind,
+    limit: budget.limit,
+    retryAfter: r.retryAfter,
+    ...(budget.newAccount ? { newAccount: budget.newAccount } : {}),
   };
 }
 
@@ -193,8 +279,16 @@ export function roundedWaitInWords(seconds: number): string {
  * // "Too many questions: you can ask 10 per hour. Try again in 12 minutes."
  * ```
  */
-export function limitMessage(r: Pick<RateLimited, "kind" | "limit" | "retryAfter">): string {
+export function limitMessage(
+  r: Pick<RateLimited, "kind" | "limit" | "retryAfter" | "newAccount">,
+): string {
   const s = LIMIT_KINDS[r.kind];
+  if (r.newAccount) {
+    return `Too many ${s.noun} for a new account: you can ${s.verb} ${r.limit} per day ` +
+      `until something you wrote is up-voted or accepted as an answer, or your account is ` +
+      `${r.newAccount.hours} hours old; then the usual limits apply. ` +
+      `Try again in ${roundedWaitInWords(r.retryAfter)}.`;
+  }
   return `Too many ${s.noun}: you can ${s.verb} ${r.limit} per ${s.per}. ` +
     `Try again in ${roundedWaitInWords(r.retryAfter)}.`;
 }

@@ -45,6 +45,7 @@ import {
   standingFrom,
   standingKeys,
 } from "./standing.ts";
+import { type Restricted, restriction } from "./sanctions.ts";
 
 /** Why a post is flagged. */
 export type FlagReason = "spam" | "offensive" | "off_topic" | "other";
@@ -90,15 +91,20 @@ export interface ModQueueEntry {
   lastFlaggedAt: number;
 }
 
-/** One moderator action, as logged. */
+/** One moderator action, as logged: on a post, or a sanction on a person (`targetType: "user"`). */
 export interface ModLogEntry {
   id: string;
-  action: ModAction;
-  targetType: TargetType;
+  action: ModAction | "silence" | "suspend" | "lift";
+  targetType: TargetType | "user";
   targetId: string;
+  /** The post's question; `""` for a person. */
   questionId: string;
   moderator: { id: string; name: string };
   at: number;
+  /** A sanction's reason (a person only). */
+  reason?: string;
+  /** A sanction's end, Unix ms, or null until lifted (a person only). */
+  until?: number | null;
 }
 
 type PostRecord = QuestionRecord | MessageRecord;
@@ -111,7 +117,8 @@ function questionIdOf(type: TargetType, r: PostRecord): string {
 export type FlagResult =
   | { ok: true; hidden: boolean }
   | { ok: false; reason: "not_found" | "own_post" | "already_flagged" }
-  | RateLimited;
+  | RateLimited
+  | Restricted;
 
 /**
  * Flag a post as `userId`.
@@ -147,6 +154,9 @@ export async function flagPost(
 ): Promise<FlagResult> {
   const { userId, targetType, targetId } = input;
   if (!isLookupId(targetId)) return { ok: false, reason: "not_found" };
+  // A silenced or suspended person flags nothing (docs/interface.md#sanctions).
+  const restricted = await restriction(kv, userId, now);
+  if (restricted) return restricted;
   const budget = budgetOf(limits, "flags", userId);
   const recordKey = targetType === "question" ? keys.question(targetId) : keys.message(targetId);
   const result = await updateAtomically<FlagResult>(async () => {
@@ -213,6 +223,7 @@ export async function flagPost(
         standing,
       } satisfies FlagRecord,
     );
+    op.set(keys.flagByUser(userId, targetType, targetId), true); // a person's flags
     if (entry.weight! >= FLAG_WEIGHT_TO_HIDE && r.hiddenAt === undefined) {
       entry.hidden = true;
       setHidden(op, targetType, r, now, "flags");
@@ -262,8 +273,15 @@ export type ModActionResult = { ok: true } | { ok: false; reason: "not_found" };
 
 let lastLogTime = 0;
 
-/** A log time after every earlier one of this process (the log lists newest first). */
-function nextLogTime(now: number): number {
+/**
+ * A log time after every earlier one of this process (the log lists newest first).
+ *
+ * @example
+ * ```ts
+ * const at = nextLogTime(Date.now());
+ * ```
+ */
+export function nextLogTime(now: number): number {
   lastLogTime = Math.max(now, lastLogTime + 1);
   return lastLogTime;
 }

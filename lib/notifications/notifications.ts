@@ -23,6 +23,7 @@ import { maySee, type PostMarks } from "../community/visibility.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { excerpt } from "../markdown.ts";
 import type { Author } from "../community/questions/model.ts";
+import { DELETED_USER } from "../account/deleted_user.ts";
 
 /** The kinds of notification. */
 export type NotificationType = "answer" | "reply" | "accepted" | "upvotes";
@@ -144,7 +145,8 @@ export function followInOp(
   userId: string,
   now: number,
 ): void {
-  op.set(keys.follow(questionId, userId), { at: now });
+  op.set(keys.follow(questionId, userId), { at: now })
+    .set(keys.followByUser(userId, questionId), { at: now });
 }
 
 /**
@@ -166,7 +168,7 @@ export async function toggleFollow(
     const cur = await kv.get(keys.follow(questionId, userId));
     const op = kv.atomic().check(cur);
     if (cur.value) {
-      op.delete(keys.follow(questionId, userId));
+      op.delete(keys.follow(questionId, userId)).delete(keys.followByUser(userId, questionId));
       return { op, result: { following: false } };
     }
     followInOp(op, questionId, userId, now);
@@ -296,6 +298,21 @@ async function stillVisible(
   );
 }
 
+/** The actor shown for someone who deleted their account. */
+const DELETED_ACTOR: NotificationRecord["actor"] = {
+  id: DELETED_USER.id,
+  name: DELETED_USER.name,
+  avatarUrl: null,
+};
+
+/** Which actors of `list` deleted their account since (their tombstone exists). */
+async function deletedActors(kv: Deno.Kv, list: NotificationRecord[]): Promise<Set<string>> {
+  const ids = [...new Set(list.flatMap((n) => n.actor?.id ? [n.actor.id] : []))]
+    .filter(isLookupId);
+  const tombs = await getAll(kv, ids.map(keys.deletedUser));
+  return new Set(ids.filter((_, i) => tombs[i].value !== null));
+}
+
 /** The "mark all read" watermark: notifications last changed at or before it are read. */
 function markKey(userId: string): Deno.KvKey {
   return keys.notificationUnread(userId).concat("mark");
@@ -365,11 +382,17 @@ export async function listNotifications(
   ) records.push(e.value);
   const more = records.length > NOTIFICATIONS_PAGE;
   const shown = records.slice(0, NOTIFICATIONS_PAGE);
-  const visible = await stillVisible(kv, userId, shown);
+  const [visible, gone] = await Promise.all([
+    stillVisible(kv, userId, shown),
+    deletedActors(kv, shown),
+  ]);
   return {
-    notifications: shown.map((n, i) =>
-      visible[i] ? viewOf(n, mark.value) : removedViewOf(n, mark.value)
-    ),
+    notifications: shown.map((n, i) => {
+      if (!visible[i]) return removedViewOf(n, mark.value);
+      const view = viewOf(n, mark.value);
+      // An actor who deleted their account is "deleted user" here too.
+      return n.actor && gone.has(n.actor.id) ? { ...view, actor: DELETED_ACTOR } : view;
+    }),
     links: shown.map(notificationHref),
     unread,
     nextCursor: more ? shown[shown.length - 1].id : null,

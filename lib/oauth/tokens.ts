@@ -430,6 +430,22 @@ export async function revokeGrant(
   });
 }
 
+/**
+ * Revoke every grant of a person (their account is being deleted): each connected app's
+ * tokens stop at once.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * await revokeGrantsOf(kv, "u_1");
+ * ```
+ */
+export async function revokeGrantsOf(kv: Deno.Kv, userId: string): Promise<void> {
+  for await (const e of kv.list({ prefix: keys.oauthGrantsByUserPrefix(userId) })) {
+    await revokeGrant(kv, String(e.key.at(-1)), userId);
+  }
+}
+
 /** A token revocation (RFC 7009): done (also for an unknown token), or the token is another app's. */
 export type RevokeTokenResult = { ok: true } | { ok: false; reason: "wrong_client" };
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { type Restricted, restriction } from "../moderation/sanctions.ts";
 import { isPublic } from "../community/visibility.ts";
 import { keys } from "../kv/keys.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
@@ -17,7 +18,8 @@ export const INVITES_PER_HOUR = 10;
 /** Why an invitation failed. */
 export type InviteResult =
   | { ok: true }
-  | { ok: false; reason: "question_not_found" | "expert_not_found" | "already_invited" };
+  | { ok: false; reason: "question_not_found" | "expert_not_found" | "already_invited" }
+  | Restricted;
 
 /**
  * Ask one expert to answer a question; once per expert and question.
@@ -36,6 +38,9 @@ export async function inviteExpert(
 ): Promise<InviteResult> {
   const { kv } = services;
   if (!expertById(expertId)) return { ok: false, reason: "expert_not_found" };
+  // A silenced person's invitation would post for them: refused (docs/interface.md#sanctions).
+  const restricted = await restriction(kv, userId, services.now());
+  if (restricted) return restricted;
   const q = (await kv.get<QuestionRecord>(keys.question(questionId))).value;
   // The expert's answer is public: never on a question others cannot see.
   if (!q || !isPublic(q)) return { ok: false, reason: "question_not_found" };

@@ -11,6 +11,8 @@
  *
  * @module
  */
+import { RestrictedError } from "../moderation/sanctions.ts";
+import { admitPost } from "../limits/admission.ts";
 import { jsonAnswer } from "../llm/json.ts";
 import { type LlmClient, LlmError } from "../llm/types.ts";
 import { buildMessage, type MessageRecord, type MessageView } from "../community/messages/model.ts";
@@ -26,12 +28,7 @@ import { createQuestion } from "../community/questions/write.ts";
 import { getQuestion } from "../community/questions/read.ts";
 import { listQuestionsPage } from "../community/questions/feed.ts";
 import { decide } from "./decide.ts";
-import {
-  type LimitKind,
-  PostingLimitError,
-  type PostingLimits,
-  spendPostingBudget,
-} from "../limits/posting.ts";
+import { type LimitKind, PostingLimitError, type PostingLimits } from "../limits/posting.ts";
 import {
   askPrompt,
   type Persona,
@@ -63,10 +60,16 @@ export interface ParticipationDeps {
 /** What posting a draft needs: no model. */
 export type PostDeps = Pick<ParticipationDeps, "kv" | "now" | "limits">;
 
-/** Spend the budget of `kind` before anything is written; throw when none is left. */
-async function spend(deps: PostDeps, kind: LimitKind, userId: string): Promise<void> {
-  const r = await spendPostingBudget(deps.kv, deps.limits, kind, userId, deps.now());
-  if (!r.ok) throw new PostingLimitError(r);
+/**
+ * Spend the budgets of `kind` (a new account's daily one too) before anything is written;
+ * throw when one is spent, or when a moderator silenced or suspended the person. Answers
+ * whether the account is new (its links carry `rel="ugc nofollow"`).
+ */
+async function spend(deps: PostDeps, kind: LimitKind, userId: string): Promise<boolean> {
+  const r = await admitPost(deps.kv, deps.limits, kind, userId, deps.now());
+  if (r.ok) return r.newAccount;
+  if (r.reason === "restricted") throw new RestrictedError(r.sanction);
+  throw new PostingLimitError(r);
 }
 
 /**
@@ -113,6 +116,7 @@ async function writeAsk(
   author: Author,
   value: { title: string; description: string },
   standIn: boolean | undefined,
+  newAccount: boolean,
 ): Promise<{ question: QuestionRecord; message: MessageRecord }> {
   const now = deps.now();
   let message: MessageRecord | undefined;
@@ -124,6 +128,7 @@ async function writeAsk(
     createdBy: "agent",
     discussionRounds: 1,
     standIn,
+    newAccount,
   }, {
     now,
     idPrefix: "q-agent-",
@@ -136,6 +141,7 @@ async function writeAsk(
         createdBy: "agent",
         authorType: "user",
         standIn,
+        newAccount,
       }, { now, idPrefix: "msg-agent-ask-" });
       writeFirstMessage(op, message);
     },
@@ -148,6 +154,7 @@ async function writeReply(
   author: Author,
   draft: { questionId: string; content: string; replyTo: string | null },
   standIn: boolean | undefined,
+  newAccount: boolean,
 ): Promise<MessageRecord> {
   const r = await addMessage(deps.kv, {
     questionId: draft.questionId,
@@ -157,6 +164,7 @@ async function writeReply(
     createdBy: "agent",
     authorType: "user",
     standIn,
+    newAccount,
   }, {
     now: deps.now(),
     idPrefix: "msg-agent-reply-",
@@ -288,9 +296,13 @@ export async function postDraft(
   draft: ParticipationDraft,
 ): Promise<ParticipateResponse> {
   const { author } = await authorOf(deps.kv, userId);
-  await spend(deps, draft.action === "ask_new" ? "questions" : "messages", userId);
+  const newAccount = await spend(
+    deps,
+    draft.action === "ask_new" ? "questions" : "messages",
+    userId,
+  );
   if (draft.action === "ask_new") {
-    const { question, message } = await writeAsk(deps, author, draft, draft.standIn);
+    const { question, message } = await writeAsk(deps, author, draft, draft.standIn, newAccount);
     return {
       action: "ask_new",
       trigger: draft.trigger,
@@ -301,7 +313,7 @@ export async function postDraft(
       replyQuestionId: null,
     };
   }
-  const reply = await writeReply(deps, author, draft, draft.standIn);
+  const reply = await writeReply(deps, author, draft, draft.standIn, newAccount);
   return {
     action: "reply_existing",
     trigger: draft.trigger,

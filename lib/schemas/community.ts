@@ -219,6 +219,10 @@ const acceptedMessageId = z.string().nullable().meta({
 const editedAt = z.number().nullable().meta({
   description: "Unix ms of the last edit; null if never edited.",
 });
+const newAccount = z.literal(true).optional().meta({
+  description:
+    'Present when a new account wrote it (younger than NEW_ACCOUNT_HOURS, nothing up-voted or accepted yet): pages render its links with rel="ugc nofollow".',
+});
 
 export const QuestionSummary = QuestionListItem.extend({
   downvotes: z.int(),
@@ -227,6 +231,7 @@ export const QuestionSummary = QuestionListItem.extend({
   answerCount,
   acceptedMessageId,
   editedAt,
+  newAccount,
 }).meta({ id: "QuestionSummary" });
 
 export const QuestionPage = z.object({
@@ -272,6 +277,7 @@ export const MessageSchema = z.object({
   standIn: z.literal(true).optional().meta({
     description: "Present when Parley's offline stand-in model wrote the content (local mode).",
   }),
+  newAccount,
   editedAt,
   deleted: z.literal(true).optional().meta({
     description:
@@ -294,6 +300,7 @@ export const QuestionSchema = z.object({
   standIn: z.literal(true).optional().meta({
     description: "Present when Parley's offline stand-in model wrote the question (local mode).",
   }),
+  newAccount,
   messageCount: z.int(),
   answerCount,
   acceptedMessageId,

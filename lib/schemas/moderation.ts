@@ -77,13 +77,77 @@ export const ModQueueResult = z.object({ queue: z.array(ModQueueItem) }).meta({
 
 export const ModLogEntry = z.object({
   id: z.string(),
-  action: ModActionName,
-  targetType: TargetType,
+  action: z.enum(["hide", "restore", "dismiss", "delete", "silence", "suspend", "lift"]).meta({
+    description: "A post's moderation, or a sanction on a person (targetType user)",
+  }),
+  targetType: z.enum(["question", "message", "user"]),
   targetId: z.string(),
-  questionId: z.string(),
+  questionId: z.string().meta({ description: 'The post\'s question; "" for a person' }),
   moderator: z.object({ id: z.string(), name: z.string() }),
   at: z.number(),
+  reason: z.string().optional().meta({ description: "A sanction's reason" }),
+  until: z.number().nullable().optional().meta({
+    description: "A sanction's end (Unix ms), null until lifted",
+  }),
 }).meta({ id: "ModLogEntry" });
+
+/** `POST /api/mod/users/:id`. */
+export const SanctionBody = z.strictObject({
+  action: z.enum(["silence", "suspend", "lift"], {
+    error: 'action must be "silence", "suspend" or "lift"',
+  }).meta({
+    description:
+      "silence: may read, not post, vote or flag; suspend: signed out, may not sign in, agent keys refused; lift: ends either",
+  }),
+  until: z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
+    error: "until must be an ISO 8601 date or date-time",
+  }).optional().meta({
+    description:
+      "When it ends (ISO 8601; a date means its start, UTC). Absent: until lifted. Ignored by lift.",
+  }),
+  reason: z.string({ error: "reason is required" }).trim()
+    .min(1, "reason is required")
+    .max(500, "reason must be at most 500 characters")
+    .meta({ description: "Shown to the person (1–500 characters)" }),
+}).meta({ id: "SanctionBody" });
+
+export const SanctionSchema = z.object({
+  action: z.enum(["silence", "suspend"]),
+  reason: z.string(),
+  until: z.number().nullable().meta({ description: "Unix ms; null until lifted" }),
+  at: z.number(),
+  by: z.object({ id: z.string(), name: z.string() }),
+}).meta({ id: "Sanction" });
+
+/** A person's standing: trust, and the sanction in force. */
+export const AccountStandingSchema = z.object({
+  userId: z.string(),
+  trust: Standing,
+  sanction: SanctionSchema.nullable(),
+}).meta({ id: "AccountStanding" });
+
+/**
+ * A write's 403: any refusal (`error`), and for a silenced or suspended person also the
+ * sanction's `code`, `reason` and `until`.
+ */
+export const ForbiddenBody = z.object({
+  error: z.string(),
+  code: z.enum(["silenced", "suspended"]).optional().meta({
+    description: "Set when a moderator silenced or suspended the person",
+  }),
+  reason: z.string().optional().meta({ description: "The sanction's reason" }),
+  until: z.number().nullable().optional().meta({
+    description: "The sanction's end, Unix ms; null until lifted",
+  }),
+}).meta({ id: "Forbidden" });
+
+/** The 403 of a silenced or suspended person. */
+export const RestrictedBody = z.object({
+  error: z.string().meta({ description: "What, until when, and why, in a sentence" }),
+  code: z.enum(["silenced", "suspended"]),
+  reason: z.string(),
+  until: z.number().nullable().meta({ description: "Unix ms; null until lifted" }),
+}).meta({ id: "Restricted" });
 
 export const ModLogResult = z.object({
   entries: z.array(ModLogEntry),

@@ -49,6 +49,8 @@ function iso(ms: number): string {
 }
 
 function personOf(origin: string, author: { id: string; name: string }): Person {
+  // A deleted account's kept post ("deleted user") has no profile to link.
+  if (!author.id) return { "@type": "Person", name: author.name };
   return {
     "@type": "Person",
     name: author.name,

@@ -20,7 +20,7 @@ import { DEBATE_EVENTS, DebateRequestSchema } from "@/lib/schemas/debate.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
 import { acquireDebateSlot } from "@/lib/debates/capacity.ts";
-import { debateCapacityError } from "@/lib/http/outcome.ts";
+import { debateCapacityError, restrictedError } from "@/lib/http/outcome.ts";
 import { remoteHostname } from "@/lib/http/remote.ts";
 import { takeStreamSlot } from "@/lib/http/stream_slots.ts";
 
@@ -44,6 +44,8 @@ export const handler = define.handlers({
   async POST(ctx) {
     const { kv, llm, now } = ctx.state.services;
     const user = requireUser(ctx.state.user);
+    // A silenced person starts no debate (docs/interface.md#sanctions).
+    if (user.sanction) throw restrictedError(user.sanction);
     try {
       const body = asObject(await readJson(ctx.req, { limit: BODY_LIMIT }));
       if (missingField(body)) throw new HttpError(400, "Missing topic or userProfile");

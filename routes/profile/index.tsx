@@ -9,6 +9,7 @@ import { type Settings } from "@/lib/schemas/profile.ts";
 import { AgentKeys } from "@/components/profile/AgentKeys.tsx";
 import { ConnectedApps } from "@/components/profile/ConnectedApps.tsx";
 import { type ConnectedApp, listConnectedApps } from "@/lib/oauth/tokens.ts";
+import { YourData } from "@/components/profile/YourData.tsx";
 import { ActivityList, ActivityTabs } from "@/components/profile/ActivityList.tsx";
 import { StatsAndBadges } from "@/components/profile/StatsAndBadges.tsx";
 import {
@@ -89,6 +90,7 @@ const SECTIONS = [
   { href: "#agent-keys", label: "API keys" },
   { href: "#connected-apps", label: "Connected apps" },
   { href: "#sign-in-methods", label: "Sign-in methods" },
+  { href: "#your-data", label: "Your data" },
 ];
 
 /**
@@ -133,6 +135,7 @@ export default define.page<typeof handler>(function ProfilePage({ data, url }) {
         <AgentKeys keys={data.keys} />
         <ConnectedApps apps={data.apps} />
         <SignInMethods identities={data.identities} available={data.available} />
+        <YourData displayName={data.profile.displayName} />
       </div>
     </>
   );

@@ -174,7 +174,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
         />
         <TagList tags={q.tags} />
         {data.extras.hidden.includes(q.id) && <HiddenBanner what="question" />}
-        {q.description && <Markdown text={q.description} idPrefix="q-" />}
+        {q.description && <Markdown text={q.description} idPrefix="q-" newAccount={q.newAccount} />}
         <EditedNote questionId={q.id} editedAt={q.editedAt} now={now} />
         <div class="row actions">
           <VoteAndFavorite

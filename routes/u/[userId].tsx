@@ -15,6 +15,12 @@ import { userFeedPath } from "@/lib/feeds/paths.ts";
 import { getPublicProfile, type PublicProfile } from "@/lib/profile/public_profile.ts";
 import { PageMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
+import { requireModerator, viewerOf } from "@/lib/http/auth.ts";
+import { readTextLimited } from "@/lib/http/body.ts";
+import { applySanction } from "@/lib/http/sanction.ts";
+import { type AccountStanding, readStanding } from "@/lib/moderation/sanction_actions.ts";
+import { untilInWords } from "@/lib/moderation/sanctions.ts";
+import { SanctionBody } from "@/lib/schemas/moderation.ts";
 
 interface Data {
   profile: PublicProfile;
@@ -23,6 +29,8 @@ interface Data {
   visible: Record<ActivityType, boolean>;
   isOwner: boolean;
   now: number;
+  /** For a moderator looking at someone else: the person's standing, to act on. */
+  moderation: AccountStanding | null;
 }
 
 export const handler = define.handlers<Data>({
@@ -46,12 +54,99 @@ export const handler = define.handlers<Data>({
     const activity = visible[tab]
       ? await listActivityForPage(kv, profile.userId, tab, cursor ?? null, t)
       : null;
-    return page({ profile, tab, page: activity, visible, isOwner, now: t });
+    const viewer = await viewerOf(ctx.state.services, ctx.state.user);
+    const moderation = viewer?.moderator && !isOwner
+      ? await readStanding(kv, profile.userId, {
+        newAccountHours: ctx.state.services.config.newAccountHours,
+        now: t,
+      })
+      : null;
+    return page({ profile, tab, page: activity, visible, isOwner, now: t, moderation });
+  },
+  /**
+   * The moderator's form (silence, suspend, lift): a plain form post, then back to the
+   * profile with what happened (no script needed).
+   */
+  async POST(ctx) {
+    const { services } = ctx.state;
+    const mod = await requireModerator(services, ctx.state.user);
+    const form = Object.fromEntries(new URLSearchParams(await readTextLimited(ctx.req, 4096)));
+    const back = `/u/${encodeURIComponent(ctx.params.userId)}`;
+    const parsed = SanctionBody.safeParse({
+      action: form.action,
+      reason: form.reason,
+      ...(form.until ? { until: form.until } : {}),
+    });
+    try {
+      if (!parsed.success) throw new HttpError(400, parsed.error.issues[0].message);
+      await applySanction(services, mod, ctx.params.userId, parsed.data);
+      return ctx.redirect(`${back}?sanction=${encodeURIComponent(parsed.data.action)}`, 303);
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status === 404) throw err;
+      return ctx.redirect(`${back}?sanctionError=${encodeURIComponent(err.message)}`, 303);
+    }
   },
 });
 
+const DONE: Record<string, string> = {
+  silence: "Silenced.",
+  suspend: "Suspended: their sessions ended.",
+  lift: "Lifted.",
+};
+
+/** A moderator's view of a person's standing, and the form to change it. */
+function ModerationCard(
+  { standing, url, userId }: { standing: AccountStanding; url: URL; userId: string },
+) {
+  const s = standing.sanction;
+  const done = url.searchParams.get("sanction") ?? "";
+  const error = url.searchParams.get("sanctionError");
+  return (
+    <section class="card stack" aria-labelledby="moderation-h" data-testid="moderation-card">
+      <h2 id="moderation-h">Moderation</h2>
+      {Object.hasOwn(DONE, done) && <p class="alert alert-ok" role="status">{DONE[done]}</p>}
+      {error && <p class="alert alert-error" role="alert">{error}</p>}
+      <p data-testid="standing">
+        {standing.trust === "new" ? "New account" : "Established account"}
+        {" · "}
+        {s
+          ? (
+            <>
+              <strong>{s.action === "silence" ? "silenced" : "suspended"}</strong>{" "}
+              {s.until === null ? "until lifted" : `until ${untilInWords(s.until)}`} by {s.by.name}:
+              {" "}
+              {s.reason}
+            </>
+          )
+          : "no sanction"}
+      </p>
+      <form method="post" action={`/u/${encodeURIComponent(userId)}`} class="stack">
+        <fieldset class="choice">
+          <legend>Action</legend>
+          {(["silence", "suspend", "lift"] as const).map((a) => (
+            <label key={a} class="inline">
+              <input type="radio" name="action" value={a} required checked={a === "silence"} /> {a}
+            </label>
+          ))}
+        </fieldset>
+        <label>
+          Until (UTC date; empty: until lifted)
+          <input type="date" name="until" />
+        </label>
+        <label>
+          Reason (shown to them)
+          <textarea name="reason" maxLength={500} required rows={2} />
+        </label>
+        <p>
+          <button type="submit" class="btn btn-danger">Apply</button>
+        </p>
+      </form>
+    </section>
+  );
+}
+
 /** /u/:userId — a person's public profile. */
-export default define.page<typeof handler>(function PublicProfilePage({ data }) {
+export default define.page<typeof handler>(function PublicProfilePage({ data, url }) {
   const p = data.profile;
   const base = `/u/${encodeURIComponent(p.userId)}`;
   return (
@@ -87,6 +182,9 @@ export default define.page<typeof handler>(function PublicProfilePage({ data }) 
             </p>
           )}
         </div>
+        {data.moderation && (
+          <ModerationCard standing={data.moderation} url={url} userId={p.userId} />
+        )}
         <StatsAndBadges stats={p.stats} badges={p.badges} />
         <section aria-labelledby="activity-h" id="activity">
           <h2 id="activity-h">Activity</h2>

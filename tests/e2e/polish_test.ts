@@ -191,6 +191,7 @@ browserTest(
       "API keys",
       "Connected apps",
       "Sign-in methods",
+      "Your data",
     ]);
     for (const label of [...labels].reverse()) {
       await nav.getByRole("link", { name: label }).click();

@@ -80,9 +80,13 @@ export interface TestAppOptions {
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   // The AI expert panel is off unless a test sets EXPERT_PANEL_PER_DAY, so every other
   // test's threads hold exactly what it wrote.
+  // New accounts' daily limits are off unless a test sets them: every test user is a new
+  // account (created now), and other tests choose their own volumes.
   const config = parseConfig({
     KV_PATH: opts.kvPath ?? ":memory:",
     EXPERT_PANEL_PER_DAY: "0",
+    LIMIT_NEW_ACCOUNT_QUESTIONS_PER_DAY: "0",
+    LIMIT_NEW_ACCOUNT_MESSAGES_PER_DAY: "0",
     ...opts.env,
   });
   const kv = await openKv(config.kvPath);

@@ -28,14 +28,16 @@ import {
 type Json = Record<string, unknown>;
 
 /** The app on a real loopback port, its origin set to that port. */
-async function liveApp(): Promise<{ t: TestApp; origin: string; close(): Promise<void> }> {
+async function liveApp(
+  env: Record<string, string> = {},
+): Promise<{ t: TestApp; origin: string; close(): Promise<void> }> {
   let inner: Deno.ServeHandler = () => new Response("starting", { status: 503 });
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     (req, info) => inner(req, info),
   );
   const origin = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
-  const t = await createTestApp({ env: { APP_ORIGIN: origin } });
+  const t = await createTestApp({ env: { APP_ORIGIN: origin, ...env } });
   inner = (req, info) => t.app.fetch(req, info);
   return {
     t,
@@ -77,7 +79,9 @@ async function jsonOf<T = Json>(res: Response | Promise<Response>): Promise<T> {
 }
 
 Deno.test("every /skill.md example, replayed against a real server, gets the documented answer", async () => {
-  const app = await liveApp();
+  // The guide's examples show established accounts (a new account's posts add
+  // `newAccount: true`, checked against the schema in the conformance test below).
+  const app = await liveApp({ NEW_ACCOUNT_HOURS: "0" });
   const { t, origin } = app;
   try {
     const ada = await browser(t, origin, "Ada");
@@ -845,6 +849,35 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
     await c.check("GET", "/api/mod/queue", await anon("/api/mod/queue"));
     await c.check("GET", "/api/mod/log", await anon("/api/mod/log"));
     await c.check("POST", "/api/mod/actions", await anon("/api/mod/actions", { method: "POST" }));
+    // Sanctions: Ada silenced (her write refused with the sanction's 403), then lifted.
+    const sanctionAda = (body: unknown, who = bob, id = ada.id) =>
+      who.send("POST", `/api/mod/users/${id}`, body);
+    await c.check(
+      "POST",
+      "/api/mod/users/{id}",
+      await sanctionAda({ action: "silence", until: "2099-01-01", reason: "Docs check" }),
+    );
+    await c.check(
+      "POST",
+      "/api/questions",
+      await ada.send("POST", "/api/questions", { title: "While silenced" }),
+    );
+    await c.check(
+      "POST",
+      "/api/mod/users/{id}",
+      await sanctionAda({ action: "lift", reason: "ok" }),
+    );
+    await c.check("POST", "/api/mod/users/{id}", await sanctionAda({ action: "mute" }));
+    await c.check(
+      "POST",
+      "/api/mod/users/{id}",
+      await sanctionAda({ action: "silence", reason: "x" }, bob, "u_nobody"),
+    );
+    await c.check(
+      "POST",
+      "/api/mod/users/{id}",
+      await sanctionAda({ action: "silence", reason: "x" }, ada, bob.id),
+    );
     t.services.config.moderators = [];
 
     // Agents' sign-in (OAuth): discovery, registration, tokens, revocation, connected apps.
@@ -956,6 +989,19 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
       "DELETE",
       "/api/profile/agent-keys",
       await ada.send("DELETE", `/api/profile/agent-keys?id=${created.info.id}`),
+    );
+    // Ada's data, then her account deleted (a wrong confirmation first).
+    await c.check("GET", "/api/profile/export", await ada.get("/api/profile/export"));
+    await c.check("GET", "/api/profile/export", await anon("/api/profile/export"));
+    await c.check(
+      "DELETE",
+      "/api/profile/me",
+      await ada.send("DELETE", "/api/profile/me", { confirm: "Not Ada", content: "keep" }),
+    );
+    await c.check(
+      "DELETE",
+      "/api/profile/me",
+      await ada.send("DELETE", "/api/profile/me", { confirm: "Ada", content: "keep" }),
     );
     await c.check("GET", "/api/auth/session", await bob.get("/api/auth/session"));
     await c.check("POST", "/api/auth/logout", await bob.send("POST", "/api/auth/logout"));

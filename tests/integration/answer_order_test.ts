@@ -44,7 +44,7 @@ interface ThreadPage {
   sort: string;
 }
 
-/** `n` answers by `authors` in turn, 80 per atomic op (under KV's 1000 mutations), `createdAt` = start, start+1, … */
+/** `n` answers by `authors` in turn, 80 per atomic op, `createdAt` = start, start+1, … */
 async function seedAnswers(
   t: TestApp,
   questionId: string,
@@ -53,6 +53,8 @@ async function seedAnswers(
   start: number,
 ): Promise<string[]> {
   const ids: string[] = [];
+  // An answer writes 11 rows (its thread, order, activity and `authored` rows, counters, the
+  // search mark): 80 stay within KV's 1,000 mutations an op.
   for (let i = 0; i < n; i += 80) {
     const op = t.kv.atomic();
     for (let j = i; j < Math.min(n, i + 80); j++) {

@@ -107,7 +107,9 @@ Deno.test("ask page: sign-in prompt when signed out; validation messages; redire
 });
 
 Deno.test("question page: sanitized Markdown, threaded replies, prompts, 404", async () => {
-  const t = await createTestApp();
+  // Established accounts (no account is new): their links keep the site's rel
+  // (a new account's: tests/integration/new_accounts_test.ts).
+  const t = await createTestApp({ env: { NEW_ACCOUNT_HOURS: "0" } });
   try {
     const ada = await member(t, "Ada");
     const bob = await member(t, "Bob");

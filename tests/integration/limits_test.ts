@@ -133,6 +133,8 @@ Deno.test("limits come from LIMIT_* (defaults 10/60/600/20); 0 turns one off", a
       messagesPerHour: 60,
       votesPerHour: 600,
       flagsPerDay: 20,
+      // Tests turn new accounts' daily limits off unless they ask (tests/helpers/app.ts).
+      newAccount: { hours: 24, questionsPerDay: 0, messagesPerDay: 0 },
     });
     const ada = await member(t, "Ada");
     for (let i = 0; i < 12; i++) await ask(t, ada, { title: `Unlimited ${i} question` });

@@ -604,6 +604,27 @@ Deno.test("connected apps: listed with their scopes, revocable by their person o
   });
 });
 
+Deno.test("deleting the account revokes every connected app's tokens", async () => {
+  await withApp(async (t) => {
+    const ada = await signInAs(t, "Ada");
+    const { tokens } = await connectApp(inProcess(t), ORIGIN, ada.cookie);
+    assert.equal(await status(bearer(t, tokens.access_token)), 200);
+    const gone = await t.request("/api/profile/me", {
+      method: "DELETE",
+      headers: { cookie: ada.cookie, origin: ORIGIN, "content-type": "application/json" },
+      body: JSON.stringify({ confirm: ada.user.name, content: "keep" }),
+    });
+    assert.equal(gone.status, 200, await gone.clone().text());
+    assert.equal(await status(bearer(t, tokens.access_token)), 401);
+    const refresh = await formPost(inProcess(t), "/oauth/token", {
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: "any",
+    });
+    assert.notEqual(refresh.status, 200);
+  });
+});
+
 Deno.test("tokens: participation stays session-only (a token is 401); each connected app has its own rate limit", async () => {
   await withApp(async (t) => {
     const ada = await signInAs(t, "Ada");

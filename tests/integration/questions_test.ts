@@ -46,6 +46,9 @@ Deno.test("POST /api/questions: created with the profile as author, validated fi
       answerCount: 0,
       acceptedMessageId: null,
       editedAt: null,
+      // Ada signed up today with nothing up-voted yet: a new account, whose links carry
+      // rel="ugc nofollow" (as `standIn`, present only when true).
+      newAccount: true,
     });
 
     const bad = async (body: unknown, error: string, status = 400) => {

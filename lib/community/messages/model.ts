@@ -41,6 +41,11 @@ export interface MessageRecord {
   /** Hidden by moderation (lib/moderation/): shown only to its author and moderators. */
   hiddenAt?: number;
   deletedBy?: string;
+  /**
+   * Written by a new account (docs/interface.md#new-accounts): its links carry
+   * `rel="ugc nofollow"`. Absent otherwise.
+   */
+  newAccount?: true;
 }
 
 /**
@@ -104,6 +109,8 @@ export interface NewMessage {
   via?: "ai-avatar";
   /** True when the offline stand-in model wrote the content. */
   standIn?: boolean;
+  /** True when a new account writes it (its links carry `rel="ugc nofollow"`). */
+  newAccount?: boolean;
 }
 
 /** Options of {@link buildMessage} (and of ./write.ts `addMessage`). */
@@ -140,6 +147,7 @@ export function buildMessage(input: NewMessage, opts: MessageOptions = {}): Mess
   if (input.standIn) m.standIn = true;
   if (input.expertId) m.expertId = input.expertId;
   if (input.draftedWithAi) m.draftedWithAi = true;
+  if (input.newAccount) m.newAccount = true;
   return m;
 }
 

@@ -26,6 +26,8 @@ import type { HitLog } from "../../limits/window.ts";
 import { type AfterMessage, afterMessage, messageInOp } from "../../notifications/hooks.ts";
 import { authorOf } from "../../profile/profiles.ts";
 import { recordEarnedBadges } from "../../profile/stats.ts";
+import type { Restricted } from "../../moderation/sanctions.ts";
+import { admissionFrom, admissionKeys, budgetsOf } from "../../limits/admission.ts";
 import type { QuestionRecord } from "../questions/model.ts";
 import { bumpQuestion } from "../questions/version.ts";
 import { invalidateReads } from "../read_cache.ts";
@@ -64,6 +66,8 @@ function writeMessage(op: Deno.AtomicOperation, m: MessageRecord, rootId?: strin
     id: m.id,
     questionId: m.questionId,
   });
+  // Every post a person wrote, deleted ones included (their account's deletion finds it).
+  op.set(keys.authored(m.author.id, "message", m.id), true);
   addToCounter(op, keys.userStat(m.author.id, "answers"), 1);
 }
 
@@ -93,7 +97,8 @@ export function writeFirstMessage(op: Deno.AtomicOperation, m: MessageRecord): v
 export type AddMessageResult =
   | { ok: true; message: MessageRecord }
   | { ok: false; reason: "question_not_found" | "reply_not_found" }
-  | RateLimited;
+  | RateLimited
+  | Restricted;
 
 /** A check added by {@link AddMessageOptions.within} no longer holds: nothing was written. */
 export interface ChecksFailed {
@@ -193,11 +198,21 @@ export async function addMessage(
     if (callerChecks.length > 0 && !(await checksHold(kv, callerChecks))) {
       return { op: null, result: { ok: false, reason: "check_failed" } };
     }
-    const [q, parent, log] = await kv.getMany<[QuestionRecord, MessageRecord, HitLog]>([
+    // One read (KV's most, 10 keys): the question, the parent, the author's hourly log,
+    // their sanction and standing, and a new account's daily log.
+    const entries = await kv.getMany([
       keys.question(input.questionId),
       keys.message(input.replyTo && input.replyTo.length <= 200 ? input.replyTo : "\u0000none"),
       budget?.key ?? keys.rateLimitLog("none", "none"),
+      ...admissionKeys(input.author.id),
+      keys.rateLimitLog("post_new_messages", input.author.id),
     ]);
+    const q = entries[0] as Deno.KvEntryMaybe<QuestionRecord>;
+    const parent = entries[1] as Deno.KvEntryMaybe<MessageRecord>;
+    const log = entries[2] as Deno.KvEntryMaybe<HitLog>;
+    // A silenced or suspended author posts nothing, by any way in (docs/interface.md#sanctions).
+    const admission = admissionFrom(entries.slice(3, 9), opts.limits, message.createdAt);
+    if (!admission.ok) return { op: null, result: admission };
     if (!q.value || q.value.deletedAt !== undefined || q.value.hiddenAt !== undefined) {
       return { op: null, result: { ok: false, reason: "question_not_found" } };
     }
@@ -212,6 +227,16 @@ export async function addMessage(
     const op = kv.atomic();
     const refused = budget && spendInOp(op, log, budget, message.createdAt);
     if (refused) return { op: null, result: refused };
+    // A new account also spends its daily budget, in the same op (docs/interface.md#new-accounts).
+    for (const daily of budgetsOf(opts.limits, "messages", input.author.id, admission.newAccount)) {
+      const over = spendInOp(op, entries[9] as Deno.KvEntryMaybe<HitLog>, daily, message.createdAt);
+      if (over) return { op: null, result: over };
+    }
+    if (opts.limits) {
+      // Its links carry rel="ugc nofollow" when a new account writes it.
+      if (admission.newAccount) message.newAccount = true;
+      else delete message.newAccount;
+    }
     const updated = opts.updateQuestion?.(q.value);
     if (updated) op.check(q).set(keys.question(q.value.id), updated);
     writeMessage(op, message, rootId);

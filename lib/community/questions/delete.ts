@@ -19,6 +19,7 @@
 import { afterCommit } from "../../kv/after_commit.ts";
 import { addToCounter, invertTime, updateAtomically } from "../../kv/atomic.ts";
 import { bumpQuestion } from "./version.ts";
+import { isAccountAuthor } from "../../account/deleted_user.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
 import { invalidateReads } from "../read_cache.ts";
 import { docKey, type StoredDoc, unindexOps } from "../../search/index.ts";
@@ -78,7 +79,8 @@ export async function deleteQuestion(
     dropQuestionVector(op, q.id); // and its pending marker
     addToCounter(op, keys.counter("questions"), -1);
     bumpQuestion(op, q.id); // live question page
-    addToCounter(op, keys.userStat(q.author.id, "questions"), -1);
+    // A deleted account's kept question has no author statistics left to move.
+    if (isAccountAuthor(q.author.id)) addToCounter(op, keys.userStat(q.author.id, "questions"), -1);
     return { op, result: { ok: true } };
   });
   if (result.ok) await afterCommit("question delete caches", () => invalidateReads(kv));

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { type Restricted, restriction } from "../../moderation/sanctions.ts";
 import { afterCommit } from "../../kv/after_commit.ts";
 import { updateAtomically } from "../../kv/atomic.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
@@ -35,7 +36,8 @@ export interface QuestionEdit {
 /** The outcome of an edit. */
 export type EditQuestionResult =
   | { ok: true; question: QuestionRecord }
-  | { ok: false; reason: "question_not_found" | "not_author" };
+  | { ok: false; reason: "question_not_found" | "not_author" }
+  | Restricted;
 
 /**
  * Edit a question as `userId` (its author only). An edit that changes nothing writes
@@ -54,6 +56,9 @@ export async function editQuestion(
   { now = Date.now() }: { now?: number } = {},
 ): Promise<EditQuestionResult> {
   if (!isLookupId(input.questionId)) return { ok: false, reason: "question_not_found" };
+  // A silenced or suspended author edits nothing (docs/interface.md#sanctions).
+  const restricted = await restriction(kv, input.userId, now);
+  if (restricted) return restricted;
   const result = await updateAtomically<EditQuestionResult>(async () => {
     const read = await readQuestionToChange(kv, input, "not_author");
     if (!read.ok) return { op: null, result: read };

@@ -39,6 +39,11 @@ export interface QuestionRecord {
   deletedBy?: string;
   /** Hidden by moderation (lib/moderation/): 404 to all but its author and moderators. */
   hiddenAt?: number;
+  /**
+   * Written by a new account (docs/interface.md#new-accounts): its links carry
+   * `rel="ugc nofollow"`. Absent otherwise.
+   */
+  newAccount?: true;
 }
 
 /**
@@ -47,7 +52,15 @@ export interface QuestionRecord {
  */
 export type QuestionSnapshot = Pick<
   QuestionRecord,
-  "id" | "title" | "description" | "tags" | "author" | "createdBy" | "createdAt" | "editedAt"
+  | "id"
+  | "title"
+  | "description"
+  | "tags"
+  | "author"
+  | "createdBy"
+  | "createdAt"
+  | "editedAt"
+  | "newAccount"
 >;
 
 /** The snapshot of a record (an edit rewrites it: lib/community/questions/edit.ts). */
@@ -62,6 +75,7 @@ export function snapshotOf(q: QuestionRecord): QuestionSnapshot {
     createdAt: q.createdAt,
   };
   if (q.editedAt !== undefined) s.editedAt = q.editedAt;
+  if (q.newAccount) s.newAccount = true;
   return s;
 }
 
@@ -88,6 +102,8 @@ export interface QuestionSummary extends QuestionListItem {
   answerCount: number;
   acceptedMessageId: string | null;
   editedAt: number | null;
+  /** Written by a new account (its links carry `rel="ugc nofollow"`). */
+  newAccount?: true;
 }
 
 /** A full question (docs/interface.md#question-fields) plus the lifecycle fields (docs/interface.md#agent-api). */

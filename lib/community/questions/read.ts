@@ -84,6 +84,7 @@ export async function summarize(
     createdAt: q.createdAt,
     author: q.author,
     createdBy: q.createdBy,
+    ...(q.newAccount ? { newAccount: true as const } : {}),
   }));
 }
 

@@ -8,7 +8,8 @@ import { perStore } from "../../cache.ts";
 import { idSuffix } from "../../ids.ts";
 import { afterCommit } from "../../kv/after_commit.ts";
 import { addToCounter, invertTime, updateAtomically } from "../../kv/atomic.ts";
-import { type PostingLimits, type RateLimited, spendPostingBudget } from "../../limits/posting.ts";
+import type { PostingLimits, RateLimited } from "../../limits/posting.ts";
+import { admitPost } from "../../limits/admission.ts";
 import { keys } from "../../kv/keys.ts";
 import { authorOf } from "../../profile/profiles.ts";
 import { recordEarnedBadges } from "../../profile/stats.ts";
@@ -17,6 +18,8 @@ import { markAnswerOrderBuilt } from "../answer_order.ts";
 import { indexMutations, indexOps, type IndexPlan, planQuestion } from "../../search/index.ts";
 import { markEmbeddingPending } from "../../search/question_vectors.ts";
 import { embedAfterWrite } from "../../search/embed_on_write.ts";
+import { followInOp } from "../../notifications/notifications.ts";
+import type { Restricted } from "../../moderation/sanctions.ts";
 import {
   type Author,
   feedKey,
@@ -36,6 +39,8 @@ export interface NewQuestion {
   discussionRounds?: number;
   /** True when the offline stand-in model wrote the question. */
   standIn?: boolean;
+  /** True when a new account asks it (its links carry `rel="ugc nofollow"`). */
+  newAccount?: boolean;
 }
 
 /** Options of {@link createQuestion}. */
@@ -93,7 +98,9 @@ export function writeQuestion(
   indexOps(op, search, null);
   addToCounter(op, keys.counter("questions"), 1);
   addToCounter(op, keys.userStat(q.author.id, "questions"), 1);
-  op.set(keys.follow(q.id, q.author.id), { at: q.createdAt }); // the asker follows
+  followInOp(op, q.id, q.author.id, q.createdAt); // the asker follows
+  // Every post a person wrote, deleted ones included (their account's deletion finds it).
+  op.set(keys.authored(q.author.id, "question", q.id), true);
   markAnswerOrderBuilt(op, q.id); // every answer will carry its `sort=votes` row
   markEmbeddingPending(op, q.id); // its vector for semantic search (lib/search/)
   return op;
@@ -143,6 +150,7 @@ export async function createQuestion(
     discussionRounds: input.discussionRounds ?? 0,
   };
   if (input.standIn) record.standIn = true;
+  if (input.newAccount) record.newAccount = true;
   // The search index's part of the op: which stems to keep is decided by reading the
   // dictionary now, before the op (a stale read only makes the choice slightly different).
   const search = await planQuestion(kv, record);
@@ -200,7 +208,9 @@ function queueCreate(
 }
 
 function mutationsOf(item: Pick<PendingCreate, "record" | "search">): number {
-  return 10 + item.record.tags.length + indexMutations(item.search, null) + 4;
+  // The fixed rows of writeQuestion (with the asker's follow index, its `authored` row and
+  // the embedding marker), the search index's, and room for a first message's.
+  return 12 + item.record.tags.length + indexMutations(item.search, null) + 4;
 }
 
 /** Number and commit queued creates, a batch at a time, until the queue is empty. */
@@ -287,7 +297,8 @@ export type AskedQuestion = Omit<NewQuestion, "author"> & { userId: string };
 export type AskQuestionResult =
   | { ok: true; question: QuestionRecord }
   | { ok: false; reason: "no_author" }
-  | RateLimited;
+  | RateLimited
+  | Restricted;
 
 /** Options of {@link askQuestion}: creation options plus the posting limits to spend from. */
 export interface AskQuestionOptions extends CreateQuestionOptions {
@@ -315,7 +326,14 @@ export async function askQuestion(
   const author = await authorOf(kv, userId);
   if (!author) return { ok: false, reason: "no_author" };
   const now = opts.now ?? Date.now();
-  const budget = await spendPostingBudget(kv, opts.limits, "questions", userId, now);
-  if (!budget.ok) return budget;
-  return { ok: true, question: await createQuestion(kv, { ...input, author }, { ...opts, now }) };
+  // A silenced or suspended person asks nothing (docs/interface.md#sanctions); a new
+  // account asks under its daily limit too (docs/interface.md#new-accounts).
+  const admitted = await admitPost(kv, opts.limits, "questions", userId, now);
+  if (!admitted.ok) return admitted;
+  const question = await createQuestion(kv, {
+    ...input,
+    author,
+    newAccount: admitted.newAccount,
+  }, { ...opts, now });
+  return { ok: true, question };
 }

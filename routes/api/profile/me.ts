@@ -1,14 +1,21 @@
 import { err, type OperationDoc, tooLarge, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
+import { deleteAccount } from "@/lib/account/delete.ts";
+import { sessionCookieName } from "@/lib/auth/sessions.ts";
 import { getUser } from "@/lib/auth/users.ts";
+import { deleteCookie } from "@/lib/http/cookies.ts";
 import { requireUser } from "@/lib/http/auth.ts";
-import { readJson } from "@/lib/http/body.ts";
+import { parseBody, readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
 import { getProfile, profileJson, updateProfile } from "@/lib/profile/profiles.ts";
 import { parseInput } from "@/lib/schemas/parse.ts";
 import { Ok, ProfileSchema, profileUpdateSchema } from "@/lib/schemas/profile.ts";
+import { CONFIRM_MISMATCH, DeleteAccountBody, DeleteAccountResult } from "@/lib/schemas/account.ts";
 import { define } from "@/lib/state.ts";
 
-/** GET/PATCH /api/profile/me: the signed-in user's own profile. */
+/**
+ * GET/PATCH /api/profile/me: the signed-in user's own profile; DELETE: delete the account
+ * (lib/account/delete.ts), then this browser is signed out.
+ */
 export const handler = define.handlers({
   async GET(ctx) {
     const me = requireUser(ctx.state.user);
@@ -29,6 +36,21 @@ export const handler = define.handlers({
     if (!user) throw new HttpError(401, "Unauthorized");
     await updateProfile(kv, user, edit, me.provider, now());
     return Response.json({ ok: true });
+  },
+  async DELETE(ctx) {
+    const me = requireUser(ctx.state.user);
+    const { kv, config, now } = ctx.state.services;
+    const body = await parseBody(ctx.req, DeleteAccountBody, { limit: 4 * 1024 });
+    const r = await deleteAccount(kv, { userId: me.id, ...body }, { now: now() });
+    if (!r.ok) {
+      if (r.reason === "confirm_mismatch") throw new HttpError(400, CONFIRM_MISMATCH);
+      throw new HttpError(401, "Unauthorized");
+    }
+    const headers = new Headers({ "cache-control": "no-store" });
+    deleteCookie(headers, sessionCookieName(config.appOrigin), {
+      secure: config.appOrigin.startsWith("https:"),
+    });
+    return Response.json({ ok: true, content: r.content }, { headers });
   },
 });
 
@@ -58,6 +80,26 @@ export const docs: OperationDoc[] = [
       "400": err("Invalid profile (with `issues`)", "Invalid profile"),
       "401": unauthorizedSession,
       "413": tooLarge(8 * 1024),
+    },
+  },
+  {
+    method: "delete",
+    path: "/api/profile/me",
+    tag: "Profiles",
+    summary: "Delete your account",
+    description:
+      '`confirm` must be your display name. At once: your sessions (this browser is signed out), sign-in methods with their provider tokens, agent keys, profile and settings go, and your id is retired for good. Then, in the background: with `content: "keep"` your questions and answers stay, shown as by "deleted user"; with `"delete"` they are deleted as if you deleted each one (an answer with replies stays as "[deleted]"). Either way your votes still count but no longer name you, and your favorites, follows, flags, debates and notifications go. Download your data first (`GET /api/profile/export`): this cannot be undone.',
+    auth: "session",
+    body: DeleteAccountBody,
+    responses: {
+      "200": {
+        description: "Deleted (the rest finishes in the background)",
+        schema: DeleteAccountResult,
+        example: { ok: true, content: "keep" },
+      },
+      "400": err("The confirmation is not your display name, or a bad body", CONFIRM_MISMATCH),
+      "401": unauthorizedSession,
+      "413": tooLarge(4 * 1024),
     },
   },
 ];

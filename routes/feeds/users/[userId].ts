@@ -11,7 +11,7 @@ export const handler = define.handlers({
   async GET(ctx) {
     const { kv, now, config } = ctx.state.services;
     const t = now();
-    const doc = await userFeed(kv, ctx.params.userId ?? "", t);
+    const doc = await userFeed(kv, ctx.params.userId ?? "", t, config.newAccountHours);
     if (!doc) throw new HttpError(404);
     return atomResponse(doc, config.appOrigin, t);
   },

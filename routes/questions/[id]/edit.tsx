@@ -1,3 +1,4 @@
+import { sanctionMessage } from "@/lib/moderation/sanctions.ts";
 import { HttpError, page } from "@/lib/fresh/mod.ts";
 import { SignInPrompt } from "@/components/SignInPrompt.tsx";
 import { type QuestionField, QuestionFields } from "@/components/QuestionFields.tsx";
@@ -71,8 +72,12 @@ export const handler = define.handlers<Data>({
       return page({
         id,
         values,
-        errors: { form: "Only the author can edit this" },
-        allowed: false,
+        errors: {
+          form: r.reason === "restricted"
+            ? sanctionMessage(r.sanction)
+            : "Only the author can edit this",
+        },
+        allowed: r.reason === "restricted",
       }, { status: 403 });
     }
     return ctx.redirect(`${qPath(id)}?saved=1`, 303);

@@ -2,7 +2,8 @@ import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
-import { orThrow, rateLimitedError } from "@/lib/http/outcome.ts";
+import { orThrow, rateLimitedError, restrictedError } from "@/lib/http/outcome.ts";
+import { RestrictedError } from "@/lib/moderation/sanctions.ts";
 import { PostingLimitError } from "@/lib/limits/posting.ts";
 import { takeDraft } from "@/lib/participation/drafts.ts";
 import { ParticipationError, postDraft } from "@/lib/participation/participate.ts";
@@ -26,6 +27,7 @@ export const handler = define.handlers({
       return Response.json(await postDraft({ kv, now, limits: config.limits }, user.id, draft));
     } catch (e) {
       if (e instanceof PostingLimitError) throw rateLimitedError(e.outcome);
+      if (e instanceof RestrictedError) throw restrictedError(e.sanction);
       if (e instanceof ParticipationError) {
         console.error(`POST /api/agent/participate/post: ${e.message}`);
         throw new HttpError(409, "The discussion changed; ask your agent again");
