@@ -291,7 +291,9 @@ export function indexOps(op: Deno.AtomicOperation, p: IndexPlan, old: StoredDoc 
   for (const [stem, tf] of after) {
     if (before.get(stem) === tf && old?.dl === p.doc.dl) continue;
     op.set(postingKey(p.kind, stem, tf, p.doc.dl, id), postingValue(tf, p.doc.dl));
-    if (!before.has(stem)) addToCounter(op, keys.searchDocFrequency(stem), 1);
+    // A moved posting touches its frequency too (a sum of 0): a consistency check walking
+    // the postings while this commits sees the counter change and judges it later.
+    addToCounter(op, keys.searchDocFrequency(stem), before.has(stem) ? 0 : 1);
   }
   op.set(docKey(p.kind, id), p.doc);
   const [docs, len] = statKeys(p.kind);

@@ -105,6 +105,10 @@ export const searchIndexInvariant: Invariant = defineInvariant(
           }];
         },
       });
+      // Each family of counters is snapshotted right before the walk that recounts it, so
+      // a counter a writer moves during that walk is left unjudged instead of misjudged;
+      // the repairs of earlier walks (which move them too) come before.
+      await tally.snapshot(kv, ["ss"]);
       for (const { kind, doc } of KINDS) {
         // Documents: of a visible question, with every posting they list; counted.
         await runPass<unknown>(kv, report, repair, {
@@ -142,10 +146,7 @@ export const searchIndexInvariant: Invariant = defineInvariant(
           },
         });
       }
-      // The counters are snapshotted only now: the repairs above move them (a document
-      // written or removed moves its stems' frequencies), the passes below do not.
       await tally.snapshot(kv, ["sd"]);
-      await tally.snapshot(kv, ["ss"]);
       for (const { kind, postings } of KINDS) {
         // Postings: each listed by its document with the same weight; counted per stem.
         await runPass<number>(kv, report, repair, {
