@@ -105,10 +105,6 @@ export const searchIndexInvariant: Invariant = defineInvariant(
           }];
         },
       });
-      // Each family of counters is snapshotted right before the walk that recounts it, so
-      // a counter a writer moves during that walk is left unjudged instead of misjudged;
-      // the repairs of earlier walks (which move them too) come before.
-      await tally.snapshot(kv, ["ss"]);
       for (const { kind, doc } of KINDS) {
         // Documents: of a visible question, with every posting they list; counted.
         await runPass<unknown>(kv, report, repair, {
@@ -139,12 +135,21 @@ export const searchIndexInvariant: Invariant = defineInvariant(
               },
             }];
           },
-          counted: async (e, _got, standing) => {
-            if (!standing || !isDoc(e.value)) return;
-            await tally.add(keys.searchStat(kind === "question" ? "qdocs" : "adocs"));
-            await tally.add(keys.searchStat(kind === "question" ? "qlen" : "alen"), e.value.dl);
-          },
         });
+      }
+      // Each family of counters is snapshotted right before the walk that recounts it, after
+      // the repairs above (which move them): a counter a writer moves during its walk is
+      // left unjudged instead of misjudged. The documents, walked again, give the statistics.
+      await tally.snapshot(kv, ["ss"]);
+      for (const { kind, doc } of KINDS) {
+        const [docs, len] = kind === "question"
+          ? ["qdocs", "qlen"] as const
+          : ["adocs", "alen"] as const;
+        for await (const e of kv.list<StoredDoc>({ prefix: [doc] }, { batchSize: 500 })) {
+          if (!isDoc(e.value)) continue;
+          await tally.add(keys.searchStat(docs));
+          await tally.add(keys.searchStat(len), e.value.dl);
+        }
       }
       await tally.snapshot(kv, ["sd"]);
       for (const { kind, postings } of KINDS) {
