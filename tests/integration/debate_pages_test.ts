@@ -143,3 +143,41 @@ Deno.test("debates written by the stand-in model are labelled as such", async ()
     await t.close();
   }
 });
+
+Deno.test("the judge's report says each point once: repeats the model wrote are dropped when stored and when shown", async () => {
+  const repeated = JSON.stringify({
+    consensus: ["Both value evidence", "both value evidence."],
+    disagreements: ["How fast to change"],
+    winner: "tie",
+    winnerReason: "Both made strong points.",
+    conclusion: "Change carefully.",
+    recommendations: [
+      "Run a pilot first.",
+      "Ask residents.",
+      "run a pilot first",
+      "Ask residents!",
+    ],
+  });
+  const fake = startFakeLlm((call) => call.stream ? { text: "x ".repeat(75) } : { text: repeated });
+  const t = await createTestApp({ env: fake.env });
+  try {
+    const ada = await signInAs(t, "Ada");
+    const events = await debate(t, ada.cookie, "Car-free Sundays?");
+    const done = events.find((e) => e.type === "done")!;
+    assert.deepEqual(done.data.synthesis.recommendations, ["Run a pilot first.", "Ask residents."]);
+    assert.deepEqual(done.data.synthesis.consensus, ["Both value evidence"]);
+    const history =
+      await (await t.request("/api/debate/history", { headers: { cookie: ada.cookie } }))
+        .json();
+    assert.deepEqual(history[0].synthesis.recommendations, [
+      "Run a pilot first.",
+      "Ask residents.",
+    ]);
+    const html = await (await t.request(`/debates/${done.data.id}`)).text();
+    assert.equal(html.match(/<li>Run a pilot first\.<\/li>/g)?.length, 1);
+    assert.equal(html.match(/<li>Ask residents\.<\/li>/g)?.length, 1);
+  } finally {
+    await t.close();
+    await fake.close();
+  }
+});
