@@ -12,7 +12,7 @@ import { findQuestions } from "../community/questions/feed.ts";
 import { getQuestion } from "../community/questions/read.ts";
 import { tagKey } from "../community/questions/model.ts";
 import { listThreadTail } from "../community/messages/read.ts";
-import { listActivity } from "../profile/activity.ts";
+import { activityVisibleToOthers, listActivity } from "../profile/activity.ts";
 import { getProfile } from "../profile/profiles.ts";
 import { getSettings } from "../profile/settings.ts";
 import { excerpt, renderMarkdown } from "../markdown.ts";
@@ -144,7 +144,8 @@ export async function userFeed(kv: Deno.Kv, userId: string, now: number): Promis
     getProfile(kv, userId),
     getSettings(kv, userId),
   ]);
-  if (!profile || settings.activityVisibility !== "public") return null;
+  // The one privacy rule (lib/profile/activity.ts): a private activity feed has no Atom feed.
+  if (!profile || !activityVisibleToOthers("questions", settings)) return null;
   const [questions, answers] = await Promise.all([
     listActivity(kv, userId, "questions", { limit: FEED_ENTRIES, now }),
     listActivity(kv, userId, "answers", { limit: FEED_ENTRIES, now }),
