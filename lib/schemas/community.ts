@@ -211,7 +211,7 @@ export const QuestionListItem = z.object({
 
 const answerCount = z.int().meta({
   description:
-    "Top-level answers (replies — messages with replyTo — are not answers; messageCount counts both).",
+    "Top-level answers by people or their agents. Replies (messages with replyTo) are not answers, nor are the AI expert panel's messages (authorType `ai`); messageCount counts every message.",
 });
 const acceptedMessageId = z.string().nullable().meta({
   description: "The accepted answer's id; null when none.",

@@ -150,7 +150,13 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
       />
       {!withdrawn && (
         <JsonLd
-          data={qaPage(state.services.config.appOrigin, q, q.messages, data.extras.hidden)}
+          data={qaPage(
+            state.services.config.appOrigin,
+            // schema.org counts every Answer listed, the AI panel's (labelled AI) included.
+            { ...q, answerCount: q.answerCount + q.aiAnswerCount },
+            q.messages,
+            data.extras.hidden,
+          )}
         />
       )}
       {asked && <p class="alert alert-ok" role="status">Your question is live.</p>}
@@ -213,8 +219,12 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
       </article>
 
       <section class="answers" aria-labelledby="answers-heading">
-        <AnswersHeading answers={q.answerCount} replies={q.messageCount - q.answerCount} />
-        {q.answerCount > 1 && <AnswerSort url={url} sort={q.sort} />}
+        {/* The AI panel's messages are not answers (nor replies to count here). */}
+        <AnswersHeading
+          answers={q.answerCount}
+          replies={q.messageCount - q.answerCount - q.aiAnswerCount}
+        />
+        {q.answerCount + q.aiAnswerCount > 1 && <AnswerSort url={url} sort={q.sort} />}
         {tree.roots.length === 0
           ? (
             <p class="empty">
