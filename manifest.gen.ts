@@ -106,6 +106,7 @@ import * as $island_AgentProfileEditor from "./islands/AgentProfileEditor.tsx";
 import * as $island_AskIdeas from "./islands/AskIdeas.tsx";
 import * as $island_DebateFollow from "./islands/DebateFollow.tsx";
 import * as $island_DebateLive from "./islands/DebateLive.tsx";
+import * as $island_DropUrlParams from "./islands/DropUrlParams.tsx";
 import * as $island_ExpertPanel from "./islands/ExpertPanel.tsx";
 import * as $island_FavoriteButton from "./islands/FavoriteButton.tsx";
 import * as $island_FlagButton from "./islands/FlagButton.tsx";
@@ -232,6 +233,7 @@ const manifest: Manifest = {
     "./islands/AskIdeas.tsx": $island_AskIdeas,
     "./islands/DebateFollow.tsx": $island_DebateFollow,
     "./islands/DebateLive.tsx": $island_DebateLive,
+    "./islands/DropUrlParams.tsx": $island_DropUrlParams,
     "./islands/ExpertPanel.tsx": $island_ExpertPanel,
     "./islands/FavoriteButton.tsx": $island_FavoriteButton,
     "./islands/FlagButton.tsx": $island_FlagButton,

@@ -12,6 +12,7 @@ import { ThreadMessage, type ThreadView } from "@/components/thread/ThreadMessag
 import { nestReplies } from "@/components/thread/tree.ts";
 import { VoteAndFavorite } from "@/components/VoteAndFavorite.tsx";
 import AgentParticipate from "@/islands/AgentParticipate.tsx";
+import DropUrlParams from "@/islands/DropUrlParams.tsx";
 import ExpertPanel from "@/islands/ExpertPanel.tsx";
 import FollowToggle from "@/islands/FollowToggle.tsx";
 import MessageForm from "@/islands/MessageForm.tsx";
@@ -159,10 +160,19 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
           )}
         />
       )}
-      {asked && <p class="alert alert-ok" role="status">Your question is live.</p>}
+      {
+        /* One-time notices: never on a deleted or hidden question; the island then drops
+          the parameters, so a reload or Back does not show them again. */
+      }
+      {asked && !withdrawn && (
+        <p class="alert alert-ok" role="status" data-testid="asked-notice">
+          Your question is live.
+        </p>
+      )}
       {posted && tree.byId.has(posted) && (
         <p class="alert alert-ok" role="status">Your message was posted.</p>
       )}
+      {(asked || posted) && <DropUrlParams names={["asked", "posted"]} />}
       <LifecycleNotice url={url} />
       <article class="card question" data-testid="question">
         {q.deletedAt !== undefined && (
