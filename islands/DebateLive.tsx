@@ -94,6 +94,18 @@ export default function DebateLive(props: Props) {
       document.getElementById("debate-transcript")?.focus({ preventScroll: true });
     }
   }, [phase === "debating"]);
+  // A started debate has an address: /debates/:id replaces /debate in the address bar as
+  // soon as the stream names the debate, as a redirect would (no reload: this page keeps
+  // following it live). Reloading, bookmarking or sharing it opens the debate's own page,
+  // which follows it too; Back leaves for the page before, as after any redirect.
+  const sentTopic = useRef("");
+  useEffect(() => {
+    if (!debateId) return;
+    const path = `/debates/${encodeURIComponent(debateId)}`;
+    if (location.pathname === path) return;
+    globalThis.history.replaceState({ debateId }, "", path);
+    document.title = `${sentTopic.current || "Debate"} · Debate · Parley`;
+  }, [debateId]);
   const user: SideView = { name: props.agent.name, avatar: props.agent.avatar };
 
   const start = async (e: Event) => {
@@ -104,6 +116,7 @@ export default function DebateLive(props: Props) {
       return;
     }
     dispatch({ type: "begin" });
+    sentTopic.current = text;
     setFollowing(true);
     autoY.current = null;
     setShareNote(null);

@@ -18,16 +18,22 @@ async function debate(t: TestApp, cookie: string, topic: string) {
   return parseSse(await res.text());
 }
 
-Deno.test("/debate for a visitor: the topic box, and a sign-in link back to /debate", async () => {
+Deno.test("/debate for a visitor: sign-in is needed, said before any form, with a link back and to public debates", async () => {
   const t = await createTestApp({ llm: null });
   try {
     const res = await t.request("/debate");
     assert.equal(res.status, 200);
     const html = await res.text();
     assert.match(html, /<title>Debate · Parley<\/title>/);
-    assert.match(html, /href="\/signin\?returnTo=\/debate"/);
-    assert.match(html, /data-island="DebateLive"/);
-    assert.match(html, /id="debate-topic"/);
+    assert.match(html, /<h2 id="debate-signin-title">Sign in to start a debate<\/h2>/);
+    assert.match(html, /href="\/signin\?returnTo=%2Fdebate"[^>]*>Sign in to debate</);
+    assert.match(html, /href="\/debates"[^>]*>Watch public debates</);
+    // No form to fill in vain.
+    assert.doesNotMatch(html, /data-island="DebateLive"|id="debate-topic"/);
+    // A topic asked for is kept through sign-in.
+    const topic = await (await t.request("/debate?topic=Tabs%20or%20spaces")).text();
+    assert.match(topic, /returnTo=%2Fdebate%3Ftopic%3DTabs%2520or%2520spaces/);
+    assert.match(topic, /Your topic, “Tabs or spaces”, will be waiting\./);
   } finally {
     await t.close();
   }
