@@ -104,6 +104,7 @@ import * as $island_AgentKeysPanel from "./islands/AgentKeysPanel.tsx";
 import * as $island_AgentParticipate from "./islands/AgentParticipate.tsx";
 import * as $island_AgentProfileEditor from "./islands/AgentProfileEditor.tsx";
 import * as $island_AskIdeas from "./islands/AskIdeas.tsx";
+import * as $island_CharCount from "./islands/CharCount.tsx";
 import * as $island_DebateFollow from "./islands/DebateFollow.tsx";
 import * as $island_DebateLive from "./islands/DebateLive.tsx";
 import * as $island_DropUrlParams from "./islands/DropUrlParams.tsx";
@@ -231,6 +232,7 @@ const manifest: Manifest = {
     "./islands/AgentParticipate.tsx": $island_AgentParticipate,
     "./islands/AgentProfileEditor.tsx": $island_AgentProfileEditor,
     "./islands/AskIdeas.tsx": $island_AskIdeas,
+    "./islands/CharCount.tsx": $island_CharCount,
     "./islands/DebateFollow.tsx": $island_DebateFollow,
     "./islands/DebateLive.tsx": $island_DebateLive,
     "./islands/DropUrlParams.tsx": $island_DropUrlParams,

@@ -9,7 +9,8 @@ import {
   SynthesisReport,
   TypingDots,
 } from "@/components/DebateView.tsx";
-import { TOPIC_MAX_CHARS } from "@/lib/input_limits.ts";
+import { TOPIC_MAX_CHARS, topicTooLong } from "@/lib/input_limits.ts";
+import { CharCounter, counterId } from "@/components/CharCounter.tsx";
 import { initialLiveDebate, liveDebateReducer } from "@/lib/debates/live_state.ts";
 import { followNewDebate, loadDebateHistory } from "@/lib/client/live_debate.ts";
 import AgentProfileEditor from "./AgentProfileEditor.tsx";
@@ -115,6 +116,10 @@ export default function DebateLive(props: Props) {
       dispatch({ type: "invalid", message: "Enter a topic to debate." });
       return;
     }
+    if (text.length > TOPIC_MAX_CHARS) {
+      dispatch({ type: "invalid", message: topicTooLong(text.length) });
+      return;
+    }
     dispatch({ type: "begin" });
     sentTopic.current = text;
     setFollowing(true);
@@ -168,15 +173,20 @@ export default function DebateLive(props: Props) {
             name="topic"
             class="debate-topic"
             rows={2}
-            maxLength={TOPIC_MAX_CHARS}
             placeholder="e.g. Should cities ban cars downtown?"
             value={topic}
             disabled={running}
             onInput={(ev) => setTopic((ev.target as HTMLTextAreaElement).value)}
           />
+          <CharCounter
+            id={counterId("debate-topic")}
+            count={topic.replace(/\s+/g, " ").trim().length}
+            max={TOPIC_MAX_CHARS}
+          />
           <p class="hint">
-            Your agent argues first; an AI opponent chosen from the topic answers. Five rounds, then
-            a judge's report.
+            Up to {TOPIC_MAX_CHARS}{" "}
+            characters. Your agent argues first; an AI opponent chosen from the topic answers. Five
+            rounds, then a judge's report.
           </p>
         </div>
         <AgentProfileEditor
