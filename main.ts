@@ -17,6 +17,7 @@ import { llmFromConfig } from "./lib/llm/from_config.ts";
 import { embedderFromConfig } from "./lib/search/embeddings.ts";
 import { resolveAppSecret } from "./lib/auth/secret.ts";
 import { startServer } from "./lib/serve.ts";
+import { startLine } from "./lib/start_line.ts";
 import type { Services } from "./lib/services.ts";
 import manifest from "./manifest.gen.ts";
 
@@ -88,15 +89,7 @@ async function main(): Promise<void> {
     hostname: config.hostname,
     // Live streams end first (below), so what is left are ordinary requests.
     graceMs: 2_000,
-    onListen: ({ hostname, port }) => {
-      const mode = config.localMode ? "local mode (local sign-in)" : "production";
-      const model = llm
-        ? (llm.standIn ? "offline stand-in model" : `model ${llm.model}`)
-        : "no language model (LLM_API_KEY unset)";
-      console.log(
-        `Parley listening on http://${hostname}:${port} — ${mode}, ${model}; origin ${config.appOrigin}`,
-      );
-    },
+    onListen: (addr) => console.log(startLine(config, addr, llm)),
   });
 
   let stopping = false;

@@ -115,10 +115,12 @@ import * as $island_AgentKeysPanel from "./islands/AgentKeysPanel.tsx";
 import * as $island_AgentParticipate from "./islands/AgentParticipate.tsx";
 import * as $island_AgentProfileEditor from "./islands/AgentProfileEditor.tsx";
 import * as $island_AskIdeas from "./islands/AskIdeas.tsx";
+import * as $island_CharCount from "./islands/CharCount.tsx";
 import * as $island_ConnectedAppsPanel from "./islands/ConnectedAppsPanel.tsx";
 import * as $island_DebateFollow from "./islands/DebateFollow.tsx";
 import * as $island_DebateLive from "./islands/DebateLive.tsx";
 import * as $island_DeleteAccountForm from "./islands/DeleteAccountForm.tsx";
+import * as $island_DropUrlParams from "./islands/DropUrlParams.tsx";
 import * as $island_ExpertPanel from "./islands/ExpertPanel.tsx";
 import * as $island_FavoriteButton from "./islands/FavoriteButton.tsx";
 import * as $island_FlagButton from "./islands/FlagButton.tsx";
@@ -256,10 +258,12 @@ const manifest: Manifest = {
     "./islands/AgentParticipate.tsx": $island_AgentParticipate,
     "./islands/AgentProfileEditor.tsx": $island_AgentProfileEditor,
     "./islands/AskIdeas.tsx": $island_AskIdeas,
+    "./islands/CharCount.tsx": $island_CharCount,
     "./islands/ConnectedAppsPanel.tsx": $island_ConnectedAppsPanel,
     "./islands/DebateFollow.tsx": $island_DebateFollow,
     "./islands/DebateLive.tsx": $island_DebateLive,
     "./islands/DeleteAccountForm.tsx": $island_DeleteAccountForm,
+    "./islands/DropUrlParams.tsx": $island_DropUrlParams,
     "./islands/ExpertPanel.tsx": $island_ExpertPanel,
     "./islands/FavoriteButton.tsx": $island_FavoriteButton,
     "./islands/FlagButton.tsx": $island_FlagButton,

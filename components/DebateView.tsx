@@ -7,6 +7,7 @@
  */
 import type { Role } from "@/lib/debates/model.ts";
 import type { Synthesis } from "@/lib/schemas/debate.ts";
+import { distinctPoints } from "@/lib/text/distinct.ts";
 
 /** One side of a debate as shown. */
 export interface SideView {
@@ -134,9 +135,11 @@ export function TypingDots({ label }: { label: string }) {
   );
 }
 
+/** A list of the judge's points, each once (debates saved before repeats were dropped too). */
 function Points({ items, empty }: { items: string[]; empty: string }) {
-  return items.length > 0
-    ? <ul>{items.map((p, i) => <li key={i}>{p}</li>)}</ul>
+  const points = distinctPoints(items);
+  return points.length > 0
+    ? <ul>{points.map((p, i) => <li key={i}>{p}</li>)}</ul>
     : <p class="muted">{empty}</p>;
 }
 

@@ -1,6 +1,8 @@
 import type { Ref } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
+import { counterText } from "@/lib/input_limits.ts";
+import { CharCounter, counterId } from "./CharCounter.tsx";
 
 /** Props of {@link MarkdownEditor}. */
 export interface MarkdownEditorProps {
@@ -10,6 +12,10 @@ export interface MarkdownEditorProps {
   name: string;
   value: string;
   onInput: (value: string) => void;
+  /**
+   * The field's limit: a live counter shows near it (./CharCounter.tsx). The textarea has
+   * no `maxlength`, so pasted text is never cut silently; the form refuses it in words.
+   */
   maxLength: number;
   /** Ids of hint or error texts describing the field. */
   describedBy?: string;
@@ -35,6 +41,10 @@ export function MarkdownEditor(props: MarkdownEditorProps) {
   const writeTab = `${props.id}-write-tab`;
   const previewTab = `${props.id}-preview-tab`;
   const previewPanel = `${props.id}-preview`;
+  const count = props.value.trim().length;
+  const countShown = counterText(count, props.maxLength) !== null;
+  const describedBy = [props.describedBy, countShown ? counterId(props.id) : undefined]
+    .filter(Boolean).join(" ") || undefined;
 
   const showPreview = async () => {
     setTab("preview");
@@ -100,10 +110,9 @@ export function MarkdownEditor(props: MarkdownEditorProps) {
         ref={props.fieldRef}
         value={props.value}
         rows={props.rows}
-        maxLength={props.maxLength}
         hidden={tab === "preview"}
-        aria-invalid={props.invalid ? "true" : undefined}
-        aria-describedby={props.describedBy}
+        aria-invalid={props.invalid || count > props.maxLength ? "true" : undefined}
+        aria-describedby={describedBy}
         autoFocus={props.autoFocus}
         onInput={(e) => props.onInput((e.target as HTMLTextAreaElement).value)}
         onKeyDown={props.onKeyDown}
@@ -128,6 +137,7 @@ export function MarkdownEditor(props: MarkdownEditorProps) {
             )}
         </div>
       )}
+      <CharCounter id={counterId(props.id)} count={count} max={props.maxLength} />
     </div>
   );
 }

@@ -1,7 +1,9 @@
 import type { ComponentChildren } from "preact";
 import MarkdownField from "@/islands/MarkdownField.tsx";
+import CharCount from "@/islands/CharCount.tsx";
 import {
   DESCRIPTION_MAX,
+  formatCount,
   TAG_MAX_LENGTH,
   TAGS_KEPT,
   TITLE_MAX,
@@ -17,8 +19,8 @@ export interface QuestionFieldsProps {
   /** The message beside each field the last submit got wrong. */
   errors: Partial<Record<QuestionField, string>>;
   /**
-   * The ask form: the title states its length rule (required, a hint) and the tags show an
-   * example. The edit form keeps neither.
+   * The ask form: the title is required and its hint says what a title is; the tags show
+   * an example. Both forms state the length rules.
    */
   asking?: boolean;
   /** Shown right under the title field (the ask form's similar questions). */
@@ -47,7 +49,6 @@ export function QuestionFields(
               type="text"
               required
               minLength={TITLE_MIN}
-              maxLength={TITLE_MAX + 20}
               value={values.title}
               aria-invalid={invalid(errors.title)}
               autoFocus={firstBad === "title"}
@@ -60,23 +61,27 @@ export function QuestionFields(
               name="title"
               type="text"
               value={values.title}
-              maxLength={TITLE_MAX}
               aria-invalid={invalid(errors.title)}
               autoFocus={firstBad === "title"}
-              aria-describedby={errors.title ? "title-error" : undefined}
+              aria-describedby={errors.title ? "title-error title-hint" : "title-hint"}
             />
           )}
-        {asking && (
-          <p class="hint" id="title-hint">
-            {TITLE_MIN} to {TITLE_MAX} characters: the question in one line.
-          </p>
-        )}
+        {/* No maxlength: a pasted title is never cut; the counter shows, the server refuses. */}
+        <CharCount inputId="title" max={TITLE_MAX} />
+        <p class="hint" id="title-hint">
+          {asking
+            ? `${TITLE_MIN} to ${TITLE_MAX} characters: the question in one line.`
+            : `${TITLE_MIN} to ${TITLE_MAX} characters.`}
+        </p>
         {errors.title && <p class="field-error" id="title-error">{errors.title}</p>}
         {afterTitle}
       </div>
       <div>
         <label for="description">
-          Details <span class="hint">(optional, Markdown)</span>
+          Details{" "}
+          <span class="hint">
+            (optional, Markdown, up to {formatCount(DESCRIPTION_MAX)} characters)
+          </span>
         </label>
         <MarkdownField
           id="description"

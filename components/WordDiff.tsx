@@ -1,12 +1,41 @@
-import { type DiffPart, wordDiff } from "@/lib/text/word_diff.ts";
+import { type DiffPart, isWhitespaceChange, wordDiff } from "@/lib/text/word_diff.ts";
 
 const ADDED = "[added: ";
 const REMOVED = "[removed: ";
 
 /**
+ * A whitespace-only change around kept words: a line break added or removed shows as a
+ * small "↵" mark (with words for screen readers), never as a changed word; other spacing
+ * changes show as the new spacing, unmarked.
+ */
+function WhitespaceChange({ part }: { part: DiffPart }) {
+  const lineBreak = part.text.includes("\n");
+  if (part.kind === "del") {
+    if (!lineBreak) return null;
+    return (
+      <del class="diff-ws" title="Line break removed">
+        <span aria-hidden="true">↵</span>
+        <span class="visually-hidden">[line break removed]</span>
+      </del>
+    );
+  }
+  if (!lineBreak) return <span>{part.text}</span>;
+  return (
+    <>
+      <ins class="diff-ws" title="Line break added">
+        <span aria-hidden="true">↵</span>
+        <span class="visually-hidden">[line break added]</span>
+      </ins>
+      {part.text}
+    </>
+  );
+}
+
+/**
  * A word diff from `before` to `after` (lib/text/word_diff.ts): removed words in `<del>`,
  * added ones in `<ins>`, each with words for screen readers ("removed:", "added:") since
- * strike-through and underline alone are not announced.
+ * strike-through and underline alone are not announced; a change of line breaks alone is
+ * shown as such ({@link WhitespaceChange}).
  */
 export function WordDiff({ before, after }: { before: string; after: string }) {
   const parts: DiffPart[] = wordDiff(before, after);
@@ -14,7 +43,11 @@ export function WordDiff({ before, after }: { before: string; after: string }) {
   return (
     <span class="diff">
       {parts.map((p, i) =>
-        p.kind === "same" ? <span key={i}>{p.text}</span> : p.kind === "ins"
+        p.kind === "same"
+          ? <span key={i}>{p.text}</span>
+          : isWhitespaceChange(p)
+          ? <WhitespaceChange key={i} part={p} />
+          : p.kind === "ins"
           ? (
             <ins key={i}>
               <span class="visually-hidden">{ADDED}</span>

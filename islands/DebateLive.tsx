@@ -9,7 +9,8 @@ import {
   SynthesisReport,
   TypingDots,
 } from "@/components/DebateView.tsx";
-import { TOPIC_MAX_CHARS } from "@/lib/input_limits.ts";
+import { TOPIC_MAX_CHARS, topicTooLong } from "@/lib/input_limits.ts";
+import { CharCounter, counterId } from "@/components/CharCounter.tsx";
 import { initialLiveDebate, liveDebateReducer } from "@/lib/debates/live_state.ts";
 import { followNewDebate, loadDebateHistory } from "@/lib/client/live_debate.ts";
 import AgentProfileEditor from "./AgentProfileEditor.tsx";
@@ -94,6 +95,18 @@ export default function DebateLive(props: Props) {
       document.getElementById("debate-transcript")?.focus({ preventScroll: true });
     }
   }, [phase === "debating"]);
+  // A started debate has an address: /debates/:id replaces /debate in the address bar as
+  // soon as the stream names the debate, as a redirect would (no reload: this page keeps
+  // following it live). Reloading, bookmarking or sharing it opens the debate's own page,
+  // which follows it too; Back leaves for the page before, as after any redirect.
+  const sentTopic = useRef("");
+  useEffect(() => {
+    if (!debateId) return;
+    const path = `/debates/${encodeURIComponent(debateId)}`;
+    if (location.pathname === path) return;
+    globalThis.history.replaceState({ debateId }, "", path);
+    document.title = `${sentTopic.current || "Debate"} · Debate · Parley`;
+  }, [debateId]);
   const user: SideView = { name: props.agent.name, avatar: props.agent.avatar };
 
   const start = async (e: Event) => {
@@ -103,7 +116,12 @@ export default function DebateLive(props: Props) {
       dispatch({ type: "invalid", message: "Enter a topic to debate." });
       return;
     }
+    if (text.length > TOPIC_MAX_CHARS) {
+      dispatch({ type: "invalid", message: topicTooLong(text.length) });
+      return;
+    }
     dispatch({ type: "begin" });
+    sentTopic.current = text;
     setFollowing(true);
     autoY.current = null;
     setShareNote(null);
@@ -155,15 +173,20 @@ export default function DebateLive(props: Props) {
             name="topic"
             class="debate-topic"
             rows={2}
-            maxLength={TOPIC_MAX_CHARS}
             placeholder="e.g. Should cities ban cars downtown?"
             value={topic}
             disabled={running}
             onInput={(ev) => setTopic((ev.target as HTMLTextAreaElement).value)}
           />
+          <CharCounter
+            id={counterId("debate-topic")}
+            count={topic.replace(/\s+/g, " ").trim().length}
+            max={TOPIC_MAX_CHARS}
+          />
           <p class="hint">
-            Your agent argues first; an AI opponent chosen from the topic answers. Five rounds, then
-            a judge's report.
+            Up to {TOPIC_MAX_CHARS}{" "}
+            characters. Your agent argues first; an AI opponent chosen from the topic answers. Five
+            rounds, then a judge's report.
           </p>
         </div>
         <AgentProfileEditor

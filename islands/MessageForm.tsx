@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { isSubmitShortcut, MarkdownEditor } from "@/components/MarkdownEditor.tsx";
 import { newIdempotencyKey, sendJson } from "@/lib/client/api.ts";
+import { contentTooLong, formatCount } from "@/lib/input_limits.ts";
 
 interface Props {
   questionId: string;
@@ -63,6 +64,12 @@ export default function MessageForm(props: Props) {
     if (busy) return;
     if (!content.trim()) {
       setError(isReply ? "Write a reply first." : "Write an answer first.");
+      return;
+    }
+    // Over the limit: refused here in the server's words, never cut.
+    if (content.trim().length > props.maxLength) {
+      setError(contentTooLong(content.trim().length));
+      field.current?.focus();
       return;
     }
     setBusy(true);
@@ -134,9 +141,8 @@ export default function MessageForm(props: Props) {
           }}
         />
         <p class="hint" id={`${fieldId}-hint`}>
-          Markdown works: **bold**, `code`, lists, links. Ctrl+Enter posts{isReply
-            ? ", Esc closes"
-            : ""}.
+          Markdown works: **bold**, `code`, lists, links. Up to {formatCount(props.maxLength)}{" "}
+          characters. Ctrl+Enter posts{isReply ? ", Esc closes" : ""}.
         </p>
         {error && <p class="field-error" id={`${fieldId}-error`} role="alert">{error}</p>}
       </div>

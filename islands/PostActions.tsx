@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { isSubmitShortcut, MarkdownEditor } from "@/components/MarkdownEditor.tsx";
 import { sendJson } from "@/lib/client/api.ts";
+import { contentTooLong } from "@/lib/input_limits.ts";
 
 interface Props {
   kind: "question" | "message";
@@ -49,6 +50,11 @@ export default function PostActions(props: Props) {
   const save = async (e: Event) => {
     e.preventDefault();
     if (busy) return;
+    // Over the limit: refused here in the server's words, never cut.
+    if (draft.trim().length > props.maxLength) {
+      setError(contentTooLong(draft.trim().length));
+      return;
+    }
     setBusy(true);
     setError(null);
     const r = await sendJson("PATCH", `/api/messages/${encodeURIComponent(props.id)}`, {

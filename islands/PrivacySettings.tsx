@@ -16,7 +16,8 @@ const CHOICES: {
   {
     key: "activityVisibility",
     label: "Activity feed",
-    hint: "Who sees your activity tabs (your questions and answers stay public).",
+    hint:
+      "Who sees the activity on your profile. Only me hides all of it from others; your questions and answers stay public where you posted them.",
   },
   { key: "voteHistory", label: "Vote history", hint: "Who sees what you voted on." },
   { key: "debateArchive", label: "Debate archive", hint: "Who can read your saved debates." },

@@ -1,7 +1,10 @@
 import { useState } from "preact/hooks";
 
 interface Props {
-  questionId: string;
+  /** The question shared (or whose answer is shared); ignored when `path` is given. */
+  questionId?: string;
+  /** A page of this site to share instead, by path (a debate: `/debates/:id`). */
+  path?: string;
   /** The answer or reply shared; the question itself when absent. */
   messageId?: string;
   /** The shared title (the question's). */
@@ -35,7 +38,7 @@ async function copyText(text: string): Promise<boolean> {
 
 /**
  * "Share": the Web Share API where the browser has it (phones), else the absolute link
- * (`/questions/:id`, or `…#<messageId>` for an answer) is copied, with a polite
+ * (`/questions/:id`, `…#<messageId>` for an answer, or `path`, such as a debate's) is copied, with a polite
  * "Link copied" status; when even copying fails, the link is shown to copy by hand.
  */
 export default function ShareButton(props: Props) {
@@ -43,9 +46,11 @@ export default function ShareButton(props: Props) {
   const [manual, setManual] = useState<string | null>(null);
 
   const share = async () => {
-    const url = `${location.origin}/questions/${encodeURIComponent(props.questionId)}${
-      props.messageId ? `#${encodeURIComponent(props.messageId)}` : ""
-    }`;
+    const url = props.path !== undefined
+      ? `${location.origin}${props.path}`
+      : `${location.origin}/questions/${encodeURIComponent(props.questionId ?? "")}${
+        props.messageId ? `#${encodeURIComponent(props.messageId)}` : ""
+      }`;
     setManual(null);
     if (typeof navigator.share === "function") {
       try {

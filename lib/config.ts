@@ -39,10 +39,23 @@ export interface ProviderConfig {
  */
 export const LOCAL_MODERATOR_EMAIL = "moderator@local.test";
 
+/**
+ * Where local mode listens when `HOSTNAME` is unset: this computer only. Local mode signs
+ * anyone in as any local account (the Moderator too), so it is never open to the network
+ * unless the person running it says so.
+ */
+export const LOCAL_MODE_HOSTNAME = "127.0.0.1";
+
 /** The parsed configuration. `appSecret` is undefined until local mode supplies one. */
 export interface Config {
   port: number;
+  /**
+   * `HOSTNAME`: the listen address. Unset, it is {@link LOCAL_MODE_HOSTNAME} in local mode
+   * and `0.0.0.0` otherwise.
+   */
   hostname: string;
+  /** `HOSTNAME` was set (the start line says how to open or close local mode). */
+  hostnameSet: boolean;
   appOrigin: string;
   /**
    * `KV_PATH`: a file, `:memory:` or a KV Connect URL. Undefined on Deno Deploy
@@ -172,7 +185,7 @@ export const MAX_EMBEDDING_DIMENSIONS = 3072;
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: "must be a number" }).int().min(0).max(65535).default(8000),
-  HOSTNAME: z.string().min(1).default("0.0.0.0"),
+  HOSTNAME: z.string().min(1).optional(),
   APP_ORIGIN: httpUrl.optional(),
   KV_PATH: z.string().min(1).optional(),
   DENO_DEPLOYMENT_ID: optionalString,
@@ -310,7 +323,8 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     .filter(Boolean);
   return {
     port: env.PORT,
-    hostname: env.HOSTNAME,
+    hostname: env.HOSTNAME ?? (localMode ? LOCAL_MODE_HOSTNAME : "0.0.0.0"),
+    hostnameSet: env.HOSTNAME !== undefined,
     appOrigin: (env.APP_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
     // On Deno Deploy the platform's managed KV is the default; elsewhere a local file.
     kvPath: env.KV_PATH ?? (env.DENO_DEPLOYMENT_ID ? undefined : DEFAULT_KV_PATH),

@@ -15,7 +15,8 @@ const SECRET = "x".repeat(32);
 Deno.test("parseConfig() defaults to local mode on port 8000 with a derived origin", () => {
   const c = parseConfig({});
   assert.equal(c.port, 8000);
-  assert.equal(c.hostname, "0.0.0.0");
+  assert.equal(c.hostname, "127.0.0.1", "local mode listens on this computer only");
+  assert.equal(c.hostnameSet, false);
   assert.equal(c.appOrigin, "http://localhost:8000");
   assert.equal(c.kvPath, "./data/parley.kv");
   assert.equal(c.llm.model, "gpt-4o-mini");
@@ -100,4 +101,16 @@ Deno.test("parseConfig() reads the embeddings model and its dimensions, 256 by d
       bad,
     );
   }
+});
+
+Deno.test("parseConfig() binds local mode to 127.0.0.1 unless HOSTNAME is set; production to 0.0.0.0", () => {
+  assert.equal(parseConfig({ LOCAL_MODE: "on" }).hostname, "127.0.0.1");
+  const open = parseConfig({ LOCAL_MODE: "on", HOSTNAME: "0.0.0.0" });
+  assert.deepEqual([open.hostname, open.hostnameSet], ["0.0.0.0", true]);
+  assert.equal(parseConfig({ HOSTNAME: "::" }).hostname, "::");
+  // An empty HOSTNAME= counts as unset, like every variable.
+  assert.equal(parseConfig({ HOSTNAME: "" }).hostname, "127.0.0.1");
+  const production = parseConfig({ ...providerA, APP_SECRET: SECRET });
+  assert.deepEqual([production.hostname, production.localMode], ["0.0.0.0", false]);
+  assert.equal(parseConfig({ LOCAL_MODE: "off", APP_SECRET: SECRET }).hostname, "0.0.0.0");
 });

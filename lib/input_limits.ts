@@ -28,6 +28,110 @@ export const SEARCH_QUERY_MAX = 200;
 /** Longest message content accepted (characters). */
 export const CONTENT_MAX = 10_000;
 
+// ——— What the limits say, in sentences (the server's 400s and the forms use the same) ———
+
+/**
+ * A count as people write it: `10,312`.
+ *
+ * @example
+ * ```ts
+ * formatCount(10312); // "10,312"
+ * ```
+ */
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/**
+ * The title rule, with the title's length when there is one.
+ *
+ * @example
+ * ```ts
+ * titleRule(); // "Titles need 2 to 120 characters."
+ * titleRule(134); // "Titles need 2 to 120 characters; this one has 134."
+ * ```
+ */
+export function titleRule(length?: number): string {
+  const rule = `Titles need ${TITLE_MIN} to ${TITLE_MAX} characters`;
+  return length === undefined ? `${rule}.` : `${rule}; this one has ${formatCount(length)}.`;
+}
+
+/** An answer, reply or edit with nothing in it. */
+export const CONTENT_EMPTY = "Write something first: an empty answer can't be posted.";
+
+/**
+ * An answer, reply or edit over {@link CONTENT_MAX}.
+ *
+ * @example
+ * ```ts
+ * contentTooLong(10312);
+ * // "Answers and replies can have at most 10,000 characters; this one has 10,312."
+ * ```
+ */
+export function contentTooLong(length: number): string {
+  return `Answers and replies can have at most ${formatCount(CONTENT_MAX)} characters; ` +
+    `this one has ${formatCount(length)}.`;
+}
+
+/**
+ * A question's details over {@link DESCRIPTION_MAX}.
+ *
+ * @example
+ * ```ts
+ * descriptionTooLong(10001); // "Details can have at most 10,000 characters; these have 10,001."
+ * ```
+ */
+export function descriptionTooLong(length: number): string {
+  return `Details can have at most ${formatCount(DESCRIPTION_MAX)} characters; ` +
+    `these have ${formatCount(length)}.`;
+}
+
+/**
+ * A tag over {@link TAG_MAX_LENGTH}.
+ *
+ * @example
+ * ```ts
+ * tagTooLong("x".repeat(41)); // "Tags can have at most 40 characters each; “xxx…” has 41."
+ * ```
+ */
+export function tagTooLong(tag: string): string {
+  const shown = tag.length > 20 ? `${tag.slice(0, 20)}…` : tag;
+  return `Tags can have at most ${TAG_MAX_LENGTH} characters each; “${shown}” has ` +
+    `${formatCount(tag.length)}.`;
+}
+
+/**
+ * A debate topic over {@link TOPIC_MAX_CHARS}.
+ *
+ * @example
+ * ```ts
+ * topicTooLong(320); // "Topics can have at most 300 characters; this one has 320."
+ * ```
+ */
+export function topicTooLong(length: number): string {
+  return `Topics can have at most ${formatCount(TOPIC_MAX_CHARS)} characters; ` +
+    `this one has ${formatCount(length)}.`;
+}
+
+/** The live counter under a field appears from this share of its limit on. */
+export const COUNTER_FROM = 0.9;
+
+/**
+ * The live counter's words near and over a limit (null while far below it).
+ *
+ * @example
+ * ```ts
+ * counterText(9500, 10000); // "9,500 of 10,000 characters"
+ * counterText(10312, 10000); // "10,312 of 10,000 characters: 312 too many"
+ * counterText(10, 10000); // null
+ * ```
+ */
+export function counterText(count: number, max: number): string | null {
+  if (count < max * COUNTER_FROM) return null;
+  const of = `${formatCount(count)} of ${formatCount(max)} characters`;
+  return count > max ? `${of}: ${formatCount(count - max)} too many` : of;
+}
+
 // ——— Profiles ———
 
 /** Longest display name (code points). */

@@ -4,9 +4,24 @@ import { isSameOrigin, isWriteMethod } from "@/lib/http/origin.ts";
 import { SESSION_TTL_MS, sessionCookieName, userForSession } from "@/lib/auth/sessions.ts";
 import { define, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
 
+/** The header every signed-in page carries (see {@link noStoreFor}). */
+const SIGNED_IN_PAGE_CACHE = "private, no-store";
+
+/**
+ * Whether the answer is a signed-in person's page that sets no caching of its own: such a
+ * page is theirs, as of now, so the browser keeps no copy to show again — not in its HTTP
+ * cache, not in its back/forward cache — and Back after posting loads the page with the
+ * new answer instead of the page as it was.
+ */
+function noStoreFor(signedIn: boolean, res: Response): boolean {
+  return signedIn && !res.headers.has("cache-control") &&
+    /^text\/html\b/.test(res.headers.get("content-type") ?? "");
+}
+
 /**
  * Root middleware: put the session user on `ctx.state`, refuse cross-site writes that
- * ride on the session cookie, and renew the cookie while the session slides.
+ * ride on the session cookie, renew the cookie while the session slides, and keep
+ * signed-in pages out of the browser's caches.
  */
 export default define.middleware(async (ctx) => {
   const { kv, config, now } = ctx.state.services;
@@ -44,8 +59,10 @@ export default define.middleware(async (ctx) => {
     }
     throw err;
   }
-  if (!renew) return res;
+  const noStore = noStoreFor(ctx.state.user !== null, res);
+  if (!renew && !noStore) return res;
   const headers = new Headers(res.headers);
-  renew(headers);
+  renew?.(headers);
+  if (noStore) headers.set("cache-control", SIGNED_IN_PAGE_CACHE);
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 });

@@ -1,4 +1,5 @@
 import { page } from "@/lib/fresh/mod.ts";
+import { signInHref } from "@/components/SignInPrompt.tsx";
 import { getSettings } from "@/lib/profile/settings.ts";
 import type { HistoryItemView } from "@/components/DebateView.tsx";
 import DebateLive from "@/islands/DebateLive.tsx";
@@ -62,8 +63,13 @@ export const handler = define.handlers<Data>({
   },
 });
 
-/** /debate: start a live debate between your agent and an AI opponent; your history. */
-export default define.page<typeof handler>(function DebatePage({ data }) {
+/**
+ * /debate: start a live debate between your agent and an AI opponent; your history. Once
+ * started, the debate's own address (`/debates/:id`) is in the address bar (DebateLive).
+ * Signed out there is no form to fill in vain: the page says a debate needs signing in
+ * and points to the public debates.
+ */
+export default define.page<typeof handler>(function DebatePage({ data, url }) {
   return (
     <>
       <Head>
@@ -74,22 +80,37 @@ export default define.page<typeof handler>(function DebatePage({ data }) {
         <h1>Debate</h1>
         <a class="btn" href="/debates" data-testid="public-debates-link">Public debates</a>
       </div>
-      {!data.signedIn && (
-        <p class="alert alert-info" data-testid="debate-signin-hint">
-          <a href="/signin?returnTo=/debate">Sign in</a>{" "}
-          to send your agent into a debate and keep a history of your debates.
-        </p>
-      )}
-      <DebateLive
-        signedIn={data.signedIn}
-        agent={data.agent}
-        traits={data.traits}
-        interests={data.interests}
-        standIn={data.standIn}
-        initialTopic={data.topic}
-        history={data.history}
-        archivePublic={data.archivePublic}
-      />
+      {data.signedIn
+        ? (
+          <DebateLive
+            signedIn={data.signedIn}
+            agent={data.agent}
+            traits={data.traits}
+            interests={data.interests}
+            standIn={data.standIn}
+            initialTopic={data.topic}
+            history={data.history}
+            archivePublic={data.archivePublic}
+          />
+        )
+        : (
+          <section
+            class="card stack"
+            aria-labelledby="debate-signin-title"
+            data-testid="debate-signin-hint"
+          >
+            <h2 id="debate-signin-title">Sign in to start a debate</h2>
+            <p>
+              Your agent argues for you against an AI opponent, live, and every debate is kept in
+              your history, so starting one needs an account.
+              {data.topic && <>{" "}Your topic, “{data.topic}”, will be waiting.</>}
+            </p>
+            <p class="row">
+              <a class="btn btn-primary" href={signInHref(url)}>Sign in to debate</a>
+              <a class="btn" href="/debates">Watch public debates</a>
+            </p>
+          </section>
+        )}
     </>
   );
 });

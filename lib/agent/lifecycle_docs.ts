@@ -7,6 +7,7 @@
 import { DEFAULT_BODY_LIMIT } from "../http/body.ts";
 import { MessageSchema, QuestionSchema } from "../schemas/community.ts";
 import { err, type ResponseDoc, tooLarge } from "./openapi_docs.ts";
+import { CONTENT_EMPTY, titleRule } from "../input_limits.ts";
 
 /** Path parameter of message routes. */
 export const messageIdParam = [{ name: "id", description: "Message id (`msg-…`)" }];
@@ -18,7 +19,7 @@ export const EDIT_QUESTION_DESCRIPTION =
 /** What PATCH answers for a question. */
 export const editQuestionResponses: Record<string, ResponseDoc> = {
   "200": { description: "The edited question (with `editedAt`)", schema: QuestionSchema },
-  "400": err("Invalid body, or no field to change", "title must be 2 to 120 characters"),
+  "400": err("Invalid body, or no field to change", titleRule(1)),
   "403": err("Not the author", "Only the author can edit this"),
   "404": err("No such question (or deleted)", "Question not found"),
   "413": tooLarge(DEFAULT_BODY_LIMIT),
@@ -27,7 +28,7 @@ export const editQuestionResponses: Record<string, ResponseDoc> = {
 /** What PATCH answers for a message. */
 export const editMessageResponses: Record<string, ResponseDoc> = {
   "200": { description: "The edited message (with `editedAt`)", schema: MessageSchema },
-  "400": err("Invalid body", "content is required"),
+  "400": err("Invalid body", CONTENT_EMPTY),
   "403": err("Not the author", "Only the author can edit this"),
   "404": err("No such message (or deleted)", "Message not found"),
   "413": tooLarge(DEFAULT_BODY_LIMIT),

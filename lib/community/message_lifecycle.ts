@@ -29,7 +29,12 @@ import { markForReindex, reindexSoon } from "../search/reindex.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
-import { countsTowardStats, type MessageRecord, rootAnswerOf } from "./messages/model.ts";
+import {
+  countsTowardStats,
+  type MessageRecord,
+  rootAnswerOf,
+  topLevelCounter,
+} from "./messages/model.ts";
 import { removeFromAnswerOrder, type ScorePointer } from "./answer_order.ts";
 import type { QuestionRecord } from "./questions/model.ts";
 import { bumpQuestion } from "./questions/version.ts";
@@ -175,7 +180,7 @@ export async function deleteMessage(
         addToCounter(op, keys.directReplyCount(m.replyTo), -1);
       } else {
         op.delete(keys.questionAnswer(m.questionId, m.createdAt, m.id));
-        addToCounter(op, keys.answerCount(m.questionId), -1);
+        addToCounter(op, topLevelCounter(m), -1);
         removeFromAnswerOrder(op, m, pointer);
       }
     }

@@ -68,7 +68,10 @@ export interface ThreadQuery {
 
 /** The totals and position of a thread page. */
 export interface ThreadTotals {
-  /** Top-level answers in the whole thread. */
+  /**
+   * Top-level answers by people (and their agents) in the whole thread; the AI expert
+   * panel's top-level messages are paged with them but are not answers.
+   */
   answerCount: number;
   /** The answer order used. */
   sort: AnswerSort;
@@ -222,6 +225,8 @@ interface StoredThread {
   messages: MessageRecord[];
   counts: Counts;
   answerCount: number;
+  /** Top-level messages of the AI expert panel (paged with the answers, not answers). */
+  aiAnswerCount: number;
   sort: AnswerSort;
   page: number;
   pageCount: number;
@@ -250,7 +255,8 @@ async function readThread(
     return await legacyThread(kv, record, view, { ...query, sort });
   }
   const answerCount = view.answerCount;
-  const pageCount = Math.max(1, Math.ceil(answerCount / ANSWERS_PER_PAGE));
+  // Pages hold top-level messages: people's answers and the AI panel's alike.
+  const pageCount = Math.max(1, Math.ceil(base.topLevel / ANSWERS_PER_PAGE));
   const counts: Counts = new Map();
 
   let ids: string[];
@@ -279,7 +285,7 @@ async function readThread(
   // thread without replies (every message is an answer: the two counters move together in
   // each write and delete) has every reply total 0, unread.
   const unranked = ids.filter((id) => !counts.has(id));
-  const replyTotals = base.storedMessages > answerCount ? ids : [];
+  const replyTotals = base.storedMessages > base.topLevel ? ids : [];
   const got = await getAll(kv, [
     ...ids.map(keys.message),
     ...replyTotals.map(keys.replyCount),
@@ -330,6 +336,7 @@ async function readThread(
     messages,
     counts,
     answerCount,
+    aiAnswerCount: base.aiAnswers,
     sort,
     page: query.page,
     pageCount,
@@ -362,8 +369,9 @@ async function legacyThread(
     const r = await rootAnswerOf(byId, m);
     under.set(r, [...(under.get(r) ?? []), m]);
   }
-  const answerCount = roots.length;
-  const pageCount = Math.max(1, Math.ceil(answerCount / ANSWERS_PER_PAGE));
+  const aiAnswerCount = roots.filter((m) => m.authorType === "ai").length;
+  const answerCount = roots.length - aiAnswerCount;
+  const pageCount = Math.max(1, Math.ceil(roots.length / ANSWERS_PER_PAGE));
   let shown: MessageRecord[];
   let replyPage = 1;
   if (query.answer !== undefined) {
@@ -385,6 +393,7 @@ async function legacyThread(
     messages,
     counts,
     answerCount,
+    aiAnswerCount,
     sort: query.sort ?? "votes",
     page: query.page,
     pageCount,
@@ -471,7 +480,11 @@ function pageThreadOf(stored: StoredThread, messages: MessageViewBase[]): Questi
  * ids of the hidden posts among those shown (`hidden`: the viewer's own, or any for a
  * moderator — they see them with a banner).
  */
-export type ViewedThreadPage = QuestionPageThread & { hidden: string[] };
+export type ViewedThreadPage = QuestionPageThread & {
+  hidden: string[];
+  /** Top-level messages of the AI expert panel in the whole thread (not answers). */
+  aiAnswerCount: number;
+};
 
 /** What {@link readThreadShared} keeps per thread page: built once, filtered per viewer. */
 interface SharedThread {
@@ -480,6 +493,7 @@ interface SharedThread {
   page: QuestionPageThread;
   /** Hidden message ids → their author's id. */
   hidden: Map<string, string>;
+  aiAnswerCount: number;
 }
 
 /**
@@ -519,9 +533,9 @@ export async function readThreadPage(
     viewerOrPending,
   ]);
   if (!shared || !maySee(shared.record, viewer)) return null;
-  const { page: p, hidden: hiddenBy } = shared;
+  const { page: p, hidden: hiddenBy, aiAnswerCount } = shared;
   const hidden: string[] = shared.record.hiddenAt !== undefined ? [p.id] : [];
-  if (hiddenBy.size === 0) return { ...p, hidden };
+  if (hiddenBy.size === 0) return { ...p, hidden, aiAnswerCount };
   const messages = p.messages.filter((m) => {
     const by = hiddenBy.get(m.id);
     if (by === undefined) return true;
@@ -529,7 +543,7 @@ export async function readThreadPage(
     hidden.push(m.id);
     return true;
   });
-  return { ...p, messages, hidden };
+  return { ...p, messages, hidden, aiAnswerCount };
 }
 
 async function readThreadShared(
@@ -545,5 +559,10 @@ async function readThreadShared(
     voters: false,
     counts: stored.counts,
   });
-  return { record: stored.record, page: pageThreadOf(stored, messages), hidden };
+  return {
+    record: stored.record,
+    page: pageThreadOf(stored, messages),
+    hidden,
+    aiAnswerCount: stored.aiAnswerCount,
+  };
 }

@@ -32,6 +32,7 @@ import {
   SYNTHESIS_TEMPERATURE,
   TURN_TEMPERATURE,
   TURNS,
+  withoutRepeats,
 } from "./model.ts";
 import { type DebateRequest, SynthesisSchema } from "../schemas/debate.ts";
 import {
@@ -250,7 +251,7 @@ export async function runDebate(
       messages.push(message);
     }
     emit({ type: "synthesizing", data: {} });
-    const { value: synthesis, source } = await jsonAnswer(
+    const { value: judged, source } = await jsonAnswer(
       deps.llm,
       synthesisPrompt(debaters, messages),
       SynthesisSchema,
@@ -263,6 +264,7 @@ export async function runDebate(
     if (source === "fallback") {
       console.warn(`Debate ${record.id}: the synthesis failed validation twice; using a safe one`);
     }
+    const synthesis = withoutRepeats(judged);
     const before = record;
     await out.commit([
       { type: "synthesis", data: synthesis },

@@ -8,6 +8,7 @@
  */
 import { CONCLUSION_MAX_CHARS } from "../input_limits.ts";
 import { type Synthesis, SynthesisSchema } from "../schemas/debate.ts";
+import { distinctPoints } from "../text/distinct.ts";
 
 /** 5 rounds, the user's agent first: 10 messages. */
 export const ROUNDS = 5;
@@ -100,6 +101,25 @@ export function salvageSynthesis(candidate: unknown): Synthesis {
   };
   // Whatever was salvaged must itself be valid; otherwise use the default outright.
   return SynthesisSchema.safeParse(out).success ? out : { ...DEFAULT_SYNTHESIS };
+}
+
+/**
+ * The judge's report with each list said once: a model sometimes repeats a point
+ * (lib/text/distinct.ts).
+ *
+ * @example
+ * ```ts
+ * withoutRepeats({ ...DEFAULT_SYNTHESIS, recommendations: ["Walk.", "walk"] }).recommendations;
+ * // ["Walk."]
+ * ```
+ */
+export function withoutRepeats(s: Synthesis): Synthesis {
+  return {
+    ...s,
+    consensus: distinctPoints(s.consensus),
+    disagreements: distinctPoints(s.disagreements),
+    recommendations: distinctPoints(s.recommendations),
+  };
 }
 
 /**

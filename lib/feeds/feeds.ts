@@ -12,7 +12,7 @@ import { findQuestions } from "../community/questions/feed.ts";
 import { getQuestion } from "../community/questions/read.ts";
 import { tagKey } from "../community/questions/model.ts";
 import { listThreadTail } from "../community/messages/read.ts";
-import { listActivity } from "../profile/activity.ts";
+import { activityVisibleToOthers, listActivity } from "../profile/activity.ts";
 import { getProfile } from "../profile/profiles.ts";
 import { getSettings } from "../profile/settings.ts";
 import { excerpt, renderMarkdown } from "../markdown.ts";
@@ -153,7 +153,8 @@ export async function userFeed(
     getSettings(kv, userId),
     kv.getMany(standingKeys(userId)),
   ]);
-  if (!profile || settings.activityVisibility !== "public") return null;
+  // The one privacy rule (lib/profile/activity.ts): a private activity feed has no Atom feed.
+  if (!profile || !activityVisibleToOthers("questions", settings)) return null;
   // One person: new now means new when each post was written (standing only grows).
   const newAccount = standingFrom(standing, newAccountHours, now) === "new";
   const [questions, answers] = await Promise.all([

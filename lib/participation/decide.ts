@@ -124,9 +124,10 @@ export async function decide(ctx: DecisionContext): Promise<Decision> {
   let lead: string;
   if (input.forceAction) {
     action = input.forceAction;
+    // Said in words: the reason is shown to people, who never see the field's name.
     lead = action === "ask_new"
-      ? "Asked to post a new question (forceAction)."
-      : "Asked to reply to an existing question (forceAction).";
+      ? "You asked your agent to post a new question."
+      : "You asked your agent to reply to an existing question.";
   } else if (input.trigger === "auto") {
     action = ctx.random() < 0.5 ? "ask_new" : "reply_existing";
     lead = `Auto trigger: a coin flip chose to ${

@@ -83,6 +83,19 @@ export class ParticipationError extends Error {
   }
 }
 
+/**
+ * A draft can no longer be posted as shown: the question, or the message it replies to, was
+ * deleted or hidden by a moderator since the preview. Nothing was written; a new preview
+ * reads the thread as it is now (hidden and deleted posts left out), so it never targets
+ * the same message again.
+ */
+export class DraftOutdatedError extends ParticipationError {
+  constructor(readonly gone: "question" | "message") {
+    super(`The draft's ${gone} was removed since the preview`);
+    this.name = "DraftOutdatedError";
+  }
+}
+
 /** A message as served, fresh from creation (no votes yet). */
 function newMessageView(m: MessageRecord): MessageView {
   const { revision: _r, deletedBy: _d, ...rest } = m;
@@ -171,6 +184,8 @@ async function writeReply(
     // Same op as the message, under a check on the question record.
     updateQuestion: (q) => ({ ...q, discussionRounds: q.discussionRounds + 1 }),
   });
+  if (!r.ok && r.reason === "reply_not_found") throw new DraftOutdatedError("message");
+  if (!r.ok && r.reason === "question_not_found") throw new DraftOutdatedError("question");
   if (!r.ok) throw new ParticipationError(`The reply could not be stored (${r.reason})`);
   return r.message;
 }
@@ -288,7 +303,8 @@ export async function draftParticipation(
  * const result = await postDraft(deps, "u_1", draft);
  * result.action; // "ask_new" | "reply_existing"
  * ```
- * @throws {ParticipationError} when the user has no profile or the question is gone.
+ * @throws {ParticipationError} when the user has no profile; {@linkcode DraftOutdatedError}
+ * when the question or the message replied to was removed since the draft was written.
  */
 export async function postDraft(
   deps: PostDeps,

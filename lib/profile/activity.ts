@@ -55,29 +55,50 @@ export interface ActivityPage<T = unknown> {
 }
 
 /**
- * Whether `type` of a user's activity is visible to someone else under `settings`.
- * Questions and answers are always public; the debate archive, vote history and the
- * favorites feed follow their settings.
+ * Whether `type` of a user's activity is visible to someone else under `settings` — the
+ * one privacy rule every surface asks (the public profile page and API, the activity API,
+ * the Atom feed of a user's activity, the sitemap's profiles). `activityVisibility`
+ * ("Activity feed") private hides the whole feed, every kind; when it is public, debates
+ * follow the debate archive setting and votes the vote history setting. The posts
+ * themselves stay public where they were posted: only the list of what the person did is
+ * private.
  *
  * @example
  * ```ts
  * import type { Settings } from "@/lib/profile/settings.ts";
  * declare const settings: Settings;
- * activityVisibleToOthers("likes", settings); // settings.voteHistory === "public"
+ * activityVisibleToOthers("likes", settings); // feed public and vote history public
  * ```
  */
 export function activityVisibleToOthers(type: ActivityType, settings: Settings): boolean {
+  if (settings.activityVisibility !== "public") return false;
   switch (type) {
     case "questions":
     case "answers":
+    case "favorites":
       return true;
     case "debates":
       return settings.debateArchive === "public";
     case "likes":
       return settings.voteHistory === "public";
-    case "favorites":
-      return settings.activityVisibility === "public";
   }
+}
+
+/**
+ * Which kinds of a user's activity someone else may see (the owner sees all).
+ *
+ * @example
+ * ```ts
+ * import type { Settings } from "@/lib/profile/settings.ts";
+ * declare const settings: Settings;
+ * const visible = visibleActivityOf(settings);
+ * if (!Object.values(visible).some(Boolean)) console.log("no activity shown to others");
+ * ```
+ */
+export function visibleActivityOf(settings: Settings): Record<ActivityType, boolean> {
+  return Object.fromEntries(
+    ACTIVITY_TYPES.map((t) => [t, activityVisibleToOthers(t, settings)]),
+  ) as Record<ActivityType, boolean>;
 }
 
 /** Deleted posts, and posts hidden by moderators, leave every activity list at once. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { activityVisibleToOthers, listActivity } from "./activity.ts";
+import { type ActivityType, listActivity, visibleActivityOf } from "./activity.ts";
 import { getProfile } from "./profiles.ts";
 import { getSettings } from "./settings.ts";
 import {
@@ -42,10 +42,11 @@ export interface PublicProfile {
   memberSince: string;
   stats: Statistics;
   badges: BadgeStatus[];
+  /** Empty when the activity feed is private (`activityVisibility`). */
   recentQuestions: unknown[];
   recentAnswers: unknown[];
-  /** Which activity kinds others may open (questions and answers always). */
-  visibleActivity: { debates: boolean; likes: boolean; favorites: boolean };
+  /** Which activity kinds others may open (lib/profile/activity.ts `activityVisibleToOthers`). */
+  visibleActivity: Record<ActivityType, boolean>;
 }
 
 /**
@@ -64,13 +65,14 @@ export async function getPublicProfile(
   now: number,
 ): Promise<PublicProfile | null> {
   if (!userId || userId.length > 100) return null;
-  const profile = await getProfile(kv, userId);
+  const [profile, settings] = await Promise.all([getProfile(kv, userId), getSettings(kv, userId)]);
   if (!profile) return null;
-  const [settings, { stats, badges }, questions, answers] = await Promise.all([
-    getSettings(kv, userId),
+  const visible = visibleActivityOf(settings);
+  const none = { activities: [] };
+  const [{ stats, badges }, questions, answers] = await Promise.all([
     statsAndBadges(kv, userId),
-    listActivity(kv, userId, "questions", { limit: RECENT_ITEMS, now }),
-    listActivity(kv, userId, "answers", { limit: RECENT_ITEMS, now }),
+    visible.questions ? listActivity(kv, userId, "questions", { limit: RECENT_ITEMS, now }) : none,
+    visible.answers ? listActivity(kv, userId, "answers", { limit: RECENT_ITEMS, now }) : none,
   ]);
   return {
     userId: profile.userId,
@@ -83,10 +85,6 @@ export async function getPublicProfile(
     badges,
     recentQuestions: questions.activities,
     recentAnswers: answers.activities,
-    visibleActivity: {
-      debates: activityVisibleToOthers("debates", settings),
-      likes: activityVisibleToOthers("likes", settings),
-      favorites: activityVisibleToOthers("favorites", settings),
-    },
+    visibleActivity: visible,
   };
 }

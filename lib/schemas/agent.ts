@@ -5,8 +5,9 @@
  * @module
  */
 import { z } from "zod";
-import { CONTENT_MAX, MAX_AGENT_KEYS } from "../input_limits.ts";
+import { MAX_AGENT_KEYS } from "../input_limits.ts";
 import {
+  ContentField,
   DescriptionField,
   LimitParam,
   PageParam,
@@ -34,9 +35,7 @@ export const AgentNewQuestionBody = z.object({
 }).meta({ id: "AgentNewQuestion" });
 
 export const AgentReplyBody = z.object({
-  content: z.string({ error: "content is required" }).trim().min(1, {
-    error: "content is required",
-  }).max(CONTENT_MAX, { error: `content must be at most ${CONTENT_MAX} characters` }),
+  content: ContentField,
   replyTo: z.string().trim().min(1).max(200).nullish().meta({
     description: "Id of a message of this question to reply to.",
   }),

@@ -6,12 +6,17 @@
  */
 import { z } from "zod";
 import {
+  CONTENT_EMPTY,
   CONTENT_MAX,
+  contentTooLong,
   DESCRIPTION_MAX,
+  descriptionTooLong,
   SEARCH_QUERY_MAX,
   TAG_MAX_LENGTH,
+  tagTooLong,
   TITLE_MAX,
   TITLE_MIN,
+  titleRule,
 } from "../input_limits.ts";
 import { normalizeTags } from "../community/questions/model.ts";
 
@@ -44,9 +49,22 @@ const id = (name: string) =>
   z.string({ error: `${name} is required` }).trim().min(1, { error: `${name} is required` })
     .max(200, { error: `${name} is too long` });
 
-/** Title rule of docs/interface.md#question-fields (2–120 characters after trimming). */
-export function titleField(error: string) {
-  return z.string({ error }).trim().min(TITLE_MIN, { error }).max(TITLE_MAX, { error });
+/** The length of a string input a check saw (undefined for anything else). */
+function lengthOf(input: unknown): number | undefined {
+  return typeof input === "string" ? input.length : undefined;
+}
+
+/**
+ * Title rule of docs/interface.md#question-fields (2–120 characters after trimming). The
+ * error is the sentence of {@link titleRule} (with the title's length), unless an endpoint
+ * pins its own (`POST /api/agent/questions`).
+ */
+export function titleField(error: string | typeof titleRule = titleRule) {
+  const say = typeof error === "string"
+    ? () => error
+    : (iss: { input?: unknown }) => error(lengthOf(iss.input));
+  return z.string({ error: () => (typeof error === "string" ? error : error()) }).trim()
+    .min(TITLE_MIN, { error: say }).max(TITLE_MAX, { error: say });
 }
 
 /**
@@ -56,21 +74,20 @@ export function titleField(error: string) {
  * 40 characters is refused.
  */
 export const TagsField = z.array(
-  z.string({ error: "each tag must be a string" }),
-  { error: "tags must be an array of strings" },
+  z.string({ error: "Each tag must be text." }),
+  { error: "Send tags as a list of words." },
 ).transform((t) => normalizeTags(t))
-  .refine((t) => t.every((tag) => tag.length <= TAG_MAX_LENGTH), {
-    error: `each tag must be at most ${TAG_MAX_LENGTH} characters`,
+  .superRefine((tags, ctx) => {
+    const long = tags.find((tag) => tag.length > TAG_MAX_LENGTH);
+    if (long !== undefined) ctx.addIssue({ code: "custom", message: tagTooLong(long) });
   })
   .meta({
     description:
       'Any number may be sent. Each is normalized — NFKC, trimmed, lower-cased, inner whitespace joined by "-" (`" Deno  KV "` → `"deno-kv"`) — empty ones and repeats dropped, then the first 5 kept; extras are dropped, not refused. A kept tag may have at most 40 characters.',
   });
 
-export const DescriptionField = z.string({ error: "description must be a string" })
-  .max(DESCRIPTION_MAX, {
-    error: `description must be at most ${DESCRIPTION_MAX} characters`,
-  });
+export const DescriptionField = z.string({ error: "Details must be text." })
+  .max(DESCRIPTION_MAX, { error: (iss) => descriptionTooLong(lengthOf(iss.input) ?? 0) });
 
 export const AuthorSchema = z.object({
   id: z.string(),
@@ -103,7 +120,7 @@ export const QuestionsQuery = z.object({
 });
 
 export const NewQuestionBody = z.object({
-  title: titleField(`title must be ${TITLE_MIN} to ${TITLE_MAX} characters`),
+  title: titleField(),
   description: DescriptionField.nullish(),
   tags: TagsField.nullish(),
   panel: z.boolean().optional().meta({
@@ -112,10 +129,13 @@ export const NewQuestionBody = z.object({
   }),
 }).meta({ id: "NewQuestion" });
 
-/** Message content: the creation rule (1 to 10 000 characters after trimming). */
-export const ContentField = z.string({ error: "content is required" }).trim().min(1, {
-  error: "content is required",
-}).max(CONTENT_MAX, { error: `content must be at most ${CONTENT_MAX} characters` });
+/**
+ * Message content: the creation rule (1 to 10 000 characters after trimming), refused in
+ * sentences (lib/input_limits.ts) — never cut.
+ */
+export const ContentField = z.string({ error: CONTENT_EMPTY }).trim().min(1, {
+  error: CONTENT_EMPTY,
+}).max(CONTENT_MAX, { error: (iss) => contentTooLong(lengthOf(iss.input) ?? 0) });
 
 export const NewMessageBody = z.object({
   content: ContentField,
@@ -130,11 +150,11 @@ export const NewMessageBody = z.object({
 
 /** `PATCH /api/questions/:id`: the fields to change, each under its creation rule. */
 export const EditQuestionBody = z.object({
-  title: titleField(`title must be ${TITLE_MIN} to ${TITLE_MAX} characters`).optional(),
+  title: titleField().optional(),
   description: DescriptionField.optional(),
   tags: TagsField.optional(),
 }).refine((b) => b.title !== undefined || b.description !== undefined || b.tags !== undefined, {
-  error: "Send at least one of title, description, tags",
+  error: "Send at least one of title, description or tags to change.",
 }).meta({ id: "EditQuestion" });
 
 /** `PATCH /api/messages/:id`. */
@@ -211,7 +231,7 @@ export const QuestionListItem = z.object({
 
 const answerCount = z.int().meta({
   description:
-    "Top-level answers (replies — messages with replyTo — are not answers; messageCount counts both).",
+    "Top-level answers by people or their agents. Replies (messages with replyTo) are not answers, nor are the AI expert panel's messages (authorType `ai`); messageCount counts every message.",
 });
 const acceptedMessageId = z.string().nullable().meta({
   description: "The accepted answer's id; null when none.",

@@ -14,6 +14,7 @@ import {
   SOFT_MEMORY_ITEM_MAX,
   SOFT_MEMORY_ITEMS_MAX,
   TOPIC_MAX_CHARS,
+  topicTooLong,
 } from "../input_limits.ts";
 import { DebateStatus } from "./profile.ts";
 
@@ -41,7 +42,9 @@ export const UserProfileInputSchema = z.object({
 
 /** The body of `POST /api/debate` (presence of both fields is checked first). */
 export const DebateRequestSchema = z.object({
-  topic: z.string().trim().min(1).max(TOPIC_MAX_CHARS),
+  topic: z.string().trim().min(1).max(TOPIC_MAX_CHARS, {
+    error: (iss) => topicTooLong(typeof iss.input === "string" ? iss.input.length : 0),
+  }),
   userProfile: UserProfileInputSchema,
 });
 

@@ -29,7 +29,6 @@ import {
   titleField,
   VoteResult,
 } from "./community.ts";
-import { TITLE_MAX, TITLE_MIN } from "../input_limits.ts";
 
 /** Top-level answers per page of `get_question` (the REST thread's 30 would be too big). */
 export const THREAD_PAGE_SIZE = 10;
@@ -151,7 +150,7 @@ const PostId = z.string({ error: "id is required" }).trim().min(1, { error: "id 
 export const EditPostInput = z.object({
   targetType: TargetType,
   id: PostId,
-  title: titleField(`title must be ${TITLE_MIN} to ${TITLE_MAX} characters`).optional(),
+  title: titleField().optional(),
   description: DescriptionField.optional(),
   tags: TagsField.optional(),
   content: ContentField.optional().meta({ description: "A message's new content (Markdown)" }),

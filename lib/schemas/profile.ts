@@ -155,13 +155,22 @@ export const PublicProfileSchema = z.object({
   memberSince: isoDate,
   stats: StatisticsSchema,
   badges: z.array(BadgeSchema),
-  recentQuestions: z.array(ActivityQuestion),
-  recentAnswers: z.array(ActivityAnswer),
+  recentQuestions: z.array(ActivityQuestion).meta({
+    description: "Empty when the activity feed is private (`activityVisibility`).",
+  }),
+  recentAnswers: z.array(ActivityAnswer).meta({
+    description: "Empty when the activity feed is private (`activityVisibility`).",
+  }),
   visibleActivity: z.object({
+    questions: z.boolean(),
+    answers: z.boolean(),
     debates: z.boolean(),
     likes: z.boolean(),
     favorites: z.boolean(),
-  }).meta({ description: "Which activity kinds others may open (questions and answers always)" }),
+  }).meta({
+    description:
+      "Which activity kinds others may open: none while the activity feed is private; otherwise questions, answers and favorites, debates with a public debate archive, votes with a public vote history.",
+  }),
 }).meta({ id: "PublicProfile" });
 
 export const IdentitySchema = z.object({

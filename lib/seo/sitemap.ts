@@ -27,6 +27,7 @@ import { getQuestions } from "../community/questions/read.ts";
 import type { QuestionRecord, QuestionSnapshot } from "../community/questions/model.ts";
 import type { User } from "../auth/users.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../profile/settings.ts";
+import { activityVisibleToOthers } from "../profile/activity.ts";
 import type { DebateRecord } from "../debates/store.ts";
 import { rollHeads, rollPage } from "./sitemap_rolls.ts";
 
@@ -186,9 +187,12 @@ async function profileUrls(kv: Deno.Kv, origin: string, ids: string[]): Promise<
   const users = await getAll<User>(kv, ids.map((id) => keys.user(id)));
   const settings = await getAll<Partial<Settings>>(kv, ids.map((id) => keys.settings(id)));
   return users.flatMap((u, i) => {
-    const visibility = settings[i].value?.activityVisibility ??
-      DEFAULT_SETTINGS.activityVisibility;
-    return u.value && visibility === "public"
+    // Profiles whose activity others may see (the one rule, lib/profile/activity.ts).
+    const visible = activityVisibleToOthers("questions", {
+      ...DEFAULT_SETTINGS,
+      ...settings[i].value,
+    });
+    return u.value && visible
       ? [{ loc: `${origin}/u/${encodeURIComponent(u.value.id)}`, lastmod: u.value.createdAt }]
       : [];
   });

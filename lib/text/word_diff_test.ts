@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { type DiffPart, MAX_DIFF_CELLS, tokenize, unchanged, wordDiff } from "./word_diff.ts";
+import {
+  type DiffPart,
+  isWhitespaceChange,
+  MAX_DIFF_CELLS,
+  tokenize,
+  unchanged,
+  wordDiff,
+} from "./word_diff.ts";
 
 const side = (parts: DiffPart[], kind: "del" | "ins") =>
   parts.filter((p) => p.kind === "same" || p.kind === kind).map((p) => p.text).join("");
@@ -48,4 +55,30 @@ Deno.test("wordDiff of huge unrelated texts falls back to whole replacement", ()
 Deno.test("tokenize keeps whitespace, so tokens join back to the text", () => {
   const text = "  two  words\n\nthen more ";
   assert.equal(tokenize(text).join(""), text);
+});
+
+Deno.test("wordDiff shows a change of line breaks as whitespace, every word kept", () => {
+  const before = "First line. Second line\nthird.";
+  const after = "First line.\n\nSecond line third.";
+  const d = wordDiff(before, after);
+  assert.equal(side(d, "del"), before);
+  assert.equal(side(d, "ins"), after);
+  const changed = d.filter((p) => p.kind !== "same");
+  assert.ok(changed.length > 0, "a whitespace change is still a change");
+  assert.ok(changed.every(isWhitespaceChange), JSON.stringify(changed));
+  assert.ok(!unchanged(d));
+  assert.deepEqual(wordDiff("one two", "one\ntwo"), [
+    { kind: "same", text: "one" },
+    { kind: "del", text: " " },
+    { kind: "ins", text: "\n" },
+    { kind: "same", text: "two" },
+  ]);
+});
+
+Deno.test("wordDiff keeps a word whose line break moved and marks only the words that changed", () => {
+  const d = wordDiff("keep this\nword here", "keep this word\nthere");
+  assert.equal(side(d, "del"), "keep this\nword here");
+  assert.equal(side(d, "ins"), "keep this word\nthere");
+  const words = d.filter((p) => !isWhitespaceChange(p) && p.kind !== "same");
+  assert.deepEqual(words.map((p) => [p.kind, p.text.trim()]), [["del", "here"], ["ins", "there"]]);
 });

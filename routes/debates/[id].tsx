@@ -8,6 +8,8 @@ import {
 import { PRIVATE_DEBATE } from "@/components/PrivateDebate.tsx";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import DebateFollow from "@/islands/DebateFollow.tsx";
+import ShareButton from "@/islands/ShareButton.tsx";
+import { getSettings } from "@/lib/profile/settings.ts";
 import { debateAccess } from "@/lib/debates/access.ts";
 import { recordDebateWatch } from "@/lib/debates/public.ts";
 import type { Debate } from "@/lib/debates/store.ts";
@@ -18,6 +20,8 @@ import { define } from "@/lib/state.ts";
 interface Data {
   debate: Debate;
   isOwner: boolean;
+  /** Others may read it (the owner's debate archive is public): offer Share. */
+  shareable: boolean;
   now: number;
 }
 
@@ -33,13 +37,16 @@ export const handler = define.handlers<Data>({
     const debate = access.debate;
     // Members other than the owner who open it order /debates "most watched".
     await recordDebateWatch(kv, debate, viewer, now());
-    return page({ debate, isOwner: viewer === debate.userId, now: now() });
+    const isOwner = viewer === debate.userId;
+    // Anyone but the owner reads it only because it is public; the owner's setting says.
+    const shareable = !isOwner || (await getSettings(kv, debate.userId)).debateArchive === "public";
+    return page({ debate, isOwner, shareable, now: now() });
   },
 });
 
 /** /debates/:id: a saved debate, re-read — transcript and the judge's report. */
 export default define.page<typeof handler>(function SavedDebatePage({ data }) {
-  const { debate, isOwner, now } = data;
+  const { debate, isOwner, shareable, now } = data;
   const user = { name: debate.userProfile.name, avatar: debate.userProfile.avatar };
   const opponent = {
     name: debate.opponentProfile.name,
@@ -75,6 +82,13 @@ export default define.page<typeof handler>(function SavedDebatePage({ data }) {
           </div>
         </div>
         <div class="row">
+          {shareable && (
+            <ShareButton
+              path={`/debates/${encodeURIComponent(debate.id)}`}
+              title={debate.topic}
+              label="this debate"
+            />
+          )}
           <a class="btn" href="/debates">Public debates</a>
           <a class="btn" href="/debate">{isOwner ? "New debate" : "Start your own debate"}</a>
         </div>

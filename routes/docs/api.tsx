@@ -81,7 +81,7 @@ export default define.page<typeof handler>(function ApiDocs({ data }) {
         <pre
           tabIndex={0}
         ><code>{`curl -s "${data.origin}/api/agent/questions?limit=5" \\\n  -H "Authorization: Bearer $PARLEY_KEY"`}</code></pre>
-        <h2 id="spec-choices">Choices the interface leaves open</h2>
+        <h2 id="spec-choices">Choices this API makes</h2>
         <ul>
           <li>
             A debate whose model fails is stored with status <code>failed</code> (beside{" "}

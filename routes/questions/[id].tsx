@@ -12,6 +12,7 @@ import { ThreadMessage, type ThreadView } from "@/components/thread/ThreadMessag
 import { nestReplies } from "@/components/thread/tree.ts";
 import { VoteAndFavorite } from "@/components/VoteAndFavorite.tsx";
 import AgentParticipate from "@/islands/AgentParticipate.tsx";
+import DropUrlParams from "@/islands/DropUrlParams.tsx";
 import ExpertPanel from "@/islands/ExpertPanel.tsx";
 import FollowToggle from "@/islands/FollowToggle.tsx";
 import MessageForm from "@/islands/MessageForm.tsx";
@@ -150,13 +151,28 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
       />
       {!withdrawn && (
         <JsonLd
-          data={qaPage(state.services.config.appOrigin, q, q.messages, data.extras.hidden)}
+          data={qaPage(
+            state.services.config.appOrigin,
+            // schema.org counts every Answer listed, the AI panel's (labelled AI) included.
+            { ...q, answerCount: q.answerCount + q.aiAnswerCount },
+            q.messages,
+            data.extras.hidden,
+          )}
         />
       )}
-      {asked && <p class="alert alert-ok" role="status">Your question is live.</p>}
+      {
+        /* One-time notices: never on a deleted or hidden question; the island then drops
+          the parameters, so a reload or Back does not show them again. */
+      }
+      {asked && !withdrawn && (
+        <p class="alert alert-ok" role="status" data-testid="asked-notice">
+          Your question is live.
+        </p>
+      )}
       {posted && tree.byId.has(posted) && (
         <p class="alert alert-ok" role="status">Your message was posted.</p>
       )}
+      {(asked || posted) && <DropUrlParams names={["asked", "posted"]} />}
       <LifecycleNotice url={url} />
       <article class="card question" data-testid="question">
         {q.deletedAt !== undefined && (
@@ -213,8 +229,12 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
       </article>
 
       <section class="answers" aria-labelledby="answers-heading">
-        <AnswersHeading answers={q.answerCount} replies={q.messageCount - q.answerCount} />
-        {q.answerCount > 1 && <AnswerSort url={url} sort={q.sort} />}
+        {/* The AI panel's messages are not answers (nor replies to count here). */}
+        <AnswersHeading
+          answers={q.answerCount}
+          replies={q.messageCount - q.answerCount - q.aiAnswerCount}
+        />
+        {q.answerCount + q.aiAnswerCount > 1 && <AnswerSort url={url} sort={q.sort} />}
         {tree.roots.length === 0
           ? (
             <p class="empty">

@@ -40,16 +40,15 @@ export const handler = define.handlers<Data>({
     const profile = await getPublicProfile(kv, ctx.params.userId, t);
     if (!profile) throw new HttpError(404);
     const isOwner = ctx.state.user?.id === profile.userId;
-    const visible: Record<ActivityType, boolean> = {
-      questions: true,
-      answers: true,
-      debates: isOwner || profile.visibleActivity.debates,
-      likes: isOwner || profile.visibleActivity.likes,
-      favorites: isOwner || profile.visibleActivity.favorites,
-    };
+    // The owner sees every kind; others what the privacy settings let them.
+    const visible = Object.fromEntries(
+      ACTIVITY_TYPES.map((t) => [t, isOwner || profile.visibleActivity[t]]),
+    ) as Record<ActivityType, boolean>;
     const params = ctx.url.searchParams;
     const asked = params.get("tab") as ActivityType | null;
-    const tab = asked && ACTIVITY_TYPES.includes(asked) ? asked : "questions";
+    const tab = asked && ACTIVITY_TYPES.includes(asked)
+      ? asked
+      : ACTIVITY_TYPES.find((t) => visible[t]) ?? "questions";
     const cursor = params.get("cursor") ?? undefined;
     const activity = visible[tab]
       ? await listActivityForPage(kv, profile.userId, tab, cursor ?? null, t)
@@ -186,17 +185,26 @@ export default define.page<typeof handler>(function PublicProfilePage({ data, ur
           <ModerationCard standing={data.moderation} url={url} userId={p.userId} />
         )}
         <StatsAndBadges stats={p.stats} badges={p.badges} />
-        <section aria-labelledby="activity-h" id="activity">
-          <h2 id="activity-h">Activity</h2>
-          <ActivityTabs base={base} current={data.tab} visible={data.visible} />
-          {data.page
-            ? <ActivityList type={data.tab} page={data.page} base={base} now={data.now} />
-            : (
-              <p class="empty" data-testid="activity-private">
-                {p.displayName} keeps this activity private.
-              </p>
-            )}
-        </section>
+        {/* "Activity feed: Only me": no activity section at all for others. */}
+        {!Object.values(data.visible).some(Boolean)
+          ? (
+            <p class="muted" data-testid="activity-private">
+              {p.displayName} keeps their activity private.
+            </p>
+          )
+          : (
+            <section aria-labelledby="activity-h" id="activity">
+              <h2 id="activity-h">Activity</h2>
+              <ActivityTabs base={base} current={data.tab} visible={data.visible} />
+              {data.page
+                ? <ActivityList type={data.tab} page={data.page} base={base} now={data.now} />
+                : (
+                  <p class="empty" data-testid="activity-kind-private">
+                    {p.displayName} keeps this activity private.
+                  </p>
+                )}
+            </section>
+          )}
       </div>
     </>
   );

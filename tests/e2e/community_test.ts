@@ -55,7 +55,7 @@ browserTest(
     await page.getByLabel("Title").fill("x");
     await page.getByLabel(/Details/).fill("Kept across the refused submit");
     await page.getByRole("button", { name: "Post question" }).click();
-    await page.getByText("title must be 2 to 120 characters").waitFor();
+    await page.getByText("Titles need 2 to 120 characters; this one has 1.").waitFor();
     // Nothing typed is lost, and the caret is back in the field to fix.
     assert.equal(await page.getByLabel(/Details/).inputValue(), "Kept across the refused submit");
     assert.equal(await page.evaluate(() => document.activeElement?.id), "title");

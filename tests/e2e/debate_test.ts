@@ -114,19 +114,19 @@ browserTest(
 );
 
 browserTest(
-  "debate errors are shown plainly: sign in when signed out, the wait when rate-limited",
+  "signed out, /debate says sign-in is needed before any form and links to public debates; the wait when rate-limited",
   async ({ t, srv, browser }) => {
     const anon = await browser.newPage();
     await anon.goto(`${srv.url}/debate`);
-    await anon.waitForSelector('html[data-islands="ready"]');
-    await anon.getByLabel("Topic").fill("Is tea better than coffee?");
-    await anon.getByRole("button", { name: "Start the debate" }).click();
-    const alert = anon.getByTestId("debate-error");
-    await alert.getByText("Sign in to start a debate.").waitFor();
+    const hint = anon.getByTestId("debate-signin-hint");
+    await hint.getByRole("heading", { name: "Sign in to start a debate" }).waitFor();
     assert.equal(
-      await alert.getByRole("link", { name: "Sign in" }).getAttribute("href"),
-      "/signin?returnTo=/debate",
+      await hint.getByRole("link", { name: "Sign in to debate" }).getAttribute("href"),
+      "/signin?returnTo=%2Fdebate",
     );
+    assert.equal(await anon.getByLabel("Topic").count(), 0, "no form to fill in vain");
+    await hint.getByRole("link", { name: "Watch public debates" }).click();
+    await anon.waitForURL(`${srv.url}/debates`);
 
     const { user, page } = await signedInPage(browser, t, srv.url, "Grace");
     // This minute's budget is already spent (eight hits in the sliding-window log). The

@@ -1,7 +1,8 @@
 /**
  * Profiles end to end in Chromium: edit the profile with live validation, see the change
- * on the public page, and make activity private so a second signed-in user loses sight
- * of it (questions stay visible).
+ * on the public page, and make the activity feed private ("Only me") so a second signed-in
+ * user and a signed-out visitor see no Activity section at all (the question itself stays
+ * public on its page).
  */
 import assert from "node:assert/strict";
 import type { BrowserContext } from "playwright-core";
@@ -69,9 +70,21 @@ browserTest(
     await bob1.getByTestId("activity-private").waitFor();
     assert.equal(await bob1.getByTestId("activity-favorites").count(), 0);
     await bob1.screenshot({ path: `${SCREENSHOT_DIR}/profile-private.png`, fullPage: true });
-    // Questions stay public.
-    await bob1.goto(`${srv.url}/u/${ada.id}?tab=questions`);
-    await bob1.getByTestId("activity-questions").getByText("Ada's public question").waitFor();
+    // No Activity section, no tabs — signed in as someone else or signed out.
+    const anon = await (await browser.newContext()).newPage();
+    for (const viewer of [bob1, anon]) {
+      await viewer.goto(`${srv.url}/u/${ada.id}?tab=questions`);
+      await viewer.getByTestId("activity-private").getByText(
+        "Ada Lovelace keeps their activity private.",
+      )
+        .waitFor();
+      assert.equal(await viewer.getByRole("heading", { name: "Activity" }).count(), 0);
+      assert.equal(await viewer.getByRole("navigation", { name: "Activity" }).count(), 0);
+      assert.equal(await viewer.getByText("Ada's public question").count(), 0);
+    }
+    // The question itself stays public on its page.
+    await anon.goto(`${srv.url}/questions/${q.id}`);
+    await anon.getByRole("heading", { name: "Ada's public question" }).waitFor();
     // Ada herself still sees her favorites on /profile.
     await ada1.goto(`${srv.url}/profile?tab=favorites`);
     await ada1.getByTestId("activity-favorites").getByText("Ada's public question").waitFor();

@@ -311,14 +311,14 @@ Deno.test("POST /api/agent/questions: q-agent id, author from the key's profile,
     const bad = await post("{oops");
     assert.deepEqual([bad.status, bad.body], [400, { error: "Invalid JSON body" }]);
     const tags = await post({ title: "Fine title", tags: "not-an-array" });
-    assert.deepEqual([tags.status, tags.body.error], [400, "tags must be an array of strings"]);
+    assert.deepEqual([tags.status, tags.body.error], [400, "Send tags as a list of words."]);
     const tagLen = await post({ title: "Fine title", tags: ["x".repeat(41)] });
     assert.deepEqual([tagLen.status, tagLen.body.error], [
       400,
-      "each tag must be at most 40 characters",
+      "Tags can have at most 40 characters each; “xxxxxxxxxxxxxxxxxxxx…” has 41.",
     ]);
     const desc = await post({ title: "Fine title", description: 7 });
-    assert.deepEqual([desc.status, desc.body.error], [400, "description must be a string"]);
+    assert.deepEqual([desc.status, desc.body.error], [400, "Details must be text."]);
   } finally {
     await t.close();
   }
@@ -351,7 +351,10 @@ Deno.test("agent reply and vote act as the key's owner with docs/interface.md#ag
     );
 
     let r = await json(agentCall(t, key, `/api/agent/questions/${qid}/reply`, { body: {} }));
-    assert.deepEqual([r.status, r.body.error], [400, "content is required"]);
+    assert.deepEqual([r.status, r.body.error], [
+      400,
+      "Write something first: an empty answer can't be posted.",
+    ]);
     r = await json(
       agentCall(t, key, `/api/agent/questions/q-none/reply`, { body: { content: "hi" } }),
     );

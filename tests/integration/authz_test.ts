@@ -104,7 +104,7 @@ Deno.test("authz: A's private debate is a 404 for B and signed-out visitors, API
     assert.equal((await getAs(t, b, `/api/debates/${a.debateId}`)).status, 200);
   }));
 
-Deno.test("authz: A's private activity is hidden from B (API and page), questions stay public", () =>
+Deno.test("authz: A's private activity is hidden from B (API and page), A's questions stay public on their pages", () =>
   withApp(async (t) => {
     const a = await seedOwner(t, "Alice");
     const b = await publicVoter(t, "Bob");
@@ -130,7 +130,8 @@ Deno.test("authz: A's private activity is hidden from B (API and page), question
       assert.equal(res.status, 403, type);
       assert.equal((await res.json()).error, "This activity is private");
       const page = await (await getAs(t, b, `/u/${a.owner.id}?tab=${type}`)).text();
-      assert.match(page, /keeps this activity private/, type);
+      // The activity feed is private too: no activity section at all.
+      assert.match(page, /Alice keeps their activity private\./, type);
       assert.doesNotMatch(page, /Alice's private debate/);
     }
     const own = await json<{ activities: unknown[] }>(
@@ -143,12 +144,17 @@ Deno.test("authz: A's private activity is hidden from B (API and page), question
     );
     assert.equal(mine.status, 200);
     assert.deepEqual(mine.body.activities, []);
+    // The list of A's questions is private with the rest of the feed; the questions are not.
     const questions = await getAs(
       t,
       b,
       `/api/profile/public/${a.owner.id}/activity?type=questions`,
     );
-    assert.equal(questions.status, 200);
+    assert.equal(questions.status, 403);
+    await questions.body?.cancel();
+    const question = await getAs(t, b, `/api/questions/${a.questionId}`);
+    assert.equal(question.status, 200);
+    await question.body?.cancel();
   }));
 
 Deno.test("authz: votes and favorites are always the caller's, whatever the body claims", () =>

@@ -78,7 +78,7 @@ Deno.test("ask page: sign-in prompt when signed out; validation messages; redire
     const invalid = await form({ title: "x", description: "kept", tags: "a, b" });
     assert.equal(invalid.status, 400);
     const page = await invalid.text();
-    assert.match(page, /title must be 2 to 120 characters/);
+    assert.match(page, /Titles need 2 to 120 characters; this one has 1\./);
     assert.match(page, /aria-invalid="true"/);
     assert.match(page, /value="a, b"/, "entered values are kept");
 

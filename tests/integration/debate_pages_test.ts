@@ -18,16 +18,22 @@ async function debate(t: TestApp, cookie: string, topic: string) {
   return parseSse(await res.text());
 }
 
-Deno.test("/debate for a visitor: the topic box, and a sign-in link back to /debate", async () => {
+Deno.test("/debate for a visitor: sign-in is needed, said before any form, with a link back and to public debates", async () => {
   const t = await createTestApp({ llm: null });
   try {
     const res = await t.request("/debate");
     assert.equal(res.status, 200);
     const html = await res.text();
     assert.match(html, /<title>Debate · Parley<\/title>/);
-    assert.match(html, /href="\/signin\?returnTo=\/debate"/);
-    assert.match(html, /data-island="DebateLive"/);
-    assert.match(html, /id="debate-topic"/);
+    assert.match(html, /<h2 id="debate-signin-title">Sign in to start a debate<\/h2>/);
+    assert.match(html, /href="\/signin\?returnTo=%2Fdebate"[^>]*>Sign in to debate</);
+    assert.match(html, /href="\/debates"[^>]*>Watch public debates</);
+    // No form to fill in vain.
+    assert.doesNotMatch(html, /data-island="DebateLive"|id="debate-topic"/);
+    // A topic asked for is kept through sign-in.
+    const topic = await (await t.request("/debate?topic=Tabs%20or%20spaces")).text();
+    assert.match(topic, /returnTo=%2Fdebate%3Ftopic%3DTabs%2520or%2520spaces/);
+    assert.match(topic, /Your topic, “Tabs or spaces”, will be waiting\./);
   } finally {
     await t.close();
   }
@@ -141,5 +147,43 @@ Deno.test("debates written by the stand-in model are labelled as such", async ()
     assert.match(html, /offline stand-in model/);
   } finally {
     await t.close();
+  }
+});
+
+Deno.test("the judge's report says each point once: repeats the model wrote are dropped when stored and when shown", async () => {
+  const repeated = JSON.stringify({
+    consensus: ["Both value evidence", "both value evidence."],
+    disagreements: ["How fast to change"],
+    winner: "tie",
+    winnerReason: "Both made strong points.",
+    conclusion: "Change carefully.",
+    recommendations: [
+      "Run a pilot first.",
+      "Ask residents.",
+      "run a pilot first",
+      "Ask residents!",
+    ],
+  });
+  const fake = startFakeLlm((call) => call.stream ? { text: "x ".repeat(75) } : { text: repeated });
+  const t = await createTestApp({ env: fake.env });
+  try {
+    const ada = await signInAs(t, "Ada");
+    const events = await debate(t, ada.cookie, "Car-free Sundays?");
+    const done = events.find((e) => e.type === "done")!;
+    assert.deepEqual(done.data.synthesis.recommendations, ["Run a pilot first.", "Ask residents."]);
+    assert.deepEqual(done.data.synthesis.consensus, ["Both value evidence"]);
+    const history =
+      await (await t.request("/api/debate/history", { headers: { cookie: ada.cookie } }))
+        .json();
+    assert.deepEqual(history[0].synthesis.recommendations, [
+      "Run a pilot first.",
+      "Ask residents.",
+    ]);
+    const html = await (await t.request(`/debates/${done.data.id}`)).text();
+    assert.equal(html.match(/<li>Run a pilot first\.<\/li>/g)?.length, 1);
+    assert.equal(html.match(/<li>Ask residents\.<\/li>/g)?.length, 1);
+  } finally {
+    await t.close();
+    await fake.close();
   }
 });

@@ -194,3 +194,23 @@ Deno.test("deleted question page: its author still opens it with a 'deleted' ban
     await t.close();
   }
 });
+
+Deno.test("revisions page: a change of line breaks shows as a line break mark, not as changed words", async () => {
+  await withApp(async (t) => {
+    const ada = await member(t, "Ada");
+    const q = await ask(t, ada, { title: "Line breaks in revisions" });
+    const m = await answer(t, ada, q, "Keep every word here. Even this one");
+    const edit = await t.request(`/api/messages/${m}`, {
+      method: "PATCH",
+      headers: jsonWrite(t, ada.cookie),
+      body: JSON.stringify({ content: "Keep every word here.\n\nEven this one" }),
+    });
+    assert.equal(edit.status, 200);
+    const revs = await page(t, null, `/questions/${q}/revisions?message=${m}`);
+    assert.equal(revs.status, 200);
+    const body = revs.html.slice(revs.html.indexOf("<body"));
+    assert.match(body, /class="diff-ws" title="Line break added"/);
+    assert.match(body, /\[line break added\]/);
+    assert.doesNotMatch(body, /\[added: |\[removed: /, "no word is marked as changed");
+  });
+});

@@ -301,7 +301,8 @@ Deno.test("forceAction overrides the model and the coin", async () => {
       participate(t, c.ada, { trigger: "auto", forceAction: "ask_new" }),
     );
     assert.equal(asked.body.action, "ask_new");
-    assert.match(asked.body.reason, /forceAction/);
+    assert.match(asked.body.reason, /^You asked your agent to post a new question\./);
+    assert.doesNotMatch(asked.body.reason, /forceAction/, "no field names in the reason");
     const manualAsk = await json<Result>(participate(t, c.ada, { forceAction: "ask_new" }));
     assert.equal(manualAsk.body.action, "ask_new");
 
@@ -310,7 +311,8 @@ Deno.test("forceAction overrides the model and the coin", async () => {
       participate(t, c.ada, { trigger: "auto", forceAction: "reply_existing" }),
     );
     assert.equal(replied.body.action, "reply_existing");
-    assert.match(replied.body.reason, /forceAction/);
+    assert.match(replied.body.reason, /^You asked your agent to reply to an existing question\./);
+    assert.doesNotMatch(replied.body.reason, /forceAction/);
     assert.ok(!fake.calls.some((call) => kindOf(call) === "plan"), "no plan was asked for");
   });
 });

@@ -322,7 +322,7 @@ Deno.test("public profile: profile, stats, badges, recent items — never email 
   }
 });
 
-Deno.test("privacy: each setting hides its metadata from others, never questions/answers", async () => {
+Deno.test("privacy: 'Activity feed: Only me' hides every kind from others; vote history and debate archive hide their own kind", async () => {
   const t = await createTestApp({ now: steppingClock() });
   try {
     const ada = await member(t, "Ada");
@@ -336,48 +336,55 @@ Deno.test("privacy: each setting hides its metadata from others, never questions
 
     const seenBy = async (viewer: Member | null, type: string) =>
       (await getAs(t, viewer, `/api/profile/public/${ada.id}/activity?type=${type}`)).status;
-    const setAll = async (value: "public" | "private") => {
+    const set = async (settings: Record<string, string>) => {
       const res = await t.request("/api/profile/settings", {
         method: "PUT",
         headers: jsonWrite(t, ada.cookie),
-        body: JSON.stringify({
-          activityVisibility: value,
-          voteHistory: value,
-          debateArchive: value,
-        }),
+        body: JSON.stringify(settings),
       });
       assert.equal(res.status, 200);
     };
+    const all = ["questions", "answers", "debates", "likes", "favorites"];
 
-    await setAll("public");
-    for (const type of ["questions", "answers", "debates", "likes", "favorites"]) {
-      assert.equal(await seenBy(bob, type), 200, `public ${type}`);
-    }
-    await setAll("private");
-    for (const type of ["questions", "answers"]) {
-      assert.equal(await seenBy(bob, type), 200, `${type} stay public`);
-      assert.equal(await seenBy(null, type), 200, `${type} stay public when signed out`);
-    }
-    for (const type of ["debates", "likes", "favorites"]) {
+    await set({ activityVisibility: "public", voteHistory: "public", debateArchive: "public" });
+    for (const type of all) assert.equal(await seenBy(bob, type), 200, `public ${type}`);
+
+    // The activity feed private: nothing of it for others, signed in or not.
+    await set({ activityVisibility: "private" });
+    for (const type of all) {
       const res = await getAs(t, bob, `/api/profile/public/${ada.id}/activity?type=${type}`);
       assert.equal(res.status, 403, `private ${type}`);
       assert.deepEqual(await res.json(), { error: "This activity is private" });
+      assert.equal(await seenBy(null, type), 403, `private ${type} when signed out`);
       assert.equal(await seenBy(ada, type), 200, `the owner still sees ${type}`);
     }
-    // The debate archive setting also governs the debate page itself.
     const pub = await json<Record<string, unknown>>(getAs(t, bob, `/api/profile/public/${ada.id}`));
-    assert.deepEqual(pub.body.visibleActivity, { debates: false, likes: false, favorites: false });
+    assert.deepEqual(pub.body.visibleActivity, {
+      questions: false,
+      answers: false,
+      debates: false,
+      likes: false,
+      favorites: false,
+    });
+    assert.deepEqual([pub.body.recentQuestions, pub.body.recentAnswers], [[], []]);
+    // The posts themselves stay public where they were posted.
+    const thread = await json<{ messages: { content: string }[] }>(
+      getAs(t, null, `/api/questions/${q}`),
+    );
+    assert.ok(thread.body.messages.some((m) => m.content === "Ada's answer"));
+
+    // The feed public again, vote history and debate archive private: only those kinds hide.
+    await set({ activityVisibility: "public", voteHistory: "private", debateArchive: "private" });
+    for (const type of ["questions", "answers", "favorites"]) {
+      assert.equal(await seenBy(bob, type), 200, type);
+    }
+    assert.equal(await seenBy(bob, "likes"), 403);
+    assert.equal(await seenBy(bob, "debates"), 403);
     const html = await (await getAs(t, bob, `/u/${ada.id}?tab=likes`)).text();
     assert.match(html, /keeps this activity private/);
     assert.doesNotMatch(html, /Bob&#39;s question|Bob's question/);
-    // One setting at a time: only vote history public.
-    await t.request("/api/profile/settings", {
-      method: "PUT",
-      headers: jsonWrite(t, ada.cookie),
-      body: JSON.stringify({ voteHistory: "public" }),
-    });
+    await set({ voteHistory: "public" });
     assert.equal(await seenBy(bob, "likes"), 200);
-    assert.equal(await seenBy(bob, "favorites"), 403);
     assert.equal(await seenBy(bob, "debates"), 403);
   } finally {
     await t.close();

@@ -56,14 +56,14 @@ Deno.test("POST /api/questions: created with the profile as author, validated fi
       assert.deepEqual([r.status, r.body.error], [status, error], JSON.stringify(body));
       if (status === 400 && r.body.issues) assert.ok(Array.isArray(r.body.issues));
     };
-    await bad({}, "title must be 2 to 120 characters");
-    await bad({ title: " a " }, "title must be 2 to 120 characters");
-    await bad({ title: "x".repeat(121) }, "title must be 2 to 120 characters");
-    await bad({ title: "ok", tags: [1] }, "each tag must be a string");
+    await bad({}, "Titles need 2 to 120 characters.");
+    await bad({ title: " a " }, "Titles need 2 to 120 characters; this one has 1.");
+    await bad({ title: "x".repeat(121) }, "Titles need 2 to 120 characters; this one has 121.");
+    await bad({ title: "ok", tags: [1] }, "Each tag must be text.");
     // Any number of tags may be sent (the first 5 are kept): tests/integration/lifecycle_test.ts.
     await bad(
       { title: "ok", description: "x".repeat(10_001) },
-      "description must be at most 10000 characters",
+      "Details can have at most 10,000 characters; these have 10,001.",
     );
     await bad("nope", "Invalid JSON body");
     const anon = await json(postAs(t, null, "/api/questions", { title: "Anonymous?" }));
@@ -110,13 +110,17 @@ Deno.test("messages: answers and replies in thread order; replyTo must belong to
     const missing = await json(postAs(t, ada, `/api/questions/q-none/messages`, { content: "x" }));
     assert.deepEqual([missing.status, missing.body.error], [404, "Question not found"]);
     const empty = await json(postAs(t, ada, `/api/questions/${qid}/messages`, { content: "   " }));
-    assert.deepEqual([empty.status, empty.body.error], [400, "content is required"]);
+    assert.deepEqual([empty.status, empty.body.error], [
+      400,
+      "Write something first: an empty answer can't be posted.",
+    ]);
     const long = await json(
       postAs(t, ada, `/api/questions/${qid}/messages`, { content: "x".repeat(10_001) }),
     );
+    // Refused in a sentence that says by how much — never cut and stored.
     assert.deepEqual([long.status, long.body.error], [
       400,
-      "content must be at most 10000 characters",
+      "Answers and replies can have at most 10,000 characters; this one has 10,001.",
     ]);
     const anon = await json(postAs(t, null, `/api/questions/${qid}/messages`, { content: "hi" }));
     assert.equal(anon.status, 401);

@@ -374,7 +374,9 @@ Deno.test("a question page carries QAPage JSON-LD that passes structured-data-te
       assert.equal(data["@type"], "QAPage");
       assert.equal(data.url, `${ORIGIN}/questions/${qid}`);
       assert.equal(q.name, "Why does </script> break my page?");
-      assert.equal(q.answerCount, api.body.answerCount, "the thread's own count");
+      // Every Answer listed counts, the AI panel's (labelled AI-written) too; the API's
+      // answerCount counts people's answers only.
+      assert.equal(q.answerCount, api.body.answerCount + experts.length, "the answers listed");
       assert.equal(q.upvoteCount, 1);
       assert.ok(!Number.isNaN(Date.parse(q.dateCreated)));
       assert.deepEqual(q.author, {

@@ -71,6 +71,20 @@ export interface MessageViewBase
   downvotes: number;
 }
 
+/**
+ * The counter a top-level message moves: `answer_counts` for an answer by a person (or
+ * their agent or avatar), `ai_answer_counts` for an AI expert's message, which is not an
+ * answer (lib/kv/keys.ts).
+ *
+ * @example
+ * ```ts
+ * topLevelCounter({ questionId: "q-1", authorType: "ai" }); // ["ai_answer_counts", "q-1"]
+ * ```
+ */
+export function topLevelCounter(m: Pick<MessageRecord, "questionId" | "authorType">): Deno.KvKey {
+  return m.authorType === "ai" ? keys.aiAnswerCount(m.questionId) : keys.answerCount(m.questionId);
+}
+
 /** The author shown on a deleted message's placeholder. */
 export const DELETED_AUTHOR: Author = { id: "", name: "[deleted]", avatar: null };
 

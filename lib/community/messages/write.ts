@@ -38,6 +38,7 @@ import {
   type MessageRecord,
   type NewMessage,
   rootAnswerOf,
+  topLevelCounter,
 } from "./model.ts";
 
 /**
@@ -53,7 +54,9 @@ function writeMessage(op: Deno.AtomicOperation, m: MessageRecord, rootId?: strin
     addToCounter(op, keys.directReplyCount(m.replyTo), 1);
   } else {
     op.set(keys.questionAnswer(m.questionId, m.createdAt, m.id), m.id);
-    addToCounter(op, keys.answerCount(m.questionId), 1);
+    // An AI expert's message sits in the thread like an answer but is not one: it is
+    // counted apart, so "answered", "Unanswered" and answer counts mean people's answers.
+    addToCounter(op, topLevelCounter(m), 1);
     indexNewAnswer(op, m); // its `sort=votes` row (../answer_order.ts)
   }
   op.set(keys.message(m.id), m)

@@ -184,6 +184,7 @@ function baseKeys(id: string): Deno.KvKey[] {
     keys.acceptedAnswer(id),
     keys.answersByScoreBuilt(id),
     keys.hiddenMessageCount(id),
+    keys.aiAnswerCount(id),
   ];
 }
 
@@ -213,6 +214,14 @@ export interface QuestionBase {
   view: QuestionViewBase;
   /** Every message of the thread, hidden ones included (`view.messageCount` leaves them out). */
   storedMessages: number;
+  /**
+   * Top-level messages of the thread: people's answers (`view.answerCount`) and the AI
+   * expert panel's top-level messages (`aiAnswers`), which are not answers but are paged
+   * with them.
+   */
+  topLevel: number;
+  /** Top-level messages of the AI expert panel. */
+  aiAnswers: number;
   /** The question has an answer counter (threads written before it are read whole). */
   answersIndexed: boolean;
   /** Its `sort=votes` rows are complete (lib/community/answer_order.ts). */
@@ -220,7 +229,7 @@ export interface QuestionBase {
 }
 
 /**
- * A question's record, counters and answer-order marker in one `getMany` (8 keys), whoever
+ * A question's record, counters and answer-order marker in one `getMany` (9 keys), whoever
  * may see it: the caller decides visibility (lib/community/visibility.ts `maySee`).
  * Null for an unknown id.
  *
@@ -233,7 +242,7 @@ export interface QuestionBase {
  */
 export async function readQuestionBase(kv: Deno.Kv, id: string): Promise<QuestionBase | null> {
   if (!isLookupId(id)) return null;
-  const [q, up, down, messages, answers, accepted, built, hidden] = await kv.getMany(
+  const [q, up, down, messages, answers, accepted, built, hidden, ai] = await kv.getMany(
     baseKeys(id),
   );
   const record = q.value as QuestionRecord | null;
@@ -248,7 +257,9 @@ export async function readQuestionBase(kv: Deno.Kv, id: string): Promise<Questio
       acceptedMessageId: (accepted.value as string | null) ?? null,
     }),
     storedMessages: counterValue(messages.value),
-    answersIndexed: answers.versionstamp !== null,
+    topLevel: counterValue(answers.value) + counterValue(ai.value),
+    aiAnswers: counterValue(ai.value),
+    answersIndexed: answers.versionstamp !== null || ai.versionstamp !== null,
     answerOrderBuilt: built.versionstamp !== null,
   };
 }

@@ -66,6 +66,7 @@ const COUNTERS: Record<string, string> = {
   message_counts: THREAD_PROBLEMS.messageCounter,
   hidden_message_counts: THREAD_PROBLEMS.hiddenCounter,
   answer_counts: THREAD_PROBLEMS.answerCounter,
+  ai_answer_counts: THREAD_PROBLEMS.answerCounter,
   reply_counts: THREAD_PROBLEMS.replyCounter,
   direct_reply_counts: THREAD_PROBLEMS.directCounter,
 };
@@ -248,8 +249,12 @@ export const threadsInvariant = defineInvariant(
             fix: (op) => op.delete(e.key),
           }];
         },
-        counted: async (e, _got, standing) => {
-          if (standing) await tally.add(keys.answerCount(e.key[1] as string));
+        counted: async (e, [m], standing) => {
+          if (!standing) return;
+          // The AI expert panel's top-level messages are counted apart: they are not answers.
+          const ai = (m?.value as MessageRecord | null)?.authorType === "ai";
+          const q = e.key[1] as string;
+          await tally.add(ai ? keys.aiAnswerCount(q) : keys.answerCount(q));
         },
       });
       await runPass<unknown>(kv, report, repair, {

@@ -15,6 +15,7 @@ import {
 } from "@/lib/schemas/community.ts";
 import { parseInput, queryObject } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
+import { titleRule } from "@/lib/input_limits.ts";
 import { newPanelOps, startPanel } from "@/lib/panel/job.ts";
 import { jobRunner } from "@/lib/jobs/runner.ts";
 import { getSettings } from "@/lib/profile/settings.ts";
@@ -97,7 +98,7 @@ export const docs: OperationDoc[] = [
     body: NewQuestionBody,
     responses: {
       "201": { description: "The new question", schema: QuestionSchema },
-      "400": err("Invalid body", "title must be 2 to 120 characters"),
+      "400": err("Invalid body", titleRule(1)),
       "401": unauthorizedSession,
     },
   },

@@ -6,9 +6,19 @@ import { orThrow, rateLimitedError, restrictedError } from "@/lib/http/outcome.t
 import { RestrictedError } from "@/lib/moderation/sanctions.ts";
 import { PostingLimitError } from "@/lib/limits/posting.ts";
 import { takeDraft } from "@/lib/participation/drafts.ts";
-import { ParticipationError, postDraft } from "@/lib/participation/participate.ts";
+import {
+  DraftOutdatedError,
+  ParticipationError,
+  postDraft,
+} from "@/lib/participation/participate.ts";
 import { DraftRef, ParticipateResult, PARTICIPATION_FAILED } from "@/lib/schemas/participation.ts";
 import { define } from "@/lib/state.ts";
+
+/** The 409's sentence when what the draft answers was removed since the preview. */
+const OUTDATED = {
+  question: "The question your agent replied to was removed. Ask your agent again for a new draft.",
+  message: "The message your agent replied to was removed. Ask your agent again for a new draft.",
+};
 
 /**
  * POST /api/agent/participate/post {draftId} — post a draft from the preview exactly as
@@ -28,11 +38,10 @@ export const handler = define.handlers({
     } catch (e) {
       if (e instanceof PostingLimitError) throw rateLimitedError(e.outcome);
       if (e instanceof RestrictedError) throw restrictedError(e.sanction);
+      if (e instanceof DraftOutdatedError) throw new HttpError(409, OUTDATED[e.gone]);
       if (e instanceof ParticipationError) {
         console.error(`POST /api/agent/participate/post: ${e.message}`);
-        throw new HttpError(409, "The discussion changed; ask your agent again");
-      }
-      console.error("POST /api/agent/participate/post: failed", e);
+      } else console.error("POST /api/agent/participate/post: failed", e);
       throw new HttpError(500, PARTICIPATION_FAILED);
     }
   },
@@ -56,8 +65,8 @@ export const docs: OperationDoc[] = [{
       "This draft has expired or was already posted or discarded",
     ),
     "409": err(
-      "The question the reply was for is gone",
-      "The discussion changed; ask your agent again",
+      "The question, or the message the reply answers, was deleted or hidden since the preview (a new preview never targets it)",
+      OUTDATED.message,
     ),
   },
 }];

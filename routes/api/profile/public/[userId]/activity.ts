@@ -10,7 +10,8 @@ import { define } from "@/lib/state.ts";
 
 /**
  * GET /api/profile/public/:userId/activity?type=…: another user's activity, as far as
- * their privacy settings allow (the owner always sees everything).
+ * their privacy settings allow (lib/profile/activity.ts `activityVisibleToOthers`; the owner
+ * always sees everything).
  */
 export const handler = define.handlers({
   async GET(ctx) {
@@ -35,7 +36,7 @@ export const docs: OperationDoc[] = [{
   tag: "Profiles",
   summary: "Anyone's activity, as far as their privacy settings allow",
   description:
-    "Questions and answers are always visible; debates, likes and favorites follow the owner's settings (the owner always sees everything). An agent can use `type=answers` to see what its person already wrote.",
+    "What the owner's privacy settings let others see (the owner always sees everything): nothing while the activity feed is private (`activityVisibility`); otherwise questions, answers and favorites, debates with a public debate archive, likes with a public vote history. An agent can use `type=answers` to see what its person already wrote.",
   auth: "public",
   pathParams: userIdParam,
   query: activityQuery,
