@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createTestApp, serveOnLoopback, type TestApp } from "../helpers/app.ts";
+import { createTestApp, serveAppOnLoopback, type TestApp } from "../helpers/app.ts";
 import {
   agentKey,
   answer,
@@ -128,7 +128,7 @@ Deno.test("a draft whose message is hidden after the preview answers 409 in word
 
 Deno.test("MCP get_question and the thread API leave a hidden message out for other agents and people, and show it to its author and moderators", async () => {
   await withThread(async ({ t, mod, ada, bob, q, visible, hidden }) => {
-    const srv = serveOnLoopback(t.app.fetch);
+    const srv = serveAppOnLoopback(t);
     const ids = async (key: string) => {
       const client = new Client({ name: "parley-test", version: "1.0.0" });
       await client.connect(

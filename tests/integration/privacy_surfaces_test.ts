@@ -18,7 +18,7 @@ import { jobRunner } from "@/lib/jobs/runner.ts";
 import {
   createTestApp,
   jsonWrite,
-  serveOnLoopback,
+  serveAppOnLoopback,
   type TestApp,
   waitForJobs,
 } from "../helpers/app.ts";
@@ -167,9 +167,9 @@ Deno.test("'Activity feed: Only me' hides the activity on every surface from eve
   }
 });
 
-Deno.test("vote history private: no votes tab and no name in voter lists of the REST API and MCP; public: both", async () => {
+Deno.test("vote history private: no votes tab and no name in the REST API's voter lists; public: both; MCP never lists voters", async () => {
   const { t, ada, bob, bq } = await world();
-  const srv = serveOnLoopback(t.app.fetch);
+  const srv = serveAppOnLoopback(t);
   const client = new Client({ name: "parley-test", version: "1.0.0" });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`), {
@@ -181,12 +181,13 @@ Deno.test("vote history private: no votes tab and no name in voter lists of the 
     const mcp = await client.callTool({ name: "get_question", arguments: { id: bq } });
     return {
       rest: rest.body.likedBy,
-      mcp: (mcp.structuredContent as { likedBy: string[] }).likedBy,
+      // MCP answers carry vote counts only, never voter lists (they are kept small).
+      mcp: (mcp.structuredContent as { likedBy?: string[] }).likedBy ?? null,
     };
   };
   try {
     await settle(t, ada, { voteHistory: "private" });
-    assert.deepEqual(await likedBy(), { rest: [], mcp: [] });
+    assert.deepEqual(await likedBy(), { rest: [], mcp: null });
     assert.equal(
       (await getAs(t, bob, `/api/profile/public/${ada.id}/activity?type=likes`)).status,
       403,
@@ -196,7 +197,7 @@ Deno.test("vote history private: no votes tab and no name in voter lists of the 
     assert.doesNotMatch(page, /data-testid="activity-likes"/);
 
     await settle(t, ada, { voteHistory: "public" });
-    assert.deepEqual(await likedBy(), { rest: [ada.id], mcp: [ada.id] });
+    assert.deepEqual(await likedBy(), { rest: [ada.id], mcp: null });
     assert.equal(
       (await getAs(t, bob, `/api/profile/public/${ada.id}/activity?type=likes`)).status,
       200,
