@@ -157,41 +157,44 @@ export default define.page<typeof handler>(function ModPage({ data }) {
       <section aria-labelledby="log-heading">
         <h2 id="log-heading">Moderation log</h2>
         {log.length === 0 ? <p class="empty">No actions yet.</p> : (
-          <table class="mod-log">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Moderator</th>
-                <th scope="col">Action</th>
-                <th scope="col">Post or person</th>
-              </tr>
-            </thead>
-            <tbody>
-              {log.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <RelativeTime ms={e.at} now={now} />
-                  </td>
-                  <td>{e.moderator.name}</td>
-                  <td>
-                    {e.action}
-                    {e.targetType === "user" && e.action !== "lift" && (
-                      <span class="hint">
-                        {" "}
-                        {e.until ? `until ${untilInWords(e.until)}` : "until lifted"}
-                      </span>
-                    )}
-                    {e.reason && <span class="hint">: {e.reason}</span>}
-                  </td>
-                  <td>
-                    {e.targetType === "user"
-                      ? <a href={`/u/${encodeURIComponent(e.targetId)}`}>person {e.targetId}</a>
-                      : <a href={postHref(e)}>{e.targetType} {e.targetId}</a>}
-                  </td>
+          // Scrolls inside its own box on a phone; focusable so the keyboard can scroll it.
+          <div class="table-scroll" role="region" aria-label="Moderation log table" tabindex={0}>
+            <table class="mod-log">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Moderator</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Post or person</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {log.map((e) => (
+                  <tr key={e.id}>
+                    <td>
+                      <RelativeTime ms={e.at} now={now} />
+                    </td>
+                    <td>{e.moderator.name}</td>
+                    <td>
+                      {e.action}
+                      {e.targetType === "user" && e.action !== "lift" && (
+                        <span class="hint">
+                          {" "}
+                          {e.until ? `until ${untilInWords(e.until)}` : "until lifted"}
+                        </span>
+                      )}
+                      {e.reason && <span class="hint">: {e.reason}</span>}
+                    </td>
+                    <td>
+                      {e.targetType === "user"
+                        ? <a href={`/u/${encodeURIComponent(e.targetId)}`}>person {e.targetId}</a>
+                        : <a href={postHref(e)}>{e.targetType} {e.targetId}</a>}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
         {data.nextCursor && (
           <a href={`/mod?cursor=${encodeURIComponent(data.nextCursor)}`}>Older actions</a>
