@@ -48,7 +48,7 @@ export function Header({ state, url }: { state: AppState; url: URL }) {
                 <NotificationBell unread={0} current={path === "/notifications"} />
                 <a class="user-chip" href="/profile" title="Your profile">
                   <Avatar name={user.name} src={user.image} testId="user-avatar" />
-                  <span data-testid="user-name">{user.name}</span>
+                  <span data-testid="user-name" dir="auto">{user.name}</span>
                 </a>
                 <form method="post" action="/api/auth/logout" class="signout-form">
                   <button type="submit" class="btn btn-small">Sign out</button>

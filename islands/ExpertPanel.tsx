@@ -100,7 +100,7 @@ export default function ExpertPanel(props: Props) {
               <li key={m.id} class="message" data-testid="live-expert-message">
                 <article class="card message-card">
                   <div class="meta author-line">
-                    <span class="expert-name">{m.author.name}</span>
+                    <span class="expert-name" dir="auto">{m.author.name}</span>
                     <span class="badge-agent badge-expert" data-testid="badge-expert">
                       AI expert · {byId(m.expertId ?? "")?.title ?? ""}
                     </span>

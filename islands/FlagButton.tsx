@@ -64,7 +64,7 @@ export default function FlagButton(props: Props) {
       {status && <p class="hint" role="status">{status}</p>}
       <dialog ref={dialog} class="flag-dialog" aria-labelledby={`${base}-title`}>
         <form method="dialog" onSubmit={submit}>
-          <h2 id={`${base}-title`}>Flag {props.label}</h2>
+          <h2 id={`${base}-title`} dir="auto">Flag {props.label}</h2>
           <fieldset>
             <legend>Why?</legend>
             {REASONS.map(([value, text]) => (

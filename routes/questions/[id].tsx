@@ -164,7 +164,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
             This question was deleted: only its author and moderators can still open it.
           </p>
         )}
-        <h1 class="question-heading">{q.title}</h1>
+        <h1 class="question-heading" dir="auto">{q.title}</h1>
         <AuthorLine
           author={q.author}
           createdAt={q.createdAt}
