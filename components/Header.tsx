@@ -39,6 +39,19 @@ export function Header({ state, url }: { state: AppState; url: URL }) {
               {n.label}
             </a>
           ))}
+          {state.moderation && (
+            <a href="/mod" aria-current={current("/mod") ? "page" : undefined}>
+              Moderation
+              {state.moderation.waiting > 0 && (
+                <>
+                  <span class="visually-hidden">({state.moderation.waiting} waiting)</span>
+                  <span class="badge unread-badge" aria-hidden="true" data-testid="mod-waiting">
+                    {state.moderation.waiting}
+                  </span>
+                </>
+              )}
+            </a>
+          )}
         </nav>
         <div class="header-tools">
           <ThemeForm theme={state.theme} path={path + url.search} />
