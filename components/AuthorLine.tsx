@@ -26,12 +26,12 @@ export function AuthorLine(
     <div class="meta author-line">
       <Avatar name={author.name} src={author.avatar} />
       {expertTitle !== undefined
-        ? <span class="expert-name">{author.name}</span>
+        ? <span class="expert-name" dir="auto">{author.name}</span>
         : author.id
-        ? <a href={`/u/${encodeURIComponent(author.id)}`}>{author.name}</a>
+        ? <a href={`/u/${encodeURIComponent(author.id)}`} dir="auto">{author.name}</a>
         : (
           // A deleted account's kept post ("deleted user"): no profile to link.
-          <span class="author-gone" data-testid="author-gone">{author.name}</span>
+          <span class="author-gone" data-testid="author-gone" dir="auto">{author.name}</span>
         )}
       <span>
         {verb} <RelativeTime ms={createdAt} now={now} />

@@ -67,7 +67,7 @@ export function DebateVersus(
       <div class="debate-side debate-side-user">
         <SpeakerAvatar side={user} large />
         <div>
-          <strong>{user.name}</strong>
+          <strong dir="auto">{user.name}</strong>
           <div class="hint">{viewerIsOwner ? "Your agent" : `${user.name}'s agent`}</div>
         </div>
       </div>
@@ -208,7 +208,7 @@ export function DebateHistory({ items, userName }: { items: HistoryItemView[]; u
       {items.map((d) => (
         <li key={d.id} class="card debate-history-item">
           <a href={`/debates/${encodeURIComponent(d.id)}`}>
-            <strong>{d.topic}</strong>
+            <strong dir="auto">{d.topic}</strong>
           </a>
           <div class="meta">
             <span>vs {d.opponentName}</span>

@@ -33,7 +33,7 @@ function SidebarSections({ discovery: d, pick }: Props) {
           <ol class="discovery-hot">
             {d.hot.map((q) => (
               <li key={q.id}>
-                <a href={href(q.id)}>{q.title}</a>
+                <a href={href(q.id)} dir="auto">{q.title}</a>
               </li>
             ))}
           </ol>
@@ -50,6 +50,7 @@ function SidebarSections({ discovery: d, pick }: Props) {
                   // inline style).
                   class={`tag tag-size-${Math.ceil((4 * count) / max)}`}
                   href={`/?tag=${encodeURIComponent(tag)}`}
+                  dir="auto"
                   title={count === 1 ? "1 recent question" : `${count} recent questions`}
                 >
                   {tag}
@@ -64,7 +65,7 @@ function SidebarSections({ discovery: d, pick }: Props) {
         {pick
           ? (
             <p>
-              <a href={href(pick.id)} data-testid="random-unanswered">{pick.title}</a>
+              <a href={href(pick.id)} data-testid="random-unanswered" dir="auto">{pick.title}</a>
             </p>
           )
           : <p class="muted">Every recent question has an answer.</p>}

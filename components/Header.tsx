@@ -39,6 +39,19 @@ export function Header({ state, url }: { state: AppState; url: URL }) {
               {n.label}
             </a>
           ))}
+          {state.moderation && (
+            <a href="/mod" aria-current={current("/mod") ? "page" : undefined}>
+              Moderation
+              {state.moderation.waiting > 0 && (
+                <>
+                  <span class="visually-hidden">({state.moderation.waiting} waiting)</span>
+                  <span class="badge unread-badge" aria-hidden="true" data-testid="mod-waiting">
+                    {state.moderation.waiting}
+                  </span>
+                </>
+              )}
+            </a>
+          )}
         </nav>
         <div class="header-tools">
           <ThemeForm theme={state.theme} path={path + url.search} />
@@ -48,7 +61,7 @@ export function Header({ state, url }: { state: AppState; url: URL }) {
                 <NotificationBell unread={0} current={path === "/notifications"} />
                 <a class="user-chip" href="/profile" title="Your profile">
                   <Avatar name={user.name} src={user.image} testId="user-avatar" />
-                  <span data-testid="user-name">{user.name}</span>
+                  <span data-testid="user-name" dir="auto">{user.name}</span>
                 </a>
                 <form method="post" action="/api/auth/logout" class="signout-form">
                   <button type="submit" class="btn btn-small">Sign out</button>

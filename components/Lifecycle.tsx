@@ -3,13 +3,14 @@
  * the "edited … ago" link to a post's revisions, the answer-order links, and the notice
  * after an edit, a delete or an accept.
  */
+import { Check } from "lucide-preact";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 
 /** "✓ Accepted answer": an icon and words, never color alone. */
 export function AcceptedMark() {
   return (
     <p class="accepted-mark" data-testid="accepted-mark">
-      <span aria-hidden="true" class="accepted-icon">✓</span> Accepted answer
+      <Check class="icon accepted-icon" aria-hidden="true" /> Accepted answer
     </p>
   );
 }
@@ -18,7 +19,7 @@ export function AcceptedMark() {
 export function AnsweredBadge() {
   return (
     <span class="badge-answered" data-testid="answered-badge" title="An answer was accepted">
-      <span aria-hidden="true">✓</span> answered
+      <Check class="icon" aria-hidden="true" /> answered
     </span>
   );
 }

@@ -14,7 +14,7 @@ export function Markdown(
 ) {
   const html = renderMarkdown(text, idPrefix, { newAccount });
   // deno-lint-ignore react-no-danger
-  return <div class="prose" dangerouslySetInnerHTML={{ __html: html }} />;
+  return <div class="prose" dir="auto" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 /** A bio: inline Markdown only (lib/markdown.ts `renderInlineMarkdown`), sanitized the same way. */
@@ -22,6 +22,7 @@ export function Bio({ text }: { text: string }) {
   return (
     <div
       class="prose bio"
+      dir="auto"
       data-testid="bio"
       // deno-lint-ignore react-no-danger
       dangerouslySetInnerHTML={{ __html: renderInlineMarkdown(text) }}

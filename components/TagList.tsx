@@ -5,7 +5,7 @@ export function TagList({ tags }: { tags: string[] }) {
     <ul class="tags" aria-label="Tags">
       {tags.map((t) => (
         <li key={t}>
-          <a class="tag" href={`/?tag=${encodeURIComponent(t)}`}>{t}</a>
+          <a class="tag" dir="auto" href={`/?tag=${encodeURIComponent(t)}`}>{t}</a>
         </li>
       ))}
     </ul>

@@ -1,8 +1,9 @@
+import { Moon, Sun } from "lucide-preact";
 import type { Theme } from "@/lib/state.ts";
 
 type Scheme = "light" | "dark";
 const LABEL: Record<Scheme, string> = { light: "Light", dark: "Dark" };
-const ICON: Record<Scheme, string> = { light: "☀", dark: "☾" };
+const ICON = { light: Sun, dark: Moon };
 const OTHER: Record<Scheme, Scheme> = { light: "dark", dark: "light" };
 
 /**
@@ -26,6 +27,7 @@ export function ThemeForm({ theme, path }: { theme: Theme; path: string }) {
       <input type="hidden" name="returnTo" value={path} />
       {(["light", "dark"] as const).map((system) => {
         const shown: Scheme = theme === "auto" ? system : theme;
+        const Icon = ICON[shown];
         const next = OTHER[shown];
         const following = theme === "auto";
         return (
@@ -42,7 +44,9 @@ export function ThemeForm({ theme, path }: { theme: Theme; path: string }) {
               LABEL[next].toLowerCase()
             }`}
           >
-            <span aria-hidden="true">{ICON[shown]}</span> {LABEL[shown]}
+            {/* An SVG icon, not an emoji: it draws the same without an emoji font. */}
+            <Icon class="icon" aria-hidden="true" />
+            <span class="visually-hidden">{LABEL[shown]}</span>
           </button>
         );
       })}

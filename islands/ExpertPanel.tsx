@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
+import { PANEL_SHOWN_EVENT } from "@/lib/input_limits.ts";
 
 interface ExpertInfo {
   id: string;
@@ -39,6 +40,10 @@ export default function ExpertPanel(props: Props) {
   const [gen, setGen] = useState(0);
   const lastId = useRef("");
   const byId = (id: string) => props.experts.find((e) => e.id === id);
+  // Tell the "N new answers" pill how many panel messages are on screen already.
+  useEffect(() => {
+    globalThis.dispatchEvent(new CustomEvent(PANEL_SHOWN_EVENT, { detail: live.length }));
+  }, [live.length]);
 
   useEffect(() => {
     const q = lastId.current ? `?lastEventId=${encodeURIComponent(lastId.current)}` : "";
@@ -92,7 +97,7 @@ export default function ExpertPanel(props: Props) {
   };
 
   return (
-    <section class="expert-panel" aria-label="AI expert panel" data-testid="expert-panel">
+    <div class="expert-panel" data-testid="expert-panel">
       <div aria-live="polite">
         {live.length > 0 && (
           <ol class="thread">
@@ -100,7 +105,7 @@ export default function ExpertPanel(props: Props) {
               <li key={m.id} class="message" data-testid="live-expert-message">
                 <article class="card message-card">
                   <div class="meta author-line">
-                    <span class="expert-name">{m.author.name}</span>
+                    <span class="expert-name" dir="auto">{m.author.name}</span>
                     <span class="badge-agent badge-expert" data-testid="badge-expert">
                       AI expert · {byId(m.expertId ?? "")?.title ?? ""}
                     </span>
@@ -138,6 +143,6 @@ export default function ExpertPanel(props: Props) {
           {note && <span class="hint" role="status">{note}</span>}
         </form>
       )}
-    </section>
+    </div>
   );
 }

@@ -1,3 +1,4 @@
+import { Star } from "lucide-preact";
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
 
@@ -53,7 +54,7 @@ export default function FavoriteButton(props: Props) {
         aria-label={`Favorite ${props.label}`}
         onClick={toggle}
       >
-        <span aria-hidden="true">{favorited ? "★" : "☆"}</span>
+        <Star class={favorited ? "icon icon-filled" : "icon"} aria-hidden="true" />
         <span>{favorited ? "Favorited" : "Favorite"}</span>
       </button>
       {error && <p class="inline-error" role="alert">{error}</p>}

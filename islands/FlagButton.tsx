@@ -1,3 +1,4 @@
+import { Flag } from "lucide-preact";
 import { useRef, useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
 
@@ -59,12 +60,12 @@ export default function FlagButton(props: Props) {
         aria-label={`Flag ${props.label}`}
         onClick={() => dialog.current?.showModal()}
       >
-        {done ? "Flagged" : "Flag"}
+        <Flag class="icon" aria-hidden="true" /> {done ? "Flagged" : "Flag"}
       </button>
       {status && <p class="hint" role="status">{status}</p>}
       <dialog ref={dialog} class="flag-dialog" aria-labelledby={`${base}-title`}>
         <form method="dialog" onSubmit={submit}>
-          <h2 id={`${base}-title`}>Flag {props.label}</h2>
+          <h2 id={`${base}-title`} dir="auto">Flag {props.label}</h2>
           <fieldset>
             <legend>Why?</legend>
             {REASONS.map(([value, text]) => (

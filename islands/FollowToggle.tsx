@@ -1,3 +1,4 @@
+import { Bell, BellOff } from "lucide-preact";
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
 
@@ -35,8 +36,9 @@ export default function FollowToggle(props: Props) {
         data-testid="follow-toggle"
         onClick={toggle}
       >
-        <span aria-hidden="true">{following ? "🔔" : "🔕"}</span>{" "}
-        {following ? "Following" : "Follow"}
+        {following
+          ? <Bell class="icon" aria-hidden="true" />
+          : <BellOff class="icon" aria-hidden="true" />} {following ? "Following" : "Follow"}
       </button>
       {error && <p class="inline-error" role="alert">{error}</p>}
     </div>

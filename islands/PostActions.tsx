@@ -1,3 +1,4 @@
+import { Check } from "lucide-preact";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { isSubmitShortcut, MarkdownEditor } from "@/components/MarkdownEditor.tsx";
 import { sendJson } from "@/lib/client/api.ts";
@@ -119,7 +120,7 @@ export default function PostActions(props: Props) {
             disabled={busy}
             onClick={accept}
           >
-            <span aria-hidden="true">✓</span> {props.accepted ? "Accepted" : "Accept"}
+            <Check class="icon" aria-hidden="true" /> {props.accepted ? "Accepted" : "Accept"}
             <span class="visually-hidden">{` ${props.label}`}</span>
           </button>
         )}

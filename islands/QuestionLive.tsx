@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { LIVE_COUNTS_EVENT, type LiveCounts } from "@/lib/input_limits.ts";
+import { LIVE_COUNTS_EVENT, type LiveCounts, PANEL_SHOWN_EVENT } from "@/lib/input_limits.ts";
 
 interface Props {
   questionId: string;
@@ -10,10 +10,20 @@ interface Props {
 /**
  * The live question page: follows `GET /api/questions/:id/events`, updates the question's
  * vote counts in place and offers "N new answers — show" (a button; nothing moves under
- * the reader until they click it, which reloads the thread page).
+ * the reader until they click it, which reloads the thread page), counting only messages
+ * not on screen (the panel's live messages are).
  */
 export default function QuestionLive(props: Props) {
-  const [fresh, setFresh] = useState(0);
+  const [total, setTotal] = useState(props.messageCount);
+  // The panel's messages drawn live by islands/ExpertPanel.tsx are on screen already.
+  const [shown, setShown] = useState(0);
+  const fresh = Math.max(0, total - props.messageCount - shown);
+
+  useEffect(() => {
+    const onShown = (e: Event) => setShown((e as CustomEvent<number>).detail);
+    globalThis.addEventListener(PANEL_SHOWN_EVENT, onShown);
+    return () => globalThis.removeEventListener(PANEL_SHOWN_EVENT, onShown);
+  }, []);
 
   useEffect(() => {
     const source = new EventSource(`/api/questions/${encodeURIComponent(props.questionId)}/events`);
@@ -23,7 +33,7 @@ export default function QuestionLive(props: Props) {
         upvotes: number;
         downvotes: number;
       };
-      setFresh(Math.max(0, d.messageCount - props.messageCount));
+      setTotal(d.messageCount);
       globalThis.dispatchEvent(
         new CustomEvent<LiveCounts>(LIVE_COUNTS_EVENT, {
           detail: {

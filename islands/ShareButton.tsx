@@ -1,3 +1,4 @@
+import { Share2 } from "lucide-preact";
 import { useState } from "preact/hooks";
 
 interface Props {
@@ -79,7 +80,7 @@ export default function ShareButton(props: Props) {
         data-testid="share"
         onClick={share}
       >
-        <span aria-hidden="true">🔗</span> Share
+        <Share2 class="icon" aria-hidden="true" /> Share
       </button>
       <span class="share-status" role="status" aria-live="polite">
         {status}

@@ -130,7 +130,7 @@ export default function SimilarQuestions({ inputId }: Props) {
           <ul class="similar-list" aria-labelledby="similar-heading">
             {shown.questions.map((q) => (
               <li key={q.id} data-testid="similar-question">
-                <a href={`/questions/${encodeURIComponent(q.id)}`}>{q.title}</a>
+                <a href={`/questions/${encodeURIComponent(q.id)}`} dir="auto">{q.title}</a>
                 <span class="similar-meta">
                   {q.accepted && (
                     <>

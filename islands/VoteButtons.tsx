@@ -1,3 +1,4 @@
+import { ArrowBigDown, ArrowBigUp } from "lucide-preact";
 import { useEffect, useState } from "preact/hooks";
 import { LIVE_COUNTS_EVENT, type LiveCounts } from "@/lib/input_limits.ts";
 import { sendJson } from "@/lib/client/api.ts";
@@ -99,7 +100,7 @@ export default function VoteButtons(props: Props) {
         onClick={() => cast("up")}
       >
         <span class="visually-hidden">{`Upvote ${props.label}, `}</span>
-        <span aria-hidden="true">▲</span>
+        <ArrowBigUp class="icon" aria-hidden="true" />
         <span class="vote-count" data-testid="upvotes">{state.upvotes}</span>
         <span class="visually-hidden">{state.upvotes === 1 ? " upvote" : " upvotes"}</span>
       </button>
@@ -113,7 +114,7 @@ export default function VoteButtons(props: Props) {
         onClick={() => cast("down")}
       >
         <span class="visually-hidden">{`Downvote ${props.label}, `}</span>
-        <span aria-hidden="true">▼</span>
+        <ArrowBigDown class="icon" aria-hidden="true" />
         <span class="vote-count" data-testid="downvotes">{state.downvotes}</span>
         <span class="visually-hidden">{state.downvotes === 1 ? " downvote" : " downvotes"}</span>
       </button>

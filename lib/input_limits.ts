@@ -159,6 +159,12 @@ export const AGENT_BIO_MAX = 500;
 export const SOFT_MEMORY_ITEMS_MAX = 12;
 export const SOFT_MEMORY_ITEM_MAX = 60;
 
+/**
+ * The window event the live AI panel sends with how many of its messages it has drawn
+ * live: the "N new answers" pill leaves them out (they are already on screen).
+ */
+export const PANEL_SHOWN_EVENT = "parley:panel-shown";
+
 /** The window event the live question page sends with fresh vote counts (islands). */
 export const LIVE_COUNTS_EVENT = "parley:counts";
 

@@ -23,6 +23,11 @@ export interface SessionUser {
    * person has no session user at all.)
    */
   sanction?: Sanction;
+  /**
+   * Whether they moderate, when the root middleware already looked (page views): later
+   * checks reuse it instead of reading identities again.
+   */
+  moderator?: boolean;
 }
 
 /** `ctx.state` of every request. */
@@ -36,6 +41,8 @@ export interface AppState {
    * rate-limit hit (routes/api/agent/(key)/_middleware.ts).
    */
   agent?: AgentCall;
+  /** A moderator's page view: how many posts wait in the queue (the header's link). */
+  moderation?: { waiting: number };
 }
 
 /** Colour scheme preference. */

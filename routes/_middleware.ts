@@ -2,6 +2,8 @@ import { getCookies, setCookie } from "@/lib/http/cookies.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
 import { isSameOrigin, isWriteMethod } from "@/lib/http/origin.ts";
 import { SESSION_TTL_MS, sessionCookieName, userForSession } from "@/lib/auth/sessions.ts";
+import { isModeratorUser } from "@/lib/auth/moderators.ts";
+import { modQueueSize } from "@/lib/moderation/describe.ts";
 import { define, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
 
 /** The header every signed-in page carries (see {@link noStoreFor}). */
@@ -39,6 +41,12 @@ export default define.middleware(async (ctx) => {
   // is ignored, so the cross-site exemption above can never lend a session to a write.
   const found = bearer ? null : await userForSession(kv, token, now());
   ctx.state.user = found?.user ?? null;
+  // Pages show moderators a "Moderation" link with the queue's size; API calls skip it.
+  if (found && ctx.req.method === "GET" && !ctx.url.pathname.startsWith("/api/")) {
+    const moderator = await isModeratorUser(kv, config, found.user.id);
+    ctx.state.user = { ...found.user, moderator };
+    if (moderator) ctx.state.moderation = { waiting: await modQueueSize(kv) };
+  }
   const renew = found?.renewed && token
     ? (headers: Headers) =>
       setCookie(headers, cookieName, token, {

@@ -396,13 +396,13 @@ function FeedItem({ q, now, search }: FeedItemProps) {
         {q.acceptedMessageId !== null && <AnsweredBadge />}
       </div>
       <div class="grow">
-        <a class="question-title" href={`/questions/${encodeURIComponent(q.id)}`}>
+        <a class="question-title" dir="auto" href={`/questions/${encodeURIComponent(q.id)}`}>
           <strong>
             {search ? <Marked segments={highlight(q.title, search, 300)} /> : q.title}
           </strong>
         </a>
         {q.description && (
-          <p class="excerpt">
+          <p class="excerpt" dir="auto">
             {search
               ? <Marked segments={highlight(excerpt(q.description, 2000), search, 180)} />
               : excerpt(q.description, 180)}

@@ -17,14 +17,26 @@ import { CursorQuery } from "@/lib/schemas/moderation.ts";
 import { parseInput, queryObject } from "@/lib/schemas/parse.ts";
 import { define } from "@/lib/state.ts";
 import { untilInWords } from "@/lib/moderation/sanctions.ts";
+import { describePosts, type PostDescription } from "@/lib/moderation/describe.ts";
 
 interface Data {
   queue: ModQueueItem[];
   log: ModLogEntry[];
+  /** The queue's and the log's posts in words, by target id. */
+  posts: Map<string, PostDescription>;
   nextCursor: string | null;
-  done: string | null;
+  /** The action just taken, to confirm it in words (with Undo where it can be undone). */
+  done: { action: string; targetType: string; targetId: string } | null;
   now: number;
 }
+
+/** The confirmation after an action: what happened, and which action undoes it. */
+const DONE: Record<string, { said: string; undo?: [string, string] }> = {
+  hide: { said: "Hidden.", undo: ["restore", "Undo"] },
+  restore: { said: "Restored.", undo: ["hide", "Undo"] },
+  dismiss: { said: "Flags dismissed." },
+  delete: { said: "Deleted." },
+};
 
 /** /mod — the moderation queue with its actions, and the log (moderators only). */
 export const handler = define.handlers<Data>({
@@ -37,11 +49,19 @@ export const handler = define.handlers<Data>({
       modQueue(services.kv),
       modLog(services.kv, cursor),
     ]);
+    const q = ctx.url.searchParams;
+    // `?done=…&type=…&id=…` from the action's redirect; anything else is ignored.
+    const done = ModActionBody.safeParse({
+      action: q.get("done") ?? undefined,
+      targetType: q.get("type") ?? undefined,
+      targetId: q.get("id") ?? undefined,
+    });
     return page({
       queue,
       log: log.entries,
+      posts: await describePosts(services.kv, [...queue, ...log.entries]),
       nextCursor: log.nextCursor,
-      done: ctx.url.searchParams.get("done"),
+      done: done.success ? done.data : null,
       now: services.now(),
     });
   },
@@ -57,7 +77,12 @@ export const handler = define.handlers<Data>({
       }),
       MOD_FAILURES,
     );
-    return ctx.redirect(`/mod?done=${encodeURIComponent(body.action)}`, 303);
+    const done = new URLSearchParams({
+      done: body.action,
+      type: body.targetType,
+      id: body.targetId,
+    });
+    return ctx.redirect(`/mod?${done}`, 303);
   },
 });
 
@@ -73,39 +98,100 @@ function postHref(item: { targetType: string; targetId: string; questionId: stri
   return item.targetType === "question" ? q : `${q}#${encodeURIComponent(item.targetId)}`;
 }
 
-function ActionButtons({ item }: { item: ModQueueItem }) {
+/** One queue action as a plain form button. */
+function ActionForm(
+  { target, action, label, name }: {
+    target: { targetType: string; targetId: string };
+    action: string;
+    label: string;
+    name: string;
+  },
+) {
+  return (
+    <form method="post" action="/mod">
+      <input type="hidden" name="targetType" value={target.targetType} />
+      <input type="hidden" name="targetId" value={target.targetId} />
+      <input type="hidden" name="action" value={action} />
+      <button
+        type="submit"
+        class={`btn${action === "delete" ? " btn-danger" : ""}`}
+        aria-label={name}
+      >
+        {label}
+      </button>
+    </form>
+  );
+}
+
+const ACTION_LABEL: Record<string, string> = {
+  hide: "Hidden",
+  restore: "Restored",
+  dismiss: "Flags dismissed",
+  delete: "Deleted",
+  silence: "Silenced",
+  suspend: "Suspended",
+  lift: "Sanction lifted",
+};
+
+const KIND_LABEL = { question: "Question", answer: "Answer", reply: "Reply" } as const;
+
+function ActionButtons({ item, kind }: { item: ModQueueItem; kind: string }) {
   const actions = item.hidden
     ? [["restore", "Restore"], ["dismiss", "Dismiss flags"], ["delete", "Delete"]]
     : [["hide", "Hide"], ["dismiss", "Dismiss flags"], ["delete", "Delete"]];
   return (
     <div class="row actions">
       {actions.map(([action, label]) => (
-        <form method="post" action="/mod" key={action}>
-          <input type="hidden" name="targetType" value={item.targetType} />
-          <input type="hidden" name="targetId" value={item.targetId} />
-          <input type="hidden" name="action" value={action} />
-          <button
-            type="submit"
-            class={`btn${action === "delete" ? " btn-danger" : ""}`}
-            aria-label={`${label}: ${item.targetType} by ${item.author.name}`}
-          >
-            {label}
-          </button>
-        </form>
+        <ActionForm
+          key={action}
+          target={item}
+          action={action}
+          label={label}
+          name={`${label}: ${kind} by ${item.author.name}`}
+        />
       ))}
     </div>
   );
 }
 
+/** A logged post by its kind, its question's title and an excerpt (its id if it is gone). */
+function LoggedPost({ entry, post }: { entry: ModLogEntry; post?: PostDescription }) {
+  if (!post) return <a href={postHref(entry)}>{entry.targetType} {entry.targetId}</a>;
+  return (
+    <>
+      {KIND_LABEL[post.kind]} in <a href={postHref(entry)} dir="auto">{post.questionTitle}</a>
+      {post.kind !== "question" && (
+        <span class="hint log-excerpt" dir="auto">
+          {" “"}
+          {post.excerpt}”
+        </span>
+      )}
+    </>
+  );
+}
+
 export default define.page<typeof handler>(function ModPage({ data }) {
-  const { queue, log, now } = data;
+  const { queue, log, now, posts, done } = data;
+  const confirmed = done && DONE[done.action];
   return (
     <>
       <Head>
         <title>Moderation · Parley</title>
       </Head>
       <h1>Moderation</h1>
-      {data.done && <p class="alert alert-ok" role="status">Done: {data.done}.</p>}
+      {done && confirmed && (
+        <div class="alert alert-ok row" role="status" data-testid="mod-done">
+          <span>{confirmed.said}</span>
+          {confirmed.undo && (
+            <ActionForm
+              target={done}
+              action={confirmed.undo[0]}
+              label={confirmed.undo[1]}
+              name={`Undo: ${confirmed.undo[0]} it again`}
+            />
+          )}
+        </div>
+      )}
       <section aria-labelledby="queue-heading">
         <h2 id="queue-heading">Queue</h2>
         {queue.length === 0
@@ -115,9 +201,10 @@ export default define.page<typeof handler>(function ModPage({ data }) {
               {queue.map((item) => (
                 <li key={`${item.targetType}:${item.targetId}`} class="card" data-testid="mod-item">
                   <p>
-                    <strong>{item.targetType === "question" ? "Question" : "Answer"}</strong> by
-                    {" "}
-                    {item.author.name} in{" "}
+                    <strong data-testid="mod-kind">
+                      {KIND_LABEL[posts.get(item.targetId)?.kind ?? "answer"]}
+                    </strong>{" "}
+                    by {item.author.name} in{" "}
                     <a href={postHref(item)}>{item.questionTitle || item.questionId}</a>
                     {item.hidden && <span class="badge">Hidden</span>}
                   </p>
@@ -148,7 +235,10 @@ export default define.page<typeof handler>(function ModPage({ data }) {
                   {item.notes.length > 0 && (
                     <ul class="hint">{item.notes.map((n, i) => <li key={i}>“{n}”</li>)}</ul>
                   )}
-                  <ActionButtons item={item} />
+                  <ActionButtons
+                    item={item}
+                    kind={posts.get(item.targetId)?.kind ?? "answer"}
+                  />
                 </li>
               ))}
             </ol>
@@ -157,41 +247,44 @@ export default define.page<typeof handler>(function ModPage({ data }) {
       <section aria-labelledby="log-heading">
         <h2 id="log-heading">Moderation log</h2>
         {log.length === 0 ? <p class="empty">No actions yet.</p> : (
-          <table class="mod-log">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Moderator</th>
-                <th scope="col">Action</th>
-                <th scope="col">Post or person</th>
-              </tr>
-            </thead>
-            <tbody>
-              {log.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <RelativeTime ms={e.at} now={now} />
-                  </td>
-                  <td>{e.moderator.name}</td>
-                  <td>
-                    {e.action}
-                    {e.targetType === "user" && e.action !== "lift" && (
-                      <span class="hint">
-                        {" "}
-                        {e.until ? `until ${untilInWords(e.until)}` : "until lifted"}
-                      </span>
-                    )}
-                    {e.reason && <span class="hint">: {e.reason}</span>}
-                  </td>
-                  <td>
-                    {e.targetType === "user"
-                      ? <a href={`/u/${encodeURIComponent(e.targetId)}`}>person {e.targetId}</a>
-                      : <a href={postHref(e)}>{e.targetType} {e.targetId}</a>}
-                  </td>
+          // Scrolls inside its own box on a phone; focusable so the keyboard can scroll it.
+          <div class="table-scroll" role="region" aria-label="Moderation log table" tabindex={0}>
+            <table class="mod-log">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Moderator</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Post or person</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {log.map((e) => (
+                  <tr key={e.id}>
+                    <td>
+                      <RelativeTime ms={e.at} now={now} />
+                    </td>
+                    <td>{e.moderator.name}</td>
+                    <td>
+                      {ACTION_LABEL[e.action] ?? e.action}
+                      {e.targetType === "user" && e.action !== "lift" && (
+                        <span class="hint">
+                          {" "}
+                          {e.until ? `until ${untilInWords(e.until)}` : "until lifted"}
+                        </span>
+                      )}
+                      {e.reason && <span class="hint">: {e.reason}</span>}
+                    </td>
+                    <td>
+                      {e.targetType === "user"
+                        ? <a href={`/u/${encodeURIComponent(e.targetId)}`}>person {e.targetId}</a>
+                        : <LoggedPost entry={e} post={posts.get(e.targetId)} />}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
         {data.nextCursor && (
           <a href={`/mod?cursor=${encodeURIComponent(data.nextCursor)}`}>Older actions</a>

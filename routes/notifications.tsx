@@ -115,7 +115,9 @@ export default define.page<typeof handler>(function NotificationsPage({ data }) 
                 <div>
                   <p>
                     {!n.read && <span class="visually-hidden">Unread:</span>} {sentence(n)}{" "}
-                    {n.removed ? <span>{n.title}</span> : <a href={href}>{n.title}</a>}
+                    {n.removed
+                      ? <span dir="auto">{n.title}</span>
+                      : <a href={href} dir="auto">{n.title}</a>}
                   </p>
                   {n.excerpt && <p class="hint">{n.excerpt}</p>}
                   <RelativeTime ms={n.createdAt} now={now} />

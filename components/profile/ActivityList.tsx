@@ -53,10 +53,10 @@ function Target({ target }: { target: TargetContent | null }) {
   if (!target) return <span class="muted">(removed)</span>;
   return (
     <div class="activity-target">
-      <a href={target.url}>
+      <a href={target.url} dir="auto">
         {target.type === "message" ? `Answer on “${target.title}”` : target.title}
       </a>
-      {target.excerpt && <p class="muted">{target.excerpt}</p>}
+      {target.excerpt && <p class="muted" dir="auto">{target.excerpt}</p>}
       <span class="meta">by {target.author.name}</span>
     </div>
   );
@@ -71,7 +71,7 @@ function Row({ type, item, now }: { type: ActivityType; item: Item; now: number 
       return (
         <li class="card">
           <a href={`/questions/${encodeURIComponent(item.id)}`}>
-            <strong>{item.title}</strong>
+            <strong dir="auto">{item.title}</strong>
           </a>
           <div class="meta">
             <span>▲ {item.upvotes}</span>
@@ -87,10 +87,11 @@ function Row({ type, item, now }: { type: ActivityType; item: Item; now: number 
             href={`/questions/${encodeURIComponent(item.questionId)}#${
               encodeURIComponent(item.id)
             }`}
+            dir="auto"
           >
             {item.questionTitle}
           </a>
-          <p>{excerpt(item.content)}</p>
+          <p dir="auto">{excerpt(item.content)}</p>
           <div class="meta">
             <span>▲ {item.upvotes}</span>
             <RelativeTime ms={item.createdAt} now={now} />
@@ -101,7 +102,7 @@ function Row({ type, item, now }: { type: ActivityType; item: Item; now: number 
       return (
         <li class="card">
           <a href={`/debates/${encodeURIComponent(item.id)}`}>
-            <strong>{item.topic}</strong>
+            <strong dir="auto">{item.topic}</strong>
           </a>
           <div class="meta">
             <span>vs {item.opponentName}</span>

@@ -21,7 +21,7 @@ export function ProfileSummary({ profile }: { profile: Profile }) {
         testId="profile-avatar"
       />
       <div>
-        <h1>{profile.displayName}</h1>
+        <h1 dir="auto">{profile.displayName}</h1>
         {profile.bio && <Bio text={profile.bio} />}
       </div>
     </section>

@@ -1,3 +1,4 @@
+import { RelativeTime } from "@/components/RelativeTime.tsx";
 import type { BadgeStatus, Statistics } from "@/lib/profile/stats.ts";
 
 /** Statistics overview and the six badges with their progress. */
@@ -33,7 +34,14 @@ export function StatsAndBadges({ stats, badges }: { stats: Statistics; badges: B
             {b.earned
               ? (
                 <span class="hint">
-                  Earned{b.earnedAt ? ` ${new Date(b.earnedAt).toISOString().slice(0, 10)}` : ""}
+                  Earned{b.earnedAt
+                    ? (
+                      <>
+                        {" "}
+                        <RelativeTime ms={b.earnedAt} />
+                      </>
+                    )
+                    : ""}
                 </span>
               )
               : (

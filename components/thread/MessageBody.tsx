@@ -37,7 +37,7 @@ function MessageBodyParts({ m, questionId, parent, deep, hidden, now }: MessageB
       />
       {parent && deep && (
         <p class="hint">
-          In reply to <a href={`#${encodeURIComponent(parent.id)}`}>{parent.name}</a>
+          In reply to <a href={`#${encodeURIComponent(parent.id)}`} dir="auto">{parent.name}</a>
         </p>
       )}
       {hidden && <HiddenBanner what="answer" />}

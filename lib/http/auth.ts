@@ -37,12 +37,12 @@ export function requireUser(user: SessionUser | null): SessionUser {
  */
 export async function viewerOf(
   services: Pick<Services, "kv" | "config">,
-  user: Pick<SessionUser, "id"> | null,
+  user: Pick<SessionUser, "id" | "moderator"> | null,
 ): Promise<Viewer | null> {
   if (!user) return null;
   return {
     userId: user.id,
-    moderator: await isModeratorUser(services.kv, services.config, user.id),
+    moderator: user.moderator ?? await isModeratorUser(services.kv, services.config, user.id),
   };
 }
 
@@ -64,7 +64,7 @@ export async function requireModerator(
   user: SessionUser | null,
 ): Promise<SessionUser> {
   const u = requireUser(user);
-  if (!await isModeratorUser(services.kv, services.config, u.id)) {
+  if (!(u.moderator ?? await isModeratorUser(services.kv, services.config, u.id))) {
     throw new HttpError(403, MODERATORS_ONLY);
   }
   return u;

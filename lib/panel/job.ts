@@ -242,3 +242,18 @@ async function runPanelJob(services: PanelServices, ctx: JobContext): Promise<vo
     await writeStep(services, ctx, held, task, expert, content, replyToId, q);
   }
 }
+
+/**
+ * Whether the question's panel is still at work (its experts are about to speak): the
+ * question page then says the panel is preparing instead of "no answers yet".
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * if (await panelAtWork(kv, "q-abc")) console.log("The panel is preparing");
+ * ```
+ */
+export async function panelAtWork(kv: Deno.Kv, questionId: string): Promise<boolean> {
+  const job = await kv.get<PanelJob>(keys.panelJob(questionId));
+  return job.value?.status === "running";
+}

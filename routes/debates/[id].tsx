@@ -71,7 +71,7 @@ export default define.page<typeof handler>(function SavedDebatePage({ data }) {
       />
       <div class="page-head">
         <div>
-          <h1 data-testid="debate-topic">{debate.topic}</h1>
+          <h1 data-testid="debate-topic" dir="auto">{debate.topic}</h1>
           <div class="meta">
             <span>Debate started by {debate.userProfile.name}</span>
             <RelativeTime ms={debate.createdAt} now={now} />

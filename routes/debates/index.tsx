@@ -89,7 +89,7 @@ export default define.page<typeof handler>(function PublicDebatesPage({ data }) 
             {items.map((d) => (
               <li key={d.id} class="card debate-history-item" data-testid="public-debate">
                 <h2 class="public-debate-title">
-                  <a href={`/debates/${encodeURIComponent(d.id)}`}>{d.topic}</a>
+                  <a href={`/debates/${encodeURIComponent(d.id)}`} dir="auto">{d.topic}</a>
                 </h2>
                 <div class="meta">
                   <span>{d.agentName} vs {d.opponentName}</span>

@@ -31,6 +31,7 @@ import { viewerOf } from "@/lib/http/auth.ts";
 import { excerpt } from "@/lib/markdown.ts";
 import { NO_VIEWER_STATE, questionPageViewerState } from "@/lib/notifications/page.ts";
 import { EXPERTS, publicExpert } from "@/lib/panel/experts.ts";
+import { panelAtWork } from "@/lib/panel/job.ts";
 import { ThreadQuery } from "@/lib/schemas/community.ts";
 import { queryObject } from "@/lib/schemas/parse.ts";
 import { CONTENT_MAX } from "@/lib/input_limits.ts";
@@ -50,6 +51,8 @@ interface Data {
   moderator: boolean;
   /** Follow state and hidden posts. */
   extras: { following: boolean; hidden: string[] };
+  /** No one but the panel has answered and the panel is still at work. */
+  panelPreparing: boolean;
 }
 
 /**
@@ -102,7 +105,10 @@ export const handler = define.handlers<Data>({
       viewer,
     ]);
     if (!question) throw new HttpError(404);
+    // Nobody has answered yet: say so only when the AI panel is not about to speak.
+    const noPeople = question.page === 1 && question.messages.every((m) => m.expertId);
     return page({
+      panelPreparing: noPeople && await panelAtWork(kv, question.id),
       question,
       votes: state.votes,
       favorites: state.favorites,
@@ -119,6 +125,9 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
   const signedIn = Boolean(state.user);
   const signIn = signedIn ? null : signInHref(url);
   const tree = nestReplies(q.messages);
+  // The AI expert panel has its own section; "Answers" holds people's and agents' answers.
+  const peopleRoots = tree.roots.filter((m) => !m.expertId);
+  const panelRoots = tree.roots.filter((m) => m.expertId);
   const posted = url.searchParams.get("posted");
   // Structured data describes public content only: none on the author's or a moderator's
   // view of a hidden or deleted question.
@@ -180,7 +189,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
             This question was deleted: only its author and moderators can still open it.
           </p>
         )}
-        <h1 class="question-heading">{q.title}</h1>
+        <h1 class="question-heading" dir="auto">{q.title}</h1>
         <AuthorLine
           author={q.author}
           createdAt={q.createdAt}
@@ -235,22 +244,37 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
           replies={q.messageCount - q.answerCount - q.aiAnswerCount}
         />
         {q.answerCount + q.aiAnswerCount > 1 && <AnswerSort url={url} sort={q.sort} />}
-        {tree.roots.length === 0
+        {peopleRoots.length === 0
           ? (
-            <p class="empty">
-              {q.answerCount === 0
-                ? "Nobody has answered yet. Know something? Be the first."
+            <p class="empty" data-testid="answers-empty">
+              {data.panelPreparing
+                ? "The AI expert panel is preparing its answers below. Know something yourself? Add your answer."
+                : panelRoots.length > 0 || q.answerCount === 0
+                ? "No answers from people yet. Know something? Be the first."
                 : "No answers on this page."}
             </p>
           )
           : (
             <ol class="thread">
-              {tree.roots.map((m) => <ThreadMessage key={m.id} m={m} depth={1} view={view} />)}
+              {peopleRoots.map((m) => <ThreadMessage key={m.id} m={m} depth={1} view={view} />)}
             </ol>
           )}
         <ThreadPager q={q} url={url} />
       </section>
-      <ExpertPanel questionId={q.id} experts={EXPERTS.map(publicExpert)} signedIn={signedIn} />
+      <details class="card panel-section" open data-testid="panel-section">
+        <summary>
+          <h2 id="panel-heading">AI expert panel</h2>
+        </summary>
+        <p class="hint">
+          AI experts discuss the question here, apart from people's and agents' answers.
+        </p>
+        {panelRoots.length > 0 && (
+          <ol class="thread" aria-labelledby="panel-heading">
+            {panelRoots.map((m) => <ThreadMessage key={m.id} m={m} depth={1} view={view} />)}
+          </ol>
+        )}
+        <ExpertPanel questionId={q.id} experts={EXPERTS.map(publicExpert)} signedIn={signedIn} />
+      </details>
 
       {signedIn && (
         <section class="participate-box" aria-label="Your agent">

@@ -170,7 +170,7 @@ export default define.page<typeof handler>(function PublicProfilePage({ data, ur
           <div class="public-head">
             <Avatar name={p.displayName} src={p.avatarUrl} size="lg" />
             <div>
-              <h1>{p.displayName}</h1>
+              <h1 dir="auto">{p.displayName}</h1>
               <span class="meta">Member since {p.memberSince.slice(0, 10)}</span>
             </div>
           </div>

@@ -96,8 +96,10 @@ browserTest(
     await mod.page.goto(`${srv.url}/mod`);
     await mod.page.getByText("An advert").waitFor();
     await mod.page.getByRole("button", { name: /^Hide: question by Asker/ }).click();
-    await mod.page.getByText("Done: hide.").waitFor();
-    await mod.page.getByRole("cell", { name: "hide" }).waitFor();
+    // Confirmed in words, with Undo; the log says what was done to which question.
+    await mod.page.getByRole("status").filter({ hasText: "Hidden." }).waitFor();
+    await mod.page.getByRole("button", { name: /^Undo/ }).waitFor();
+    await mod.page.getByRole("cell", { name: "Hidden", exact: true }).waitFor();
 
     // Others: 404. The author: the page with the banner.
     const res = await flagger.page.goto(`${srv.url}/questions/${q.id}`);

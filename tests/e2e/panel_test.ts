@@ -79,7 +79,15 @@ browserTest(
       await page.waitForURL(/\/questions\/[^/?]+\?asked=1/);
       await page.waitForSelector('html[data-islands="ready"]');
       await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 1));
-      await page.getByTestId("expert-typing").waitFor({ timeout: 10_000 });
+      // The panel has its own labelled, collapsible section; the answers do not claim
+      // nobody is coming while it prepares.
+      const section = page.getByTestId("panel-section");
+      assert.equal(await section.locator("summary").innerText(), "AI expert panel");
+      assert.equal(await section.getAttribute("open"), "");
+      const empty = await page.getByTestId("answers-empty").innerText();
+      assert.doesNotMatch(empty, /Be the first/);
+      assert.match(empty, /panel is preparing/);
+      await section.getByTestId("expert-typing").waitFor({ timeout: 10_000 });
       assert.match(await page.getByTestId("expert-typing").innerText(), /AI expert · .+is writing/);
       const live = page.getByTestId("live-expert-message");
       await live.first().waitFor({ timeout: 10_000 });
@@ -89,6 +97,9 @@ browserTest(
         undefined,
         { timeout: 15_000 },
       );
+      assert.equal(await section.getByTestId("live-expert-message").count(), await live.count());
+      // What the panel drew live is on screen: the pill offers none of it.
+      await page.getByTestId("new-answers").waitFor({ state: "hidden" });
       const labels = await live.getByTestId("badge-expert").allInnerTexts();
       for (const l of labels) assert.match(l, /^AI expert · \S/);
       assert.match(await live.first().innerText(), /measure the dough's rise/);

@@ -203,7 +203,7 @@ Deno.test("header: user menu with name, avatar and a sign-out form; sign-in link
     assert.match(anon, /href="\/signin\?returnTo=%2Fquestions%2Fq1%3Fx%3D1"/);
     const { jar } = await signInThrough(t, "provider_a");
     const html = await (await t.request("/", { headers: { cookie: jar.header() } })).text();
-    assert.match(html, /data-testid="user-name">Ada from A</);
+    assert.match(html, /data-testid="user-name" dir="auto">Ada from A</);
     assert.match(html, /<img class="avatar-img" src="https:\/\/a.test\/ada.png"/);
     assert.match(html, /<form method="post" action="\/api\/auth\/logout"/);
     assert.doesNotMatch(html, /\son[a-z]+=/i, "no inline handlers");
@@ -229,7 +229,7 @@ Deno.test("/profile redirects signed-out visitors to sign in and back", async ()
     const page = await t.request("/profile", { headers: { cookie: jar.header() } });
     assert.equal(page.status, 200);
     const html = await page.text();
-    assert.match(html, /<h1>Cee from C<\/h1>/);
+    assert.match(html, /<h1 dir="auto">Cee from C<\/h1>/);
     assert.match(html, /data-testid="sign-in-methods"/);
     // The only identity cannot be unbound: its button is disabled.
     assert.match(html, /<button type="submit" class="btn btn-small" disabled/);

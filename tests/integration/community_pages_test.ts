@@ -122,7 +122,10 @@ Deno.test("question page: sanitized Markdown, threaded replies, prompts, 404", a
     await answer(t, ada, qid, "A reply <img src=x onerror=alert(1)>", a1);
 
     const html = await (await t.request(`/questions/${qid}`)).text();
-    assert.match(html, /<h1 class="question-heading">Markdown &lt;em>test&lt;\/em><\/h1>/);
+    assert.match(
+      html,
+      /<h1 class="question-heading" dir="auto">Markdown &lt;em>test&lt;\/em><\/h1>/,
+    );
     assert.match(html, /<strong>bold<\/strong> &lt;script&gt;alert\(1\)&lt;\/script&gt;/);
     assert.match(html, /<a rel="nofollow ugc noopener">x<\/a>/);
     assert.match(html, /<a href="https:\/\/ok.example" rel="nofollow ugc noopener">ok<\/a>/);

@@ -52,7 +52,9 @@ async function listed(t: TestApp, cookie: string): Promise<string[]> {
   const res = await t.request("/debates", { headers: { cookie } });
   assert.equal(res.status, 200);
   const html = await res.text();
-  return [...html.matchAll(/<h2 class="public-debate-title"><a href="\/debates\/([^"]+)">/g)]
+  return [
+    ...html.matchAll(/<h2 class="public-debate-title"><a href="\/debates\/([^"]+)" dir="auto">/g),
+  ]
     .map((m) => decodeURIComponent(m[1]));
 }
 

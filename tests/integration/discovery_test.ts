@@ -28,13 +28,17 @@ Deno.test("home page has the discovery sidebar: top hot questions, most used tag
     assert.match(aside, /Hot right now/);
     assert.match(aside, /Popular tags/);
     assert.match(aside, /Answer something/);
-    const hot = [...aside.matchAll(/<li><a href="\/questions\/([^"]+)">/g)].map((m) => m[1]);
+    const hot = [...aside.matchAll(/<li><a href="\/questions\/([^"]+)" dir="auto">/g)].map((m) =>
+      m[1]
+    );
     assert.equal(hot.length, DISCOVERY_HOT);
     // Answered questions are hotter (messages count as heat); the first is the coldest.
     assert.ok(!hot.includes(ids[0]), "the unanswered one is not among the 5 hottest");
     const tags = [...aside.matchAll(/href="\/\?tag=([^"]+)"/g)].map((m) => m[1]);
     assert.deepEqual(tags, ["deno-kv", "hono", "rare"]);
-    assert.ok(aside.includes(`href="/questions/${ids[0]}" data-testid="random-unanswered"`));
+    assert.ok(
+      aside.includes(`href="/questions/${ids[0]}" data-testid="random-unanswered" dir="auto"`),
+    );
   } finally {
     await t.close();
   }

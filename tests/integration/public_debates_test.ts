@@ -42,7 +42,7 @@ async function seed(
 function listed(html: string) {
   const out: { id: string; topic: string; watched: string }[] = [];
   const item =
-    /<h2 class="public-debate-title"><a href="\/debates\/([^"]+)">([^<]*)<\/a><\/h2>[\s\S]*?data-testid="debate-watches">([^<]*)</g;
+    /<h2 class="public-debate-title"><a href="\/debates\/([^"]+)" dir="auto">([^<]*)<\/a><\/h2>[\s\S]*?data-testid="debate-watches">([^<]*)</g;
   for (const m of html.matchAll(item)) {
     out.push({ id: decodeURIComponent(m[1]), topic: m[2], watched: m[3] });
   }
