@@ -51,8 +51,11 @@ browserTest(
     await page.keyboard.insertText(long);
     assert.equal((await box.inputValue()).length, long.length, "nothing was cut");
     await counter.getByText("10,313 of 10,000 characters: 313 too many").waitFor();
-    assert.equal(await box.getAttribute("aria-invalid"), "true");
-    assert.match((await box.getAttribute("aria-describedby")) ?? "", /content-answer-count/);
+    // The marks follow the counter's render in an effect (after paint): wait for them.
+    await page.waitForFunction(() => {
+      const box = document.querySelector("[aria-describedby~='content-answer-count']");
+      return box?.getAttribute("aria-invalid") === "true";
+    });
     await page.screenshot({ path: `${SCREENSHOT_DIR}/answer-over-limit.png` });
     await page.getByRole("button", { name: "Post answer" }).click();
     await page.getByRole("alert").getByText(
@@ -84,7 +87,10 @@ browserTest(
     await page.locator("#title-count").getByText(
       `${longTitle.length} of 120 characters: ${longTitle.length - 120} too many`,
     ).waitFor();
-    assert.equal(await title.getAttribute("aria-invalid"), "true");
+    // The mark follows the counter's render in an effect (after paint): wait for it.
+    await page.waitForFunction(() =>
+      document.getElementById("title")?.getAttribute("aria-invalid") === "true"
+    );
     await page.getByRole("button", { name: "Post question" }).click();
     await page.getByText(
       `Titles need 2 to 120 characters; this one has ${longTitle.length}.`,
