@@ -23,9 +23,7 @@
  * - **Quality at a glance**: per engine and query, how many of page 1's results match what the
  *   query means, the hits the engine reports, and how many questions a perfect engine would find.
  *
- * With 10k and 100k measured, 1M is extrapolated (latency on a log-log line through the two
- * sizes; bytes per question as at 100k; a library index's memory and build time linearly)
- * and labelled so.
+ * With 10k and 100k measured, 1M is extrapolated and labelled so ({@link printExtrapolation}).
  *
  * Environment: BENCH_SEARCH_FULL=1 (10k and 100k questions; default 10k only),
  * BENCH_SEARCH_1M=1 (also 1M, measured: seeding takes over an hour here),
@@ -364,30 +362,36 @@ function printCosts(r: SizeResult): void {
   }
 }
 
-/** 1M from 10k and 100k: latency on the log-log line, sizes per question as at 100k. */
+/**
+ * 1M from the two largest sizes. p50 follows the log-log line through them, never below the
+ * larger size's (a p50 that fell with size is noise; a shared machine makes some); p99 keeps
+ * the larger size's ratio to p50 (its own line would fit the noise of a few slow runs).
+ * Bytes per question stay as at the larger size (the dictionary only amortizes further); a
+ * library index's memory and build time grow linearly.
+ */
 function printExtrapolation(small: SizeResult, large: SizeResult, target: number): void {
   const steps = Math.log(target / large.n) / Math.log(large.n / small.n);
-  const grow = (a: number, b: number) => b * Math.pow(Math.max(b, 1e-3) / Math.max(a, 1e-3), steps);
+  const growth = (a: number, b: number) => Math.pow(Math.max(1, b / Math.max(a, 1e-3)), steps);
   const linear = (a: number, b: number) => b + (b - a) * (target - large.n) / (large.n - small.n);
   console.log(
-    `\nExtrapolated to ${thousands(target)} questions (not measured: log-log line through ${
-      thousands(small.n)
-    } and ${thousands(large.n)} for latency; bytes per question as at ${
-      thousands(large.n)
-    }; in-process memory and build time linear)`,
+    `\nExtrapolated to ${thousands(target)} questions (not measured): p50 on the log-log line ` +
+      `through ${thousands(small.n)} and ${thousands(large.n)} (never falling), p99 at ` +
+      `${thousands(large.n)}'s p99/p50 ratio; bytes per question as at ${thousands(large.n)}; ` +
+      `in-process memory and build time linear`,
   );
-  const rows = [["engine", "query", "p50 (extrapolated)", "p99 (extrapolated)", "goal"]];
+  const rows = [["engine", "query", "p50 (extrapolated)", "p99 (extrapolated)", "goal 15/60 ms"]];
   for (const [i, s] of large.sides.entries()) {
     const a = small.sides[i];
     for (const [k, t] of s.queries.entries()) {
-      const p50 = grow(a.queries[k].p50, t.p50);
-      const p99 = grow(a.queries[k].p99, t.p99);
+      const g = growth(a.queries[k].p50, t.p50);
+      const p50 = t.p50 * g;
+      const p99 = t.p99 * g;
       rows.push([
         s.engine,
         CORPUS_QUERIES[k].kind,
         ms(p50),
         ms(p99),
-        p50 <= 15 && p99 <= 60 ? "met" : "missed",
+        p50 <= 15 && p99 <= 60 ? "met" : p50 <= 15 ? "p50 met, p99 missed" : "missed",
       ]);
     }
   }
@@ -396,10 +400,14 @@ function printExtrapolation(small: SizeResult, large: SizeResult, target: number
     const a = small.sides[i];
     if (s.bytes) {
       const perQ = (s.bytes.withIndex - s.bytes.without) / large.n;
+      const logical = s.bytes.logical / large.n;
+      const goal = (b: number) => b <= 2048 ? "met" : "missed";
       console.log(
-        `  ${s.engine}: ~${thousands(Math.round(perQ))} B of index per question → ~${
+        `  ${s.engine}: ~${thousands(Math.round(perQ))} B of index per question on disk → ~${
           mb(perQ * target)
-        } at ${thousands(target)} (goal ≤ 2,048 B: ${perQ <= 2048 ? "met" : "missed"})`,
+        } at ${thousands(target)} (goal ≤ 2,048 B: ${goal(perQ)}); ${
+          thousands(Math.round(logical))
+        } B logical (keys + values: ${goal(logical)})`,
       );
     }
     if (s.library && a.library) {
