@@ -176,6 +176,19 @@ function verbForms(v: string): string[] {
   return [v, plural(v), `${stem}ing`, past];
 }
 
+/**
+ * The id of corpus question `i`: `q-seed-` and 11 digits, as long as a real question's
+ * (`q-` + 16 characters, lib/ids.ts), so index keys weigh what they will in production.
+ *
+ * @example
+ * ```ts
+ * corpusId(42); // "q-seed-00000000042"
+ * ```
+ */
+export function corpusId(i: number): string {
+  return `q-seed-${String(i).padStart(11, "0")}`;
+}
+
 /** A small, fast, seedable PRNG (mulberry32): the same seed gives the same numbers anywhere. */
 export function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -409,12 +422,11 @@ export function expectedHits(n: number): number[] {
 }
 
 /**
- * Of the question ids `ids` (`q-seed-<i>`, as bench/seed.ts names them), how many match
- * query `k`'s intent.
+ * Of the question ids `ids` ({@link corpusId}), how many match query `k`'s intent.
  *
  * @example
  * ```ts
- * relevantCount(1, ["q-seed-0", "q-seed-1"]); // 0 unless one mentions the rare word
+ * relevantCount(1, [corpusId(0), corpusId(1)]); // 0 unless one mentions the rare word
  * ```
  */
 export function relevantCount(k: number, ids: string[]): number {

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { CORPUS_QUERIES, corpusQuestion, relevantCount } from "./search_corpus.ts";
+import { CORPUS_QUERIES, corpusId, corpusQuestion, relevantCount } from "./search_corpus.ts";
 import { seedQuestions } from "./seed.ts";
 import { quantile, type QueryTiming, timed } from "./search_timing.ts";
 
@@ -36,7 +36,7 @@ try {
       Number(arg),
       "u-seeder",
       { writeQuestion, keys, planQuestion },
-      corpusQuestion,
+      { text: corpusQuestion, id: corpusId },
     );
     console.log(JSON.stringify({ seconds: (performance.now() - started) / 1000 }));
   } else if (mode === "measure") {

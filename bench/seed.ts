@@ -36,8 +36,13 @@ export interface SeedWriters {
   ) => Promise<unknown>;
 }
 
-/** The text of seeded question `i` (bench/search_corpus.ts), instead of the default. */
-export type SeedText = (i: number) => { title: string; description: string; tags: string[] };
+/** What {@link seedQuestions} writes instead of its defaults. */
+export interface SeedOptions {
+  /** The text of question `i` (e.g. bench/search_corpus.ts). */
+  text?: (i: number) => { title: string; description: string; tags: string[] };
+  /** The id of question `i` (default `q-seed-<i>`), e.g. as long as real ids. */
+  id?: (i: number) => string;
+}
 
 /** Mutations per op at most, the seq and tag heads included (KV allows 1000). */
 const MAX_MUTATIONS = 800;
@@ -61,7 +66,7 @@ function mutationsOf(write: (op: Deno.AtomicOperation) => unknown): number {
 
 /**
  * Store `count` questions (`q-seed-<i>`, one a second up to now): by default titled
- * `Seeded question <i>` with tag `topic<i mod 20>`, or with the text `text(i)` gives. Batches
+ * `Seeded question <i>` with tag `topic<i mod 20>`, or with the text and ids `options` give. Batches
  * of 20 are planned together (the dictionary read before the batch, as concurrent creates
  * would) and committed in as few ops as KV's 1000-mutation limit allows — with the search
  * index, ~45 mutations for a short question, a few hundred for one that brings new words.
@@ -79,7 +84,7 @@ export async function seedQuestions(
   count: number,
   authorId: string,
   { writeQuestion, keys, planQuestion }: SeedWriters,
-  text?: SeedText,
+  { text, id = (i) => `q-seed-${i}` }: SeedOptions = {},
 ): Promise<void> {
   const BATCH = 20;
   const base = Date.now() - (count + 100) * 1000;
@@ -108,7 +113,7 @@ export async function seedQuestions(
           tags: [`topic${i % 20}`],
         };
       batch.push({
-        id: `q-seed-${i}`,
+        id: id(i),
         title: t.title,
         description: t.description,
         tags: t.tags,
