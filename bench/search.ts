@@ -284,7 +284,7 @@ function hitsCell(t: QueryTiming): string {
   return `${thousands(t.hits)}${t.complete ? "" : "+"}`;
 }
 
-function printLatency(r: SizeResult): void {
+function printLatency(r: SizeResult, runs: number): void {
   console.log(`\nSearch at ${thousands(r.n)} questions — findQuestions page 1 (20), warm, ms`);
   const rows = [["engine", "query", "q", "p50", "p99", "page 1 relevant", "hits", "expected"]];
   for (const s of r.sides) {
@@ -294,7 +294,7 @@ function printLatency(r: SizeResult): void {
         CORPUS_QUERIES[k].kind,
         CORPUS_QUERIES[k].q,
         ms(t.p50),
-        ms(t.p99),
+        ms(t.p99) + (t.runs < runs ? ` (${t.runs} runs)` : ""),
         `${t.relevant}/${t.page}`,
         hitsCell(t),
         thousands(r.expected[k]),
@@ -449,7 +449,7 @@ export async function run(): Promise<void> {
     const results: SizeResult[] = [];
     for (const n of sizes) {
       const r = await measureSize(n, runs, before, orama);
-      printLatency(r);
+      printLatency(r, runs);
       printCosts(r);
       results.push(r);
     }

@@ -16,6 +16,8 @@ export interface QueryTiming {
   /** Matches the engine reports, and whether that count is complete (else a lower bound). */
   hits: number;
   complete: boolean;
+  /** Timed runs (fewer than asked when the time budget ran out first). */
+  runs: number;
 }
 
 /**
@@ -30,8 +32,12 @@ export function quantile(sorted: number[], p: number): number {
   return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1))];
 }
 
+/** Timing stops after this long (a slow engine must not hold the bench for an hour). */
+export const TIME_BUDGET_MS = 30_000;
+
 /**
- * Milliseconds of `runs` sequential calls of `f`, ascending, after 5 warm-up calls.
+ * Milliseconds of `runs` sequential calls of `f`, ascending, after 5 warm-up calls — fewer
+ * (at least 5) when {@link TIME_BUDGET_MS} runs out first.
  *
  * @example
  * ```ts
@@ -40,12 +46,14 @@ export function quantile(sorted: number[], p: number): number {
  * ```
  */
 export async function timed(runs: number, f: () => unknown): Promise<number[]> {
+  const started = performance.now();
   for (let i = 0; i < 5; i++) await f();
   const out: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
     await f();
     out.push(performance.now() - t);
+    if (i >= 4 && performance.now() - started > TIME_BUDGET_MS) break;
   }
   return out.sort((a, b) => a - b);
 }

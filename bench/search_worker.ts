@@ -69,6 +69,7 @@ try {
         relevant: relevantCount(k, ids),
         hits,
         complete,
+        runs: times.length,
       });
     }
     console.log(JSON.stringify(out));
