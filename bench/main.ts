@@ -8,7 +8,8 @@
  *
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50), BENCH_ONLY (a
  * comma-separated subset of home, signin, debate, community, participation, speed, stress,
- * cache, notifications, panel, streams, rerank, backup). The speed and stress sections build their "before" trees
+ * cache, notifications, panel, streams, rerank, backup, search). The search section (bench/search.ts) runs
+ * at 10k questions; BENCH_SEARCH_FULL=1 adds 100k and the extrapolation to 1M. The speed and stress sections build their "before" trees
  * themselves from named commits (bench/before_tree.ts: a temporary git worktree, removed
  * after; skipped with a line where git or the commit is missing); BENCH_BEFORE names the
  * speed section's commit (`none` skips it).
@@ -122,3 +123,5 @@ if (wanted("rerank")) await (await import("./rerank.ts")).run();
 if (wanted("backup")) {
   await (await import("./backup.ts")).run({ alone: only?.length === 1 });
 }
+// Search: the KV index beside MiniSearch/Orama in process and the previous search, same corpus.
+if (wanted("search")) await (await import("./search.ts")).run();

@@ -36,9 +36,40 @@ export interface SeedWriters {
   ) => Promise<unknown>;
 }
 
+/** What {@link seedQuestions} writes instead of its defaults. */
+export interface SeedOptions {
+  /** The text of question `i` (e.g. bench/search_corpus.ts). */
+  text?: (i: number) => { title: string; description: string; tags: string[] };
+  /** The id of question `i` (default `q-seed-<i>`), e.g. as long as real ids. */
+  id?: (i: number) => string;
+}
+
+/** Mutations per op at most, the seq and tag heads included (KV allows 1000). */
+const MAX_MUTATIONS = 800;
+
 /**
- * Store `count` questions (`q-seed-<i>`, tags `topic0`…`topic19`, one a second up to
- * now), in batches of 20 (~45 mutations each with the search index, under the 1000-mutation limit).
+ * How many mutations `write` adds to an op: it is run against a stand-in op that only
+ * counts (`mutate` counts each of its mutations; `check` none).
+ */
+function mutationsOf(write: (op: Deno.AtomicOperation) => unknown): number {
+  let n = 0;
+  const counting: Deno.AtomicOperation = new Proxy({} as Deno.AtomicOperation, {
+    get: (_, name) => (...args: unknown[]) => {
+      if (name === "mutate") n += args.length;
+      else if (name !== "check") n++;
+      return counting;
+    },
+  });
+  write(counting);
+  return n;
+}
+
+/**
+ * Store `count` questions (`q-seed-<i>`, one a second up to now): by default titled
+ * `Seeded question <i>` with tag `topic<i mod 20>`, or with the text and ids `options` give. Batches
+ * of 20 are planned together (the dictionary read before the batch, as concurrent creates
+ * would) and committed in as few ops as KV's 1000-mutation limit allows — with the search
+ * index, ~45 mutations for a short question, a few hundred for one that brings new words.
  *
  * @example
  * ```ts
@@ -53,34 +84,63 @@ export async function seedQuestions(
   count: number,
   authorId: string,
   { writeQuestion, keys, planQuestion }: SeedWriters,
+  { text, id = (i) => `q-seed-${i}` }: SeedOptions = {},
 ): Promise<void> {
   const BATCH = 20;
   const base = Date.now() - (count + 100) * 1000;
   const author = { id: authorId, name: "Seeder", avatar: null };
   let head = (await kv.get<number>(keys.questionSeqHead())).value ?? 0;
   const tagHeads = new Map<string, number>();
+  let op = kv.atomic();
+  let used = 0;
+  /** Tags whose head moved since the last commit. */
+  let moved = new Set<string>();
+  const commit = async () => {
+    op.set(keys.questionSeqHead(), head);
+    for (const tag of moved) op.set(keys.tagSeqHead(tag), tagHeads.get(tag)!);
+    if (!(await op.commit()).ok) throw new Error("seed batch failed");
+    op = kv.atomic();
+    used = 0;
+    moved = new Set();
+  };
   for (let start = 0; start < count; start += BATCH) {
-    const op = kv.atomic();
+    const batch = [];
     for (let i = start; i < Math.min(count, start + BATCH); i++) {
-      const tag = `topic${i % 20}`;
-      const tagSeq = (tagHeads.get(tag) ?? 0) + 1;
-      tagHeads.set(tag, tagSeq);
-      const q = {
-        id: `q-seed-${i}`,
-        title: `Seeded question ${i}`,
-        description: "Seeded for the benchmark.",
-        tags: [tag],
+      const t = text?.(i) ??
+        {
+          title: `Seeded question ${i}`,
+          description: "Seeded for the benchmark.",
+          tags: [`topic${i % 20}`],
+        };
+      batch.push({
+        id: id(i),
+        title: t.title,
+        description: t.description,
+        tags: t.tags,
         author,
         createdBy: "user" as const,
         createdAt: base + i * 1000,
         status: "active" as const,
         discussionRounds: 0,
-      };
-      const search = planQuestion ? await planQuestion(kv, q) : undefined;
-      writeQuestion(op, q, { seq: ++head, tagSeqs: new Map([[tag, tagSeq]]) }, search);
+      });
     }
-    op.set(keys.questionSeqHead(), head);
-    for (const [tag, n] of tagHeads) op.set(keys.tagSeqHead(tag), n);
-    if (!(await op.commit()).ok) throw new Error("seed batch failed");
+    const plans = planQuestion
+      ? await Promise.all(batch.map((q) => planQuestion(kv, q)))
+      : batch.map(() => undefined);
+    for (const [k, q] of batch.entries()) {
+      const tagSeqs = new Map(q.tags.map((tag) => [tag, (tagHeads.get(tag) ?? 0) + 1]));
+      const seqs = { seq: head + 1, tagSeqs };
+      const needs = mutationsOf((o) => writeQuestion(o, q, seqs, plans[k]));
+      const heads = moved.size + q.tags.length + 1;
+      if (used > 0 && used + needs + heads > MAX_MUTATIONS) await commit();
+      writeQuestion(op, q, seqs, plans[k]);
+      used += needs;
+      head++;
+      for (const [tag, seq] of tagSeqs) {
+        tagHeads.set(tag, seq);
+        moved.add(tag);
+      }
+    }
   }
+  if (used > 0) await commit();
 }
