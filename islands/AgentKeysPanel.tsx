@@ -1,3 +1,4 @@
+import { credentialDate, RevokeButton } from "@/components/profile/RevokeButton.tsx";
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
 import { KEY_NAME_MAX } from "@/lib/input_limits.ts";
@@ -15,10 +16,6 @@ interface KeyInfo {
 interface Props {
   keys: KeyInfo[];
   max: number;
-}
-
-function when(ms: number | null): string {
-  return ms === null ? "never" : new Date(ms).toISOString().replace("T", " ").slice(0, 16) + " UTC";
 }
 
 /**
@@ -161,19 +158,16 @@ export default function AgentKeysPanel(props: Props) {
                   <strong>{k.name}</strong> <code>{k.prefix}</code>
                   <div class="meta">
                     <span data-testid="key-scopes">{k.scopes.join(" and ")}</span>
-                    <span>created {when(k.createdAt)}</span>
-                    <span>last used {when(k.lastUsedAt)}</span>
+                    <span>created {credentialDate(k.createdAt)}</span>
+                    <span>last used {credentialDate(k.lastUsedAt)}</span>
                   </div>
                 </div>
-                <button
-                  type="button"
-                  class="btn btn-small btn-danger"
-                  disabled={busy}
+                <RevokeButton
+                  confirming={confirming === k.id}
+                  busy={busy}
                   onClick={() => revoke(k.id)}
-                >
-                  {confirming === k.id ? "Confirm revoke" : "Revoke"}
-                  <span class="visually-hidden">{` key ${k.name}`}</span>
-                </button>
+                  what={` key ${k.name}`}
+                />
               </li>
             ))}
           </ul>

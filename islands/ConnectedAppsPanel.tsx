@@ -1,3 +1,4 @@
+import { credentialDate, RevokeButton } from "@/components/profile/RevokeButton.tsx";
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
 import type { Scope } from "@/lib/agent/scopes.ts";
@@ -8,10 +9,6 @@ interface AppInfo {
   scopes: Scope[];
   createdAt: number;
   lastUsedAt: number | null;
-}
-
-function when(ms: number | null): string {
-  return ms === null ? "never" : new Date(ms).toISOString().replace("T", " ").slice(0, 16) + " UTC";
 }
 
 /**
@@ -62,19 +59,16 @@ export default function ConnectedAppsPanel(props: { apps: AppInfo[] }) {
                   <strong>{a.clientName}</strong>
                   <div class="meta">
                     <span>{a.scopes.join(" and ")}</span>
-                    <span>connected {when(a.createdAt)}</span>
-                    <span>last used {when(a.lastUsedAt)}</span>
+                    <span>connected {credentialDate(a.createdAt)}</span>
+                    <span>last used {credentialDate(a.lastUsedAt)}</span>
                   </div>
                 </div>
-                <button
-                  type="button"
-                  class="btn btn-small btn-danger"
-                  disabled={busy}
+                <RevokeButton
+                  confirming={confirming === a.id}
+                  busy={busy}
                   onClick={() => revoke(a.id)}
-                >
-                  {confirming === a.id ? "Confirm revoke" : "Revoke"}
-                  <span class="visually-hidden">{` app ${a.clientName}`}</span>
-                </button>
+                  what={` app ${a.clientName}`}
+                />
               </li>
             ))}
           </ul>

@@ -26,6 +26,7 @@ import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
 import { ErrorBody } from "../schemas/community.ts";
 import type { EventDoc } from "../schemas/debate.ts";
 import { ActivityQuery } from "../schemas/activity.ts";
+import { SimilarQuestions } from "../schemas/similar.ts";
 
 /** Who may call an operation. */
 export type AuthKind = "apiKey" | "session" | "public";
@@ -146,6 +147,27 @@ export const exampleVote = {
   liked: true,
   downvoted: false,
 };
+/**
+ * The answers of both similar-questions routes (public and agent): the list, and the 400 of
+ * a missing or overlong title.
+ */
+export const similarResponses: Record<"200" | "400", ResponseDoc> = {
+  "200": {
+    description: "Similar questions (possibly none)",
+    schema: SimilarQuestions,
+    example: {
+      questions: [{
+        id: "q-mwr82izk9j53ujsi",
+        title: "How do I page a Deno KV list?",
+        answerCount: 2,
+        accepted: true,
+        score: 3,
+      }],
+    },
+  },
+  "400": err("title missing, blank or over 200 characters", "title is required"),
+};
+
 export const activityQuery = ActivityQuery.extend({
   type: ActivityQuery.shape.type.meta({
     description: "questions, answers, debates, likes or favorites",

@@ -25,6 +25,8 @@ import {
   termWeight,
 } from "./index.ts";
 import { type ParsedQuery, parseQuery, type QueryWord } from "./query.ts";
+import type { Embedder } from "./embeddings.ts";
+import { rerankBySimilarity } from "./rerank.ts";
 
 /** Postings read per expansion, best first, from a question's own text. */
 export const POSTINGS_PER_TERM = 400;
@@ -219,8 +221,8 @@ export interface SearchOptions {
   want: number;
   /** Only questions with this tag (besides a `tag:` in the query). */
   tag?: string;
-  /** Reorder the best of the lexical ranking (e.g. by meaning, lib/search/embeddings.ts). */
-  rerank?: (ranked: Ranked[]) => Promise<Ranked[]>;
+  /** When a model embeds: the best of the lexical ranking is reordered by meaning (./rerank.ts). */
+  embedder?: Embedder | null;
 }
 
 /** Questions found, best first. */
@@ -258,8 +260,8 @@ export async function searchQuestions(
   const query = parseQuery(text);
   const tags = [query.tag, opts.tag].filter((t): t is string => !!t).map(tagKey);
   let { ranked, exhaustive, stems } = await rankQuestionIds(kv, query);
-  if (opts.rerank && ranked.length > 1) {
-    const top = await opts.rerank(ranked.slice(0, RERANK_DEPTH));
+  if (opts.embedder && ranked.length > 1) {
+    const top = await rerankBySimilarity(kv, opts.embedder, text, ranked.slice(0, RERANK_DEPTH));
     ranked = [...top, ...ranked.slice(RERANK_DEPTH)];
   }
   const questions: QuestionRecord[] = [];

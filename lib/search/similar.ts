@@ -12,8 +12,7 @@
  */
 import { summarize } from "../community/questions/read.ts";
 import type { Embedder } from "./embeddings.ts";
-import { rerankBySimilarity } from "./rerank.ts";
-import { type Ranked, searchQuestions } from "./search.ts";
+import { searchQuestions } from "./search.ts";
 
 /** Most questions one answer holds. */
 export const SIMILAR_LIMIT = 5;
@@ -60,9 +59,7 @@ export async function similarQuestions(
   // which drops deleted and hidden ones whoever asks).
   const found = await searchQuestions(kv, title, {
     want: limit,
-    rerank: embedder
-      ? (ranked: Ranked[]) => rerankBySimilarity(kv, embedder, title, ranked)
-      : undefined,
+    embedder,
   });
   const summaries = await summarize(kv, found.questions.slice(0, limit));
   return summaries.map((q) => ({

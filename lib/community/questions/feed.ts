@@ -8,8 +8,7 @@ import { counterValue, getAll, listNewestFirst } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
 import { EVENTUAL } from "../../kv/consistency.ts";
 import { isSearch, parseQuery } from "../../search/query.ts";
-import { type Ranked, type SearchOptions, searchQuestions } from "../../search/search.ts";
-import { rerankBySimilarity } from "../../search/rerank.ts";
+import { type SearchOptions, searchQuestions } from "../../search/search.ts";
 import type { Embedder } from "../../search/embeddings.ts";
 import {
   type QuestionRecord,
@@ -166,11 +165,7 @@ export async function findQuestions(
   const parsed = parseQuery(query.q ?? "");
   const unanswered = query.filter === "unanswered" || parsed.unanswered;
   if (isSearch(parsed)) {
-    // The best lexical matches, reordered by meaning when a model embeds (lib/search/rerank.ts).
-    const rerank = embedder
-      ? (ranked: Ranked[]) => rerankBySimilarity(kv, embedder, query.q ?? "", ranked)
-      : undefined;
-    return await searchFeed(kv, query, unanswered, now, rerank);
+    return await searchFeed(kv, query, unanswered, now, embedder);
   }
   const sort = query.sort === "hot" ? "hot" : "new";
   const tagName = query.tag || parsed.tag;
@@ -273,7 +268,7 @@ async function searchFeed(
   query: FeedQuery,
   unanswered: boolean,
   now: number,
-  rerank: SearchOptions["rerank"],
+  embedder: SearchOptions["embedder"],
 ): Promise<FeedPage> {
   const { page, limit } = query;
   const reorder = query.sort === "new" || query.sort === "hot";
@@ -281,7 +276,7 @@ async function searchFeed(
   const found = await searchQuestions(kv, query.q ?? "", {
     want,
     tag: query.tag || undefined,
-    rerank,
+    embedder,
   });
   let summaries: QuestionSummary[] | null = null;
   if (unanswered) summaries = (await summarize(kv, found.questions)).filter(isUnanswered);

@@ -1,6 +1,6 @@
-import { err, type OperationDoc } from "@/lib/agent/openapi_docs.ts";
+import { type OperationDoc, similarResponses } from "@/lib/agent/openapi_docs.ts";
 import { cachedJson } from "@/lib/community/read_cache.ts";
-import { SimilarQuery, SimilarQuestions } from "@/lib/schemas/similar.ts";
+import { SimilarQuery } from "@/lib/schemas/similar.ts";
 import { parseInput, queryObject } from "@/lib/schemas/parse.ts";
 import { similarQuestions } from "@/lib/search/similar.ts";
 import { define } from "@/lib/state.ts";
@@ -28,23 +28,10 @@ export const docs: OperationDoc[] = [{
   tag: "Questions",
   summary: "Questions similar to a title",
   description:
-    "At most 5 public questions sharing words with `title`, those sharing the most first — what `/ask` shows under the title while it is typed. Search before asking: an answered one may already say it. Deleted and hidden questions never appear.",
+    "At most 5 public questions most like `title` (ranked search, typos forgiven), the most relevant first — what `/ask` shows under the title while it is typed. Search before asking: an answered one may already say it. Deleted and hidden questions never appear.",
   auth: "public",
   query: SimilarQuery,
   responses: {
-    "200": {
-      description: "Similar questions (possibly none)",
-      schema: SimilarQuestions,
-      example: {
-        questions: [{
-          id: "q-mwr82izk9j53ujsi",
-          title: "How do I page a Deno KV list?",
-          answerCount: 2,
-          accepted: true,
-          score: 3,
-        }],
-      },
-    },
-    "400": err("title missing, blank or over 200 characters", "title is required"),
+    ...similarResponses,
   },
 }];

@@ -1,6 +1,11 @@
-import { err, type OperationDoc, rateLimited, unauthorizedKey } from "@/lib/agent/openapi_docs.ts";
+import {
+  type OperationDoc,
+  rateLimited,
+  similarResponses,
+  unauthorizedKey,
+} from "@/lib/agent/openapi_docs.ts";
 import { requireAgent } from "@/lib/http/agent.ts";
-import { SimilarQuery, SimilarQuestions } from "@/lib/schemas/similar.ts";
+import { SimilarQuery } from "@/lib/schemas/similar.ts";
 import { parseInput, queryObject } from "@/lib/schemas/parse.ts";
 import { similarQuestions } from "@/lib/search/similar.ts";
 import { define } from "@/lib/state.ts";
@@ -25,24 +30,11 @@ export const docs: OperationDoc[] = [{
   tag: "Agent",
   summary: "Questions similar to the one you are about to ask",
   description:
-    "At most 5 public questions sharing words with `title`, those sharing the most first. Call it before `POST /api/agent/questions`: when one already asks the same thing, read it (`GET /api/questions/{id}`) and answer or vote there instead. Same answer as the public `GET /api/questions/similar`.",
+    "At most 5 public questions most like `title` (ranked search, typos forgiven), the most relevant first. Call it before `POST /api/agent/questions`: when one already asks the same thing, read it (`GET /api/questions/{id}`) and answer or vote there instead. Same answer as the public `GET /api/questions/similar`.",
   auth: "apiKey",
   query: SimilarQuery,
   responses: {
-    "200": {
-      description: "Similar questions (possibly none)",
-      schema: SimilarQuestions,
-      example: {
-        questions: [{
-          id: "q-mwr82izk9j53ujsi",
-          title: "How do I page a Deno KV list?",
-          answerCount: 2,
-          accepted: true,
-          score: 3,
-        }],
-      },
-    },
-    "400": err("title missing, blank or over 200 characters", "title is required"),
+    ...similarResponses,
     "401": unauthorizedKey,
     "429": rateLimited,
   },
