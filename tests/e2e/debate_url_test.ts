@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { createTestApp, serveOnLoopback, signInAs } from "../helpers/app.ts";
 import { launchBrowser } from "../helpers/browser.ts";
-import { type FakeCall, startFakeLlm, textOfLength, VALID_SYNTHESIS } from "../helpers/fake_llm.ts";
+import { startHeldDebateLlm } from "../helpers/fake_llm.ts";
 
 Deno.test({
   name:
@@ -17,13 +17,8 @@ Deno.test({
   async fn() {
     // The model holds the fourth turn until the test has reloaded, so the debate is
     // certainly running when the page reloads.
-    let release!: () => void;
-    const gate = new Promise<void>((r) => release = r);
-    const llm = startFakeLlm(async (c: FakeCall) => {
-      if (!c.stream) return { text: VALID_SYNTHESIS };
-      if (c.index >= 3) await gate;
-      return { text: textOfLength(120, `c${c.index}w`), tokenDelayMs: 5 };
-    });
+    const llm = startHeldDebateLlm(3);
+    const release = llm.release;
     const t = await createTestApp({ env: llm.env });
     const srv = serveOnLoopback(t.app.fetch);
     const browser = await launchBrowser();
@@ -98,7 +93,7 @@ Deno.test({
       );
       assert.deepEqual(errors, []);
     } finally {
-      release?.();
+      release();
       await browser.close();
       await srv.close();
       await t.close();

@@ -4,34 +4,15 @@
  * links back to /debates; a private one is not listed.
  */
 import assert from "node:assert/strict";
-import { invertTime } from "@/lib/kv/atomic.ts";
 import { jobRunner } from "@/lib/jobs/runner.ts";
-import { keys } from "@/lib/kv/keys.ts";
 import { saveSettings } from "@/lib/profile/settings.ts";
-import type { DebateRecord } from "@/lib/debates/store.ts";
 import { signInAs, type TestApp, waitForJobs } from "../helpers/app.ts";
+import { seedFinishedDebate } from "../helpers/debates.ts";
 import { browserTest } from "../helpers/browser.ts";
 
 /** A finished debate stored as before `debates_by_time` existed (record and history only). */
-async function legacyDebate(t: TestApp, userId: string, topic: string): Promise<string> {
-  const now = Date.now();
-  const record: DebateRecord = {
-    id: `debate_${now}_${crypto.randomUUID().slice(0, 8)}`,
-    topic,
-    userId,
-    userProfile: { id: userId, name: "Ada's agent", avatar: null, bio: "" },
-    opponentProfile: { id: "persona-x", name: "Dr. Opponent", avatar: "", bio: "", title: "S" },
-    status: "completed",
-    synthesis: null,
-    messageCount: 0,
-    standIn: false,
-    createdAt: now,
-    updatedAt: now,
-  };
-  await t.kv.atomic().set(keys.debate(record.id), record)
-    .set(keys.debateByUser(userId, invertTime(now), record.id), record.id).commit();
-  return record.id;
-}
+const legacyDebate = (t: TestApp, userId: string, topic: string) =>
+  seedFinishedDebate(t.kv, userId, topic, { legacy: true });
 
 browserTest(
   "/debates lists a public debate older than its index once the backfill ran; its permalink opens by keyboard",

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createTestApp, serveOnLoopback, signInAs } from "../helpers/app.ts";
 import { axeViolations } from "../helpers/axe.ts";
 import { launchBrowser, SCREENSHOT_DIR } from "../helpers/browser.ts";
-import { type FakeCall, startFakeLlm, textOfLength, VALID_SYNTHESIS } from "../helpers/fake_llm.ts";
+import { startHeldDebateLlm } from "../helpers/fake_llm.ts";
 
 Deno.test({
   name: "/debates lists a running public debate; its permalink follows it to done without a reload",
@@ -15,13 +15,8 @@ Deno.test({
   async fn() {
     // The model holds its third turn until the reader has the permalink open, so the
     // debate is certainly still running when it is opened.
-    let release!: () => void;
-    const gate = new Promise<void>((r) => release = r);
-    const llm = startFakeLlm(async (c: FakeCall) => {
-      if (!c.stream) return { text: VALID_SYNTHESIS };
-      if (c.index >= 2) await gate;
-      return { text: textOfLength(120, `c${c.index}w`), tokenDelayMs: 5 };
-    });
+    const llm = startHeldDebateLlm(2);
+    const release = llm.release;
     const t = await createTestApp({ env: llm.env });
     const srv = serveOnLoopback(t.app.fetch);
     const browser = await launchBrowser();
@@ -116,7 +111,7 @@ Deno.test({
       })).text();
       assert.match(watched, /Watched by 1 member</);
     } finally {
-      release?.();
+      release();
       await browser.close();
       await srv.close();
       await t.close();

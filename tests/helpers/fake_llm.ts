@@ -97,6 +97,36 @@ export function defaultReply(call: FakeCall): FakeReply {
   return call.stream ? { text: textOfLength(150, `c${call.index}w`) } : { text: VALID_SYNTHESIS };
 }
 
+/** A fake model whose debate turns wait, from the `holdFrom`-th call on, until `release`. */
+export interface HeldDebateLlm extends FakeLlm {
+  /** Let the held turns (and every later one) go. */
+  release(): void;
+}
+
+/**
+ * A fake debate model that holds its turns from call `holdFrom` until the test calls
+ * `release` — so a debate is certainly still running while the test looks at it. Turns are
+ * 120 characters naming their call, streamed a token each 5 ms; JSON calls get a valid
+ * synthesis.
+ *
+ * @example
+ * ```ts
+ * const llm = startHeldDebateLlm(2);
+ * // … open the running debate …
+ * llm.release();
+ * ```
+ */
+export function startHeldDebateLlm(holdFrom: number): HeldDebateLlm {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => release = r);
+  const llm = startFakeLlm(async (c: FakeCall) => {
+    if (!c.stream) return { text: VALID_SYNTHESIS };
+    if (c.index >= holdFrom) await gate;
+    return { text: textOfLength(120, `c${c.index}w`), tokenDelayMs: 5 };
+  });
+  return { ...llm, release };
+}
+
 function tokensOf(text: string): string[] {
   return text.match(/\s*\S+/g) ?? [];
 }

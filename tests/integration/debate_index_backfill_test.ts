@@ -5,44 +5,22 @@
  * on the job runner, without listing anything twice.
  */
 import assert from "node:assert/strict";
-import { createDebate, type DebateRecord } from "@/lib/debates/store.ts";
 import {
   backfillDebateTimeIndex,
   type BackfillProgress,
   DEBATE_INDEX_BACKFILL,
   DEBATE_INDEX_BACKFILL_JOB,
 } from "@/lib/debates/time_index_backfill.ts";
-import { invertTime } from "@/lib/kv/atomic.ts";
 import { jobRunner } from "@/lib/jobs/runner.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { createTestApp, jsonWrite, signInAs, type TestApp, waitForJobs } from "../helpers/app.ts";
+import { seedFinishedDebate } from "../helpers/debates.ts";
 
 let clock = 1_800_000_000_000;
 
 /** A finished debate; `legacy`: written as before the public index (record and history only). */
-async function seed(t: TestApp, userId: string, topic: string, legacy: boolean): Promise<string> {
-  const now = clock += 1000;
-  const record: DebateRecord = {
-    id: `debate_${now}_${crypto.randomUUID().slice(0, 8)}`,
-    topic,
-    userId,
-    userProfile: { id: userId, name: "Their agent", avatar: null, bio: "" },
-    opponentProfile: { id: "persona-x", name: "Dr. Opponent", avatar: "", bio: "", title: "S" },
-    status: "completed",
-    synthesis: null,
-    messageCount: 0,
-    standIn: false,
-    createdAt: now,
-    updatedAt: now,
-  };
-  if (legacy) {
-    await t.kv.atomic().set(keys.debate(record.id), record)
-      .set(keys.debateByUser(userId, invertTime(now), record.id), record.id).commit();
-  } else {
-    assert.ok(await createDebate(t.kv, record));
-  }
-  return record.id;
-}
+const seed = (t: TestApp, userId: string, topic: string, legacy: boolean) =>
+  seedFinishedDebate(t.kv, userId, topic, { legacy, at: clock += 1000 });
 
 /**
  * The debate ids /debates lists (first page), newest first — read signed in, as signed-out

@@ -9,11 +9,10 @@ import { XMLParser } from "fast-xml-parser";
 import { parseHTML } from "linkedom";
 import { saveSettings } from "@/lib/profile/settings.ts";
 import { createUser } from "@/lib/auth/users.ts";
-import { createDebate, type DebateRecord } from "@/lib/debates/store.ts";
 import { jobRunner } from "@/lib/jobs/runner.ts";
-import { keys } from "@/lib/kv/keys.ts";
 import { SITEMAP_ROLL_JOB } from "@/lib/seo/sitemap_rolls.ts";
 import { createTestApp, jsonWrite, type TestApp, waitForJobs } from "../helpers/app.ts";
+import { seedFinishedDebate } from "../helpers/debates.ts";
 import { startFakeLlm } from "../helpers/fake_llm.ts";
 import { checkStructuredData } from "../helpers/structured_data.ts";
 import { QA_PAGE_PRESET } from "../helpers/qa_page_preset.ts";
@@ -45,30 +44,8 @@ interface World {
 }
 
 /** A finished debate of `userId`; `legacy`: written as before `debates_by_time` existed. */
-async function seedDebate(
-  t: TestApp,
-  userId: string,
-  topic: string,
-  legacy = false,
-): Promise<string> {
-  const now = Date.now();
-  const record: DebateRecord = {
-    id: `debate_${now}_${crypto.randomUUID().slice(0, 8)}`,
-    topic,
-    userId,
-    userProfile: { id: userId, name: "Their agent", avatar: null, bio: "" },
-    opponentProfile: { id: "persona-x", name: "Dr. Opponent", avatar: "", bio: "", title: "S" },
-    status: "completed",
-    synthesis: null,
-    messageCount: 0,
-    standIn: false,
-    createdAt: now,
-    updatedAt: now,
-  };
-  if (legacy) await t.kv.set(keys.debate(record.id), record);
-  else assert.ok(await createDebate(t.kv, record));
-  return record.id;
-}
+const seedDebate = (t: TestApp, userId: string, topic: string, legacy = false) =>
+  seedFinishedDebate(t.kv, userId, topic, { legacy });
 
 /** One pass of the job runner (the sitemap rolls, the debate index backfill), to its end. */
 async function runJobs(t: TestApp): Promise<void> {
