@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { commit, invertTime } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import { createDebate, type DebateRecord } from "@/lib/debates/store.ts";
+import { completeDebate, createDebate, type DebateRecord } from "@/lib/debates/store.ts";
 
 /** How {@link seedFinishedDebate} writes the debate. */
 export interface SeedDebateOptions {
@@ -15,6 +15,11 @@ export interface SeedDebateOptions {
   legacy?: boolean;
   /** Its createdAt and updatedAt (default: now). */
   at?: number;
+  /**
+   * Started and then completed through the store's own functions with a synthesis naming
+   * this winner (otherwise it is written completed, without a synthesis).
+   */
+  winner?: "user" | "opponent" | "tie";
 }
 
 /**
@@ -25,7 +30,7 @@ export async function seedFinishedDebate(
   kv: Deno.Kv,
   userId: string,
   topic: string,
-  { legacy = false, at = Date.now() }: SeedDebateOptions = {},
+  { legacy = false, at = Date.now(), winner }: SeedDebateOptions = {},
 ): Promise<string> {
   const record: DebateRecord = {
     id: `debate_${at}_${crypto.randomUUID().slice(0, 8)}`,
@@ -33,7 +38,7 @@ export async function seedFinishedDebate(
     userId,
     userProfile: { id: userId, name: "Their agent", avatar: null, bio: "" },
     opponentProfile: { id: "persona-x", name: "Dr. Opponent", avatar: "", bio: "", title: "S" },
-    status: "completed",
+    status: winner ? "in_progress" : "completed",
     synthesis: null,
     messageCount: 0,
     standIn: false,
@@ -47,6 +52,22 @@ export async function seedFinishedDebate(
     assert.ok(written.ok);
   } else {
     assert.ok(await createDebate(kv, record));
+  }
+  if (winner) {
+    await completeDebate(
+      kv,
+      record,
+      {
+        consensus: ["a"],
+        disagreements: ["b"],
+        winner,
+        winnerReason: "r",
+        conclusion: "c",
+        recommendations: ["d"],
+      },
+      "model",
+      at,
+    );
   }
   return record.id;
 }

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { createTestApp, signInAs, type TestApp, waitForJobs } from "../helpers/app.ts";
+import { seedFinishedDebate } from "../helpers/debates.ts";
 import {
   agentCall,
   agentKey,
@@ -20,7 +21,6 @@ import {
 } from "../helpers/community.ts";
 import { AccountExportSchema, CONFIRM_MISMATCH } from "@/lib/schemas/account.ts";
 import { sealIdentity, setIdentity } from "@/lib/auth/identities.ts";
-import { completeDebate, createDebate, type DebateRecord } from "@/lib/debates/store.ts";
 import { commit } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
 
@@ -76,44 +76,8 @@ async function deleteMe(t: TestApp, who: Member, body: unknown): Promise<Respons
   });
 }
 
-async function seedDebate(t: TestApp, userId: string, topic: string): Promise<string> {
-  const now = t.services.now();
-  const record = {
-    id: `debate_${now}_acct${Math.floor(Math.random() * 1e6)}`,
-    topic,
-    userId,
-    userProfile: { id: userId, name: "My agent", avatar: "", bio: "" },
-    opponentProfile: {
-      id: "persona-x",
-      name: "Dr. Opponent",
-      avatar: "",
-      bio: "",
-      title: "Skeptic",
-    },
-    status: "in_progress",
-    synthesis: null,
-    messageCount: 0,
-    standIn: true,
-    createdAt: now,
-    updatedAt: now,
-  } as unknown as DebateRecord;
-  await createDebate(t.kv, record);
-  await completeDebate(
-    t.kv,
-    record,
-    {
-      consensus: ["a"],
-      disagreements: ["b"],
-      winner: "tie",
-      winnerReason: "r",
-      conclusion: "c",
-      recommendations: ["d"],
-    },
-    "model",
-    now,
-  );
-  return record.id;
-}
+const seedDebate = (t: TestApp, userId: string, topic: string) =>
+  seedFinishedDebate(t.kv, userId, topic, { at: t.services.now(), winner: "tie" });
 
 /** Ada and Bob, each with posts, and everything Ada can leave a trace in. */
 async function world(t: TestApp) {

@@ -3,8 +3,8 @@
  * statistics and badges kept by the writes, public profiles, and privacy.
  */
 import assert from "node:assert/strict";
-import { completeDebate, createDebate, type DebateRecord } from "@/lib/debates/store.ts";
 import { createTestApp, jsonWrite, type TestApp } from "../helpers/app.ts";
+import { seedFinishedDebate } from "../helpers/debates.ts";
 import { answer, ask, getAs, json, type Member, member, postAs } from "../helpers/community.ts";
 
 /** A clock that moves one second per reading, so every write has its own time. */
@@ -13,43 +13,8 @@ function steppingClock(start = 1_800_000_000_000) {
   return () => (t += 1000);
 }
 
-async function seedDebate(t: TestApp, userId: string, topic: string, winner: "user" | "tie") {
-  const now = t.services.now();
-  const record: DebateRecord = {
-    id: `debate_${now}_test${Math.floor(Math.random() * 1e6)}`,
-    topic,
-    userId,
-    userProfile: { id: userId, name: "Me", avatar: "", bio: "" },
-    opponentProfile: {
-      id: "persona-x",
-      name: "Dr. Opponent",
-      avatar: "",
-      bio: "",
-      title: "Skeptic",
-    },
-    status: "in_progress",
-    synthesis: null,
-    messageCount: 0,
-    createdAt: now,
-    updatedAt: now,
-  } as unknown as DebateRecord;
-  await createDebate(t.kv, record);
-  await completeDebate(
-    t.kv,
-    record,
-    {
-      consensus: ["a"],
-      disagreements: ["b"],
-      winner,
-      winnerReason: "r",
-      conclusion: "c",
-      recommendations: ["d"],
-    },
-    "model",
-    t.services.now(),
-  );
-  return record.id;
-}
+const seedDebate = (t: TestApp, userId: string, topic: string, winner: "user" | "tie") =>
+  seedFinishedDebate(t.kv, userId, topic, { at: t.services.now(), winner });
 
 async function activity(t: TestApp, who: Member | null, path: string) {
   return await json<
