@@ -152,9 +152,14 @@ const ROUTES: Record<string, string[] | string> = {
   "./routes/api/questions/[id]/follow.ts": "writes; 404 on a hidden question",
   "./routes/api/questions/[id]/index.ts": ["/api/questions/{q}", "/api/questions/{hq}"],
   "./routes/api/questions/[id]/invite.ts": "writes: finding 1 test",
+  "./routes/api/questions/[id]/map.ts": ["/api/questions/{q}/map", "/api/questions/{hq}/map"],
   "./routes/api/questions/[id]/messages.ts": "writes; refuses a hidden question",
   "./routes/api/questions/[id]/panel/events.ts": "expert events of a question it checks",
   "./routes/api/questions/[id]/revisions.ts": ["/api/questions/{hq}/revisions"],
+  "./routes/api/questions/[id]/summary.ts": [
+    "/api/questions/{q}/summary",
+    "/api/questions/{hq}/summary",
+  ],
   "./routes/api/questions/similar.ts": [
     `/api/questions/similar?title=${HIDDEN_Q}%20offensive%20title`,
     "/api/questions/similar?title=garden%20ferns",
