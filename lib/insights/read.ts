@@ -15,6 +15,7 @@
  * @module
  */
 import { counterValue, getAll } from "../kv/atomic.ts";
+import { cachedRead } from "../community/read_cache.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import type { MessageRecord } from "../community/messages/model.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
@@ -85,6 +86,16 @@ export function withoutAnswers(
   return checked.success ? checked.data : null;
 }
 
+/** Options of {@link readThreadInsights}. */
+export interface ReadInsightsOptions {
+  /**
+   * Share one read per question for this long, in ms (the question page passes its
+   * thread's one-second read cache time; lib/community/read_cache.ts): what is cached does
+   * not depend on the viewer, whose visibility is applied after. 0 or absent: no cache.
+   */
+  cacheMs?: number;
+}
+
 /**
  * Both insights of a question for `viewer`, or null when the question is unknown or not
  * theirs to see. Schedules the job when either is stale; never waits for it.
@@ -100,9 +111,32 @@ export async function readThreadInsights(
   reader: InsightReader,
   questionId: string,
   viewer: Viewer | null | undefined,
+  opts: ReadInsightsOptions = {},
 ): Promise<ThreadInsightsView | null> {
-  const { kv } = reader;
   if (!isLookupId(questionId)) return null;
+  const shared = opts.cacheMs
+    ? await cachedRead(
+      reader.kv,
+      `insights:${questionId}`,
+      opts.cacheMs,
+      () => loadInsights(reader, questionId),
+    )
+    : await loadInsights(reader, questionId);
+  if (!shared || !maySee(shared.question, viewer)) return null;
+  return shared.view;
+}
+
+/** What one read of a question's insights gives, before any viewer's visibility. */
+interface LoadedInsights {
+  question: QuestionRecord;
+  view: ThreadInsightsView;
+}
+
+async function loadInsights(
+  reader: InsightReader,
+  questionId: string,
+): Promise<LoadedInsights | null> {
+  const { kv } = reader;
   const [qEntry, counter, accepted, mapEntry, summaryEntry, job] = await kv.getMany([
     keys.question(questionId),
     keys.answerCount(questionId),
@@ -112,7 +146,7 @@ export async function readThreadInsights(
     keys.job("insights", questionId),
   ]);
   const q = qEntry.value as QuestionRecord | null;
-  if (!q || !maySee(q, viewer)) return null;
+  if (!q) return null;
   const now: ThreadNow = {
     answers: counterValue(counter.value),
     accepted: (accepted.value as string | null) ?? null,
@@ -161,7 +195,7 @@ export async function readThreadInsights(
   const shownSummary: ThreadSummaryValue | null = summary?.value && !withdrawn(summary)
     ? summary.value
     : null;
-  return {
+  const view: ThreadInsightsView = {
     map: {
       map: shownMap,
       messageCount: shownMap ? map!.messageCount : now.answers,
@@ -178,4 +212,5 @@ export async function readThreadInsights(
     },
     standIn: { map: !!map?.standIn, summary: !!summary?.standIn },
   };
+  return { question: q, view };
 }

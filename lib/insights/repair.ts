@@ -167,6 +167,18 @@ export function repairMap(raw: unknown, answers: InsightAnswer[]): OpinionMapVal
     });
   }
   if (nodes.length === 0) return null;
+  // Free text may name answers by label ("A3"): the reader sees node numbers instead.
+  const numberOfAnswer = new Map(nodes.map((n, i) => [n.messageId, i + 1]));
+  const relabel = (text: string) =>
+    text.replace(/\bA(\d{1,3})\b/g, (all, n: string) => {
+      const a = answers.find((x) => x.label === `A${Number(n)}`);
+      const k = a ? numberOfAnswer.get(a.id) : undefined;
+      return k ? `answer ${k}` : a ? "another answer" : all;
+    });
+  for (const n of nodes) {
+    n.summary = relabel(n.summary);
+    n.keyArgument = relabel(n.keyArgument);
+  }
   const nodeRef = (ref: unknown): string | undefined => {
     if (typeof ref !== "string" && typeof ref !== "number") return undefined;
     const s = String(ref).trim();
@@ -186,7 +198,12 @@ export function repairMap(raw: unknown, answers: InsightAnswer[]): OpinionMapVal
     const key = `${source}>${target}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    edges.push({ source, target, relation, reason: clip(r.reason, EDGE_REASON_MAX) });
+    edges.push({
+      source,
+      target,
+      relation,
+      reason: clip(relabel(String(r.reason ?? "")), EDGE_REASON_MAX),
+    });
   }
   const clusters: MapClusterValue[] = [];
   const clustered = new Set<string>();
@@ -206,7 +223,7 @@ export function repairMap(raw: unknown, answers: InsightAnswer[]): OpinionMapVal
       label: clip(r.label ?? r.name, CLUSTER_LABEL_MAX) || stanceLabel(stance),
       stance,
       nodeIds,
-      summary: clip(r.summary, CLUSTER_SUMMARY_MAX),
+      summary: clip(relabel(String(r.summary ?? "")), CLUSTER_SUMMARY_MAX),
     });
   }
   const map = { nodes, edges, clusters };

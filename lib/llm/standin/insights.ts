@@ -70,6 +70,8 @@ export function stanceOf(text: string): Stance {
   return "neutral";
 }
 
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 function sentences(text: string): string[] {
   return text.match(/[^.!?]+[.!?]+|[^.!?]+$/g)?.map((s) => s.trim()).filter(Boolean) ?? [];
 }
@@ -84,14 +86,15 @@ const CAMP: Record<Stance, string> = {
 function nodesOf(answers: PromptAnswer[]) {
   return answers.map((a, i) => {
     const s = sentences(a.text);
-    const because = s.find((x) => /\b(because|since|so that|as it)\b/i.test(x));
+    // The reason given ("because …"), else the second sentence; none when there is neither.
+    const because = /\b(?:because|since|so that)\b\s*([^.!?]+)/i.exec(a.text)?.[1];
     const weight = a.accepted ? 0.9 : Math.min(0.8, 0.3 + Math.round(a.text.length / 40) / 100);
     return {
       id: `n${i + 1}`,
       answer: a.label,
       stance: stanceOf(a.text),
       summary: cutAtWord(s[0] ?? a.text, 140),
-      keyArgument: cutAtWord(because ?? s[1] ?? s[0] ?? a.text, 200),
+      keyArgument: cutAtWord(because ? capitalize(because.trim()) : s[1] ?? "", 200),
       weight: Math.round(weight * 100) / 100,
     };
   });
@@ -156,7 +159,7 @@ export function standInMap(answers: PromptAnswer[]): string {
         summary: cutAtWord(
           `${members.length} answer${
             members.length === 1 ? "" : "s"
-          }; led by ${lead.answer}: ${lead.summary}`,
+          }; the weightiest: ${lead.summary}`,
           240,
         ),
       };

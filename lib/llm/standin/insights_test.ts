@@ -31,7 +31,9 @@ Deno.test("stand-in: the same map prompt gives the same valid map, stances from 
   const map = repairMap(JSON.parse(first), answers);
   assert.ok(map);
   assert.deepEqual(map.nodes.map((n) => n.stance), ["support", "oppose", "conditional", "support"]);
-  assert.equal(map.nodes[0].keyArgument, "Yes, you should, because it saves time.");
+  assert.equal(map.nodes[0].keyArgument, "It saves time", "the reason it gives");
+  assert.equal(map.nodes[1].keyArgument, "", "no reason given, no key argument made up");
+  assert.ok(map.edges.every((e) => !/\bA\d/.test(e.reason)), "labels read as answer numbers");
   assert.ok(map.edges.some((e) => e.relation === "oppose"));
   assert.deepEqual(map.clusters.map((c) => c.stance), ["support", "oppose", "conditional"]);
 });
