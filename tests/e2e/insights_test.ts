@@ -53,7 +53,10 @@ browserTest(
       const cites = summary.locator("a.cite");
       assert.ok(await cites.count() > 0, "the summary cites answers");
       const citeHref = await cites.first().getAttribute("href");
-      assert.ok(ids.some((id) => citeHref === `#${id}`), `a citation links to an answer: ${citeHref}`);
+      assert.ok(
+        ids.some((id) => citeHref === `#${id}`),
+        `a citation links to an answer: ${citeHref}`,
+      );
 
       const map = page.getByTestId("opinion-map");
       assert.match(await map.innerText(), /AI-written/);
@@ -64,9 +67,9 @@ browserTest(
       const nodes = svg.locator("a.map-node");
       assert.equal(await nodes.count(), VIEWS.length);
       // Shapes say the stance besides colour: more than one kind of shape is drawn.
-      const shapes = await svg.locator(".map-shape").evaluateAll((els) =>
-        [...new Set(els.map((e) => e.tagName))]
-      );
+      const shapes = await svg.locator(".map-shape").evaluateAll((
+        els,
+      ) => [...new Set(els.map((e) => e.tagName))]);
       assert.ok(shapes.length >= 2, `shapes: ${shapes}`);
       // The text list names every answer too.
       assert.equal(await map.locator(".map-list a").count(), VIEWS.length);

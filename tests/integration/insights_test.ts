@@ -13,7 +13,9 @@ import {
   type MapResponseValue,
   SummaryResponse,
   type SummaryResponseValue,
+  ThreadInsights,
 } from "@/lib/schemas/insights.ts";
+import { toolText, withMcp } from "../helpers/mcp.ts";
 import { createTestApp, type TestApp, waitForJobs } from "../helpers/app.ts";
 import { answer, ask, getAs, json, type Member, member, postAs } from "../helpers/community.ts";
 import { type FakeCall, type FakeReply, startFakeLlm } from "../helpers/fake_llm.ts";
@@ -396,5 +398,41 @@ Deno.test("insights: two instances on one store asked at once start one job and 
     await b.close();
     await llm.close();
     await Deno.remove(path).catch(() => {});
+  }
+});
+
+Deno.test("MCP get_thread_summary: the summary and the map in one call, scheduled like the REST reads; unknown question a tool error", async () => {
+  const llm = startFakeLlm(modelReply);
+  try {
+    await withMcp(
+      async ({ t, client }) => {
+        const asker = await member(t, "Asker");
+        const qid = await ask(t, asker, { title: "Read this long thread in one call" });
+        for (let i = 0; i < 8; i++) await answer(t, await member(t, `P${i}`), qid, VIEWS[i]);
+        const first = await client.callTool({ name: "get_thread_summary", arguments: { id: qid } });
+        const pending = ThreadInsights.parse(first.structuredContent);
+        assert.equal(pending.summary.status, "generating");
+        assert.equal(pending.map.status, "generating");
+        await waitForJobs();
+        const done = ThreadInsights.parse(
+          (await client.callTool({ name: "get_thread_summary", arguments: { id: qid } }))
+            .structuredContent,
+        );
+        assert.equal(done.questionId, qid);
+        assert.ok(done.summary.summary && done.map.map);
+        assert.equal(done.map.map.nodes.length, 8);
+        assert.equal(done.summary.aiGenerated, true);
+        const missing = await client.callTool({
+          name: "get_thread_summary",
+          arguments: { id: "q-nope" },
+        });
+        assert.equal(missing.isError, true);
+        assert.match(toolText(missing), /Question not found/);
+      },
+      undefined,
+      { env: llm.env },
+    );
+  } finally {
+    await llm.close();
   }
 });

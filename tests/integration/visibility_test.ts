@@ -282,6 +282,7 @@ const TOOLS: Record<string, ((w: World) => Record<string, unknown>)[] | string> 
     (w) => ({ targetType: "message", id: w.hiddenAid }),
     (w) => ({ targetType: "message", id: w.deletedAid }),
   ],
+  get_thread_summary: [(w) => ({ id: w.qid }), (w) => ({ id: w.hiddenQid })],
   ask_question: "writes",
   reply: "writes; refuses a hidden question",
   vote: "writes; 404 on hidden targets",
@@ -318,6 +319,11 @@ Deno.test("visibility: every MCP tool is classified, and none that reads posts s
     }
     const hidden = await client.callTool({ name: "get_question", arguments: { id: w.hiddenQid } });
     assert.equal(hidden.isError, true);
+    const hiddenInsights = await client.callTool({
+      name: "get_thread_summary",
+      arguments: { id: w.hiddenQid },
+    });
+    assert.equal(hiddenInsights.isError, true);
     for (const id of [w.hiddenAid, w.deletedAid]) {
       const post = await client.callTool({
         name: "read_post",
