@@ -101,10 +101,9 @@ export function OpinionMap(
         <ShapeIcon stance={node.stance} /> <a href={href(node.messageId)}>Answer {number}</a>{" "}
         <span class="muted">({STANCE_WORDS[node.stance].toLowerCase()})</span>:{" "}
         <span dir="auto">{node.summary}</span>
+        {node.keyArgument && " "}
         {node.keyArgument && (
-          <span class="map-key" dir="auto">
-            {" "}Key argument: {node.keyArgument}
-          </span>
+          <span class="map-key" dir="auto">Key argument: {node.keyArgument}</span>
         )}
       </li>
     );
