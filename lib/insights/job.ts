@@ -90,6 +90,28 @@ export function insightsJobKind(services: InsightServices): JobKind {
     // An instance without a model leaves the job to others.
     canRun: () => services.llm !== undefined,
     run: (ctx) => runInsightsJob(services, ctx),
+    // A run that kept failing (not the model: that is handled inside) is let go with a
+    // retry time on both entries, so reads do not start it again at once.
+    giveUp: async (ctx) => {
+      const retryAt = services.now() + FAILURE_BACKOFF_MS;
+      const kinds = ["map", "summary"] as const;
+      const got = await ctx.kv.getMany<Cached[]>(kinds.map((k) => keys.insight(ctx.id, k)));
+      await commit(ctx.kv, (op) => {
+        ctx.finish(op);
+        kinds.forEach((k, i) => {
+          const entry: Cached = got[i].value ?? {
+            value: null,
+            messageCount: 0,
+            generatedAt: services.now(),
+            counterAt: -1,
+            acceptedAt: null,
+            basis: [],
+            signature: "none",
+          };
+          op.set(keys.insight(ctx.id, k), { ...entry, retryAt });
+        });
+      });
+    },
   };
 }
 
