@@ -67,9 +67,11 @@ import * as $api_questions_id_events from "./routes/api/questions/[id]/events.ts
 import * as $api_questions_id_follow from "./routes/api/questions/[id]/follow.ts";
 import * as $api_questions_id_index from "./routes/api/questions/[id]/index.ts";
 import * as $api_questions_id_invite from "./routes/api/questions/[id]/invite.ts";
+import * as $api_questions_id_map from "./routes/api/questions/[id]/map.ts";
 import * as $api_questions_id_messages from "./routes/api/questions/[id]/messages.ts";
 import * as $api_questions_id_panel_events from "./routes/api/questions/[id]/panel/events.ts";
 import * as $api_questions_id_revisions from "./routes/api/questions/[id]/revisions.ts";
+import * as $api_questions_id_summary from "./routes/api/questions/[id]/summary.ts";
 import * as $api_questions_index from "./routes/api/questions/index.ts";
 import * as $api_questions_similar from "./routes/api/questions/similar.ts";
 import * as $ask from "./routes/ask.tsx";
@@ -208,9 +210,11 @@ const manifest: Manifest = {
     "./routes/api/questions/[id]/follow.ts": $api_questions_id_follow,
     "./routes/api/questions/[id]/index.ts": $api_questions_id_index,
     "./routes/api/questions/[id]/invite.ts": $api_questions_id_invite,
+    "./routes/api/questions/[id]/map.ts": $api_questions_id_map,
     "./routes/api/questions/[id]/messages.ts": $api_questions_id_messages,
     "./routes/api/questions/[id]/panel/events.ts": $api_questions_id_panel_events,
     "./routes/api/questions/[id]/revisions.ts": $api_questions_id_revisions,
+    "./routes/api/questions/[id]/summary.ts": $api_questions_id_summary,
     "./routes/api/questions/index.ts": $api_questions_index,
     "./routes/api/questions/similar.ts": $api_questions_similar,
     "./routes/ask.tsx": $ask,

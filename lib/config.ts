@@ -95,6 +95,11 @@ export interface Config {
   /** AI expert panels started per day across all instances (`EXPERT_PANEL_PER_DAY`; 0 = none). */
   expertPanelPerDay: number;
   /**
+   * Opinion maps and thread summaries written per day across all instances
+   * (`INSIGHTS_PER_DAY`; 0 = none): each one is a model call (lib/insights/budget.ts).
+   */
+  insightsPerDay: number;
+  /**
    * Live streams (SSE) open at once in one process: per client address
    * (`STREAMS_PER_IP`) and in all (`STREAMS_PER_PROCESS`); past either a stream is
    * refused with 503 (lib/http/stream_slots.ts).
@@ -213,6 +218,7 @@ const envSchema = z.object({
   }).max(100_000).default(50),
   DEBATES_PER_USER_PER_DAY: limitVar(50),
   EXPERT_PANEL_PER_DAY: limitVar(200),
+  INSIGHTS_PER_DAY: limitVar(500),
   STREAMS_PER_IP: streamCap(20),
   STREAMS_PER_PROCESS: streamCap(1000),
   NEW_ACCOUNT_HOURS: z.coerce.number({ error: "must be a number" })
@@ -360,6 +366,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     maxConcurrentDebates: env.MAX_CONCURRENT_DEBATES,
     debatesPerUserPerDay: env.DEBATES_PER_USER_PER_DAY,
     expertPanelPerDay: env.EXPERT_PANEL_PER_DAY,
+    insightsPerDay: env.INSIGHTS_PER_DAY,
     streams: { perIp: env.STREAMS_PER_IP, perProcess: env.STREAMS_PER_PROCESS },
     newAccountHours: env.NEW_ACCOUNT_HOURS,
   };

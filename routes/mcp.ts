@@ -95,6 +95,7 @@ async function serve(ctx: Context<AppState>): Promise<Response> {
       limits: ctx.state.services.config.limits,
       embedder: ctx.state.services.embedder,
       origin: ctx.state.services.config.appOrigin,
+      llm: ctx.state.services.llm,
     }, parsedBody);
     return withHeaders(res, agent ? rateLimitHeaders(agent.rate) : limited!.headers);
   } catch (err) {

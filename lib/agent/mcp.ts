@@ -103,6 +103,8 @@ import {
 } from "./mcp_resources.ts";
 import { compactAuthor, fitTexts } from "./mcp_size.ts";
 import { mcpThreadPage, readPost, readPostCall } from "./mcp_thread.ts";
+import { readThreadInsights } from "../insights/read.ts";
+import { ThreadInsights, ThreadInsightsInput } from "../schemas/insights.ts";
 
 /** Server name and version announced on `initialize`. */
 export const MCP_SERVER_INFO = { name: "parley", version: "1.0.0" } as const;
@@ -135,6 +137,11 @@ export interface McpCaller {
   embedder?: Embedder | null;
   /** The site's origin (APP_ORIGIN), for links in Markdown renderings. */
   origin?: string;
+  /**
+   * The language model, when this instance has one: a stale summary or map is then
+   * rewritten in the background (lib/insights/); without one the cached ones are served.
+   */
+  llm?: unknown;
 }
 
 type Json = Record<string, unknown>;
@@ -233,6 +240,20 @@ export const MCP_TOOLS: readonly ToolDef[] = [
         );
       }
       return post as unknown as Json;
+    },
+  }),
+  tool({
+    name: "get_thread_summary",
+    title: "Read a long thread in one call",
+    description:
+      "A question's AI-written summary (what the answers agree on, where they differ, the accepted answer's point; [1], [2] … cite the answer ids in cites, null under 8 answers) and its opinion map (each answer's stance — support, oppose, neutral, conditional — summary and key argument, how answers relate, the camps; null under 3 answers), both written by a model and cached. Never waits: status says generating while a newer one is written. Same as GET /api/questions/{id}/summary and /map.",
+    input: ThreadInsightsInput,
+    output: ThreadInsights,
+    readOnly: true,
+    async run({ kv, now, userId, llm }, args) {
+      const got = await readThreadInsights({ kv, now, llm }, args.id, { userId });
+      if (!got) throw new HttpError(404, "Question not found");
+      return { questionId: args.id, summary: got.summary, map: got.map };
     },
   }),
   tool({

@@ -108,6 +108,8 @@
  * | `["panel_events", questionId, seq]` | `StoredEvent` `{type, data}` | the panel's SSE events (typing, message, done, failed), seq 1, 2, … (lib/kv/event_log.ts) |
  * | `["panel_event_head", questionId]` | number (last seq) | set with every event; followers `kv.watch` it |
  * | `["panel_day", day]` | number (panels started that UTC day) | checked + set when a panel starts: the `EXPERT_PANEL_PER_DAY` budget; `expireIn` 2 days |
+ * | `["insights", questionId, "map" \| "summary"]` | `StoredInsight` `{value, messageCount, generatedAt, counterAt, acceptedAt, basis, signature, retryAt?}` | a question's cached opinion map / thread summary (lib/insights/): written only by its job `["jobs", "insights", questionId]` under the job's fence; read by `GET /api/questions/:id/map` and `/summary` and the question page |
+ * | `["insights_day", day]` | number (maps and summaries written that UTC day) | checked + set before each model call of the insights job: the `INSIGHTS_PER_DAY` budget; `expireIn` 2 days |
  * | `["expert_invites", questionId, expertId]` | `{by, at}` | checked absent and set with the invited expert's job: once per expert and question |
  * | `["reply_counts", rootAnswerId]` | `Deno.KvU64` | `sum` +1 per reply under the answer: "N replies" and the reply pages |
  * | `["answers_by_score", questionId, 0 − score, createdAt, id]` | `true` | every top-level answer in `sort=votes` order (up − down descending, ties oldest first), the accepted one included (the reader puts it first): written with the answer (score 0), moved by the op of every vote that changes its score, removed by the op that deletes it (a "[deleted]" placeholder with replies keeps its row); lib/community/answer_order.ts |
@@ -526,6 +528,12 @@ export const keys = {
   panelEvent: (questionId: string, seq: number): Deno.KvKey => ["panel_events", questionId, seq],
   panelEventHead: (questionId: string): Deno.KvKey => ["panel_event_head", questionId],
   panelDay: (day: string): Deno.KvKey => ["panel_day", day],
+  insight: (questionId: string, kind: "map" | "summary"): Deno.KvKey => [
+    "insights",
+    questionId,
+    kind,
+  ],
+  insightsDay: (day: string): Deno.KvKey => ["insights_day", day],
   expertInvite: (questionId: string, expertId: string): Deno.KvKey => [
     "expert_invites",
     questionId,

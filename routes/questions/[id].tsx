@@ -39,6 +39,9 @@ import { PageMeta } from "@/lib/seo/page_meta.tsx";
 import { JsonLd } from "@/lib/seo/json_ld.tsx";
 import { qaPage } from "@/lib/seo/qa_page.ts";
 import { define } from "@/lib/state.ts";
+import { readThreadInsights, type ThreadInsightsView } from "@/lib/insights/read.ts";
+import { OpinionMap } from "@/components/insights/OpinionMap.tsx";
+import { ThreadSummary } from "@/components/insights/ThreadSummary.tsx";
 
 interface Data {
   /** The thread page as this viewer may see it (no voter lists: the page shows none). */
@@ -53,6 +56,8 @@ interface Data {
   extras: { following: boolean; hidden: string[] };
   /** No one but the panel has answered and the panel is still at work. */
   panelPreparing: boolean;
+  /** The AI-written summary and opinion map (null when they could not be read). */
+  insights: ThreadInsightsView | null;
 }
 
 /**
@@ -70,7 +75,8 @@ interface Data {
  * | thread, cache miss: 2 round trips | 11: `getMany` record + 5 counters + answer-order marker ‖ `list` answer index (score-ordered rows for `sort=votes`); then 9 `getMany` (30 records, 60 vote counters) | same 11 |
  * | thread, cache hit (within 1 s, no write through this process) | 0 | 0 |
  * | viewer state, beside the thread | 0 | 3: `getMany` follow + question vote/favorite ‖ `list` own votes ‖ `list` own favorites |
- * | total | 11 (and signed-out pages are page-cached) | 16 miss, 5 hit |
+ * | summary and map, beside the thread (lib/insights/read.ts, same one-second cache) | 1 `getMany`, and 1–3 `getMany` of the answers a cached map or summary was made from | same |
+ * | total | 12 (and signed-out pages are page-cached) | 17 miss, 5 hit |
  *
  * Before: 53 signed out and 65 signed in, 31 of them a `kv.list` of voter keys the page
  * never shows. A viewer with `OWN_INDEX_LIMIT` (40) or more votes (or favorites) anywhere
@@ -91,6 +97,14 @@ export const handler = define.handlers<Data>({
     const parsed = ThreadQuery.safeParse(queryObject(ctx.url));
     const query = parsed.success ? parsed.data : { page: 1 };
     const thread = readThreadPage(kv, ctx.params.id, query, viewer, feedCacheMs);
+    // The summary and map are read beside the thread (never waiting for a model); a
+    // failure to read them leaves them out, not the page.
+    const insights = Promise.resolve(viewer).then((v) =>
+      readThreadInsights(ctx.state.services, ctx.params.id, v, { cacheMs: feedCacheMs })
+    ).catch((err) => {
+      console.error(`Question ${ctx.params.id}: insights not read`, err);
+      return null;
+    });
     // The viewer's own state starts beside the thread; only its fallback needs the ids.
     const [question, state] = await Promise.all([
       thread,
@@ -109,6 +123,7 @@ export const handler = define.handlers<Data>({
     const noPeople = question.page === 1 && question.messages.every((m) => m.expertId);
     return page({
       panelPreparing: noPeople && await panelAtWork(kv, question.id),
+      insights: await insights,
       question,
       votes: state.votes,
       favorites: state.favorites,
@@ -146,6 +161,14 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
     url,
     now,
   };
+  // A node or citation links to its answer here when this page shows it, else to its page.
+  const onPage = new Set(q.messages.map((m) => m.id));
+  const answerHref = (id: string) =>
+    onPage.has(id)
+      ? `#${encodeURIComponent(id)}`
+      : `/questions/${encodeURIComponent(q.id)}?answer=${encodeURIComponent(id)}#${
+        encodeURIComponent(id)
+      }`;
 
   return (
     <>
@@ -236,6 +259,23 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
         )}
         <QuestionLive questionId={q.id} messageCount={q.messageCount} />
       </article>
+
+      {data.insights && (
+        <>
+          <ThreadSummary
+            data={data.insights.summary}
+            href={answerHref}
+            now={now}
+            standIn={data.insights.standIn.summary}
+          />
+          <OpinionMap
+            data={data.insights.map}
+            href={answerHref}
+            now={now}
+            standIn={data.insights.standIn.map}
+          />
+        </>
+      )}
 
       <section class="answers" aria-labelledby="answers-heading">
         {/* The AI panel's messages are not answers (nor replies to count here). */}

@@ -498,6 +498,15 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
       "/api/questions/{id}/revisions",
       await anon("/api/questions/q-no/revisions"),
     );
+    // The AI-written opinion map and summary (null on a short thread, with their state).
+    for (const kind of ["map", "summary"]) {
+      await c.check("GET", `/api/questions/{id}/${kind}`, await anon(`${q}/${kind}`));
+      await c.check(
+        "GET",
+        `/api/questions/{id}/${kind}`,
+        await anon(`/api/questions/q-no/${kind}`),
+      );
+    }
     const m = `/api/messages/${mine.id}`;
     await c.check("PATCH", "/api/messages/{id}", await edit(ada, m, { content: "Mine, edited" }));
     await c.check("PATCH", "/api/messages/{id}", await edit(bob, m, { content: "x" }));

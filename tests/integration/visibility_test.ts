@@ -152,9 +152,14 @@ const ROUTES: Record<string, string[] | string> = {
   "./routes/api/questions/[id]/follow.ts": "writes; 404 on a hidden question",
   "./routes/api/questions/[id]/index.ts": ["/api/questions/{q}", "/api/questions/{hq}"],
   "./routes/api/questions/[id]/invite.ts": "writes: finding 1 test",
+  "./routes/api/questions/[id]/map.ts": ["/api/questions/{q}/map", "/api/questions/{hq}/map"],
   "./routes/api/questions/[id]/messages.ts": "writes; refuses a hidden question",
   "./routes/api/questions/[id]/panel/events.ts": "expert events of a question it checks",
   "./routes/api/questions/[id]/revisions.ts": ["/api/questions/{hq}/revisions"],
+  "./routes/api/questions/[id]/summary.ts": [
+    "/api/questions/{q}/summary",
+    "/api/questions/{hq}/summary",
+  ],
   "./routes/api/questions/similar.ts": [
     `/api/questions/similar?title=${HIDDEN_Q}%20offensive%20title`,
     "/api/questions/similar?title=garden%20ferns",
@@ -277,6 +282,7 @@ const TOOLS: Record<string, ((w: World) => Record<string, unknown>)[] | string> 
     (w) => ({ targetType: "message", id: w.hiddenAid }),
     (w) => ({ targetType: "message", id: w.deletedAid }),
   ],
+  get_thread_summary: [(w) => ({ id: w.qid }), (w) => ({ id: w.hiddenQid })],
   ask_question: "writes",
   reply: "writes; refuses a hidden question",
   vote: "writes; 404 on hidden targets",
@@ -313,6 +319,11 @@ Deno.test("visibility: every MCP tool is classified, and none that reads posts s
     }
     const hidden = await client.callTool({ name: "get_question", arguments: { id: w.hiddenQid } });
     assert.equal(hidden.isError, true);
+    const hiddenInsights = await client.callTool({
+      name: "get_thread_summary",
+      arguments: { id: w.hiddenQid },
+    });
+    assert.equal(hiddenInsights.isError, true);
     for (const id of [w.hiddenAid, w.deletedAid]) {
       const post = await client.callTool({
         name: "read_post",

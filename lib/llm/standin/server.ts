@@ -13,6 +13,7 @@ import { STANDIN_MODEL } from "../from_config.ts";
 import { composeAnswer } from "./compose.ts";
 import { readPrompt } from "./read_prompt.ts";
 import { composeExpert, readExpert } from "./expert.ts";
+import { composeInsight } from "./insights.ts";
 
 /** Pacing of streamed answers (tests and the benchmark may change it). */
 export const standInPacing = {
@@ -38,6 +39,11 @@ export function standInAnswer(req: StandInRequest): string {
     req.response_format?.type === "json_schema";
   const messages = toChatMessages(req);
   const reading = readPrompt(messages, json);
+  // An opinion map or thread summary (lib/insights/prompts.ts): built from the answers.
+  const insight = reading.wantsJson
+    ? composeInsight(messages.filter((m) => m.role === "user").map((m) => m.content).join("\n"))
+    : null;
+  if (insight) return insight;
   // Seated on the AI expert panel: a short message in that expert's field.
   const expert = reading.wantsJson ? null : readExpert(messages.map((m) => m.content).join("\n"));
   const text = expert
