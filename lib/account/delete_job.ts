@@ -153,6 +153,7 @@ const USER_BUCKETS = [
   "post_new_questions",
   "post_new_messages",
   "debates_daily",
+  "roundtables_daily",
   "ai_ideas",
   "ai_draft",
   "markdown_preview",

@@ -13,6 +13,7 @@ import { STANDIN_MODEL } from "../from_config.ts";
 import { composeAnswer } from "./compose.ts";
 import { readPrompt } from "./read_prompt.ts";
 import { composeExpert, readExpert } from "./expert.ts";
+import { composeRoundtableJson } from "./roundtable.ts";
 
 /** Pacing of streamed answers (tests and the benchmark may change it). */
 export const standInPacing = {
@@ -38,8 +39,12 @@ export function standInAnswer(req: StandInRequest): string {
     req.response_format?.type === "json_schema";
   const messages = toChatMessages(req);
   const reading = readPrompt(messages, json);
+  const all = messages.map((m) => m.content).join("\n");
+  // A roundtable's panel or minutes: JSON shaped for that roundtable.
+  const roundtable = composeRoundtableJson(all, reading);
+  if (roundtable) return roundtable;
   // Seated on the AI expert panel: a short message in that expert's field.
-  const expert = reading.wantsJson ? null : readExpert(messages.map((m) => m.content).join("\n"));
+  const expert = reading.wantsJson ? null : readExpert(all);
   const text = expert
     ? composeExpert(expert, reading.topic, {
       seed: reading.seed,
