@@ -110,31 +110,36 @@ export default function RoundtableStart({ experts }: Props) {
       </div>
       <fieldset class="stack">
         <legend>Experts</legend>
-        <label class="row">
+        <label class="roundtable-choice">
           <input
             type="radio"
             name="who"
             checked={!choose}
             onChange={() => setChoose(false)}
           />
-          Let the AI choose {ROUNDTABLE_MIN_EXPERTS}–{ROUNDTABLE_MAX_EXPERTS} experts for the topic
+          <span>
+            Let the AI choose {ROUNDTABLE_MIN_EXPERTS}–{ROUNDTABLE_MAX_EXPERTS}{" "}
+            experts for the topic
+          </span>
         </label>
-        <label class="row">
+        <label class="roundtable-choice">
           <input type="radio" name="who" checked={choose} onChange={() => setChoose(true)} />
-          Choose them myself
+          <span>Choose them myself</span>
         </label>
         {choose && (
           <ul class="roundtable-picker" data-testid="roundtable-picker">
             {experts.map((x) => (
               <li key={x.id}>
-                <label class="row">
+                <label class="roundtable-choice">
                   <input
                     type="checkbox"
                     value={x.id}
                     checked={picked.includes(x.id)}
                     onChange={() => toggle(x.id)}
                   />
-                  {x.name} <span class="hint">{x.title}</span>
+                  <span>
+                    {x.name} <span class="hint">{x.title}</span>
+                  </span>
                 </label>
               </li>
             ))}

@@ -366,3 +366,39 @@ Deno.test("over the limits: a user's daily roundtables (429 with Retry-After) an
     await llm.close();
   }
 });
+
+Deno.test("minutes that fail validation are repaired once; when nothing usable comes back the roundtable fails cleanly with an error event and keeps its statements", async () => {
+  const base = roundtableReply();
+  const prompts: string[] = [];
+  const llm = startFakeLlm((call) => {
+    if (call.stream) return base(call);
+    prompts.push(call.messages.at(-1)!.content);
+    // One stance for an expert who is not at the table, twice.
+    return { text: JSON.stringify({ stances: [{ expertId: "ghost", position: "x" }] }) };
+  });
+  const t = await createTestApp({ env: llm.env });
+  try {
+    const { cookie } = await signInAs(t, "Host");
+    const res = await start(t, cookie, {
+      topic: TOPIC,
+      expertIds: ["ada", "omar", "mei"],
+      rounds: 2,
+    });
+    const events = parseResumable(await res.text());
+    assert.deepEqual(events.slice(-2).map((e) => e.type), ["summarizing", "error"]);
+    assert.equal(events.at(-1)!.data.message, "The minutes could not be written.");
+    assert.equal(prompts.length, 2, "asked, then asked to repair");
+    assert.match(prompts[1], /not valid JSON for the requested shape/);
+    const rt = await (await t.request(`/api/roundtables/${events[0].data.id}`, {
+      headers: { cookie },
+    })).json();
+    assert.equal(rt.status, "failed");
+    assert.equal(rt.error, "The minutes could not be written.");
+    assert.equal(rt.messages.length, 9);
+    assert.equal(rt.minutes, null);
+  } finally {
+    await waitForJobs(10_000, "roundtable");
+    await t.close();
+    await llm.close();
+  }
+});
