@@ -1,6 +1,7 @@
 import { HttpError, page } from "@/lib/fresh/mod.ts";
 import { Panel, type SeatView } from "@/components/RoundtableView.tsx";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
+import { PRIVATE_ROUNDTABLE } from "@/components/PrivateDebate.tsx";
 import RoundtableLive from "@/islands/RoundtableLive.tsx";
 import ShareButton from "@/islands/ShareButton.tsx";
 import { expertById } from "@/lib/panel/experts.ts";
@@ -11,9 +12,6 @@ import { type RoundtableJson, roundtableToJson } from "@/lib/roundtables/store.t
 import { Head } from "@/lib/fresh/head.ts";
 import { PageMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
-
-/** The message of the 404 a private roundtable's link answers with. */
-export const PRIVATE_ROUNDTABLE = "This roundtable is private";
 
 interface Data {
   rt: RoundtableJson;

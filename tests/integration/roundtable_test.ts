@@ -323,6 +323,14 @@ Deno.test("refusals: bad input is a 400 with issues, never a 5xx; only the owner
       assert.equal(hidden.status, 404, path);
       await hidden.body?.cancel();
     }
+    const page = await t.request(`/roundtables/${id}`, { headers: { cookie: other.cookie } });
+    assert.equal(page.status, 404);
+    assert.match(await page.text(), /This roundtable is private/);
+    const ownPage = await t.request(`/roundtables/${id}`, { headers: { cookie } });
+    assert.equal(ownPage.status, 200);
+    const html = await ownPage.text();
+    assert.match(html, /every statement and the minutes are AI-written/);
+    assert.ok(!html.includes('data-testid="interject-form"'), "no interjection once it ended");
     const owner = await t.request(`/api/roundtables/${id}`, { headers: { cookie } });
     assert.equal(owner.status, 200);
     await owner.body?.cancel();
