@@ -74,6 +74,10 @@ import * as $api_questions_id_revisions from "./routes/api/questions/[id]/revisi
 import * as $api_questions_id_summary from "./routes/api/questions/[id]/summary.ts";
 import * as $api_questions_index from "./routes/api/questions/index.ts";
 import * as $api_questions_similar from "./routes/api/questions/similar.ts";
+import * as $api_roundtables_id_events from "./routes/api/roundtables/[id]/events.ts";
+import * as $api_roundtables_id_index from "./routes/api/roundtables/[id]/index.ts";
+import * as $api_roundtables_id_interject from "./routes/api/roundtables/[id]/interject.ts";
+import * as $api_roundtables_index from "./routes/api/roundtables/index.ts";
 import * as $ask from "./routes/ask.tsx";
 import * as $auth_callback_oauth from "./routes/auth/callback/oauth.ts";
 import * as $auth_callback_provider_a from "./routes/auth/callback/provider_a.ts";
@@ -107,6 +111,8 @@ import * as $questions_id from "./routes/questions/[id].tsx";
 import * as $questions_id_edit from "./routes/questions/[id]/edit.tsx";
 import * as $questions_id_revisions from "./routes/questions/[id]/revisions.tsx";
 import * as $robots_txt from "./routes/robots.txt.ts";
+import * as $roundtables_id from "./routes/roundtables/[id].tsx";
+import * as $roundtables_index from "./routes/roundtables/index.tsx";
 import * as $signin from "./routes/signin.tsx";
 import * as $sitemap_xml from "./routes/sitemap.xml.ts";
 import * as $sitemaps_kind_page from "./routes/sitemaps/[kind]/[page].ts";
@@ -135,6 +141,8 @@ import * as $island_PostActions from "./islands/PostActions.tsx";
 import * as $island_PrivacySettings from "./islands/PrivacySettings.tsx";
 import * as $island_ProfileEditor from "./islands/ProfileEditor.tsx";
 import * as $island_QuestionLive from "./islands/QuestionLive.tsx";
+import * as $island_RoundtableLive from "./islands/RoundtableLive.tsx";
+import * as $island_RoundtableStart from "./islands/RoundtableStart.tsx";
 import * as $island_ShareButton from "./islands/ShareButton.tsx";
 import * as $island_SimilarQuestions from "./islands/SimilarQuestions.tsx";
 import * as $island_VoteButtons from "./islands/VoteButtons.tsx";
@@ -217,6 +225,10 @@ const manifest: Manifest = {
     "./routes/api/questions/[id]/summary.ts": $api_questions_id_summary,
     "./routes/api/questions/index.ts": $api_questions_index,
     "./routes/api/questions/similar.ts": $api_questions_similar,
+    "./routes/api/roundtables/[id]/events.ts": $api_roundtables_id_events,
+    "./routes/api/roundtables/[id]/index.ts": $api_roundtables_id_index,
+    "./routes/api/roundtables/[id]/interject.ts": $api_roundtables_id_interject,
+    "./routes/api/roundtables/index.ts": $api_roundtables_index,
     "./routes/ask.tsx": $ask,
     "./routes/auth/callback/oauth.ts": $auth_callback_oauth,
     "./routes/auth/callback/provider_a.ts": $auth_callback_provider_a,
@@ -250,6 +262,8 @@ const manifest: Manifest = {
     "./routes/questions/[id]/edit.tsx": $questions_id_edit,
     "./routes/questions/[id]/revisions.tsx": $questions_id_revisions,
     "./routes/robots.txt.ts": $robots_txt,
+    "./routes/roundtables/[id].tsx": $roundtables_id,
+    "./routes/roundtables/index.tsx": $roundtables_index,
     "./routes/signin.tsx": $signin,
     "./routes/sitemap.xml.ts": $sitemap_xml,
     "./routes/sitemaps/[kind]/[page].ts": $sitemaps_kind_page,
@@ -280,6 +294,8 @@ const manifest: Manifest = {
     "./islands/PrivacySettings.tsx": $island_PrivacySettings,
     "./islands/ProfileEditor.tsx": $island_ProfileEditor,
     "./islands/QuestionLive.tsx": $island_QuestionLive,
+    "./islands/RoundtableLive.tsx": $island_RoundtableLive,
+    "./islands/RoundtableStart.tsx": $island_RoundtableStart,
     "./islands/ShareButton.tsx": $island_ShareButton,
     "./islands/SimilarQuestions.tsx": $island_SimilarQuestions,
     "./islands/VoteButtons.tsx": $island_VoteButtons,

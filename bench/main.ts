@@ -8,7 +8,7 @@
  *
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50), BENCH_ONLY (a
  * comma-separated subset of home, signin, debate, community, participation, speed, stress,
- * cache, notifications, panel, streams, rerank, backup, search, insights). The search section (bench/search.ts) runs
+ * cache, notifications, panel, roundtable, streams, rerank, backup, search, insights). The search section (bench/search.ts) runs
  * at 10k questions; BENCH_SEARCH_FULL=1 adds 100k and the extrapolation to 1M. The speed and stress sections build their "before" trees
  * themselves from named commits (bench/before_tree.ts: a temporary git worktree, removed
  * after; skipped with a line where git or the commit is missing); BENCH_BEFORE names the
@@ -115,6 +115,8 @@ if (wanted("stress")) await (await import("./stress.ts")).run();
 if (wanted("cache")) await (await import("./cache.ts")).run();
 if (wanted("notifications")) await (await import("./notifications.ts")).run();
 if (wanted("panel")) await (await import("./panel.ts")).run();
+// Roundtables: model calls and KV commits per roundtable, beside a debate.
+if (wanted("roundtable")) await (await import("./roundtable.ts")).run();
 // Streams: 8,000 attempted live streams against a real main.ts, beside bare Deno.serve.
 if (wanted("streams")) await (await import("./streams.ts")).run();
 // Semantic rerank: 30 candidates reranked, beside reading their records, same run.

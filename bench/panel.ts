@@ -27,7 +27,7 @@ function reply(call: FakeCall) {
 }
 
 /** Count every KV commit (atomic ops and single writes) of a store. */
-function countCommits(kv: Deno.Kv): { n: number } {
+export function countCommits(kv: Deno.Kv): { n: number } {
   const counter = { n: 0 };
   const atomic = kv.atomic.bind(kv);
   kv.atomic = () => {

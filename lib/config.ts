@@ -94,6 +94,10 @@ export interface Config {
   debatesPerUserPerDay: number;
   /** AI expert panels started per day across all instances (`EXPERT_PANEL_PER_DAY`; 0 = none). */
   expertPanelPerDay: number;
+  /** Roundtables one user may start per day (`ROUNDTABLES_PER_USER_PER_DAY`; 0 turns it off). */
+  roundtablesPerUserPerDay: number;
+  /** Roundtables started per day across all instances (`ROUNDTABLES_PER_DAY`; 0 = none). */
+  roundtablesPerDay: number;
   /**
    * Opinion maps and thread summaries written per day across all instances
    * (`INSIGHTS_PER_DAY`; 0 = none): each one is a model call (lib/insights/budget.ts).
@@ -219,6 +223,8 @@ const envSchema = z.object({
   DEBATES_PER_USER_PER_DAY: limitVar(50),
   EXPERT_PANEL_PER_DAY: limitVar(200),
   INSIGHTS_PER_DAY: limitVar(500),
+  ROUNDTABLES_PER_USER_PER_DAY: limitVar(10),
+  ROUNDTABLES_PER_DAY: limitVar(100),
   STREAMS_PER_IP: streamCap(20),
   STREAMS_PER_PROCESS: streamCap(1000),
   NEW_ACCOUNT_HOURS: z.coerce.number({ error: "must be a number" })
@@ -367,6 +373,8 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     debatesPerUserPerDay: env.DEBATES_PER_USER_PER_DAY,
     expertPanelPerDay: env.EXPERT_PANEL_PER_DAY,
     insightsPerDay: env.INSIGHTS_PER_DAY,
+    roundtablesPerUserPerDay: env.ROUNDTABLES_PER_USER_PER_DAY,
+    roundtablesPerDay: env.ROUNDTABLES_PER_DAY,
     streams: { perIp: env.STREAMS_PER_IP, perProcess: env.STREAMS_PER_PROCESS },
     newAccountHours: env.NEW_ACCOUNT_HOURS,
   };

@@ -175,3 +175,17 @@ export interface LiveCounts {
   upvotes: number;
   downvotes: number;
 }
+
+// ——— Roundtables ———
+
+/** Longest roundtable background (characters). */
+export const BACKGROUND_MAX_CHARS = 2000;
+/** Longest host interjection (characters). */
+export const INTERJECTION_MAX_CHARS = 500;
+/** Fewest and most experts at a roundtable, and its discussion rounds (after the opening). */
+export const ROUNDTABLE_MIN_EXPERTS = 3;
+export const ROUNDTABLE_MAX_EXPERTS = 5;
+export const ROUNDTABLE_MIN_ROUNDS = 2;
+export const ROUNDTABLE_MAX_ROUNDS = 5;
+/** Discussion rounds when the host names none. */
+export const ROUNDTABLE_DEFAULT_ROUNDS = 3;

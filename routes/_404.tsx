@@ -1,16 +1,17 @@
-import { isPrivateDebate, PrivateDebate } from "@/components/PrivateDebate.tsx";
+import { isPrivateDebate, PRIVATE_ROUNDTABLE, PrivateDebate } from "@/components/PrivateDebate.tsx";
 import { Head } from "@/lib/fresh/head.ts";
 import { define } from "@/lib/state.ts";
 
 /** Not-found page; a private debate's link says it is private instead. */
 export default define.page(function NotFound({ url, error, state }) {
   if (isPrivateDebate(error)) {
+    const roundtable = (error as Error).message === PRIVATE_ROUNDTABLE;
     return (
       <>
         <Head>
-          <title>Private debate · Parley</title>
+          <title>{roundtable ? "Private roundtable · Parley" : "Private debate · Parley"}</title>
         </Head>
-        <PrivateDebate user={state.user} url={url} />
+        <PrivateDebate user={state.user} url={url} roundtable={roundtable} />
       </>
     );
   }

@@ -5,7 +5,7 @@
  * the person's own indexes phase by phase, a batch at a time:
  *
  * follows → posts (`authored`, then the activity indexes for posts written before it) →
- * votes → favorites → flags → debates → notifications → the rest (statistics, badges,
+ * votes → favorites → flags → debates → roundtables → notifications → the rest (statistics, badges,
  * avatar and rate-limit state, idempotency records).
  *
  * Each batch erases its items (./erase.ts: each step idempotent), then one commit under the
@@ -33,6 +33,7 @@ import {
   eraseDebate,
   eraseMessage,
   eraseQuestion,
+  eraseRoundtable,
   removeFavorite,
 } from "./erase.ts";
 
@@ -49,6 +50,7 @@ export const DELETION_PHASES = [
   "favorites",
   "flags",
   "debates",
+  "roundtables",
   "notifications",
   "rest",
 ] as const;
@@ -87,6 +89,8 @@ function phasePrefix(phase: DeletionPhase, userId: string): Deno.KvKey | null {
       return keys.flagsByUserPrefix(userId);
     case "debates":
       return keys.debatesByUserPrefix(userId);
+    case "roundtables":
+      return keys.roundtablesByUserPrefix(userId);
     case "notifications":
       return keys.notificationsPrefix(userId);
     case "rest":
@@ -138,6 +142,9 @@ async function eraseBatch(
     case "debates":
       for (const r of rows) await eraseDebate(kv, userId, r.value as string);
       return;
+    case "roundtables":
+      for (const r of rows) await eraseRoundtable(kv, userId, r.value as string);
+      return;
     case "notifications":
     case "rest":
       return; // the rows are all there is
@@ -153,6 +160,7 @@ const USER_BUCKETS = [
   "post_new_questions",
   "post_new_messages",
   "debates_daily",
+  "roundtables_daily",
   "ai_ideas",
   "ai_draft",
   "markdown_preview",

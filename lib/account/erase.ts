@@ -35,6 +35,7 @@ import type { FavoriteRecord, UserFavoriteEntry } from "../community/favorites.t
 import type { TargetType } from "../community/targets.ts";
 import type { FlagRecord, ModQueueEntry } from "../moderation/moderation.ts";
 import type { DebateRecord } from "../debates/store.ts";
+import type { RoundtableRecord } from "../roundtables/model.ts";
 import {
   DELETED_USER,
   DELETED_USER_NAME,
@@ -392,6 +393,41 @@ export async function eraseDebate(kv: Deno.Kv, userId: string, debateId: string)
       if ((watches.value ?? 0) > 0) {
         op.delete(keys.debateByWatches(watches.value!, inv, debateId));
       }
+    }
+    return { op, result: null };
+  });
+}
+
+/**
+ * Remove one roundtable of `userId` with everything it keeps: record, statements, the
+ * host's interjections, events, list rows, and a job still running it (whose fenced writes
+ * then fail).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * await eraseRoundtable(kv, "u_1", "rt_1700000000000_k3j9x0qa2m");
+ * ```
+ */
+export async function eraseRoundtable(kv: Deno.Kv, userId: string, id: string): Promise<void> {
+  for (
+    const prefix of [
+      keys.roundtableMessagesPrefix(id),
+      keys.roundtableInterjectionsPrefix(id),
+      ["roundtable_events", id],
+    ]
+  ) await deletePrefix(kv, prefix);
+  await updateAtomically(async () => {
+    const rec = await kv.get<RoundtableRecord>(keys.roundtable(id));
+    const op = kv.atomic().check(rec)
+      .delete(keys.roundtable(id))
+      .delete(keys.roundtableEventHead(id))
+      .delete(keys.job("roundtable", id))
+      .delete(keys.jobLease("roundtable", id));
+    const r = rec.value;
+    if (r && r.userId === userId) {
+      const inv = invertTime(r.createdAt);
+      op.delete(keys.roundtableByUser(userId, inv, id)).delete(keys.roundtableByTime(inv, id));
     }
     return { op, result: null };
   });

@@ -24,6 +24,7 @@ export const TAG_ORDER: readonly OperationDoc["tag"][] = [
   "Agent keys",
   "Agent sign-in (OAuth)",
   "Debates",
+  "Roundtables",
   "Profiles",
   "Notifications",
   "Moderation",
@@ -361,6 +362,10 @@ export function buildOpenApi(origin: string, operations: OperationDoc[]): Json {
           "Parley as the OAuth 2.1 authorization server of its MCP server: discovery, dynamic registration, tokens (PKCE S256, public clients)",
       },
       { name: "Debates", description: "AI debates, streamed as Server-Sent Events" },
+      {
+        name: "Roundtables",
+        description: "AI expert roundtables with a human host, streamed as Server-Sent Events",
+      },
       { name: "Profiles", description: "Profiles, statistics, badges, activity and settings" },
       {
         name: "Notifications",

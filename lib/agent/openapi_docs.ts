@@ -54,6 +54,7 @@ export interface OperationDoc {
     | "Agent keys"
     | "Agent sign-in (OAuth)"
     | "Debates"
+    | "Roundtables"
     | "Profiles"
     | "Notifications"
     | "Moderation"

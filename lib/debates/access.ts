@@ -1,6 +1,6 @@
 /**
- * Who may read a saved debate: its owner always; anyone else only while the owner's
- * `debateArchive` setting is public.
+ * Who may read a saved debate (or roundtable): its owner always; anyone else only while
+ * the owner's `debateArchive` setting is public.
  *
  * @module
  */
@@ -53,7 +53,27 @@ export async function debateAccess(
 ): Promise<{ ok: true; debate: Debate } | { ok: false; reason: "not_found" | "private" }> {
   const debate = await getDebate(kv, id, now);
   if (!debate) return { ok: false, reason: "not_found" };
-  if (viewerId === debate.userId) return { ok: true, debate };
-  const { debateArchive } = await getSettings(kv, debate.userId);
-  return debateArchive === "public" ? { ok: true, debate } : { ok: false, reason: "private" };
+  return await archiveOpenTo(kv, debate.userId, viewerId)
+    ? { ok: true, debate }
+    : { ok: false, reason: "private" };
+}
+
+/**
+ * Whether `viewerId` (null: signed out) may read what `ownerId` keeps in their debate
+ * archive — their debates and roundtables: the owner always, anyone else while the
+ * owner's `debateArchive` setting is public.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * if (await archiveOpenTo(kv, "u_owner", null)) console.log("public");
+ * ```
+ */
+export async function archiveOpenTo(
+  kv: Deno.Kv,
+  ownerId: string,
+  viewerId: string | null,
+): Promise<boolean> {
+  if (viewerId === ownerId) return true;
+  return (await getSettings(kv, ownerId)).debateArchive === "public";
 }

@@ -58,7 +58,9 @@ async function setLease(kv: Deno.Kv, id: string, until: number | null, now: numb
 }
 
 /**
- * Take a slot for a new debate of `userId`, or say why not and when to retry.
+ * Take a slot for a new debate of `userId`, or say why not and when to retry. Roundtables
+ * take their slots from the same ceiling (they share the model) and count against their own
+ * daily quota, named by `quota` (default `debates_daily`).
  *
  * @example
  * ```ts
@@ -69,7 +71,13 @@ async function setLease(kv: Deno.Kv, id: string, until: number | null, now: numb
  */
 export async function acquireDebateSlot(
   kv: Deno.Kv,
-  opts: { userId: string; max: number; perUserPerDay: number; now: () => number },
+  opts: {
+    userId: string;
+    max: number;
+    perUserPerDay: number;
+    now: () => number;
+    quota?: string;
+  },
 ): Promise<AcquireSlotResult> {
   const id = crypto.randomUUID();
   const t = opts.now();
@@ -91,7 +99,14 @@ export async function acquireDebateSlot(
   });
   if (taken > 0) return { ok: false, reason: "busy", retryAfter: taken, max: opts.max };
   if (opts.perUserPerDay > 0) {
-    const quota = await hitRateLimit(kv, "debates_daily", opts.userId, opts.perUserPerDay, DAY, t);
+    const quota = await hitRateLimit(
+      kv,
+      opts.quota ?? "debates_daily",
+      opts.userId,
+      opts.perUserPerDay,
+      DAY,
+      t,
+    );
     if (!quota.allowed) {
       await setLease(kv, id, null, opts.now());
       return {

@@ -15,7 +15,7 @@
  * @module
  */
 import { jsonAnswer } from "../llm/json.ts";
-import { type LlmClient, LlmError } from "../llm/types.ts";
+import { type ChatMessage, type LlmClient, LlmError } from "../llm/types.ts";
 import { MessageClipper } from "./clip.ts";
 import { choosePersona, type Persona } from "./personas.ts";
 import { type Debaters, synthesisPrompt, turnPrompt } from "./prompts.ts";
@@ -143,19 +143,44 @@ export async function acceptDebate(
   return { record, opponent, request };
 }
 
+/** How one streamed turn is asked for and clipped. */
+export interface ClippedTurnOptions {
+  /** The speaker's name: a leading `Name:` label the model adds is dropped. */
+  speaker: string;
+  /** Longest message kept (characters). */
+  maxChars: number;
+  temperature: number;
+  maxTokens: number;
+}
+
 /**
  * Stream one turn: forward text as soon as it is certain to stay in the message, stop
- * reading once the message is fixed, and return the clipped message.
+ * reading once the message is fixed, and return the clipped message. Debates and
+ * roundtables stream their turns through it.
+ *
+ * @example
+ * ```ts
+ * import type { LlmClient, ChatMessage } from "@/lib/llm/types.ts";
+ * declare const llm: LlmClient;
+ * declare const prompt: ChatMessage[];
+ * const text = await streamClippedTurn(llm, prompt, {
+ *   speaker: "Ada",
+ *   maxChars: 200,
+ *   temperature: 0.8,
+ *   maxTokens: 120,
+ * }, (chunk) => console.log(chunk));
+ * ```
+ * @throws {LlmError} when the model fails or returns nothing.
  */
-async function streamTurn(
+export async function streamClippedTurn(
   llm: LlmClient,
-  prompt: ReturnType<typeof turnPrompt>,
-  speaker: string,
+  prompt: ChatMessage[],
+  opts: ClippedTurnOptions,
   onChunk: (text: string) => void,
 ): Promise<string> {
-  const clipper = new MessageClipper(MESSAGE_MAX_CHARS, speaker);
+  const clipper = new MessageClipper(opts.maxChars, opts.speaker);
   for await (
-    const delta of llm.stream(prompt, { temperature: TURN_TEMPERATURE, maxTokens: TURN_MAX_TOKENS })
+    const delta of llm.stream(prompt, { temperature: opts.temperature, maxTokens: opts.maxTokens })
   ) {
     const ready = clipper.push(delta);
     if (ready) onChunk(ready);
@@ -237,10 +262,15 @@ export async function runDebate(
       const role: Role = turn % 2 === 0 ? "user" : "opponent";
       const name = role === "user" ? record.userProfile.name : opponent.name;
       emit({ type: "start", data: { role, name } });
-      const content = await streamTurn(
+      const content = await streamClippedTurn(
         deps.llm,
         turnPrompt(debaters, role, messages),
-        name,
+        {
+          speaker: name,
+          maxChars: MESSAGE_MAX_CHARS,
+          temperature: TURN_TEMPERATURE,
+          maxTokens: TURN_MAX_TOKENS,
+        },
         (text) => emit({ type: "chunk", data: { role, content: text } }),
       );
       const message: DebateMessage = { role, name, content, timestamp: deps.now() };

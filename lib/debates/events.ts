@@ -54,7 +54,8 @@ export async function readEvents(
 
 /**
  * Drop the partial text of turns that were restarted (a `start`, chunks, then another
- * `start` before any `message`): a replay then reads like one clean run.
+ * `start` before any `message`): a replay then reads like one clean run. Roundtables name
+ * their own turn events (`speaking` … `statement`).
  *
  * @example
  * ```ts
@@ -65,14 +66,20 @@ export async function readEvents(
  * ]).map((e) => e.seq); // [3]
  * ```
  */
-export function dropAbandonedTurns(events: SequencedEvent[]): SequencedEvent[] {
-  const out: SequencedEvent[] = [];
+export function dropAbandonedTurns<E extends { type: string }>(
+  events: E[],
+  turn: { start: string; settled: string[] } = {
+    start: "start",
+    settled: ["message", "synthesizing"],
+  },
+): E[] {
+  const out: E[] = [];
   let openStart = -1;
   for (const e of events) {
-    if (e.type === "start") {
+    if (e.type === turn.start) {
       if (openStart >= 0) out.splice(openStart);
       openStart = out.length;
-    } else if (e.type === "message" || e.type === "synthesizing") {
+    } else if (turn.settled.includes(e.type)) {
       openStart = -1;
     }
     out.push(e);

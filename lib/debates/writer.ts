@@ -1,8 +1,8 @@
 /**
  * The only door through which a debate's run writes to KV: its events (text deltas
- * batched), its messages and its end, each op carrying the fence of the debate's job
- * (lib/jobs/runner.ts). Once another instance holds the job — this one stalled, was
- * partitioned, or released it at shutdown — every write fails and the run learns so from a
+ * batched), its messages and its end, each op carrying the fence of the debate's job —
+ * the shared fenced writer of lib/jobs/event_writer.ts on the debate's log. Once another
+ * instance holds the job every write fails and the run learns so from a
  * {@link LeaseLostError} and stops.
  *
  * Events are stored as `["debate_events", id, seq]` (seq 1, 2, …) with the head
@@ -18,27 +18,22 @@
  *
  * @module
  */
-import { commit } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
+import {
+  CHUNK_FLUSH_CHARS,
+  CHUNK_FLUSH_MS,
+  type FencedJob,
+  JobEventWriter,
+  LeaseLostError,
+} from "../jobs/event_writer.ts";
 import type { DebateEvent } from "./model.ts";
 
-/** A text batch is stored once it holds this many characters… */
-export const CHUNK_FLUSH_CHARS = 120;
-/** …or this long after its first delta. */
-export const CHUNK_FLUSH_MS = 150;
+export { CHUNK_FLUSH_CHARS, CHUNK_FLUSH_MS, LeaseLostError };
 
 /** One stored event (the SSE event's type and data). */
 export interface StoredDebateEvent {
   type: DebateEvent["type"];
   data: unknown;
-}
-
-/** Thrown into a run whose job another instance holds now: stop without writing. */
-export class LeaseLostError extends Error {
-  constructor(debateId: string) {
-    super(`Lost the job of debate ${debateId}`);
-    this.name = "LeaseLostError";
-  }
 }
 
 /** A listener of the events a writer emits (raw, before batching), in order. */
@@ -56,144 +51,26 @@ export type EventListener = (event: DebateEvent) => void;
  * await writer.close();
  * ```
  */
-export class DebateWriter {
-  #lost = false;
-  #closed = false;
-  #chain: Promise<unknown> = Promise.resolve();
-  #pending: { role: string; text: string } | null = null;
-  #flushTimer: ReturnType<typeof setTimeout> | undefined;
-  #listeners: EventListener[] = [];
-
+export class DebateWriter extends JobEventWriter<DebateEvent> {
   /**
    * @param job the run's fence and signal (lib/jobs/runner.ts `JobContext`)
    * @param seq the last stored event's sequence number
    */
-  constructor(
-    readonly kv: Deno.Kv,
-    readonly debateId: string,
-    private readonly job: {
-      fence(op: Deno.AtomicOperation): Deno.AtomicOperation;
-      signal: AbortSignal;
-    },
-    private seq: number,
-  ) {}
-
-  /** True once the run may no longer write (another instance holds it, or shutdown). */
-  get lost(): boolean {
-    return this.#lost || this.job.signal.aborted;
-  }
-
-  /** The last stored event's sequence number. */
-  get lastSeq(): number {
-    return this.seq;
-  }
-
-  /** Receive every event as it is emitted or committed. */
-  listen(listener: EventListener): void {
-    this.#listeners.push(listener);
-  }
-
-  #tell(event: DebateEvent): void {
-    for (const l of this.#listeners) {
-      try {
-        l(event);
-      } catch (err) {
-        // A listener's failure (a client gone) never stops the debate.
-        console.error("Debate event listener failed", err);
-      }
-    }
-  }
-
-  /**
-   * Emit an event that needs no other write with it (init, start, chunk, synthesizing).
-   * Chunks are batched per {@link CHUNK_FLUSH_CHARS}/{@link CHUNK_FLUSH_MS}; storage
-   * happens in the background, in order.
-   */
-  emit(event: DebateEvent): void {
-    if (this.lost || this.#closed) return;
-    this.#tell(event);
-    if (event.type === "chunk") {
-      const { role, content } = event.data;
-      if (this.#pending && this.#pending.role !== role) this.#flush();
-      if (!this.#pending) {
-        this.#pending = { role, text: "" };
-        this.#flushTimer = setTimeout(() => this.#flush(), CHUNK_FLUSH_MS);
-      }
-      this.#pending.text += content;
-      if (this.#pending.text.length >= CHUNK_FLUSH_CHARS) this.#flush();
-      return;
-    }
-    this.#flush();
-    this.#enqueue([event]).catch(() => {});
-  }
-
-  /**
-   * Store `events` together with the writes of `build` in one op checked against the
-   * lease, after every event emitted before; the events reach listeners once stored.
-   *
-   * @throws {LeaseLostError} when another instance holds the debate now.
-   */
-  async commit(
-    events: DebateEvent[],
-    build: (op: Deno.AtomicOperation) => void = () => {},
-  ): Promise<void> {
-    if (this.lost) throw new LeaseLostError(this.debateId);
-    this.#flush();
-    await this.#enqueue(events, build);
-    for (const e of events) this.#tell(e);
-  }
-
-  #flush(): void {
-    clearTimeout(this.#flushTimer);
-    this.#flushTimer = undefined;
-    const pending = this.#pending;
-    this.#pending = null;
-    if (!pending || !pending.text) return;
-    this.#enqueue([
-      { type: "chunk", data: { role: pending.role, content: pending.text } } as DebateEvent,
-    ]).catch(() => {});
-  }
-
-  #enqueue(
-    events: DebateEvent[],
-    build?: (op: Deno.AtomicOperation) => void,
-  ): Promise<void> {
-    const run = this.#chain.then(async () => {
-      if (this.lost) throw new LeaseLostError(this.debateId);
-      const first = this.seq + 1;
-      const res = await commit(this.kv, (op) => {
-        this.job.fence(op);
-        events.forEach((e, i) =>
-          op.set(
-            keys.debateEvent(this.debateId, first + i),
-            {
-              type: e.type,
-              data: e.data,
-            } satisfies StoredDebateEvent,
-          )
-        );
-        op.set(keys.debateEventHead(this.debateId), this.seq + events.length);
-        build?.(op);
-      });
-      if (!res.ok) {
-        this.#lose();
-        throw new LeaseLostError(this.debateId);
-      }
-      this.seq += events.length;
-    });
-    this.#chain = run.catch(() => {});
-    return run;
-  }
-
-  #lose(): void {
-    if (!this.lost) console.warn(`Debate ${this.debateId}: another instance holds it now`);
-    this.#lost = true;
-  }
-
-  /** The run ended: store what is pending and wait for queued writes. */
-  async close(): Promise<void> {
-    this.#flush();
-    this.#closed = true;
-    await this.#chain;
+  constructor(kv: Deno.Kv, readonly debateId: string, job: FencedJob, seq: number) {
+    super(
+      kv,
+      `Debate ${debateId}`,
+      {
+        event: (n) => keys.debateEvent(debateId, n),
+        head: keys.debateEventHead(debateId),
+      },
+      job,
+      seq,
+      {
+        speakerOf: (e) => e.type === "chunk" ? e.data.role : null,
+        textOf: (e) => e.type === "chunk" ? e.data.content : "",
+        merge: (role, content) => ({ type: "chunk", data: { role, content } }) as DebateEvent,
+      },
+    );
   }
 }

@@ -95,20 +95,21 @@ export function debateCapacityError(
   r:
     | { ok: false; reason: "busy"; retryAfter: number; max: number }
     | { ok: false; reason: "daily_quota"; retryAfter: number; limit: number },
+  noun: "debates" | "roundtables" = "debates",
 ): HttpError {
   const headers = { "retry-after": String(r.retryAfter) };
   if (r.reason === "busy") {
     return new HttpError(
       503,
-      `Parley is busy: ${r.max} debates are running. Try again in ${
-        roundedWaitInWords(r.retryAfter)
-      }.`,
+      `Parley is busy: ${r.max} ${
+        noun === "debates" ? "debates" : "debates and roundtables"
+      } are running. Try again in ${roundedWaitInWords(r.retryAfter)}.`,
       { extra: { retryAfter: r.retryAfter }, headers },
     );
   }
   return new HttpError(
     429,
-    `Too many debates: you can start ${r.limit} per day. Try again in ${
+    `Too many ${noun}: you can start ${r.limit} per day. Try again in ${
       roundedWaitInWords(r.retryAfter)
     }.`,
     { extra: { retryAfter: r.retryAfter }, headers },

@@ -1,5 +1,5 @@
 /**
- * Parley's job kinds on the process's runner: debates, expert panels, answers' follower
+ * Parley's job kinds on the process's runner: debates, expert panels, roundtables, answers' follower
  * fan-outs, backfills of the vote-ordered answer rows, account deletions, the search index's reindexing and
  * backfill, the AI avatar (every 30 s), questions' embeddings (every 30 s), the sitemap rolls
  * (every 10 min), the one-time backfill of the public debates' index, and questions' opinion
@@ -11,6 +11,7 @@
 import { avatarJobKind } from "../avatar/job.ts";
 import { debateJobKind } from "../debates/job.ts";
 import { panelJobKind } from "../panel/job.ts";
+import { roundtableJobKind } from "../roundtables/job.ts";
 import { fanoutJobKind } from "../notifications/fanout.ts";
 import { answerOrderJobKind } from "../community/answer_order_job.ts";
 import { searchJobKind } from "../search/job.ts";
@@ -37,6 +38,7 @@ export function appJobs(services: Services): JobRunner {
   return jobRunner(services.kv, { now: services.now })
     .register(debateJobKind(services))
     .register(panelJobKind(services))
+    .register(roundtableJobKind(services))
     .register(fanoutJobKind(services.now))
     .register(answerOrderJobKind())
     .register(accountDeletionJobKind(services.now))

@@ -36,6 +36,19 @@
  * | `["debate_event_head", debateId]` | number (last seq) | set with every event; followers `kv.watch` it |
  * | `["debates_running", debateId]` | `RunningDebate` `{userId, request, opponentId}` | what a resumed run needs: written with the debate (and its job, `["jobs", "debate", id]`), deleted in its last op |
  *
+ * Roundtables (lib/roundtables/), laid out like debates:
+ *
+ * | Key | Value | Written with |
+ * |-----|-------|--------------|
+ * | `["roundtables", id]` | `RoundtableRecord` (no messages) | with both indexes below, its job and its log's head |
+ * | `["roundtable_messages", id, index]` | `RoundtableMessage` | one per turn, with its `statement` event and the record |
+ * | `["roundtable_interjections", id, n]` | `StoredInterjection` | the host's words (n = 1, 2, …), written by the owner's request under a check; `afterMessageId` set when the run takes it up |
+ * | `["roundtables_by_user", userId, invertTime(createdAt), id]` | id | the owner's newest first |
+ * | `["roundtables_by_time", invertTime(createdAt), id]` | id | every roundtable, newest first; the public list filters it by the owner's `debateArchive` |
+ * | `["roundtable_events", id, seq]` | `{type, data}` | the SSE events, seq 1, 2, …; written by the job's holder with the head |
+ * | `["roundtable_event_head", id]` | number (last seq) | set with every event; followers `kv.watch` it |
+ * | `["ai_day", "roundtables", day]` | number | roundtables started that UTC day, site-wide (lib/limits/daily_budget.ts); expires after 2 days |
+ *
  * Community (questions, messages, votes, favorites, agent keys). Every row below is written
  * in the same atomic op as the record that causes it, so indexes and counters never drift:
  *
@@ -300,6 +313,32 @@ export const keys = {
   debateEvent: (debateId: string, seq: number): Deno.KvKey => ["debate_events", debateId, seq],
   debateEventHead: (debateId: string): Deno.KvKey => ["debate_event_head", debateId],
   debateRunning: (debateId: string): Deno.KvKey => ["debates_running", debateId],
+  // Roundtables (table above).
+  roundtable: (id: string): Deno.KvKey => ["roundtables", id],
+  roundtableMessagesPrefix: (id: string): Deno.KvKey => ["roundtable_messages", id],
+  roundtableMessage: (id: string, index: number): Deno.KvKey => ["roundtable_messages", id, index],
+  roundtableInterjectionsPrefix: (id: string): Deno.KvKey => ["roundtable_interjections", id],
+  roundtableInterjection: (id: string, n: number): Deno.KvKey => [
+    "roundtable_interjections",
+    id,
+    n,
+  ],
+  roundtablesByUserPrefix: (userId: string): Deno.KvKey => ["roundtables_by_user", userId],
+  roundtableByUser: (userId: string, inverted: number, id: string): Deno.KvKey => [
+    "roundtables_by_user",
+    userId,
+    inverted,
+    id,
+  ],
+  roundtablesByTimePrefix: (): Deno.KvKey => ["roundtables_by_time"],
+  roundtableByTime: (inverted: number, id: string): Deno.KvKey => [
+    "roundtables_by_time",
+    inverted,
+    id,
+  ],
+  roundtableEvent: (id: string, seq: number): Deno.KvKey => ["roundtable_events", id, seq],
+  roundtableEventHead: (id: string): Deno.KvKey => ["roundtable_event_head", id],
+  aiDay: (budget: string, day: string): Deno.KvKey => ["ai_day", budget, day],
   // Community: questions, messages, votes, favorites, agent keys (table above).
   questionSeqHead: (): Deno.KvKey => ["question_seq_head"],
   questionsBySeqPrefix: (): Deno.KvKey => ["questions_by_seq"],

@@ -3,6 +3,8 @@ import { HttpError, page } from "@/lib/fresh/mod.ts";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import { InvalidCursorError } from "@/lib/kv/atomic.ts";
 import { listPublicDebates, type PublicDebateItem } from "@/lib/debates/public.ts";
+import { listPublicRoundtables } from "@/lib/roundtables/access.ts";
+import type { RoundtableRecord } from "@/lib/roundtables/model.ts";
 import { Head } from "@/lib/fresh/head.ts";
 import { define } from "@/lib/state.ts";
 
@@ -19,8 +21,13 @@ interface Data {
   items: PublicDebateItem[];
   cursor?: string;
   firstPage: boolean;
+  /** The newest public roundtables, listed with the debates on the first page. */
+  roundtables: RoundtableRecord[];
   now: number;
 }
+
+/** Public roundtables shown beside the debates (the rest are on /roundtables). */
+const ROUNDTABLES_SHOWN = 5;
 
 export const handler = define.handlers<Data>({
   async GET(ctx) {
@@ -31,7 +38,8 @@ export const handler = define.handlers<Data>({
         limit: PUBLIC_DEBATES_PAGE,
         cursor: q.cursor || undefined,
       });
-      return page({ sort: q.sort, ...r, firstPage: !q.cursor, now: now() });
+      const roundtables = q.cursor ? [] : await listPublicRoundtables(kv, now(), ROUNDTABLES_SHOWN);
+      return page({ sort: q.sort, ...r, firstPage: !q.cursor, roundtables, now: now() });
     } catch (e) {
       if (e instanceof InvalidCursorError) throw new HttpError(400, "That page link is not valid.");
       throw e;
@@ -51,7 +59,7 @@ function watchesText(n: number): string {
 
 /** /debates: public debates, newest first or most watched, paged. */
 export default define.page<typeof handler>(function PublicDebatesPage({ data }) {
-  const { sort, items, cursor, firstPage, now } = data;
+  const { sort, items, cursor, firstPage, roundtables, now } = data;
   const href = (s: string) => `/debates?sort=${s}`;
   return (
     <>
@@ -103,6 +111,42 @@ export default define.page<typeof handler>(function PublicDebatesPage({ data }) 
             ))}
           </ul>
         )}
+      {firstPage && (
+        <section aria-labelledby="public-roundtables-title" data-testid="debates-roundtables">
+          <h2 id="public-roundtables-title">Public roundtables</h2>
+          {roundtables.length === 0
+            ? (
+              <p class="empty">
+                No public roundtables yet. <a href="/roundtables">Host one</a>
+              </p>
+            )
+            : (
+              <ul class="list debate-history">
+                {roundtables.map((r) => (
+                  <li key={r.id} class="card debate-history-item" data-testid="public-roundtable">
+                    <h3 class="public-debate-title">
+                      <a href={`/roundtables/${encodeURIComponent(r.id)}`} dir="auto">{r.topic}</a>
+                    </h3>
+                    <div class="meta">
+                      <span>
+                        Roundtable: {r.experts.map((e) =>
+                          e.name
+                        ).join(", ")} (AI experts)
+                      </span>
+                      <span class={`debate-status debate-status-${r.status}`}>
+                        {STATUS_TEXT[r.status] ?? r.status}
+                      </span>
+                      <RelativeTime ms={r.createdAt} now={now} />
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )}
+          <p>
+            <a href="/roundtables">All roundtables</a>
+          </p>
+        </section>
+      )}
       {(cursor || !firstPage) && (
         <nav class="pagination" aria-label="Pages">
           {!firstPage ? <a class="btn btn-small" href={href(sort)}>First page</a> : <span />}

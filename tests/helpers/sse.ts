@@ -23,8 +23,8 @@ export function parseSse(text: string, opts: { resumable?: boolean } = {}): SseE
   for (const frame of text.slice(0, -2).split("\n\n")) {
     if (opts.resumable && /^retry: \d+$/.test(frame)) continue;
     const m = opts.resumable
-      ? /^(?:id: (\d+)\n)?event: ([a-z]+)\ndata: (.*)$/.exec(frame)
-      : /^()event: ([a-z]+)\ndata: (.*)$/.exec(frame);
+      ? /^(?:id: (\d+)\n)?event: ([a-z_]+)\ndata: (.*)$/.exec(frame)
+      : /^()event: ([a-z_]+)\ndata: (.*)$/.exec(frame);
     if (!m) throw new Error(`bad SSE frame: ${JSON.stringify(frame)}`);
     out.push({ type: m[2], data: JSON.parse(m[3]), ...(m[1] ? { id: Number(m[1]) } : {}) });
   }

@@ -21,6 +21,13 @@ import {
 } from "../helpers/community.ts";
 import { AccountExportSchema, CONFIRM_MISMATCH } from "@/lib/schemas/account.ts";
 import { sealIdentity, setIdentity } from "@/lib/auth/identities.ts";
+import type { RoundtableRecord } from "@/lib/roundtables/model.ts";
+import {
+  addInterjection,
+  appendMessageOps,
+  createRoundtableOps,
+  newRoundtableId,
+} from "@/lib/roundtables/store.ts";
 import { commit } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
 
@@ -74,6 +81,40 @@ async function deleteMe(t: TestApp, who: Member, body: unknown): Promise<Respons
     },
     body: JSON.stringify(body),
   });
+}
+
+/** A roundtable of `userId` with a statement, a host interjection and an event. */
+async function seedRoundtable(t: TestApp, userId: string, topic: string): Promise<string> {
+  const now = t.services.now();
+  const record: RoundtableRecord = {
+    id: newRoundtableId(now),
+    userId,
+    topic,
+    background: "",
+    experts: [{ id: "ada", name: "Ada Lindqvist", title: "Software architect" }],
+    rounds: 2,
+    status: "in_progress",
+    minutes: null,
+    messageCount: 0,
+    chosenBy: "host",
+    standIn: true,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await commit(t.kv, (op) => {
+    createRoundtableOps(op, record);
+    appendMessageOps(op, record, {
+      id: "m1",
+      expertId: "ada",
+      name: "Ada Lindqvist",
+      content: `${topic}: a statement`,
+      round: 0,
+      timestamp: now,
+    });
+    op.set(keys.roundtableEvent(record.id, 1), { type: "init", data: { id: record.id, topic } });
+  });
+  assert.ok((await addInterjection(t.kv, record.id, { text: `${topic}?` }, now)).ok);
+  return record.id;
 }
 
 const seedDebate = (t: TestApp, userId: string, topic: string) =>
@@ -130,6 +171,7 @@ async function world(t: TestApp) {
   );
   const key = await agentKey(t, ada, "Adaonly laptop agent");
   const debateId = await seedDebate(t, ada.id, "Adaonly debate topic");
+  await seedRoundtable(t, ada.id, "Adaonly roundtable topic");
   const identity = await sealIdentity(t.services.secret, {
     provider: "provider_c",
     canonicalUserId: ada.id,
@@ -331,7 +373,7 @@ Deno.test("delete (keep): nothing of the person is reachable anywhere, posts sta
     // flag note, name nobody).
     const left = await traces(
       t.kv,
-      [w.ada.id, "Zephyrine", "Adaonly debate", "sub-ada-1234"],
+      [w.ada.id, "Zephyrine", "Adaonly debate", "Adaonly roundtable", "sub-ada-1234"],
       w.ada.id,
     );
     assert.equal(left.length, 1, left.join("\n"));

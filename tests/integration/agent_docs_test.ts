@@ -217,7 +217,9 @@ function conformance(doc: Json) {
         assert.match(type, /^text\/event-stream/, where);
         const events = documented["x-events"] as Record<string, { data: Json }>;
         const stream = parseSse(await res.text(), {
-          resumable: template.endsWith("/events") || template.endsWith("/stream"),
+          // A roundtable's stream is its stored log from the start: resumable framing too.
+          resumable: template.endsWith("/events") || template.endsWith("/stream") ||
+            template === "/api/roundtables",
         });
         assert.ok(stream.length > 0, `${where}: empty stream`);
         for (const e of stream) {
@@ -673,6 +675,61 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
       "GET",
       "/api/debates/{id}/events",
       await anon("/api/debates/debate_1_missing/events"),
+    );
+
+    // Roundtables (the stand-in model of local mode answers).
+    const opening = await ada.send("POST", "/api/roundtables", {
+      topic: "Tabs or spaces?",
+      expertIds: ["ada", "rafael", "jonas"],
+      rounds: 2,
+    });
+    const rtId = (await (await anon("/api/roundtables?public=1")).json()).roundtables[0].id;
+    // While it runs (the stand-in paces its words), the host interjects.
+    await c.check(
+      "POST",
+      "/api/roundtables/{id}/interject",
+      await ada.send("POST", `/api/roundtables/${rtId}/interject`, {
+        text: "Which is easier to read?",
+        directTo: "rafael",
+      }),
+    );
+    await c.check(
+      "POST",
+      "/api/roundtables/{id}/interject",
+      await bob.send("POST", `/api/roundtables/${rtId}/interject`, { text: "Me too" }),
+    );
+    await c.check(
+      "POST",
+      "/api/roundtables/{id}/interject",
+      await ada.send("POST", `/api/roundtables/${rtId}/interject`, { text: "" }),
+    );
+    const rtStream = await c.check("POST", "/api/roundtables", opening) as { type: string }[];
+    assert.deepEqual(
+      [rtStream[0].type, rtStream.at(-1)!.type],
+      ["init", "done"],
+      "the roundtable ran to the end",
+    );
+    await c.check(
+      "POST",
+      "/api/roundtables/{id}/interject",
+      await ada.send("POST", `/api/roundtables/${rtId}/interject`, { text: "Too late?" }),
+    );
+    await c.check("POST", "/api/roundtables", await ada.send("POST", "/api/roundtables", {}));
+    await c.check("GET", "/api/roundtables", await ada.get("/api/roundtables?mine=1"));
+    await c.check("GET", "/api/roundtables", await anon("/api/roundtables?public=1"));
+    await c.check("GET", "/api/roundtables", await anon("/api/roundtables"));
+    await c.check("GET", "/api/roundtables", await anon("/api/roundtables?mine=1"));
+    await c.check("GET", "/api/roundtables/{id}", await anon(`/api/roundtables/${rtId}`));
+    await c.check("GET", "/api/roundtables/{id}", await anon("/api/roundtables/rt_1_missing"));
+    await c.check(
+      "GET",
+      "/api/roundtables/{id}/events",
+      await ada.get(`/api/roundtables/${rtId}/events`),
+    );
+    await c.check(
+      "GET",
+      "/api/roundtables/{id}/events",
+      await anon("/api/roundtables/rt_1_missing/events"),
     );
 
     // Profiles.

@@ -27,7 +27,8 @@ export interface ExpertReading {
  * ```
  */
 export function readExpert(text: string): ExpertReading | null {
-  if (!/AI expert panel/.test(text)) return null;
+  // The panel's prompts and a roundtable's statements (lib/roundtables/prompts.ts) seat an expert.
+  if (!/AI expert panel|AI roundtable/.test(text)) return null;
   const m = /You are ([^,\n]{1,60}), ([^.\n]{1,80})\. Your voice:/.exec(text);
   if (!m) return null;
   const r = /Reply to ([^,\n]{1,80}), who wrote: "([^"]*)/.exec(text);

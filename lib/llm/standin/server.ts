@@ -14,6 +14,7 @@ import { composeAnswer } from "./compose.ts";
 import { readPrompt } from "./read_prompt.ts";
 import { composeExpert, readExpert } from "./expert.ts";
 import { composeInsight } from "./insights.ts";
+import { composeRoundtableJson } from "./roundtable.ts";
 
 /** Pacing of streamed answers (tests and the benchmark may change it). */
 export const standInPacing = {
@@ -44,8 +45,12 @@ export function standInAnswer(req: StandInRequest): string {
     ? composeInsight(messages.filter((m) => m.role === "user").map((m) => m.content).join("\n"))
     : null;
   if (insight) return insight;
+  const all = messages.map((m) => m.content).join("\n");
+  // A roundtable's panel or minutes: JSON shaped for that roundtable.
+  const roundtable = composeRoundtableJson(all, reading);
+  if (roundtable) return roundtable;
   // Seated on the AI expert panel: a short message in that expert's field.
-  const expert = reading.wantsJson ? null : readExpert(messages.map((m) => m.content).join("\n"));
+  const expert = reading.wantsJson ? null : readExpert(all);
   const text = expert
     ? composeExpert(expert, reading.topic, {
       seed: reading.seed,
