@@ -1,29 +1,16 @@
 /**
  * The site's daily budget of opinion maps and thread summaries (`INSIGHTS_PER_DAY`, shared
- * by all instances): one count per UTC day, `["insights_day", day]`, spent once per model
- * call. Its own count beside the AI panel's (`EXPERT_PANEL_PER_DAY`, lib/panel/budget.ts):
- * a busy day of maps never takes the panels of new questions, nor the other way round.
- * Spends are rare (one job per question, only when its thread grew), so each one is a
- * plain check-and-set.
+ * by all instances): a daily budget of lib/limits/daily_budget.ts under
+ * `["insights_day", day]`, spent once per model call. Its own count beside the AI panel's
+ * (`EXPERT_PANEL_PER_DAY`, lib/panel/budget.ts): a busy day of maps never takes the panels
+ * of new questions, nor the other way round.
  *
  * @module
  */
-import { commit } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
+import { dailyBudget } from "../limits/daily_budget.ts";
 
-const DAY_KEY_TTL_MS = 2 * 86_400_000;
-
-/**
- * The UTC day of a time, `YYYY-MM-DD`.
- *
- * @example
- * ```ts
- * dayOf(0); // "1970-01-01"
- * ```
- */
-export function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
+const insightsBudget = dailyBudget(keys.insightsDay);
 
 /**
  * The start of the next UTC day: when a spent budget is there again.
@@ -51,30 +38,5 @@ export async function spendInsightBudget(
   now: number,
   limit: number,
 ): Promise<boolean> {
-  const key = keys.insightsDay(dayOf(now));
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const cur = await kv.get<number>(key);
-    const used = cur.value ?? 0;
-    if (used >= limit) return false;
-    const res = await commit(
-      kv,
-      (op) => op.check(cur).set(key, used + 1, { expireIn: DAY_KEY_TTL_MS }),
-    );
-    if (res.ok) return true;
-    await new Promise((r) => setTimeout(r, Math.random() * 20));
-  }
-  return false;
-}
-
-/**
- * How many were spent on the day of `now`.
- *
- * @example
- * ```ts
- * declare const kv: Deno.Kv;
- * const used = await insightsSpent(kv, Date.now());
- * ```
- */
-export async function insightsSpent(kv: Deno.Kv, now: number): Promise<number> {
-  return (await kv.get<number>(keys.insightsDay(dayOf(now)))).value ?? 0;
+  return await insightsBudget.spend(kv, limit, now);
 }
