@@ -3,7 +3,7 @@
  * Parley keeps about a person that is theirs — the account and profile, sign-in methods
  * (provider and subject, email; never a token), questions and answers (deleted ones too:
  * they are theirs), the revisions of their posts, votes, favorites, follows, flags,
- * debates with their messages, notifications, agent keys (names and dates) and settings.
+ * debates and hosted roundtables with their messages, notifications, agent keys (names and dates) and settings.
  *
  * Nothing of anyone else is in it: votes, favorites, follows and flags name their target
  * by id; notifications carry neither the other person (the actor) nor their text; answers
@@ -27,6 +27,7 @@ import type { TargetType } from "../community/targets.ts";
 import type { FlagRecord } from "../moderation/moderation.ts";
 import type { NotificationRecord } from "../notifications/notifications.ts";
 import { type DebateJson, debateToJson, getDebate } from "../debates/store.ts";
+import { getRoundtable, type RoundtableJson, roundtableToJson } from "../roundtables/store.ts";
 
 /** The export's format name and version (the document's first fields). */
 export const EXPORT_FORMAT = "parley-account-export";
@@ -99,6 +100,7 @@ export interface AccountExport {
     createdAt: string;
   }[];
   debates: DebateJson[];
+  roundtables: RoundtableJson[];
   notifications: {
     id: string;
     type: string;
@@ -170,18 +172,29 @@ export async function exportAccount(
         .then((rs) => rs.map((r) => ({ targetType: "message" as const, targetId: m.id, r })))
     ),
   ]);
-  const [identities, agentKeys, settings, votes, favorites, follows, flags, debates, notes] =
-    await Promise.all([
-      listIdentities(kv, userId),
-      listAgentKeys(kv, userId),
-      getSettings(kv, userId),
-      listAll<UserVoteEntry>(kv, keys.userVotesPrefix(userId)),
-      listAll<UserFavoriteEntry>(kv, keys.userFavoritesPrefix(userId)),
-      listAll<{ at: number }>(kv, keys.followsByUserPrefix(userId)),
-      listAll<true>(kv, keys.flagsByUserPrefix(userId)),
-      listAll<string>(kv, keys.debatesByUserPrefix(userId)),
-      listAll<NotificationRecord>(kv, keys.notificationsPrefix(userId)),
-    ]);
+  const [
+    identities,
+    agentKeys,
+    settings,
+    votes,
+    favorites,
+    follows,
+    flags,
+    debates,
+    roundtables,
+    notes,
+  ] = await Promise.all([
+    listIdentities(kv, userId),
+    listAgentKeys(kv, userId),
+    getSettings(kv, userId),
+    listAll<UserVoteEntry>(kv, keys.userVotesPrefix(userId)),
+    listAll<UserFavoriteEntry>(kv, keys.userFavoritesPrefix(userId)),
+    listAll<{ at: number }>(kv, keys.followsByUserPrefix(userId)),
+    listAll<true>(kv, keys.flagsByUserPrefix(userId)),
+    listAll<string>(kv, keys.debatesByUserPrefix(userId)),
+    listAll<string>(kv, keys.roundtablesByUserPrefix(userId)),
+    listAll<NotificationRecord>(kv, keys.notificationsPrefix(userId)),
+  ]);
   const flagRecs = await getAll<FlagRecord>(
     kv,
     flags.map((f) => keys.flag(f.key[2] as string, f.key[3] as string, userId)),
@@ -190,6 +203,11 @@ export async function exportAccount(
   for (const d of debates) {
     const debate = await getDebate(kv, d.value, now);
     if (debate && debate.userId === userId) debateDocs.push(debateToJson(debate));
+  }
+  const roundtableDocs: RoundtableJson[] = [];
+  for (const r of roundtables) {
+    const rt = await getRoundtable(kv, r.value, now);
+    if (rt && rt.userId === userId) roundtableDocs.push(roundtableToJson(rt));
   }
   const hidden = (r: { hiddenAt?: number }) => r.hiddenAt !== undefined;
   return {
@@ -270,6 +288,7 @@ export async function exportAccount(
         : [];
     }),
     debates: debateDocs,
+    roundtables: roundtableDocs,
     notifications: notes.map((n) => ({
       id: n.value.id,
       type: n.value.type,

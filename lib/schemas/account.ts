@@ -117,6 +117,9 @@ export const AccountExportSchema = z.object({
   debates: z.array(z.record(z.string(), z.unknown())).meta({
     description: "Your debates with their messages, as GET /api/debates/:id answers",
   }),
+  roundtables: z.array(z.record(z.string(), z.unknown())).meta({
+    description: "The roundtables you hosted, as GET /api/roundtables/:id answers",
+  }),
   notifications: z.array(z.object({
     id: z.string(),
     type: z.string(),

@@ -171,7 +171,7 @@ async function world(t: TestApp) {
   );
   const key = await agentKey(t, ada, "Adaonly laptop agent");
   const debateId = await seedDebate(t, ada.id, "Adaonly debate topic");
-  await seedRoundtable(t, ada.id, "Adaonly roundtable topic");
+  const roundtableId = await seedRoundtable(t, ada.id, "Adaonly roundtable topic");
   const identity = await sealIdentity(t.services.secret, {
     provider: "provider_c",
     canonicalUserId: ada.id,
@@ -190,7 +190,7 @@ async function world(t: TestApp) {
     now: t.services.now(),
   });
   await commit(t.kv, (op) => setIdentity(op, identity));
-  return { ada, bob, adaQ, bobQ, adaA, bobA, bobReply, key, debateId };
+  return { ada, bob, adaQ, bobQ, adaA, bobA, bobReply, key, debateId, roundtableId };
 }
 
 Deno.test("export: what the person made — and nothing of anyone else, and no token", async () => {
@@ -229,6 +229,10 @@ Deno.test("export: what the person made — and nothing of anyone else, and no t
       "Adaonly flag note",
     ]]);
     assert.deepEqual(doc.debates.map((d) => d.id), [w.debateId]);
+    assert.deepEqual(doc.roundtables.map((r) => [r.id, r.topic]), [[
+      w.roundtableId,
+      "Adaonly roundtable topic",
+    ]]);
     assert.deepEqual(doc.agentKeys.map((k) => k.name), ["Adaonly laptop agent"]);
     assert.deepEqual(Object.keys(doc.agentKeys[0]).sort(), ["createdAt", "lastUsedAt", "name"]);
     assert.equal(doc.settings.voteHistory, "private");
