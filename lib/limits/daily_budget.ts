@@ -32,6 +32,8 @@ let spendSeq = 0;
 export interface DailyBudget {
   /** Spend one unit from the day of `now`; false when `limit` are spent already. */
   spend(kv: Deno.Kv, limit: number, now: number): Promise<boolean>;
+  /** How many are spent on the day of `now` (to refuse before taking anything else). */
+  spent(kv: Deno.Kv, now: number): Promise<number>;
 }
 
 /**
@@ -52,6 +54,7 @@ export function dailyBudget(
   const spenders = perStore((kv) => budgetSpender(kv, keyOf, onCommit));
   return {
     spend: (kv, limit, now) => submit(spenders(kv), { seq: ++spendSeq, day: dayOf(now), limit }),
+    spent: async (kv, now) => (await kv.get<number>(keyOf(dayOf(now)))).value ?? 0,
   };
 }
 

@@ -22,3 +22,21 @@ const roundtableBudget = dailyBudget((day) => keys.aiDay("roundtables", day));
 export function spendRoundtableBudget(kv: Deno.Kv, limit: number, now: number): Promise<boolean> {
   return roundtableBudget.spend(kv, limit, now);
 }
+
+/**
+ * Whether today's site budget is spent already — checked before the host's own daily count
+ * is taken, so a refusal for the site's sake costs the host nothing.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * if (await roundtableBudgetSpent(kv, 100, Date.now())) console.log("none left today");
+ * ```
+ */
+export async function roundtableBudgetSpent(
+  kv: Deno.Kv,
+  limit: number,
+  now: number,
+): Promise<boolean> {
+  return await roundtableBudget.spent(kv, now) >= limit;
+}

@@ -4,6 +4,7 @@
  * validate, the panel chosen by the model, privacy by the debate-archive setting, and the
  * refusals (bad input, non-owner, daily limit, the site's budget).
  */
+import { keys } from "@/lib/kv/keys.ts";
 import assert from "node:assert/strict";
 import { createTestApp, jsonWrite, signInAs, type TestApp, waitForJobs } from "../helpers/app.ts";
 import { startFakeLlm } from "../helpers/fake_llm.ts";
@@ -368,6 +369,10 @@ Deno.test("over the limits: a user's daily roundtables (429 with Retry-After) an
     assert.ok(Number(third.headers.get("retry-after")) > 0);
     assert.match((await third.json()).error, /all the roundtables it can today/);
     assert.equal(llm.calls.length, calls, "a refused roundtable costs no model call");
+    const boCount = await t.kv.get(keys.rateLimitLog("roundtables_daily", b.user.id));
+    assert.notEqual(boCount.value, null, "a started roundtable counts against its host's day");
+    const cyCount = await t.kv.get(keys.rateLimitLog("roundtables_daily", c.user.id));
+    assert.equal(cyCount.value, null, "a refusal for the site's sake costs the host nothing");
   } finally {
     await waitForJobs(10_000, "roundtable");
     await t.close();

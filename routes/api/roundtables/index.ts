@@ -23,7 +23,7 @@ import { acceptRoundtable } from "@/lib/roundtables/engine.ts";
 import { followRoundtable } from "@/lib/roundtables/events.ts";
 import { ROUNDTABLE_JOB, type RoundtableLocal } from "@/lib/roundtables/job.ts";
 import { chooseRoundtableExperts } from "@/lib/roundtables/select.ts";
-import { spendRoundtableBudget } from "@/lib/roundtables/budget.ts";
+import { roundtableBudgetSpent, spendRoundtableBudget } from "@/lib/roundtables/budget.ts";
 import { listPublicRoundtables } from "@/lib/roundtables/access.ts";
 import { listItem, listUserRoundtables } from "@/lib/roundtables/store.ts";
 import {
@@ -46,6 +46,16 @@ function untilMidnight(now: number): number {
   const next = new Date(now);
   next.setUTCHours(24, 0, 0, 0);
   return Math.max(1, Math.ceil((next.getTime() - now) / 1000));
+}
+
+/** The 503 once the site's roundtables for today are spent, with when to come back. */
+function siteBudgetSpent(now: number): HttpError {
+  const wait = untilMidnight(now);
+  return new HttpError(
+    503,
+    "Parley has held all the roundtables it can today. Try again tomorrow.",
+    { extra: { retryAfter: wait }, headers: { "retry-after": String(wait) } },
+  );
 }
 
 /**
@@ -95,6 +105,10 @@ export const handler = define.handlers({
       );
       throw new HttpError(500, "Failed to start roundtable");
     }
+    // Refused for the site's sake before the host's own daily count is taken.
+    if (await roundtableBudgetSpent(kv, config.roundtablesPerDay, now())) {
+      throw siteBudgetSpent(now());
+    }
     const streamSlot = takeStreamSlot(config, ctx.info);
     let slot;
     try {
@@ -108,15 +122,7 @@ export const handler = define.handlers({
       if (!capacity.ok) throw debateCapacityError(capacity, "roundtables");
       slot = capacity.slot;
       if (!await spendRoundtableBudget(kv, config.roundtablesPerDay, now())) {
-        const wait = untilMidnight(now());
-        throw new HttpError(
-          503,
-          "Parley has held all the roundtables it can today. Try again tomorrow.",
-          {
-            extra: { retryAfter: wait },
-            headers: { "retry-after": String(wait) },
-          },
-        );
+        throw siteBudgetSpent(now());
       }
       const jobs = jobRunner(kv);
       const { experts, chosenBy } = await chooseRoundtableExperts(
