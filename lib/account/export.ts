@@ -25,7 +25,7 @@ import type { UserVoteEntry } from "../community/votes.ts";
 import type { UserFavoriteEntry } from "../community/favorites.ts";
 import type { TargetType } from "../community/targets.ts";
 import type { FlagRecord } from "../moderation/moderation.ts";
-import type { NotificationRecord } from "../notifications/notifications.ts";
+import { notificationOf } from "../notifications/stored.ts";
 import { type DebateJson, debateToJson, getDebate } from "../debates/store.ts";
 
 /** The export's format name and version (the document's first fields). */
@@ -180,7 +180,7 @@ export async function exportAccount(
       listAll<{ at: number }>(kv, keys.followsByUserPrefix(userId)),
       listAll<true>(kv, keys.flagsByUserPrefix(userId)),
       listAll<string>(kv, keys.debatesByUserPrefix(userId)),
-      listAll<NotificationRecord>(kv, keys.notificationsPrefix(userId)),
+      listAll<unknown>(kv, keys.notificationsPrefix(userId)),
     ]);
   const flagRecs = await getAll<FlagRecord>(
     kv,
@@ -270,14 +270,20 @@ export async function exportAccount(
         : [];
     }),
     debates: debateDocs,
-    notifications: notes.map((n) => ({
-      id: n.value.id,
-      type: n.value.type,
-      questionId: n.value.questionId,
-      messageId: n.value.messageId,
-      count: n.value.count,
-      createdAt: iso(n.value.createdAt)!,
-    })),
+    notifications: notes.flatMap((e) => {
+      // Either stored shape (lib/notifications/stored.ts).
+      const n = notificationOf(e.key[2] as string, e.value);
+      return n
+        ? [{
+          id: n.id,
+          type: n.type,
+          questionId: n.questionId,
+          messageId: n.messageId,
+          count: n.count,
+          createdAt: iso(n.createdAt)!,
+        }]
+        : [];
+    }),
     agentKeys: agentKeys.map((k) => ({
       name: k.name,
       createdAt: iso(k.createdAt)!,

@@ -2,7 +2,8 @@
  * Parley's job kinds on the process's runner: debates, expert panels, answers' follower
  * fan-outs, backfills of the vote-ordered answer rows, account deletions, the search index's reindexing and
  * backfill, the AI avatar (every 30 s), questions' embeddings (every 30 s), the sitemap rolls
- * (every 10 min) and the one-time backfill of the public debates' index. `createApp` calls
+ * (every 10 min), the one-time backfill of the public debates' index and the compaction
+ * migration of older stores' records (lib/ops/compact.ts). `createApp` calls
  * this once per store; the triggers (lib/jobs/triggers.ts) only run passes.
  *
  * @module
@@ -17,6 +18,7 @@ import { embeddingJobKind } from "../search/embedding_job.ts";
 import { debateIndexBackfillJobKind } from "../debates/time_index_backfill.ts";
 import { sitemapRollJobKind } from "../seo/sitemap_rolls.ts";
 import { accountDeletionJobKind } from "../account/delete_job.ts";
+import { compactJobKind } from "../ops/compact.ts";
 import type { Services } from "../services.ts";
 import { type JobRunner, jobRunner } from "./runner.ts";
 
@@ -42,5 +44,6 @@ export function appJobs(services: Services): JobRunner {
     .register(avatarJobKind(services, services.avatarIntervalMs))
     .register(embeddingJobKind(services))
     .register(sitemapRollJobKind(services.now))
-    .register(debateIndexBackfillJobKind(services.now));
+    .register(debateIndexBackfillJobKind(services.now))
+    .register(compactJobKind(services.now));
 }

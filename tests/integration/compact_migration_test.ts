@@ -1,0 +1,153 @@
+/**
+ * The compaction migration (lib/ops/compact.ts) on a store written with the previous
+ * shapes: notifications as the code before compact storage wrote them (copies of the
+ * title, excerpt and actor, no expiry). The API serves the same content before, during
+ * (an interrupted run, half the records rewritten) and after the migration run through
+ * the job runner; fsck is clean after it; `fsck --repair` migrates too.
+ */
+import assert from "node:assert/strict";
+import { jobRunner } from "@/lib/jobs/runner.ts";
+import { keys } from "@/lib/kv/keys.ts";
+import { excerpt } from "@/lib/markdown.ts";
+import { markRead } from "@/lib/notifications/notifications.ts";
+import type { MessageRecord } from "@/lib/community/messages/model.ts";
+import type { QuestionRecord } from "@/lib/community/questions/model.ts";
+import {
+  COMPACT_JOB,
+  COMPACT_PROGRESS,
+  compactStore,
+  isCompacted,
+  SHAPE_VERSION,
+} from "@/lib/ops/compact.ts";
+import { NOTIFICATION_PROBLEMS } from "@/lib/ops/fsck/notifications.ts";
+import {
+  isNotificationRef,
+  type LegacyNotification,
+  notificationOf,
+} from "@/lib/notifications/stored.ts";
+import { waitForJobs } from "../helpers/app.ts";
+import { getAs, type Member } from "../helpers/community.ts";
+import { check, type Community, community, repairClean } from "../helpers/fsck.ts";
+
+/**
+ * Rewrite every notification as the previous code stored it (what it pointed to copied in,
+ * no expiry) and forget that the store was migrated: a store the previous shapes wrote.
+ */
+async function toPreviousShapes(kv: Deno.Kv): Promise<number> {
+  let n = 0;
+  for await (const e of kv.list({ prefix: ["notifications"] })) {
+    const cur = notificationOf(e.key[2] as string, e.value)!;
+    const [q, m] = await kv.getMany<[QuestionRecord, MessageRecord]>([
+      keys.question(cur.questionId),
+      keys.message(cur.messageId ?? "msg-none"),
+    ]);
+    const by = cur.type === "accepted" ? q.value!.author : m.value?.author;
+    const legacy: LegacyNotification = {
+      id: cur.id,
+      type: cur.type,
+      actor: cur.actorId && by ? { id: by.id, name: by.name, avatarUrl: by.avatar } : null,
+      questionId: cur.questionId,
+      messageId: cur.messageId,
+      answerId: cur.answerId,
+      title: q.value!.title,
+      excerpt: excerpt(
+        m.value ? m.value.content : q.value!.description || q.value!.title,
+        140,
+      ),
+      count: cur.count,
+      createdAt: cur.createdAt,
+      updatedAt: cur.updatedAt,
+      read: cur.read,
+    };
+    await kv.set(e.key, legacy);
+    n++;
+  }
+  await kv.delete(keys.storeShape());
+  await kv.delete(keys.backfill(COMPACT_PROGRESS));
+  return n;
+}
+
+/** Every member's notifications as the API serves them. */
+async function served(c: Community): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const [name, who] of Object.entries({ ada: c.ada, bob: c.bob, cy: c.cy })) {
+    const res = await getAs(c.t, who as Member, "/api/notifications");
+    assert.equal(res.status, 200);
+    out[name] = await res.json();
+  }
+  return out;
+}
+
+async function storedShapes(kv: Deno.Kv): Promise<{ refs: number; legacy: number }> {
+  let refs = 0;
+  let legacy = 0;
+  for await (const e of kv.list({ prefix: ["notifications"] })) {
+    if (isNotificationRef(e.value)) refs++;
+    else legacy++;
+  }
+  return { refs, legacy };
+}
+
+Deno.test("the migration rewrites a previous-shape store through the job runner, resuming an interrupted run; the API serves the same; fsck is clean", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    await waitForJobs(); // the answer fan-out to followers
+    // Bob read one of his (the stored `read` flag moves over too).
+    const bobs = await (await getAs(c.t, c.bob, "/api/notifications")).json();
+    assert.ok(bobs.notifications.length > 0);
+    await markRead(kv, c.bob.id, [bobs.notifications[0].id]);
+    const total = await toPreviousShapes(kv);
+    assert.ok(total >= 3, `notifications to migrate: ${total}`);
+    assert.equal(await isCompacted(kv), false);
+    const before = await served(c);
+    const bobRead = (before.bob as { notifications: { read: boolean }[] }).notifications;
+    assert.ok(bobRead.some((n) => n.read) && bobRead.some((n) => !n.read));
+    // fsck knows the previous shape: reported, not wrongly judged otherwise.
+    const found = await check(kv);
+    assert.equal(found.count("notifications", NOTIFICATION_PROBLEMS.legacy), total);
+    assert.equal(found.problems, total, found.lines().join("\n"));
+
+    // An interrupted run: one batch of two, then the process stops.
+    const part = await compactStore(kv, { batch: 2, maxBatches: 1 });
+    assert.equal(part.doneAt, undefined);
+    assert.equal(part.rewritten, 2);
+    assert.deepEqual(await storedShapes(kv), { refs: 2, legacy: total - 2 });
+    assert.deepEqual(await served(c), before, "both shapes read the same");
+
+    // The job resumes after the cursor (a new pass makes its periodic record due now).
+    await kv.delete(keys.job(COMPACT_JOB, "main"));
+    await jobRunner(kv).tryPass();
+    await waitForJobs(10_000, COMPACT_JOB);
+    assert.equal(await isCompacted(kv), true);
+    assert.equal((await kv.get(keys.storeShape())).value, SHAPE_VERSION);
+    const progress = (await kv.get<{ rewritten: number }>(keys.backfill(COMPACT_PROGRESS))).value!;
+    assert.equal(progress.rewritten, total, "each rewritten once");
+    assert.deepEqual(await storedShapes(kv), { refs: total, legacy: 0 });
+    assert.deepEqual(await served(c), before, "the same content after the migration");
+    const page = await (await getAs(c.t, c.ada, "/notifications")).text();
+    assert.ok(page.includes("How does Deno KV order keys"), "the page renders the title");
+
+    const after = await check(kv);
+    assert.ok(after.clean, after.lines().join("\n"));
+  } finally {
+    await c.t.close();
+  }
+});
+
+Deno.test("fsck --repair migrates a previous-shape store and records its shape", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    await waitForJobs();
+    const total = await toPreviousShapes(kv);
+    const before = await served(c);
+    const found = await repairClean(kv);
+    assert.equal(found.count("notifications", NOTIFICATION_PROBLEMS.legacy), total);
+    assert.deepEqual(await storedShapes(kv), { refs: total, legacy: 0 });
+    assert.equal(await isCompacted(kv), true);
+    assert.deepEqual(await served(c), before);
+  } finally {
+    await c.t.close();
+  }
+});
