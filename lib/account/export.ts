@@ -21,7 +21,7 @@ import { getSettings } from "../profile/settings.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
 import type { MessageRecord } from "../community/messages/model.ts";
 import type { RevisionRecord } from "../community/revisions.ts";
-import type { UserVoteEntry } from "../community/votes.ts";
+import { userVoteOf } from "../community/user_vote_rows.ts";
 import type { UserFavoriteEntry } from "../community/favorites.ts";
 import type { TargetType } from "../community/targets.ts";
 import type { FlagRecord } from "../moderation/moderation.ts";
@@ -175,7 +175,7 @@ export async function exportAccount(
       listIdentities(kv, userId),
       listAgentKeys(kv, userId),
       getSettings(kv, userId),
-      listAll<UserVoteEntry>(kv, keys.userVotesPrefix(userId)),
+      listAll<unknown>(kv, keys.userVotesPrefix(userId)),
       listAll<UserFavoriteEntry>(kv, keys.userFavoritesPrefix(userId)),
       listAll<{ at: number }>(kv, keys.followsByUserPrefix(userId)),
       listAll<true>(kv, keys.flagsByUserPrefix(userId)),
@@ -244,12 +244,17 @@ export async function exportAccount(
       ...(r.value.tags !== undefined ? { tags: r.value.tags } : {}),
       ...(r.value.content !== undefined ? { content: r.value.content } : {}),
     })),
-    votes: votes.map((v) => ({
-      targetType: v.value.targetType,
-      targetId: v.value.targetId,
-      voteType: v.value.voteType,
-      createdAt: iso(v.value.createdAt)!,
-    })),
+    votes: votes.flatMap((e) => {
+      const v = userVoteOf(e.key, e.value); // either stored shape
+      return v
+        ? [{
+          targetType: v.targetType,
+          targetId: v.targetId,
+          voteType: v.voteType,
+          createdAt: iso(v.createdAt)!,
+        }]
+        : [];
+    }),
     favorites: favorites.map((f) => ({
       targetType: f.value.targetType,
       targetId: f.value.targetId,

@@ -64,7 +64,7 @@
  * | `["hidden_message_counts", questionId]` | `Deno.KvU64` | `sum` ±1 as a message is hidden / restored (and −1 when a hidden one leaves the thread): served `messageCount` is `message_counts` minus this |
  * | `["votes", targetType, targetId, userId]` | `VoteRecord` `{voteType, createdAt}` | the only key a vote checks; listed for `likedBy`/`dislikedBy` |
  * | `["vote_counts", targetType, targetId, "up" \| "down"]` | `Deno.KvU64` | `sum` ±1 (never conflicts, docs/decisions.md#storage) |
- * | `["user_votes", userId, invertTime(createdAt), targetType, targetId]` | `UserVoteEntry` | profile activity "likes", newest first; moved on a switch, deleted on unvote |
+ * | `["user_votes", userId, invertTime(createdAt), targetType, targetId]` | `"up" \| "down"` (the key says the rest; older stores: a `UserVoteEntry` copy of it until the compaction migration, lib/community/user_vote_rows.ts) | profile activity "likes", newest first; moved on a switch, deleted on unvote |
  * | `["favorites", userId, targetType, targetId]` | `FavoriteRecord` | one per user and target: created with a check on this key |
  * | `["user_favorites", userId, invertTime(createdAt), targetType, targetId]` | `UserFavoriteEntry` | profile activity "favorites", newest first |
  * | `["favorite_counts", targetType, targetId]` | `Deno.KvU64` | `sum` ±1 |

@@ -1,8 +1,9 @@
 /**
  * The compaction migration: rewrites the records of stores written before compact storage
  * into the current shapes ({@link SHAPE_VERSION}), so they take the bytes new writes take.
- * Today one step: notifications become references (lib/notifications/stored.ts) that
- * expire, and each person keeps the newest {@link NOTIFICATIONS_KEPT}.
+ * The steps: notifications become references (lib/notifications/stored.ts) that expire,
+ * and each person keeps the newest {@link NOTIFICATIONS_KEPT}; voters' activity rows keep
+ * only the vote's direction (lib/community/user_vote_rows.ts).
  *
  * It runs as a periodic job of the runner (lib/jobs/runner.ts), so it starts at the first
  * resume pass after an upgrade — no scan at start: a finished store says so in one key,
@@ -27,6 +28,7 @@ import {
   refOf,
 } from "../notifications/stored.ts";
 import { trimNotifications } from "../notifications/notifications.ts";
+import { isCompactUserVote, voteTypeOfRow } from "../community/user_vote_rows.ts";
 
 /** The record shapes this code writes; `["meta", "shape"]` holds the store's. */
 export const SHAPE_VERSION = 2;
@@ -91,6 +93,14 @@ const STEPS: readonly Step[] = [{
   ownerOf: (key) => String(key[1]),
   leftBehind: async (kv, owners) => {
     for (const userId of owners) await trimNotifications(kv, userId, NOTIFICATIONS_KEPT);
+  },
+}, {
+  name: "user_votes",
+  prefix: ["user_votes"],
+  rewrite: (e) => {
+    if (isCompactUserVote(e.value)) return null;
+    const voteType = voteTypeOfRow(e.value);
+    return voteType ? { value: voteType } : null;
   },
 }];
 

@@ -1,13 +1,16 @@
 /**
  * The compaction migration (lib/ops/compact.ts) on a store written with the previous
  * shapes: notifications as the code before compact storage wrote them (copies of the
- * title, excerpt and actor, no expiry). The API serves the same content before, during
+ * title, excerpt and actor, no expiry) and voters' activity rows holding copies of their
+ * key's parts. The API serves the same content before, during
  * (an interrupted run, half the records rewritten) and after the migration run through
  * the job runner; fsck is clean after it; `fsck --repair` migrates too.
  */
 import assert from "node:assert/strict";
 import { jobRunner } from "@/lib/jobs/runner.ts";
 import { keys } from "@/lib/kv/keys.ts";
+import { invertTime } from "@/lib/kv/atomic.ts";
+import { isCompactUserVote } from "@/lib/community/user_vote_rows.ts";
 import { excerpt } from "@/lib/markdown.ts";
 import { markRead } from "@/lib/notifications/notifications.ts";
 import type { MessageRecord } from "@/lib/community/messages/model.ts";
@@ -20,6 +23,7 @@ import {
   SHAPE_VERSION,
 } from "@/lib/ops/compact.ts";
 import { NOTIFICATION_PROBLEMS } from "@/lib/ops/fsck/notifications.ts";
+import { VOTE_PROBLEMS } from "@/lib/ops/fsck/votes.ts";
 import {
   isNotificationRef,
   type LegacyNotification,
@@ -62,6 +66,16 @@ async function toPreviousShapes(kv: Deno.Kv): Promise<number> {
     await kv.set(e.key, legacy);
     n++;
   }
+  for await (const e of kv.list<string>({ prefix: ["user_votes"] })) {
+    const [, , inv, targetType, targetId] = e.key;
+    await kv.set(e.key, {
+      targetType,
+      targetId,
+      voteType: e.value,
+      createdAt: invertTime(inv as number),
+    });
+    n++;
+  }
   await kv.delete(keys.storeShape());
   await kv.delete(keys.backfill(COMPACT_PROGRESS));
   return n;
@@ -71,9 +85,17 @@ async function toPreviousShapes(kv: Deno.Kv): Promise<number> {
 async function served(c: Community): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const [name, who] of Object.entries({ ada: c.ada, bob: c.bob, cy: c.cy })) {
-    const res = await getAs(c.t, who as Member, "/api/notifications");
-    assert.equal(res.status, 200);
-    out[name] = await res.json();
+    for (
+      const path of [
+        "/api/notifications",
+        "/api/profile/activity?type=likes",
+        `/api/questions/${c.q1}`,
+      ]
+    ) {
+      const res = await getAs(c.t, who as Member, path);
+      assert.equal(res.status, 200, path);
+      out[`${name} ${path}`] = await res.json();
+    }
   }
   return out;
 }
@@ -83,6 +105,10 @@ async function storedShapes(kv: Deno.Kv): Promise<{ refs: number; legacy: number
   let legacy = 0;
   for await (const e of kv.list({ prefix: ["notifications"] })) {
     if (isNotificationRef(e.value)) refs++;
+    else legacy++;
+  }
+  for await (const e of kv.list({ prefix: ["user_votes"] })) {
+    if (isCompactUserVote(e.value)) refs++;
     else legacy++;
   }
   return { refs, legacy };
@@ -101,11 +127,16 @@ Deno.test("the migration rewrites a previous-shape store through the job runner,
     assert.ok(total >= 3, `notifications to migrate: ${total}`);
     assert.equal(await isCompacted(kv), false);
     const before = await served(c);
-    const bobRead = (before.bob as { notifications: { read: boolean }[] }).notifications;
+    const bobRead =
+      (before["bob /api/notifications"] as { notifications: { read: boolean }[] }).notifications;
     assert.ok(bobRead.some((n) => n.read) && bobRead.some((n) => !n.read));
+    const likes = before["ada /api/profile/activity?type=likes"] as { activities: unknown[] };
+    assert.ok(likes.activities.length > 0, "Ada's likes are listed from the activity rows");
     // fsck knows the previous shape: reported, not wrongly judged otherwise.
     const found = await check(kv);
-    assert.equal(found.count("notifications", NOTIFICATION_PROBLEMS.legacy), total);
+    const legacy = found.count("notifications", NOTIFICATION_PROBLEMS.legacy) +
+      found.count("votes", VOTE_PROBLEMS.legacyActivity);
+    assert.equal(legacy, total);
     assert.equal(found.problems, total, found.lines().join("\n"));
 
     // An interrupted run: one batch of two, then the process stops.
@@ -143,7 +174,9 @@ Deno.test("fsck --repair migrates a previous-shape store and records its shape",
     const total = await toPreviousShapes(kv);
     const before = await served(c);
     const found = await repairClean(kv);
-    assert.equal(found.count("notifications", NOTIFICATION_PROBLEMS.legacy), total);
+    const legacy = found.count("notifications", NOTIFICATION_PROBLEMS.legacy) +
+      found.count("votes", VOTE_PROBLEMS.legacyActivity);
+    assert.equal(legacy, total);
     assert.deepEqual(await storedShapes(kv), { refs: total, legacy: 0 });
     assert.equal(await isCompacted(kv), true);
     assert.deepEqual(await served(c), before);
