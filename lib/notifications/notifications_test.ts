@@ -12,8 +12,10 @@ import {
   NOTIFICATIONS_PAGE,
   notifyInOp,
   notifyUpvote,
+  trimNotifications,
   unreadCount,
 } from "./notifications.ts";
+import { NOTIFICATIONS_KEPT } from "./stored.ts";
 
 const DAY = 86_400_000;
 const ada: Author = { id: "u-ada", name: "Ada", avatar: null };
@@ -292,4 +294,28 @@ Deno.test("answers, replies and accepts notify in their own op: the asker, the p
   assert.deepEqual(adas.map((n) => n.type), ["answer"]);
   assert.equal(await unreadCount(kv, ada.id), 1);
   assert.equal(await unreadCount(kv, bob.id), 2);
+});
+
+Deno.test("history is bounded: marking all read keeps the newest 200, and trimmed unread ones leave the unread counter", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const ids: string[] = [];
+  for (let i = 0; i < NOTIFICATIONS_KEPT + 5; i++) {
+    ids.push((await notify(kv, ada.id, reply(`msg-r${i}`), 1_000 + i))!.id);
+  }
+  // Marking some read first: the ones trimmed away must not leave the counter behind.
+  await markRead(kv, ada.id, [ids[0]]);
+  assert.equal(await stored(kv, ada.id), NOTIFICATIONS_KEPT + 5);
+  assert.deepEqual(await markRead(kv, ada.id, undefined, 5_000), { unread: 0 });
+  const left = await Array.fromAsync(kv.list({ prefix: keys.notificationsPrefix(ada.id) }));
+  assert.equal(left.length, NOTIFICATIONS_KEPT);
+  assert.equal(left[0].key[2], ids[5], "the oldest five are gone");
+  assert.equal(await trimNotifications(kv, ada.id, 3), NOTIFICATIONS_KEPT - 3);
+  const later = await notify(kv, ada.id, reply("msg-r0"), 6_000);
+  assert.ok(later);
+  assert.equal(await unreadCount(kv, ada.id), 1);
+  // Trimming unread ones takes them off the counter.
+  assert.equal(await trimNotifications(kv, ada.id, 1), 3);
+  assert.equal(await unreadCount(kv, ada.id), 1);
+  assert.equal(await trimNotifications(kv, ada.id, 0), 1);
+  assert.equal(await unreadCount(kv, ada.id), 0);
 });
