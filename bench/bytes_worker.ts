@@ -33,7 +33,7 @@ const t = await helpers.createTestApp({ kvPath, llm: null });
 const kv: Deno.Kv = t.kv;
 
 const people = Array.from({ length: PEOPLE }, (_, i) => ({
-  id: `u_${(1_000_000 + i).toString(36)}${"x".repeat(14)}`,
+  id: `u_${(1_000_000 + i).toString(36)}${"x".repeat(12)}`, // 18 characters, as real ids
   name: `Person ${i}`,
   avatar: `https://avatars.githubusercontent.com/u/${10_000_000 + i}?v=4`,
 }));
