@@ -24,6 +24,8 @@ import {
 } from "@/lib/ops/compact.ts";
 import { NOTIFICATION_PROBLEMS } from "@/lib/ops/fsck/notifications.ts";
 import { VOTE_PROBLEMS } from "@/lib/ops/fsck/votes.ts";
+import { backupStore } from "@/lib/ops/backup.ts";
+import { restoreStore } from "@/lib/ops/restore.ts";
 import {
   isNotificationRef,
   type LegacyNotification,
@@ -182,5 +184,30 @@ Deno.test("fsck --repair migrates a previous-shape store and records its shape",
     assert.deepEqual(await served(c), before);
   } finally {
     await c.t.close();
+  }
+});
+
+Deno.test("a restored backup of a previous-shape store is migrated again, even over a store already marked current", async () => {
+  const c = await community();
+  const dir = await Deno.makeTempDir({ prefix: "compact-restore-" });
+  try {
+    await waitForJobs();
+    const total = await toPreviousShapes(c.t.kv);
+    const file = `${dir}/old.backup.gz`;
+    await backupStore(c.t.kv, file);
+    using target = await Deno.openKv(`${dir}/restored.kv`);
+    await target.set(keys.storeShape(), SHAPE_VERSION); // a store whose job already ran
+    const restored = await restoreStore(target, file, { force: true });
+    assert.ok(restored.ok, restored.ok ? "" : restored.reason);
+    assert.equal(await isCompacted(target), false, "the backup had no shape key: walk again");
+    assert.deepEqual(await storedShapes(target), { refs: 0, legacy: total });
+    const done = await compactStore(target);
+    assert.equal(done.rewritten, total);
+    assert.deepEqual(await storedShapes(target), { refs: total, legacy: 0 });
+    const after = await check(target);
+    assert.ok(after.clean, after.lines().join("\n"));
+  } finally {
+    await c.t.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });
