@@ -31,7 +31,15 @@ export interface PrefixBytes {
   rows: number;
   keyBytes: number;
   valueBytes: number;
+  /**
+   * What its rows cost in the file: how much it shrank when they were deleted and the file
+   * VACUUMed (measured for the {@link COSTED_PREFIXES} largest prefixes only).
+   */
+  fileBytes?: number;
 }
+
+/** How many of the largest prefixes get their file cost measured (a VACUUM each). */
+export const COSTED_PREFIXES = 14;
 
 /** One side's store, measured. */
 export interface StoreBytes {
@@ -75,7 +83,9 @@ export function firstPart(key: Uint8Array): string {
 
 /**
  * Measure a closed store: rows and bytes per first key part, then its file size after
- * VACUUM and `wal_checkpoint(TRUNCATE)`.
+ * VACUUM and `wal_checkpoint(TRUNCATE)`; then (this changes the store: call it last) the
+ * largest prefixes' rows are deleted one prefix at a time, VACUUMing after each, and the
+ * file's shrink is that prefix's cost.
  *
  * @example
  * ```ts
@@ -110,15 +120,29 @@ export function measureStore(kvPath: string): Omit<StoreBytes, "seedSeconds"> {
         return NaN; // SQLite without the dbstat table
       }
     };
-    return {
-      fileBytes: Deno.statSync(kvPath).size,
-      tableBytes: pages("kv"),
-      expiryIndexBytes: pages("kv_expiration_ms_idx"),
-      perPrefix,
-    };
+    const fileBytes = Deno.statSync(kvPath).size;
+    const tableBytes = pages("kv");
+    const expiryIndexBytes = pages("kv_expiration_ms_idx");
+    let size = fileBytes;
+    for (const p of perPrefix.slice(0, COSTED_PREFIXES)) {
+      const [lo, hi] = prefixRange(p.prefix);
+      db.prepare("DELETE FROM kv WHERE k >= ? AND k < ?").run(lo, hi);
+      db.exec("VACUUM");
+      db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      const now = Deno.statSync(kvPath).size;
+      p.fileBytes = size - now;
+      size = now;
+    }
+    return { fileBytes, tableBytes, expiryIndexBytes, perPrefix };
   } finally {
     db.close();
   }
+}
+
+/** The encoded key range of a first key part (Deno KV's tuple encoding of a string). */
+function prefixRange(name: string): [Uint8Array, Uint8Array] {
+  const bytes = new TextEncoder().encode(name);
+  return [new Uint8Array([2, ...bytes, 0]), new Uint8Array([2, ...bytes, 1])];
 }
 
 async function seedAndMeasure(root: string, kvPath: string, n: number): Promise<StoreBytes> {
@@ -197,7 +221,9 @@ function printSides(n: number, sides: { name: string; bytes: StoreBytes }[]): vo
       return x ? x.keyBytes + x.valueBytes : 0;
     }));
   prefixes.sort((a, b) => total(b) - total(a));
-  console.log("\nPer key prefix, per question: rows / key bytes / value bytes");
+  console.log(
+    "\nPer key prefix, per question: rows / key bytes / value bytes [/ file bytes its rows cost]",
+  );
   const head = ["prefix", ...sides.map((s) => s.name)];
   const body = prefixes.map((prefix) => [
     prefix,
@@ -206,7 +232,7 @@ function printSides(n: number, sides: { name: string; bytes: StoreBytes }[]): vo
       return p
         ? `${(p.rows / n).toFixed(2)} / ${thousands(p.keyBytes / n)} / ${
           thousands(p.valueBytes / n)
-        }`
+        }${p.fileBytes === undefined ? "" : ` / ${thousands(p.fileBytes / n)}`}`
         : "—";
     }),
   ]);

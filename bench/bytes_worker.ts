@@ -29,6 +29,14 @@ const { addMessage } = await import(`${root}/lib/community/messages/write.ts`);
 const { castVote } = await import(`${root}/lib/community/votes.ts`);
 const { jobRunner } = await import(`${root}/lib/jobs/runner.ts`);
 
+// An experiment: the SQLite page size of a new store (Deno KV keeps a file's page size).
+const pageSize = Number(Deno.env.get("BENCH_BYTES_PAGE_SIZE") ?? 0);
+if (pageSize) {
+  const { DatabaseSync } = await import("node:sqlite");
+  const db = new DatabaseSync(kvPath);
+  db.exec(`PRAGMA page_size = ${pageSize}; CREATE TABLE page_size (a); DROP TABLE page_size;`);
+  db.close();
+}
 const t = await helpers.createTestApp({ kvPath, llm: null });
 const kv: Deno.Kv = t.kv;
 
