@@ -22,7 +22,6 @@ import { keys } from "../kv/keys.ts";
 import type { JobContext, JobKind } from "../jobs/runner.ts";
 import { invalidateReads } from "../community/read_cache.ts";
 import { renderedParts } from "../fresh/html_cache.ts";
-import type { UserVoteEntry } from "../community/votes.ts";
 import type { UserFavoriteEntry } from "../community/favorites.ts";
 import type { TargetType } from "../community/targets.ts";
 import type { KeptContent } from "./deleted_user.ts";
@@ -129,7 +128,7 @@ async function eraseBatch(
       for (const r of rows) await eraseQuestion(kv, r.value as string, userId, content, now);
       return;
     case "votes":
-      await anonymizeVotes(kv, userId, rows as Deno.KvEntry<UserVoteEntry>[]);
+      await anonymizeVotes(kv, userId, rows);
       return;
     case "favorites":
       for (const r of rows) await removeFavorite(kv, userId, r as Deno.KvEntry<UserFavoriteEntry>);

@@ -30,7 +30,7 @@ import { type QuestionRecord, snapshotOf } from "../community/questions/model.ts
 import type { MessageRecord } from "../community/messages/model.ts";
 import type { QuestionSeqEntry } from "../community/questions/write.ts";
 import type { RevisionRecord } from "../community/revisions.ts";
-import type { UserVoteEntry, VoteRecord } from "../community/votes.ts";
+import type { VoteRecord } from "../community/votes.ts";
 import type { FavoriteRecord, UserFavoriteEntry } from "../community/favorites.ts";
 import type { TargetType } from "../community/targets.ts";
 import type { FlagRecord, ModQueueEntry } from "../moderation/moderation.ts";
@@ -241,17 +241,22 @@ const VOTES_PER_OP = 9;
  * @example
  * ```ts
  * declare const kv: Deno.Kv;
- * declare const rows: Deno.KvEntry<import("../community/votes.ts").UserVoteEntry>[];
+ * declare const rows: Deno.KvEntry<unknown>[];
  * await anonymizeVotes(kv, "u_1", rows);
  * ```
  */
 export async function anonymizeVotes(
   kv: Deno.Kv,
   userId: string,
-  rows: Deno.KvEntry<UserVoteEntry>[],
+  rows: Deno.KvEntry<unknown>[],
 ): Promise<void> {
+  // The key names the target (`["user_votes", userId, inv, type, id]`), in either shape.
+  const target = (r: Deno.KvEntry<unknown>) => ({
+    targetType: r.key[3] as string,
+    targetId: r.key[4] as string,
+  });
   for (let i = 0; i < rows.length; i += VOTES_PER_OP) {
-    const chunk = rows.slice(i, i + VOTES_PER_OP);
+    const chunk = rows.slice(i, i + VOTES_PER_OP).map((r) => ({ ...r, value: target(r) }));
     await updateAtomically(async () => {
       const votes = await getAll<VoteRecord>(
         kv,

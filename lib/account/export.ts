@@ -21,11 +21,11 @@ import { getSettings } from "../profile/settings.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
 import type { MessageRecord } from "../community/messages/model.ts";
 import type { RevisionRecord } from "../community/revisions.ts";
-import type { UserVoteEntry } from "../community/votes.ts";
+import { userVoteOf } from "../community/user_vote_rows.ts";
 import type { UserFavoriteEntry } from "../community/favorites.ts";
 import type { TargetType } from "../community/targets.ts";
 import type { FlagRecord } from "../moderation/moderation.ts";
-import type { NotificationRecord } from "../notifications/notifications.ts";
+import { notificationOf } from "../notifications/stored.ts";
 import { type DebateJson, debateToJson, getDebate } from "../debates/store.ts";
 import { getRoundtable, type RoundtableJson, roundtableToJson } from "../roundtables/store.ts";
 
@@ -187,13 +187,13 @@ export async function exportAccount(
     listIdentities(kv, userId),
     listAgentKeys(kv, userId),
     getSettings(kv, userId),
-    listAll<UserVoteEntry>(kv, keys.userVotesPrefix(userId)),
+    listAll<unknown>(kv, keys.userVotesPrefix(userId)),
     listAll<UserFavoriteEntry>(kv, keys.userFavoritesPrefix(userId)),
     listAll<{ at: number }>(kv, keys.followsByUserPrefix(userId)),
     listAll<true>(kv, keys.flagsByUserPrefix(userId)),
     listAll<string>(kv, keys.debatesByUserPrefix(userId)),
     listAll<string>(kv, keys.roundtablesByUserPrefix(userId)),
-    listAll<NotificationRecord>(kv, keys.notificationsPrefix(userId)),
+    listAll<unknown>(kv, keys.notificationsPrefix(userId)),
   ]);
   const flagRecs = await getAll<FlagRecord>(
     kv,
@@ -262,12 +262,17 @@ export async function exportAccount(
       ...(r.value.tags !== undefined ? { tags: r.value.tags } : {}),
       ...(r.value.content !== undefined ? { content: r.value.content } : {}),
     })),
-    votes: votes.map((v) => ({
-      targetType: v.value.targetType,
-      targetId: v.value.targetId,
-      voteType: v.value.voteType,
-      createdAt: iso(v.value.createdAt)!,
-    })),
+    votes: votes.flatMap((e) => {
+      const v = userVoteOf(e.key, e.value); // either stored shape
+      return v
+        ? [{
+          targetType: v.targetType,
+          targetId: v.targetId,
+          voteType: v.voteType,
+          createdAt: iso(v.createdAt)!,
+        }]
+        : [];
+    }),
     favorites: favorites.map((f) => ({
       targetType: f.value.targetType,
       targetId: f.value.targetId,
@@ -289,14 +294,20 @@ export async function exportAccount(
     }),
     debates: debateDocs,
     roundtables: roundtableDocs,
-    notifications: notes.map((n) => ({
-      id: n.value.id,
-      type: n.value.type,
-      questionId: n.value.questionId,
-      messageId: n.value.messageId,
-      count: n.value.count,
-      createdAt: iso(n.value.createdAt)!,
-    })),
+    notifications: notes.flatMap((e) => {
+      // Either stored shape (lib/notifications/stored.ts).
+      const n = notificationOf(e.key[2] as string, e.value);
+      return n
+        ? [{
+          id: n.id,
+          type: n.type,
+          questionId: n.questionId,
+          messageId: n.messageId,
+          count: n.count,
+          createdAt: iso(n.createdAt)!,
+        }]
+        : [];
+    }),
     agentKeys: agentKeys.map((k) => ({
       name: k.name,
       createdAt: iso(k.createdAt)!,

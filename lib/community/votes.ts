@@ -64,7 +64,11 @@ export interface VoteRecord {
   createdAt: number;
 }
 
-/** The voter's activity entry, under `["user_votes", userId, inv, type, id]`. */
+/**
+ * The voter's activity entry, under `["user_votes", userId, inv, type, id]`, as stores
+ * before compact storage hold it; the value is now the direction alone and
+ * ./user_vote_rows.ts reads both.
+ */
 export interface UserVoteEntry {
   targetType: TargetType;
   targetId: string;
@@ -348,7 +352,9 @@ function writeVote(
     sums.push([keys.voteCount(targetType, targetId, step.next), 1]);
     after[step.next]++;
     op.set(voteKey, { voteType: step.next, createdAt: now } satisfies VoteRecord);
-    op.set(newIndex, { targetType, targetId, voteType: step.next, createdAt: now });
+    // The key says who, when and on what: the row keeps only the direction
+    // (./user_vote_rows.ts).
+    op.set(newIndex, step.next);
   } else {
     op.delete(voteKey);
   }

@@ -9,11 +9,11 @@ import { addMessage } from "./messages/write.ts";
 import type { Author } from "./questions/model.ts";
 import { createQuestion } from "./questions/write.ts";
 import { VoterPrivacy } from "./vote_privacy.ts";
+import { userVoteOf } from "./user_vote_rows.ts";
 import {
   castVote,
   type CastVoteResult,
   listVoters,
-  type UserVoteEntry,
   userVotesOn,
   voteCommitStats,
   type VoteInput,
@@ -56,10 +56,11 @@ async function countsOf(kv: Deno.Kv, type: "question" | "message", id: string) {
 }
 
 async function userVoteEntries(kv: Deno.Kv, userId: string) {
-  const list = await Array.fromAsync(
-    kv.list<UserVoteEntry>({ prefix: keys.userVotesPrefix(userId) }),
-  );
-  return list.map((e) => [e.value.targetType, e.value.targetId, e.value.voteType]);
+  const list = await Array.fromAsync(kv.list({ prefix: keys.userVotesPrefix(userId) }));
+  return list.map((e) => {
+    const v = userVoteOf(e.key, e.value)!;
+    return [v.targetType, v.targetId, v.voteType];
+  });
 }
 
 for (const targetType of ["question", "message"] as const) {

@@ -2,8 +2,9 @@
  * Parley's job kinds on the process's runner: debates, expert panels, roundtables, answers' follower
  * fan-outs, backfills of the vote-ordered answer rows, account deletions, the search index's reindexing and
  * backfill, the AI avatar (every 30 s), questions' embeddings (every 30 s), the sitemap rolls
- * (every 10 min), the one-time backfill of the public debates' index, and questions' opinion
- * maps and summaries (one job per question, created by the request that finds them stale). `createApp` calls
+ * (every 10 min), the one-time backfill of the public debates' index, questions' opinion
+ * maps and summaries (one job per question, created by the request that finds them stale)
+ * and the compaction migration of older stores' records (lib/ops/compact.ts). `createApp` calls
  * this once per store; the triggers (lib/jobs/triggers.ts) only run passes.
  *
  * @module
@@ -20,6 +21,7 @@ import { debateIndexBackfillJobKind } from "../debates/time_index_backfill.ts";
 import { sitemapRollJobKind } from "../seo/sitemap_rolls.ts";
 import { accountDeletionJobKind } from "../account/delete_job.ts";
 import { insightsJobKind } from "../insights/job.ts";
+import { compactJobKind } from "../ops/compact.ts";
 import type { Services } from "../services.ts";
 import { type JobRunner, jobRunner } from "./runner.ts";
 
@@ -47,5 +49,6 @@ export function appJobs(services: Services): JobRunner {
     .register(embeddingJobKind(services))
     .register(sitemapRollJobKind(services.now))
     .register(debateIndexBackfillJobKind(services.now))
-    .register(insightsJobKind(services));
+    .register(insightsJobKind(services))
+    .register(compactJobKind(services.now));
 }

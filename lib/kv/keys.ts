@@ -6,6 +6,7 @@
  * | --- | --- | --- |
  * | `["meta", "app_secret"]` | string | local mode only, created once |
  * | `["meta", "health"]` | number | the time of the last probe write; read and written by `/healthz` |
+ * | `["meta", "shape"]` | number | the shape version of the store's records: set by the compaction migration when every record has the current shapes (lib/ops/compact.ts); absent on stores written before it |
  * | `["users", userId]` | `User` | with `["identities", …]` on first sign-in |
  * | `["sessions", sessionId]` | `Session` | `expireIn` + `expiresAt` checked on read |
  * | `["questions", id]` | `QuestionRecord` | with `["questions_by_time", inv, id]`, `["counters", "questions"]` |
@@ -76,7 +77,7 @@
  * | `["hidden_message_counts", questionId]` | `Deno.KvU64` | `sum` ±1 as a message is hidden / restored (and −1 when a hidden one leaves the thread): served `messageCount` is `message_counts` minus this |
  * | `["votes", targetType, targetId, userId]` | `VoteRecord` `{voteType, createdAt}` | the only key a vote checks; listed for `likedBy`/`dislikedBy` |
  * | `["vote_counts", targetType, targetId, "up" \| "down"]` | `Deno.KvU64` | `sum` ±1 (never conflicts, docs/decisions.md#storage) |
- * | `["user_votes", userId, invertTime(createdAt), targetType, targetId]` | `UserVoteEntry` | profile activity "likes", newest first; moved on a switch, deleted on unvote |
+ * | `["user_votes", userId, invertTime(createdAt), targetType, targetId]` | `"up" \| "down"` (the key says the rest; older stores: a `UserVoteEntry` copy of it until the compaction migration, lib/community/user_vote_rows.ts) | profile activity "likes", newest first; moved on a switch, deleted on unvote |
  * | `["favorites", userId, targetType, targetId]` | `FavoriteRecord` | one per user and target: created with a check on this key |
  * | `["user_favorites", userId, invertTime(createdAt), targetType, targetId]` | `UserFavoriteEntry` | profile activity "favorites", newest first |
  * | `["favorite_counts", targetType, targetId]` | `Deno.KvU64` | `sum` ±1 |
@@ -146,7 +147,7 @@
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
  * | `["follows", questionId, userId]` | `{at}` | in the op of the question (asker) and of each message (its author); toggled by `POST /api/questions/:id/follow`; listed for the answer fan-out |
- * | `["notifications", userId, id]` | `NotificationRecord` | id sorts by time (newest last); written with its cause (lib/notifications/) |
+ * | `["notifications", userId, id]` | `NotificationRef` `{t, q, m?, a?, by?, n?, u?, r?}`: a reference (kind, question, message, answer, actor id, count, last change, read), rendered from the records when read (lib/notifications/stored.ts); older stores hold `LegacyNotification` copies until the compaction migration | id sorts by time (newest last); written with its cause (lib/notifications/); `expireIn` 90 days; the newest 200 are kept per person |
  * | `["notification_unread", userId]` | `Deno.KvU64` | `sum` +1 per new unread, −1 per one read: the unread count, and the key the stream `kv.watch`es |
  * | `["notification_daily", userId, targetType, targetId, day]` | notification id | the `upvotes` entry of a post for a UTC day; `expireIn` 2 days |
  * | `["question_version", questionId]` | `Deno.KvU64` | `sum` +1 in the op of every answer, vote, edit, delete, accept and moderation of the thread: the key `GET /api/questions/:id/events` watches |
@@ -244,6 +245,8 @@ export function isLookupId(id: string): boolean {
 export const keys = {
   appSecret: (): Deno.KvKey => ["meta", "app_secret"],
   health: (): Deno.KvKey => ["meta", "health"],
+  /** The store's record shape version (lib/ops/compact.ts). */
+  storeShape: (): Deno.KvKey => ["meta", "shape"],
   user: (userId: string): Deno.KvKey => ["users", userId],
   usersPrefix: (): Deno.KvKey => ["users"],
   session: (sessionId: string): Deno.KvKey => ["sessions", sessionId],

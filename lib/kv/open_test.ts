@@ -1,6 +1,7 @@
 /** Opening KV stores. */
 import assert from "node:assert/strict";
-import { openKv, StoreVersionError } from "@/lib/kv/open.ts";
+import { DatabaseSync } from "node:sqlite";
+import { openKv, STORE_PAGE_SIZE, StoreVersionError } from "@/lib/kv/open.ts";
 import { DENO_VERSION_KEY } from "@/lib/kv/deno_version.ts";
 
 Deno.test("openKv() creates the folder of a file path", async () => {
@@ -59,6 +60,37 @@ Deno.test("openKv() refuses a store a newer Deno wrote, with the sentence, and c
     const { value } = await after.get(DENO_VERSION_KEY);
     after.close();
     assert.equal(new TextDecoder().decode(value as Uint8Array), newer);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("openKv() creates a new store file with 8 KiB pages and leaves an existing one alone", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "compact-open-" });
+  try {
+    const pageSize = (path: string) => {
+      const db = new DatabaseSync(path);
+      try {
+        return (db.prepare("PRAGMA page_size").get() as { page_size: number }).page_size;
+      } finally {
+        db.close();
+      }
+    };
+    const fresh = `${dir}/new/store.kv`;
+    const kv = await openKv(fresh);
+    await kv.set(["a"], "b");
+    assert.equal((await kv.get(["a"])).value, "b");
+    kv.close();
+    assert.equal(pageSize(fresh), STORE_PAGE_SIZE);
+    // A file made elsewhere (SQLite's default pages) opens as it is.
+    const older = `${dir}/older.kv`;
+    const before = await Deno.openKv(older);
+    await before.set(["a"], 1);
+    before.close();
+    const again = await openKv(older);
+    assert.equal((await again.get(["a"])).value, 1);
+    again.close();
+    assert.equal(pageSize(older), 4096);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -11,13 +11,7 @@ import type { QuestionRecord } from "../community/questions/model.ts";
 import { jobRunner } from "../jobs/runner.ts";
 import { FANOUT_JOB, fanoutOps } from "./fanout.ts";
 import { bumpQuestion } from "../community/questions/version.ts";
-import {
-  actorOf,
-  followInOp,
-  type NewNotification,
-  notifyInOp,
-  notifyUpvote,
-} from "./notifications.ts";
+import { followInOp, type NewNotification, notifyInOp, notifyUpvote } from "./notifications.ts";
 
 /** What {@link messageInOp} leaves for after the commit. */
 export interface AfterMessage {
@@ -67,12 +61,10 @@ export async function messageInOp(
   if (!audience.notify) return null;
   const n: NewNotification = {
     type: parent ? "reply" : "answer",
-    actor: actorOf(m.author),
+    actor: { id: m.author.id },
     questionId: q.id,
     messageId: m.id,
     answerId: rootId ?? m.id,
-    title: q.title,
-    text: m.content,
   };
   const skip = new Set([m.author.id]);
   if (parent) {
@@ -106,12 +98,10 @@ export function acceptInOp(
   bumpQuestion(op, q.id);
   notifyInOp(op, m.author.id, {
     type: "accepted",
-    actor: actorOf(q.author),
+    actor: { id: q.author.id },
     questionId: q.id,
     messageId: m.id,
     answerId: m.id,
-    title: q.title,
-    text: m.content,
   }, now);
 }
 
@@ -141,8 +131,6 @@ export async function afterUpvote(
     targetId: target.id,
     questionId: q.value.id,
     answerId,
-    title: q.value.title,
-    text: m.value ? m.value.content : q.value.description || q.value.title,
     count,
   }, now);
 }

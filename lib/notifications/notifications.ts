@@ -18,42 +18,49 @@
  *
  * @module
  */
-import { addToCounter, counterValue, getAll, updateAtomically } from "../kv/atomic.ts";
+import { addToCounter, commit, counterValue, getAll, updateAtomically } from "../kv/atomic.ts";
+import { afterCommit } from "../kv/after_commit.ts";
 import { maySee, type PostMarks } from "../community/visibility.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { excerpt } from "../markdown.ts";
 import type { Author } from "../community/questions/model.ts";
 import { DELETED_USER } from "../account/deleted_user.ts";
+import type { QuestionRecord } from "../community/questions/model.ts";
+import type { MessageRecord } from "../community/messages/model.ts";
+import {
+  expireInOf,
+  type Notification,
+  NOTIFICATION_TTL_MS,
+  notificationOf,
+  NOTIFICATIONS_KEPT,
+  type NotificationType,
+  refOf,
+} from "./stored.ts";
 
-/** The kinds of notification. */
-export type NotificationType = "answer" | "reply" | "accepted" | "upvotes";
+export type { Notification, NotificationType } from "./stored.ts";
 
-/** A notification as stored. */
-export interface NotificationRecord {
+/** Who a notification is from, as served. */
+export type NotificationActor = { id: string; name: string; avatarUrl: string | null } | null;
+
+/**
+ * A notification as the API serves it, rendered from the question and message records it
+ * points to (./stored.ts). `removed: true` when its question or message was deleted or
+ * hidden since and the recipient may no longer see it: title `"[removed]"`, no excerpt, no
+ * actor (docs/interface.md#notifications).
+ */
+export interface NotificationView {
   id: string;
   type: NotificationType;
-  actor: { id: string; name: string; avatarUrl: string | null } | null;
+  actor: NotificationActor;
   questionId: string;
   messageId: string | null;
-  /** The top-level answer the message sits under (the thread page to open), if any. */
-  answerId: string | null;
   title: string;
   excerpt: string;
   count: number;
   createdAt: number;
-  /** Last change (an `upvotes` entry's count moves it). */
-  updatedAt: number;
   read: boolean;
-}
-
-/**
- * A notification as the API serves it. `removed: true` when its question or message was
- * deleted or hidden since and the recipient may no longer see it: title `"[removed]"`, no
- * excerpt, no actor (docs/interface.md#notifications).
- */
-export type NotificationView = Omit<NotificationRecord, "answerId" | "updatedAt"> & {
   removed?: true;
-};
+}
 
 /** The title a removed notification shows. */
 export const REMOVED_TITLE = "[removed]";
@@ -76,26 +83,31 @@ export function notificationId(now: number): string {
 }
 
 /** The actor of a notification, from a post's author snapshot. */
-export function actorOf(author: Author): NotificationRecord["actor"] {
+export function actorOf(author: Author): NotificationActor {
   return { id: author.id, name: author.name, avatarUrl: author.avatar ?? null };
 }
 
-/** What a new notification says. */
+/**
+ * What a new notification points to. (`title` and `text`, which callers of older shapes
+ * passed, are not stored: the page renders them from the records.)
+ */
 export interface NewNotification {
   type: NotificationType;
-  actor: NotificationRecord["actor"];
+  /** Who did it (only the id is kept); null for grouped up-votes. */
+  actor: { id: string; name?: string; avatarUrl?: string | null } | null;
   questionId: string;
   messageId: string | null;
   answerId: string | null;
-  title: string;
-  text: string;
+  title?: string;
+  text?: string;
   /** How many events it stands for (grouped upvotes); 1 when absent. */
   count?: number;
 }
 
 /**
  * Add a notification for `recipientId` to `op` (and +1 unread), unless the recipient is
- * the actor.
+ * the actor. It is stored as a reference (./stored.ts) that expires after
+ * {@link NOTIFICATION_TTL_MS}.
  *
  * @example
  * ```ts
@@ -107,8 +119,6 @@ export interface NewNotification {
  *   questionId: "q-1",
  *   messageId: "msg-2",
  *   answerId: "msg-1",
- *   title: "Why KV?",
- *   text: "Because.",
  * }, Date.now());
  * ```
  */
@@ -117,23 +127,23 @@ export function notifyInOp(
   recipientId: string,
   n: NewNotification,
   now: number,
-): NotificationRecord | null {
+): Notification | null {
   if (!recipientId || n.actor?.id === recipientId) return null;
-  const record: NotificationRecord = {
+  const record: Notification = {
     id: notificationId(now),
     type: n.type,
-    actor: n.actor,
     questionId: n.questionId,
     messageId: n.messageId,
-    answerId: n.answerId,
-    title: n.title,
-    excerpt: excerpt(n.text, 140),
+    answerId: n.answerId ?? n.messageId,
+    actorId: n.actor?.id ?? null,
     count: n.count ?? 1,
     createdAt: now,
     updatedAt: now,
     read: false,
   };
-  op.set(keys.notification(recipientId, record.id), record);
+  op.set(keys.notification(recipientId, record.id), refOf(record), {
+    expireIn: NOTIFICATION_TTL_MS,
+  });
   addToCounter(op, keys.notificationUnread(recipientId), 1);
   return record;
 }
@@ -196,8 +206,6 @@ export async function isFollowing(kv: Deno.Kv, questionId: string, userId: strin
  *   targetId: "msg-1",
  *   questionId: "q-1",
  *   answerId: "msg-1",
- *   title: "Why KV?",
- *   text: "Because.",
  * }, Date.now());
  * ```
  */
@@ -210,8 +218,6 @@ export async function notifyUpvote(
     targetId: string;
     questionId: string;
     answerId: string | null;
-    title: string;
-    text: string;
     /** Upvotes this call stands for (grouped by the caller); 1 when absent. */
     count?: number;
   },
@@ -226,22 +232,22 @@ export async function notifyUpvote(
       keys.notificationUnread(input.recipientId).concat("mark"),
     ]);
     const existing = daily.value
-      ? await kv.get<NotificationRecord>(keys.notification(input.recipientId, daily.value))
+      ? await kv.get(keys.notification(input.recipientId, daily.value))
       : null;
+    const cur = existing?.value ? notificationOf(daily.value!, existing.value) : null;
     const op = kv.atomic().check(daily);
-    if (existing?.value) {
-      const cur = existing.value;
+    if (existing && cur) {
       op.check(existing, mark);
       const wasUnread = isUnread(cur, mark.value);
-      op.set(
-        keys.notification(input.recipientId, cur.id),
-        {
-          ...cur,
-          count: cur.count + (input.count ?? 1),
-          updatedAt: now,
-          read: false,
-        } satisfies NotificationRecord,
-      );
+      const next: Notification = {
+        ...cur,
+        count: cur.count + (input.count ?? 1),
+        updatedAt: now,
+        read: false,
+      };
+      op.set(keys.notification(input.recipientId, cur.id), refOf(next), {
+        expireIn: expireInOf(cur, now),
+      });
       if (!wasUnread) addToCounter(op, keys.notificationUnread(input.recipientId), 1);
       return { op, result: null };
     }
@@ -251,8 +257,6 @@ export async function notifyUpvote(
       questionId: input.questionId,
       messageId: input.targetType === "message" ? input.targetId : null,
       answerId: input.answerId,
-      title: input.title,
-      text: input.text,
       count: input.count,
     }, now);
     if (rec) op.set(dailyKey, rec.id, { expireIn: 2 * DAY });
@@ -260,54 +264,96 @@ export async function notifyUpvote(
   });
 }
 
-function isUnread(n: NotificationRecord, mark: number | null): boolean {
+function isUnread(n: Notification, mark: number | null): boolean {
   return !n.read && n.updatedAt > (mark ?? 0);
 }
 
-function viewOf(n: NotificationRecord, mark: number | null): NotificationView {
-  const { answerId: _a, updatedAt: _u, ...rest } = n;
-  return { ...rest, read: !isUnread(n, mark) };
-}
-
-function removedViewOf(n: NotificationRecord, mark: number | null): NotificationView {
-  return { ...viewOf(n, mark), actor: null, title: REMOVED_TITLE, excerpt: "", removed: true };
+/** What a notification's view is rendered from: the records it points to. */
+interface Pointed {
+  question: QuestionRecord | null;
+  message: MessageRecord | null;
 }
 
 /**
- * Whether each notification's question and message may still be seen by its recipient
- * (lib/community/visibility.ts): one `getAll` of the distinct records of the page.
+ * The view of `n` rendered from its records: the question's title, an excerpt of the
+ * message (or, for up-votes on the question, of its description) and the author of the
+ * post that is the event (the message's, or the asker's for an accepted answer). Null when
+ * the recipient may no longer see the question or the message.
  */
-async function stillVisible(
-  kv: Deno.Kv,
+function viewOf(
+  n: Notification,
+  { question, message }: Pointed,
   userId: string,
-  list: NotificationRecord[],
-): Promise<boolean[]> {
+  mark: number | null,
+): NotificationView | null {
+  const viewer = { userId };
+  const ok = (r: PostMarks | null) => !!r && maySee(r, viewer);
+  if (!ok(question) || (n.messageId && !ok(message))) return null;
+  const q = question!;
+  const text = String((message ? message.content : q.description || q.title) ?? "");
+  const by = n.type === "accepted" ? q.author : message?.author;
+  return {
+    id: n.id,
+    type: n.type,
+    actor: n.actorId && by ? actorOf(by) : null,
+    questionId: n.questionId,
+    messageId: n.messageId,
+    title: String(q.title ?? ""),
+    excerpt: excerpt(text, 140),
+    count: n.count,
+    createdAt: n.createdAt,
+    read: !isUnread(n, mark),
+  };
+}
+
+function removedViewOf(n: Notification, mark: number | null): NotificationView {
+  return {
+    id: n.id,
+    type: n.type,
+    actor: null,
+    questionId: n.questionId,
+    messageId: n.messageId,
+    title: REMOVED_TITLE,
+    excerpt: "",
+    count: n.count,
+    createdAt: n.createdAt,
+    read: !isUnread(n, mark),
+    removed: true,
+  };
+}
+
+/**
+ * The question and message records each notification points to: one `getAll` of the
+ * distinct records of the page (what it renders from, and whether they may still be seen).
+ */
+async function pointedRecords(kv: Deno.Kv, list: Notification[]): Promise<Pointed[]> {
   const questionIds = [...new Set(list.map((n) => n.questionId))].filter(isLookupId);
   const messageIds = [...new Set(list.flatMap((n) => n.messageId ? [n.messageId] : []))]
     .filter(isLookupId);
-  const records = await getAll<PostMarks>(kv, [
+  const records = await getAll<QuestionRecord | MessageRecord>(kv, [
     ...questionIds.map(keys.question),
     ...messageIds.map(keys.message),
   ]);
-  const questions = new Map(questionIds.map((id, i) => [id, records[i].value]));
-  const messages = new Map(messageIds.map((id, i) => [id, records[questionIds.length + i].value]));
-  const viewer = { userId };
-  const ok = (r: PostMarks | null | undefined) => !!r && maySee(r, viewer);
-  return list.map((n) =>
-    ok(questions.get(n.questionId)) && (!n.messageId || ok(messages.get(n.messageId)))
+  const questions = new Map(questionIds.map((id, i) => [id, records[i].value as QuestionRecord]));
+  const messages = new Map(
+    messageIds.map((id, i) => [id, records[questionIds.length + i].value as MessageRecord]),
   );
+  return list.map((n) => ({
+    question: questions.get(n.questionId) ?? null,
+    message: n.messageId ? messages.get(n.messageId) ?? null : null,
+  }));
 }
 
 /** The actor shown for someone who deleted their account. */
-const DELETED_ACTOR: NotificationRecord["actor"] = {
+const DELETED_ACTOR: NotificationActor = {
   id: DELETED_USER.id,
   name: DELETED_USER.name,
   avatarUrl: null,
 };
 
 /** Which actors of `list` deleted their account since (their tombstone exists). */
-async function deletedActors(kv: Deno.Kv, list: NotificationRecord[]): Promise<Set<string>> {
-  const ids = [...new Set(list.flatMap((n) => n.actor?.id ? [n.actor.id] : []))]
+async function deletedActors(kv: Deno.Kv, list: Notification[]): Promise<Set<string>> {
+  const ids = [...new Set(list.flatMap((n) => n.actorId ? [n.actorId] : []))]
     .filter(isLookupId);
   const tombs = await getAll(kv, ids.map(keys.deletedUser));
   return new Set(ids.filter((_, i) => tombs[i].value !== null));
@@ -342,7 +388,7 @@ export interface NotificationsPage {
 
 /** Where a notification leads: the thread page holding the message, scrolled to it. */
 export function notificationHref(
-  n: Pick<NotificationRecord, "questionId" | "messageId" | "answerId">,
+  n: Pick<Notification, "questionId" | "messageId" | "answerId">,
 ): string {
   const q = `/questions/${encodeURIComponent(n.questionId)}`;
   if (!n.messageId) return q;
@@ -369,29 +415,33 @@ export async function listNotifications(
     unreadCount(kv, userId),
     kv.get<number>(markKey(userId)),
   ]);
-  const records: NotificationRecord[] = [];
+  const records: Notification[] = [];
   const start = cursor && /^n-[0-9a-z]+$/.test(cursor) ? cursor : null;
   const selector: Deno.KvListSelector = start
     ? { prefix: keys.notificationsPrefix(userId), end: keys.notification(userId, start) }
     : { prefix: keys.notificationsPrefix(userId) };
   for await (
-    const e of kv.list<NotificationRecord>(selector, {
+    const e of kv.list(selector, {
       reverse: true,
       limit: NOTIFICATIONS_PAGE + 1,
     })
-  ) records.push(e.value);
+  ) {
+    const n = notificationOf(e.key[2] as string, e.value);
+    if (n) records.push(n);
+  }
   const more = records.length > NOTIFICATIONS_PAGE;
   const shown = records.slice(0, NOTIFICATIONS_PAGE);
-  const [visible, gone] = await Promise.all([
-    stillVisible(kv, userId, shown),
+  const [pointed, gone] = await Promise.all([
+    pointedRecords(kv, shown),
     deletedActors(kv, shown),
   ]);
   return {
     notifications: shown.map((n, i) => {
-      if (!visible[i]) return removedViewOf(n, mark.value);
-      const view = viewOf(n, mark.value);
+      const view = viewOf(n, pointed[i], userId, mark.value);
+      if (!view) return removedViewOf(n, mark.value);
       // An actor who deleted their account is "deleted user" here too.
-      return n.actor && gone.has(n.actor.id) ? { ...view, actor: DELETED_ACTOR } : view;
+      const deleted = n.actorId && (gone.has(n.actorId) || view.actor?.id === DELETED_USER.id);
+      return deleted ? { ...view, actor: DELETED_ACTOR } : view;
     }),
     links: shown.map(notificationHref),
     unread,
@@ -422,21 +472,74 @@ export async function markRead(
         .set(markKey(userId), now);
       return { op, result: null };
     });
+    // Everything is read now: a good moment to keep only the newest.
+    await afterCommit("notification history", () => trimNotifications(kv, userId));
     return { unread: 0 };
   }
   for (const id of new Set(ids)) {
     if (!/^n-[0-9a-z]+$/.test(id)) continue;
     await updateAtomically(async () => {
-      const [cur, mark] = await kv.getMany<[NotificationRecord, number]>([
+      const [cur, mark] = await kv.getMany<[unknown, number]>([
         keys.notification(userId, id),
         markKey(userId),
       ]);
-      if (!cur.value || !isUnread(cur.value, mark.value)) return { op: null, result: null };
+      const n = notificationOf(id, cur.value);
+      if (!n || !isUnread(n, mark.value)) return { op: null, result: null };
       const op = kv.atomic().check(cur, mark)
-        .set(keys.notification(userId, id), { ...cur.value, read: true });
+        .set(keys.notification(userId, id), refOf({ ...n, read: true }), {
+          expireIn: expireInOf(n, now),
+        });
       addToCounter(op, keys.notificationUnread(userId), -1);
       return { op, result: null };
     });
   }
   return { unread: await unreadCount(kv, userId) };
+}
+
+/** Old notifications removed per commit by {@link trimNotifications}. */
+const TRIM_BATCH = 50;
+
+/**
+ * Keep only `userId`'s newest {@link NOTIFICATIONS_KEPT} notifications (./stored.ts): the
+ * older are deleted, each under a check of the version read (one still unread takes its
+ * count off the unread counter in the same op). Answers how many were removed.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const removed = await trimNotifications(kv, "u_1");
+ * ```
+ */
+export async function trimNotifications(
+  kv: Deno.Kv,
+  userId: string,
+  keep = NOTIFICATIONS_KEPT,
+): Promise<number> {
+  const mark = (await kv.get<number>(markKey(userId))).value;
+  let removed = 0;
+  let seen = 0;
+  let batch: Deno.KvEntry<unknown>[] = [];
+  const flush = async () => {
+    const entries = batch;
+    batch = [];
+    const res = await commit(kv, (op) => {
+      let unread = 0;
+      for (const e of entries) {
+        op.check(e).delete(e.key);
+        const n = notificationOf(e.key[2] as string, e.value);
+        if (n && isUnread(n, mark)) unread++;
+      }
+      if (unread) addToCounter(op, keys.notificationUnread(userId), -unread);
+    });
+    if (res.ok) removed += entries.length;
+  };
+  for await (
+    const e of kv.list({ prefix: keys.notificationsPrefix(userId) }, { reverse: true })
+  ) {
+    if (++seen <= keep) continue;
+    batch.push(e);
+    if (batch.length >= TRIM_BATCH) await flush();
+  }
+  if (batch.length) await flush();
+  return removed;
 }

@@ -12,23 +12,24 @@ import {
   NOTIFICATIONS_PAGE,
   notifyInOp,
   notifyUpvote,
+  trimNotifications,
   unreadCount,
 } from "./notifications.ts";
+import { NOTIFICATIONS_KEPT } from "./stored.ts";
 
 const DAY = 86_400_000;
 const ada: Author = { id: "u-ada", name: "Ada", avatar: null };
 const bob: Author = { id: "u-bob", name: "Bob", avatar: "https://example.com/bob.png" };
 const cyd: Author = { id: "u-cyd", name: "Cyd", avatar: null };
 
-function reply(text: string, actorId = bob.id): NewNotification {
+/** A reply notification from `actorId` about message `messageId` (under answer msg-1). */
+function reply(messageId: string, actorId = bob.id): NewNotification {
   return {
     type: "reply",
-    actor: { id: actorId, name: "Someone", avatarUrl: null },
+    actor: { id: actorId },
     questionId: "q-1",
-    messageId: "msg-2",
+    messageId,
     answerId: "msg-1",
-    title: "Why KV?",
-    text,
   };
 }
 
@@ -62,24 +63,30 @@ async function everyNotification(kv: Deno.Kv, userId: string) {
 
 Deno.test("notifyInOp(): writes the notification and +1 unread in the cause's op; nothing to the actor or to nobody", async () => {
   using kv = await Deno.openKv(":memory:");
-  const rec = await notify(kv, ada.id, reply("Because **KV** scales."), 1_000);
+  const rec = await notify(kv, ada.id, reply("msg-2"), 1_000);
   assert.ok(rec);
   assert.equal(rec.type, "reply");
   assert.equal(rec.count, 1);
   assert.equal(rec.read, false);
-  assert.equal(rec.excerpt, "Because KV scales.", "the excerpt is plain text");
-  assert.deepEqual((await kv.get(keys.notification(ada.id, rec.id))).value, rec);
+  // Stored as a reference: no copy of the title, the text or the actor's name.
+  assert.deepEqual((await kv.get(keys.notification(ada.id, rec.id))).value, {
+    t: "reply",
+    q: "q-1",
+    m: "msg-2",
+    a: "msg-1",
+    by: bob.id,
+  });
   assert.equal(await unreadCount(kv, ada.id), 1);
   // The actor about their own action, and an empty recipient: nothing, not even in the op.
   const op = kv.atomic();
-  assert.equal(notifyInOp(op, bob.id, reply("mine"), 2_000), null);
-  assert.equal(notifyInOp(op, "", reply("nobody"), 2_000), null);
+  assert.equal(notifyInOp(op, bob.id, reply("msg-3"), 2_000), null);
+  assert.equal(notifyInOp(op, "", reply("msg-4"), 2_000), null);
   assert.ok((await op.commit()).ok);
   assert.equal(await stored(kv, bob.id), 0);
   assert.equal(await unreadCount(kv, bob.id), 0);
   // Nothing lands when the cause's op fails.
   const failing = kv.atomic().check({ key: ["never"], versionstamp: "00000000000000010000" });
-  notifyInOp(failing, ada.id, reply("lost with its cause"), 3_000);
+  notifyInOp(failing, ada.id, reply("msg-5"), 3_000);
   assert.equal((await failing.commit()).ok, false);
   assert.equal(await stored(kv, ada.id), 1);
   assert.equal(await unreadCount(kv, ada.id), 1);
@@ -87,18 +94,31 @@ Deno.test("notifyInOp(): writes the notification and +1 unread in the cause's op
 
 Deno.test("listNotifications(): newest first, 20 a page by cursor, each with its link, the unread count beside", async () => {
   using kv = await Deno.openKv(":memory:");
-  // The posts they point at exist (a notification of a post that is gone shows as removed).
-  await kv.set(keys.question("q-1"), { id: "q-1", author: cyd });
-  await kv.set(keys.message("msg-2"), { id: "msg-2", questionId: "q-1", author: bob });
+  // The posts they point at exist (a notification of a post that is gone shows as removed);
+  // what a notification says is rendered from them.
+  await kv.set(keys.question("q-1"), { id: "q-1", title: "Why KV?", author: cyd });
   const ids: string[] = [];
   for (let i = 0; i < 45; i++) {
-    ids.push((await notify(kv, ada.id, reply(`reply ${i}`), 1_000 + i))!.id);
+    const content = `reply **${i}**`;
+    await kv.set(keys.message(`msg-r${i}`), {
+      id: `msg-r${i}`,
+      questionId: "q-1",
+      author: bob,
+      content,
+    });
+    ids.push((await notify(kv, ada.id, reply(`msg-r${i}`), 1_000 + i))!.id);
   }
   const first = await listNotifications(kv, ada.id, null);
   assert.equal(first.notifications.length, NOTIFICATIONS_PAGE);
   assert.equal(first.unread, 45);
-  assert.equal(first.notifications[0].excerpt, "reply 44");
-  assert.equal(first.links[0], "/questions/q-1?answer=msg-1#msg-2");
+  assert.equal(first.notifications[0].excerpt, "reply 44", "the excerpt is plain text");
+  assert.equal(first.notifications[0].title, "Why KV?");
+  assert.deepEqual(first.notifications[0].actor, {
+    id: bob.id,
+    name: "Bob",
+    avatarUrl: bob.avatar,
+  });
+  assert.equal(first.links[0], "/questions/q-1?answer=msg-1#msg-r44");
   assert.equal("answerId" in first.notifications[0], false, "served without its internal fields");
   const all = await everyNotification(kv, ada.id);
   assert.deepEqual(all.map((n) => n.id), [...ids].reverse());
@@ -111,7 +131,9 @@ Deno.test("listNotifications(): newest first, 20 a page by cursor, each with its
 Deno.test("markRead(): the named ones once each, or all (a watermark); later ones are unread again", async () => {
   using kv = await Deno.openKv(":memory:");
   const ids: string[] = [];
-  for (let i = 0; i < 5; i++) ids.push((await notify(kv, ada.id, reply(`r${i}`), 1_000 + i))!.id);
+  for (let i = 0; i < 5; i++) {
+    ids.push((await notify(kv, ada.id, reply(`msg-r${i}`), 1_000 + i))!.id);
+  }
   assert.deepEqual(await markRead(kv, ada.id, [ids[0], ids[1]]), { unread: 3 });
   // Again, repeated, unknown, malformed or someone else's: no change.
   assert.deepEqual(await markRead(kv, ada.id, [ids[1], ids[1], "n-unknown", "../x"]), {
@@ -126,7 +148,7 @@ Deno.test("markRead(): the named ones once each, or all (a watermark); later one
   assert.ok((await everyNotification(kv, ada.id)).every((n) => n.read));
   // Marking one that the watermark already covers does not go below zero.
   assert.deepEqual(await markRead(kv, ada.id, [ids[4]]), { unread: 0 });
-  const later = await notify(kv, ada.id, reply("after the mark"), 3_000);
+  const later = await notify(kv, ada.id, reply("msg-r9"), 3_000);
   assert.equal(await unreadCount(kv, ada.id), 1);
   const [newest] = (await listNotifications(kv, ada.id, null)).notifications;
   assert.deepEqual([newest.id, newest.read], [later!.id, false]);
@@ -143,8 +165,6 @@ Deno.test("notifyUpvote(): one entry per post per UTC day with a running count, 
       targetId,
       questionId: "q-1",
       answerId: targetId,
-      title: "Why KV?",
-      text: "Because.",
       count,
     }, now);
   await upvote(bob.id, "msg-1", day + 1_000);
@@ -274,4 +294,28 @@ Deno.test("answers, replies and accepts notify in their own op: the asker, the p
   assert.deepEqual(adas.map((n) => n.type), ["answer"]);
   assert.equal(await unreadCount(kv, ada.id), 1);
   assert.equal(await unreadCount(kv, bob.id), 2);
+});
+
+Deno.test("history is bounded: marking all read keeps the newest 200, and trimmed unread ones leave the unread counter", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const ids: string[] = [];
+  for (let i = 0; i < NOTIFICATIONS_KEPT + 5; i++) {
+    ids.push((await notify(kv, ada.id, reply(`msg-r${i}`), 1_000 + i))!.id);
+  }
+  // Marking some read first: the ones trimmed away must not leave the counter behind.
+  await markRead(kv, ada.id, [ids[0]]);
+  assert.equal(await stored(kv, ada.id), NOTIFICATIONS_KEPT + 5);
+  assert.deepEqual(await markRead(kv, ada.id, undefined, 5_000), { unread: 0 });
+  const left = await Array.fromAsync(kv.list({ prefix: keys.notificationsPrefix(ada.id) }));
+  assert.equal(left.length, NOTIFICATIONS_KEPT);
+  assert.equal(left[0].key[2], ids[5], "the oldest five are gone");
+  assert.equal(await trimNotifications(kv, ada.id, 3), NOTIFICATIONS_KEPT - 3);
+  const later = await notify(kv, ada.id, reply("msg-r0"), 6_000);
+  assert.ok(later);
+  assert.equal(await unreadCount(kv, ada.id), 1);
+  // Trimming unread ones takes them off the counter.
+  assert.equal(await trimNotifications(kv, ada.id, 1), 3);
+  assert.equal(await unreadCount(kv, ada.id), 1);
+  assert.equal(await trimNotifications(kv, ada.id, 0), 1);
+  assert.equal(await unreadCount(kv, ada.id), 0);
 });

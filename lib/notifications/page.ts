@@ -17,7 +17,8 @@
  */
 import { getAll } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
-import type { UserVoteEntry, VoteRecord, VoteType } from "../community/votes.ts";
+import type { VoteRecord, VoteType } from "../community/votes.ts";
+import { voteTypeOfRow } from "../community/user_vote_rows.ts";
 
 /**
  * Entries of the viewer's own vote / favorite index read before falling back to reading
@@ -84,9 +85,9 @@ export async function questionPageViewerState(
   const fallback: Deno.KvKey[] = [];
   if (ownVotes) {
     for (const e of ownVotes) {
-      const v = e.value as UserVoteEntry;
-      if (e.key[3] === "message" && onPage.has(e.key[4] as string)) {
-        votes[e.key[4] as string] = v.voteType;
+      const v = voteTypeOfRow(e.value);
+      if (v && e.key[3] === "message" && onPage.has(e.key[4] as string)) {
+        votes[e.key[4] as string] = v;
       }
     }
   } else fallback.push(...messageIds.map((id) => keys.vote("message", id, userId)));

@@ -14,6 +14,7 @@
  * @module
  */
 import { keys } from "../kv/keys.ts";
+import { createdAtOf, NOTIFICATION_TTL_MS } from "../notifications/stored.ts";
 
 /**
  * `["meta", "denoVersion"]`: the newest Deno that wrote the store (docs/decisions.md#storage). It
@@ -63,8 +64,16 @@ const EXPIRING_PREFIXES = new Set([
  * restoredExpireIn(["sessions", "s1"], { expiresAt: 5_000 }, 1_000); // 4000
  * restoredExpireIn(["identities", "a", "1"], { expiresAt: 5_000 }, 1_000); // undefined
  * ```
+ *
+ * A notification (lib/notifications/stored.ts) keeps no `expiresAt`: its id says when it was
+ * created, and it lives {@link NOTIFICATION_TTL_MS} from then.
  */
 export function restoredExpireIn(key: Deno.KvKey, value: unknown, now: number): number | undefined {
+  if (key[0] === "notifications" && key.length === 3 && typeof key[2] === "string") {
+    const created = createdAtOf(key[2]);
+    if (!Number.isFinite(created)) return undefined;
+    return Math.max(0, Math.ceil(created + NOTIFICATION_TTL_MS - now));
+  }
   if (typeof key[0] !== "string" || !EXPIRING_PREFIXES.has(key[0])) return undefined;
   const at = value && typeof value === "object"
     ? (value as { expiresAt?: unknown }).expiresAt

@@ -1,6 +1,7 @@
 /** What a backup copies and the expiry a restored record gets. */
 import assert from "node:assert/strict";
 import { isStoreKey, restoredExpireIn } from "./backup_scope.ts";
+import { NOTIFICATION_TTL_MS } from "../notifications/stored.ts";
 
 Deno.test("isStoreKey() names the store's own records and nothing else", () => {
   assert.ok(isStoreKey(["meta", "denoVersion"]));
@@ -19,4 +20,24 @@ Deno.test("restoredExpireIn() gives expiring records their time left, and nothin
   assert.equal(restoredExpireIn(["identities", "a", "1"], { expiresAt: now - 1 }, now), undefined);
   assert.equal(restoredExpireIn(["sessions", "s"], { other: 1 }, now), undefined);
   assert.equal(restoredExpireIn(["sessions", "s"], "text", now), undefined);
+});
+
+Deno.test("restoredExpireIn() gives a notification the rest of its 90 days from its id's time", () => {
+  const created = 1_700_000_000_000;
+  const id = `n-${created.toString(36).padStart(9, "0")}0000abc`;
+  const key = ["notifications", "u_1", id];
+  assert.equal(
+    restoredExpireIn(key, { t: "reply", q: "q-1" }, created + 1_000),
+    NOTIFICATION_TTL_MS - 1_000,
+  );
+  assert.equal(
+    restoredExpireIn(key, { t: "reply", q: "q-1" }, created + NOTIFICATION_TTL_MS),
+    0,
+    "expired",
+  );
+  assert.equal(
+    restoredExpireIn(["notifications", "u_1", "x"], {}, created),
+    undefined,
+    "no time in it",
+  );
 });

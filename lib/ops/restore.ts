@@ -15,6 +15,10 @@
  * hold stay. Values are written as decoded (sealed secrets stay sealed); records that
  * expire get their `expireIn` back from `expiresAt` (lib/ops/backup_scope.ts).
  *
+ * A backup without `["meta", "shape"]` was taken before compact storage: when the restore
+ * ends, the store's shape key and the compaction's progress are removed, so the compaction
+ * migration (lib/ops/compact.ts) walks the restored records again.
+ *
  * @module
  */
 import { commit } from "../kv/atomic.ts";
@@ -22,6 +26,7 @@ import { keys } from "../kv/keys.ts";
 import type { BackupHeader } from "./backup_format.ts";
 import { BackupFileError, readBackup } from "./backup_file.ts";
 import { isStoreKey, restoredExpireIn } from "./backup_scope.ts";
+import { COMPACT_JOB, COMPACT_PROGRESS } from "./compact.ts";
 
 /** The value of `["meta", "restore"]` while a restore is under way. */
 export interface RestoreProgress {
@@ -200,6 +205,8 @@ export async function restoreStore(
   let keyBytesInBatch = 0;
   let written = 0;
   let expired = 0;
+  /** Whether the backup holds `["meta", "shape"]` (keys.storeShape()). */
+  let hasShape = false;
   const flush = async () => {
     if (batch.length === 0) return;
     opts.signal?.throwIfAborted();
@@ -219,7 +226,11 @@ export async function restoreStore(
         }
         break;
       }
-      if (item.type !== "entry" || item.index < resumeFrom || isStoreKey(item.key)) continue;
+      if (item.type !== "entry") continue;
+      if (item.key.length === 2 && item.key[0] === "meta" && item.key[1] === "shape") {
+        hasShape = true;
+      }
+      if (item.index < resumeFrom || isStoreKey(item.key)) continue;
       const expireIn = restoredExpireIn(item.key, item.value, now());
       if (expireIn === 0) {
         expired++;
@@ -240,7 +251,15 @@ export async function restoreStore(
     throw err;
   }
   opts.onProgress?.("write", written);
-  await commit(kv, (op) => op.delete(keys.restoreProgress()));
+  await commit(kv, (op) => {
+    op.delete(keys.restoreProgress());
+    // Records of older shapes may have come in: the compaction migration looks again.
+    // (Its periodic job record goes too: the next resume pass makes it due at once.)
+    if (!hasShape) {
+      op.delete(keys.storeShape()).delete(keys.backfill(COMPACT_PROGRESS))
+        .delete(keys.job(COMPACT_JOB, "main"));
+    }
+  });
   return {
     ok: true,
     header: file.header,

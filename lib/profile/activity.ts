@@ -13,7 +13,7 @@ import type { QuestionRecord } from "../community/questions/model.ts";
 import { summarize } from "../community/questions/read.ts";
 import type { Settings } from "../schemas/profile.ts";
 import type { TargetType } from "../community/targets.ts";
-import type { UserVoteEntry } from "../community/votes.ts";
+import { userVoteOf } from "../community/user_vote_rows.ts";
 import type { UserFavoriteEntry } from "../community/favorites.ts";
 import { pageDebateSummaries } from "../debates/store.ts";
 import { excerpt } from "../markdown.ts";
@@ -241,7 +241,12 @@ export async function listActivity(
       return done(items, cursor);
     }
     case "likes": {
-      const { values, cursor } = await page<UserVoteEntry>(keys.userVotesPrefix(userId));
+      const rows = await page<unknown>(keys.userVotesPrefix(userId));
+      const cursor = rows.cursor;
+      const values = rows.keys.flatMap((key, i) => {
+        const v = userVoteOf(key, rows.values[i]);
+        return v ? [v] : [];
+      });
       const targets = await targetContents(kv, values);
       return done(
         values.map((v, i) => ({

@@ -8,6 +8,7 @@ import { keys } from "@/lib/kv/keys.ts";
 import { FANOUT_JOB } from "@/lib/notifications/fanout.ts";
 import { JobRunner, jobRunner, LEASE_MS } from "@/lib/jobs/runner.ts";
 import { fanoutJobKind } from "@/lib/notifications/fanout.ts";
+import { notificationOf } from "@/lib/notifications/stored.ts";
 import { createTestApp, type TestApp, waitForJobs } from "../helpers/app.ts";
 import { answer, ask, member } from "../helpers/community.ts";
 
@@ -25,10 +26,9 @@ async function seedFollowers(t: TestApp, questionId: string, n: number): Promise
 /** How many `answer` notifications of `messageId` each user holds. */
 async function answerNotifications(t: TestApp, messageId: string): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  for await (
-    const e of t.kv.list<{ type: string; messageId: string }>({ prefix: ["notifications"] })
-  ) {
-    if (e.value.type !== "answer" || e.value.messageId !== messageId) continue;
+  for await (const e of t.kv.list({ prefix: ["notifications"] })) {
+    const n = notificationOf(e.key[2] as string, e.value);
+    if (n?.type !== "answer" || n.messageId !== messageId) continue;
     const userId = e.key[1] as string;
     out.set(userId, (out.get(userId) ?? 0) + 1);
   }

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { counterValue, readCounters } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
-import { type UserVoteEntry, voteCommitStats, type VoteResult } from "@/lib/community/votes.ts";
+import { voteCommitStats, type VoteResult } from "@/lib/community/votes.ts";
+import { userVoteOf } from "@/lib/community/user_vote_rows.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   answer,
@@ -261,11 +262,10 @@ Deno.test("votes write the voter's activity index and the author's upvotes_recei
     const { author, voter, questionId, messageId } = await setup(t);
     await like(t, voter, "question", questionId, "up");
     await like(t, voter, "message", messageId, "down");
-    const list = await Array.fromAsync(
-      t.kv.list<UserVoteEntry>({ prefix: keys.userVotesPrefix(voter.id) }),
-    );
+    const list = (await Array.fromAsync(t.kv.list({ prefix: keys.userVotesPrefix(voter.id) })))
+      .map((e) => userVoteOf(e.key, e.value)!);
     assert.deepEqual(
-      list.map((e) => [e.value.targetType, e.value.targetId, e.value.voteType]),
+      list.map((v) => [v.targetType, v.targetId, v.voteType]),
       [["message", messageId, "down"], ["question", questionId, "up"]],
       "newest first",
     );
@@ -283,10 +283,9 @@ Deno.test("votes write the voter's activity index and the author's upvotes_recei
       keys.userStat(author.id, "best_answer_upvotes"),
     ]);
     assert.deepEqual(best, [1, 1], "the peak stays after unvotes");
-    const after = await Array.fromAsync(
-      t.kv.list<UserVoteEntry>({ prefix: keys.userVotesPrefix(voter.id) }),
-    );
-    assert.deepEqual(after.map((e) => [e.value.targetId, e.value.voteType]), [[
+    const after = (await Array.fromAsync(t.kv.list({ prefix: keys.userVotesPrefix(voter.id) })))
+      .map((e) => userVoteOf(e.key, e.value)!);
+    assert.deepEqual(after.map((v) => [v.targetId, v.voteType]), [[
       questionId,
       "down",
     ]]);

@@ -10,10 +10,16 @@
  * notification but not the post written in the same op) leads nowhere: the repair
  * removes it, and the unread counter is recounted without it.
  *
+ * A notification in the shape of stores before compact storage (a copy of its title,
+ * excerpt and actor; lib/notifications/stored.ts) is reported; the repair rewrites it as a
+ * reference and then runs the compaction migration to its end (lib/ops/compact.ts), which
+ * records the store's shape version.
+ *
  * @module
  */
 import { keys } from "../../kv/keys.ts";
-import type { NotificationRecord } from "../../notifications/notifications.ts";
+import { notificationOf } from "../../notifications/stored.ts";
+import { compactStore, notificationRewrite } from "../compact.ts";
 import { defineInvariant } from "./invariant.ts";
 import { runPass } from "./pass.ts";
 import { withTally } from "./tally.ts";
@@ -25,12 +31,12 @@ export const NOTIFICATION_PROBLEMS = {
   counter: "unread counter differs from the unread notifications",
   orphan: "notification of a question or message that does not exist",
   malformed: "malformed notification",
+  legacy: "notification in the old shape (a copy of what it points to)",
 } as const;
 
-function isNotification(v: unknown): v is NotificationRecord {
-  const n = v as NotificationRecord | null;
-  return !!n && typeof n.questionId === "string" && Number.isFinite(n.updatedAt) &&
-    (n.messageId === null || typeof n.messageId === "string");
+/** The notification at `e` in either stored shape (lib/notifications/stored.ts), or null. */
+function notificationAt(e: Deno.KvEntry<unknown>) {
+  return typeof e.key[2] === "string" ? notificationOf(e.key[2], e.value) : null;
 }
 
 /** The "mark all read" watermark of a member (lib/notifications/notifications.ts). */
@@ -62,27 +68,36 @@ export const notificationsInvariant = defineInvariant(
         label: "notifications",
         prefix: ["notifications"],
         reads: (e) => {
-          const n = e.value;
+          const n = notificationAt(e);
           const userId = e.key[1];
-          if (!isNotification(n) || typeof userId !== "string") return [];
+          if (!n || typeof userId !== "string") return [];
           const reads = [markKey(userId), keys.question(n.questionId)];
           return n.messageId ? [...reads, keys.message(n.messageId)] : reads;
         },
         judge: (e, got) => {
           if (got.length === 0) return [{ kind: NOTIFICATION_PROBLEMS.malformed }];
-          const n = e.value as NotificationRecord;
+          const n = notificationAt(e)!;
           const [, question, message] = got;
           const messageOk = !message ||
             (message.value as { questionId?: unknown } | null)?.questionId === n.questionId;
-          return question.versionstamp !== null && messageOk ? [] : [{
-            kind: NOTIFICATION_PROBLEMS.orphan,
-            removes: true,
-            fix: (op) => op.delete(e.key),
-          }];
+          if (question.versionstamp === null || !messageOk) {
+            return [{
+              kind: NOTIFICATION_PROBLEMS.orphan,
+              removes: true,
+              fix: (op) => op.delete(e.key),
+            }];
+          }
+          const rewrite = notificationRewrite(e.key, e.value, Date.now());
+          return rewrite
+            ? [{
+              kind: NOTIFICATION_PROBLEMS.legacy,
+              fix: (op) => op.set(e.key, rewrite.value, { expireIn: rewrite.expireIn }),
+            }]
+            : [];
         },
         counted: async (e, got, standing) => {
           if (!standing || got.length === 0) return;
-          const n = e.value as NotificationRecord;
+          const n = notificationAt(e)!;
           const mark = got[0].value;
           if (!n.read && n.updatedAt > (typeof mark === "number" ? mark : 0)) {
             await tally.add(keys.notificationUnread(e.key[1] as string));
@@ -94,5 +109,8 @@ export const notificationsInvariant = defineInvariant(
         kind: NOTIFICATION_PROBLEMS.counter,
         repair,
       });
+      // What the compaction job would still do (nothing, after the fixes above), and the
+      // store's shape version recorded.
+      if (repair) await compactStore(kv);
     }),
 );

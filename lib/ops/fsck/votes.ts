@@ -11,7 +11,8 @@
  */
 import { invertTime } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
-import type { UserVoteEntry, VoteRecord } from "../../community/votes.ts";
+import type { VoteRecord } from "../../community/votes.ts";
+import { isCompactUserVote, voteTypeOfRow } from "../../community/user_vote_rows.ts";
 import { defineInvariant } from "./invariant.ts";
 import { runPass, type Verdict } from "./pass.ts";
 import { withTally } from "./tally.ts";
@@ -26,6 +27,7 @@ export const VOTE_PROBLEMS = {
   malformed: "malformed vote entry",
   noActivity: "vote without its row in the voter's activity",
   staleActivity: "activity row of a vote that does not exist",
+  legacyActivity: "activity row in the old shape (a copy of its key)",
 } as const;
 
 function isVote(v: unknown): v is VoteRecord {
@@ -79,21 +81,11 @@ export const votesInvariant = defineInvariant(
             }];
           }
           const out: Verdict[] = [];
-          const entry = row.value as UserVoteEntry | null;
-          if (entry?.voteType !== vote.voteType) {
-            const [, targetType, targetId] = e.key as [string, "question" | "message", string];
+          if (voteTypeOfRow(row.value) !== vote.voteType) {
             out.push({
               kind: VOTE_PROBLEMS.noActivity,
-              fix: (op) =>
-                op.set(
-                  row.key,
-                  {
-                    targetType,
-                    targetId,
-                    voteType: vote.voteType,
-                    createdAt: vote.createdAt,
-                  } satisfies UserVoteEntry,
-                ),
+              // The row's value is the direction (lib/community/user_vote_rows.ts).
+              fix: (op) => op.set(row.key, vote.voteType),
             });
           }
           return out;
@@ -104,7 +96,7 @@ export const votesInvariant = defineInvariant(
           await tally.add(keys.voteCount(type, id, (e.value as VoteRecord).voteType));
         },
       });
-      await runPass<UserVoteEntry>(kv, report, repair, {
+      await runPass<unknown>(kv, report, repair, {
         invariant: NAME,
         label: "activity rows",
         prefix: ["user_votes"],
@@ -117,10 +109,18 @@ export const votesInvariant = defineInvariant(
         judge: (e, got) => {
           const vote = got[0]?.value;
           const fine = isVote(vote) && invertTime(vote.createdAt) === e.key[2] &&
-            vote.voteType === e.value?.voteType;
-          return fine
-            ? []
-            : [{ kind: VOTE_PROBLEMS.staleActivity, removes: true, fix: (op) => op.delete(e.key) }];
+            vote.voteType === voteTypeOfRow(e.value);
+          if (!fine) {
+            return [{
+              kind: VOTE_PROBLEMS.staleActivity,
+              removes: true,
+              fix: (op) => op.delete(e.key),
+            }];
+          }
+          return isCompactUserVote(e.value) ? [] : [{
+            kind: VOTE_PROBLEMS.legacyActivity,
+            fix: (op) => op.set(e.key, vote.voteType),
+          }];
         },
       });
       await tally.settle(kv, report, { invariant: NAME, kind: VOTE_PROBLEMS.counter, repair });

@@ -1,0 +1,234 @@
+/**
+ * The compaction migration: rewrites the records of stores written before compact storage
+ * into the current shapes ({@link SHAPE_VERSION}), so they take the bytes new writes take.
+ * The steps: notifications become references (lib/notifications/stored.ts) that expire,
+ * and each person keeps the newest {@link NOTIFICATIONS_KEPT}; voters' activity rows keep
+ * only the vote's direction (lib/community/user_vote_rows.ts).
+ *
+ * It runs as a periodic job of the runner (lib/jobs/runner.ts), so it starts at the first
+ * resume pass after an upgrade — no scan at start: a finished store says so in one key,
+ * `["meta", "shape"]`, which the job reads first (one read a day once done). Each batch
+ * rewrites up to {@link COMPACT_BATCH} entries, each under a check of the version it read
+ * (a person marking one read meanwhile wins, and the batch is read again), and commits
+ * the walk's cursor in the same op under the job's fence and a check on the progress, so a
+ * stop anywhere resumes after the last committed batch on any instance. `deno task fsck
+ * --repair` rewrites the same records (lib/ops/fsck/notifications.ts) and sets the shape
+ * key when none is left. Readers accept both shapes meanwhile.
+ *
+ * @module
+ */
+import { commit } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
+import type { JobKind } from "../jobs/runner.ts";
+import {
+  expireInOf,
+  isNotificationRef,
+  notificationOf,
+  NOTIFICATIONS_KEPT,
+  refOf,
+} from "../notifications/stored.ts";
+import { trimNotifications } from "../notifications/notifications.ts";
+import { isCompactUserVote, voteTypeOfRow } from "../community/user_vote_rows.ts";
+
+/** The record shapes this code writes; `["meta", "shape"]` holds the store's. */
+export const SHAPE_VERSION = 2;
+/** The job kind's name (a periodic job: one record, id "main"). */
+export const COMPACT_JOB = "compact";
+/** Its progress record's name (`["backfills", name]`). */
+export const COMPACT_PROGRESS = "compact";
+/** How often the finished job looks again (one read). */
+export const COMPACT_RECHECK_MS = 24 * 60 * 60_000;
+/** Entries rewritten per op (each with its check; KV allows 100 checks an op). */
+export const COMPACT_BATCH = 50;
+
+/** Where the migration stands. */
+export interface CompactProgress {
+  /** The index of the step being walked ({@link STEPS}). */
+  step: number;
+  /** The last key the step walked (null: none yet). */
+  after: Deno.KvKey | null;
+  /** Entries rewritten so far, all steps. */
+  rewritten: number;
+  /** When the last step reached its end (absent while it runs). */
+  doneAt?: number;
+}
+
+/** A stored value in an older shape, and what to write instead. */
+interface Rewrite {
+  value: unknown;
+  expireIn?: number;
+}
+
+/** One prefix the migration walks and how an entry there is rewritten. */
+interface Step {
+  name: string;
+  prefix: Deno.KvKey;
+  /** The entry's rewrite, or null when it already has the current shape (or no known one). */
+  rewrite(entry: Deno.KvEntry<unknown>, now: number): Rewrite | null;
+  /** After a batch: the owners whose entries the walk has left behind (e.g. to trim). */
+  leftBehind?(kv: Deno.Kv, owners: string[]): Promise<void>;
+  /** The owner of an entry (the key part `leftBehind` groups by). */
+  ownerOf?(key: Deno.KvKey): string;
+}
+
+/**
+ * A notification's current shape when `value` is an older one, else null.
+ *
+ * @example
+ * ```ts
+ * declare const entry: Deno.KvEntry<unknown>;
+ * const r = notificationRewrite(entry.key, entry.value, Date.now());
+ * ```
+ */
+export function notificationRewrite(key: Deno.KvKey, value: unknown, now: number): Rewrite | null {
+  if (isNotificationRef(value) || typeof key[2] !== "string") return null;
+  const n = notificationOf(key[2], value);
+  return n ? { value: refOf(n), expireIn: expireInOf(n, now) } : null;
+}
+
+const STEPS: readonly Step[] = [{
+  name: "notifications",
+  prefix: ["notifications"],
+  rewrite: (e, now) => notificationRewrite(e.key, e.value, now),
+  ownerOf: (key) => String(key[1]),
+  leftBehind: async (kv, owners) => {
+    for (const userId of owners) await trimNotifications(kv, userId, NOTIFICATIONS_KEPT);
+  },
+}, {
+  name: "user_votes",
+  prefix: ["user_votes"],
+  rewrite: (e) => {
+    if (isCompactUserVote(e.value)) return null;
+    const voteType = voteTypeOfRow(e.value);
+    return voteType ? { value: voteType } : null;
+  },
+}];
+
+/** Options of {@link compactStore}. */
+export interface CompactOptions {
+  /** Adds the job's fence check to each op (none when called directly). */
+  fence?: (op: Deno.AtomicOperation) => Deno.AtomicOperation;
+  /** Stop after the batch in hand when this aborts. */
+  signal?: AbortSignal;
+  now?: () => number;
+  /** Entries per batch (tests use small ones). */
+  batch?: number;
+  /** Stop after this many batches (tests: an interrupted run). */
+  maxBatches?: number;
+}
+
+/**
+ * True when the store's records all have the current shapes (`["meta", "shape"]`).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * if (!(await isCompacted(kv))) console.log("the compaction migration has work to do");
+ * ```
+ */
+export async function isCompacted(kv: Deno.Kv): Promise<boolean> {
+  const v = (await kv.get<number>(keys.storeShape())).value;
+  return typeof v === "number" && v >= SHAPE_VERSION;
+}
+
+/** Consecutive failed commits of one batch before the run gives up (the runner retries). */
+const MAX_TRIES = 5;
+
+/**
+ * Rewrite what the walk has not reached yet, batch by batch, until the end (then the
+ * shape key is set) or `signal` aborts or `maxBatches` ran. Returns the progress after the
+ * last committed batch. Throws when a batch keeps failing (the lease was lost, or the
+ * progress moved: whoever holds the job goes on).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const progress = await compactStore(kv);
+ * progress.doneAt !== undefined; // true: every record has the current shape
+ * ```
+ */
+export async function compactStore(
+  kv: Deno.Kv,
+  { fence = (op) => op, signal, now = Date.now, batch = COMPACT_BATCH, maxBatches = Infinity }:
+    CompactOptions = {},
+): Promise<CompactProgress> {
+  const key = keys.backfill(COMPACT_PROGRESS);
+  let batches = 0;
+  let tries = 0;
+  for (;;) {
+    const [entry, shape] = await kv.getMany<[CompactProgress, number]>([key, keys.storeShape()]);
+    const progress = entry.value ?? { step: 0, after: null, rewritten: 0 };
+    if (typeof shape.value === "number" && shape.value >= SHAPE_VERSION) {
+      return { ...progress, doneAt: progress.doneAt ?? now() };
+    }
+    if (progress.doneAt !== undefined || signal?.aborted || batches >= maxBatches) return progress;
+    const step = STEPS[progress.step];
+    const page: Deno.KvEntry<unknown>[] = [];
+    const selector: Deno.KvListSelector = progress.after === null
+      ? { prefix: step.prefix }
+      // "" after the last key: the first key past it.
+      : { prefix: step.prefix, start: [...progress.after, ""] };
+    for await (const e of kv.list(selector, { limit: batch })) page.push(e);
+    const at = now();
+    const rewrites = page.map((e) => step.rewrite(e, at));
+    const stepDone = page.length < batch;
+    const lastStep = progress.step === STEPS.length - 1;
+    const next: CompactProgress = stepDone
+      ? {
+        step: lastStep ? progress.step : progress.step + 1,
+        after: null,
+        rewritten: progress.rewritten + rewrites.filter(Boolean).length,
+        ...(lastStep ? { doneAt: at } : {}),
+      }
+      : {
+        step: progress.step,
+        after: page.at(-1)!.key,
+        rewritten: progress.rewritten + rewrites.filter(Boolean).length,
+      };
+    const res = await commit(kv, (op) => {
+      fence(op).check(entry).set(key, next);
+      page.forEach((e, i) => {
+        const r = rewrites[i];
+        if (!r) return;
+        op.check(e).set(e.key, r.value, r.expireIn ? { expireIn: r.expireIn } : undefined);
+      });
+      if (next.doneAt !== undefined) op.set(keys.storeShape(), SHAPE_VERSION);
+    });
+    if (!res.ok) {
+      // A person changed an entry of the batch (read it again), or the job moved on.
+      if (++tries >= MAX_TRIES) {
+        throw new Error("Compaction: its batch kept failing (progress moved or lease lost)");
+      }
+      continue;
+    }
+    tries = 0;
+    batches++;
+    if (step.leftBehind && step.ownerOf && page.length) {
+      const owners = [...new Set(page.map((e) => step.ownerOf!(e.key)))];
+      // The last owner of a full page may have more entries on the next one.
+      await step.leftBehind(kv, stepDone ? owners : owners.slice(0, -1));
+    }
+    if (next.doneAt !== undefined) return next;
+  }
+}
+
+/**
+ * The migration as a periodic job kind: it runs at once on a store that never had it (the
+ * first resume pass after start), and resumes on any instance after a stop.
+ *
+ * @example
+ * ```ts
+ * import { jobRunner } from "@/lib/jobs/runner.ts";
+ * declare const kv: Deno.Kv;
+ * jobRunner(kv).register(compactJobKind());
+ * ```
+ */
+export function compactJobKind(now: () => number = Date.now): JobKind {
+  return {
+    kind: COMPACT_JOB,
+    every: COMPACT_RECHECK_MS,
+    run: async (ctx) => {
+      await compactStore(ctx.kv, { fence: ctx.fence, signal: ctx.signal, now });
+    },
+  };
+}

@@ -1,0 +1,213 @@
+/**
+ * The compaction migration (lib/ops/compact.ts) on a store written with the previous
+ * shapes: notifications as the code before compact storage wrote them (copies of the
+ * title, excerpt and actor, no expiry) and voters' activity rows holding copies of their
+ * key's parts. The API serves the same content before, during
+ * (an interrupted run, half the records rewritten) and after the migration run through
+ * the job runner; fsck is clean after it; `fsck --repair` migrates too.
+ */
+import assert from "node:assert/strict";
+import { jobRunner } from "@/lib/jobs/runner.ts";
+import { keys } from "@/lib/kv/keys.ts";
+import { invertTime } from "@/lib/kv/atomic.ts";
+import { isCompactUserVote } from "@/lib/community/user_vote_rows.ts";
+import { excerpt } from "@/lib/markdown.ts";
+import { markRead } from "@/lib/notifications/notifications.ts";
+import type { MessageRecord } from "@/lib/community/messages/model.ts";
+import type { QuestionRecord } from "@/lib/community/questions/model.ts";
+import {
+  COMPACT_JOB,
+  COMPACT_PROGRESS,
+  compactStore,
+  isCompacted,
+  SHAPE_VERSION,
+} from "@/lib/ops/compact.ts";
+import { NOTIFICATION_PROBLEMS } from "@/lib/ops/fsck/notifications.ts";
+import { VOTE_PROBLEMS } from "@/lib/ops/fsck/votes.ts";
+import { backupStore } from "@/lib/ops/backup.ts";
+import { restoreStore } from "@/lib/ops/restore.ts";
+import {
+  isNotificationRef,
+  type LegacyNotification,
+  notificationOf,
+} from "@/lib/notifications/stored.ts";
+import { waitForJobs } from "../helpers/app.ts";
+import { getAs, type Member } from "../helpers/community.ts";
+import { check, type Community, community, repairClean } from "../helpers/fsck.ts";
+
+/**
+ * Rewrite every notification as the previous code stored it (what it pointed to copied in,
+ * no expiry) and forget that the store was migrated: a store the previous shapes wrote.
+ */
+async function toPreviousShapes(kv: Deno.Kv): Promise<number> {
+  let n = 0;
+  for await (const e of kv.list({ prefix: ["notifications"] })) {
+    const cur = notificationOf(e.key[2] as string, e.value)!;
+    const [q, m] = await kv.getMany<[QuestionRecord, MessageRecord]>([
+      keys.question(cur.questionId),
+      keys.message(cur.messageId ?? "msg-none"),
+    ]);
+    const by = cur.type === "accepted" ? q.value!.author : m.value?.author;
+    const legacy: LegacyNotification = {
+      id: cur.id,
+      type: cur.type,
+      actor: cur.actorId && by ? { id: by.id, name: by.name, avatarUrl: by.avatar } : null,
+      questionId: cur.questionId,
+      messageId: cur.messageId,
+      answerId: cur.answerId,
+      title: q.value!.title,
+      excerpt: excerpt(
+        m.value ? m.value.content : q.value!.description || q.value!.title,
+        140,
+      ),
+      count: cur.count,
+      createdAt: cur.createdAt,
+      updatedAt: cur.updatedAt,
+      read: cur.read,
+    };
+    await kv.set(e.key, legacy);
+    n++;
+  }
+  for await (const e of kv.list<string>({ prefix: ["user_votes"] })) {
+    const [, , inv, targetType, targetId] = e.key;
+    await kv.set(e.key, {
+      targetType,
+      targetId,
+      voteType: e.value,
+      createdAt: invertTime(inv as number),
+    });
+    n++;
+  }
+  await kv.delete(keys.storeShape());
+  await kv.delete(keys.backfill(COMPACT_PROGRESS));
+  return n;
+}
+
+/** Every member's notifications as the API serves them. */
+async function served(c: Community): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const [name, who] of Object.entries({ ada: c.ada, bob: c.bob, cy: c.cy })) {
+    for (
+      const path of [
+        "/api/notifications",
+        "/api/profile/activity?type=likes",
+        `/api/questions/${c.q1}`,
+      ]
+    ) {
+      const res = await getAs(c.t, who as Member, path);
+      assert.equal(res.status, 200, path);
+      out[`${name} ${path}`] = await res.json();
+    }
+  }
+  return out;
+}
+
+async function storedShapes(kv: Deno.Kv): Promise<{ refs: number; legacy: number }> {
+  let refs = 0;
+  let legacy = 0;
+  for await (const e of kv.list({ prefix: ["notifications"] })) {
+    if (isNotificationRef(e.value)) refs++;
+    else legacy++;
+  }
+  for await (const e of kv.list({ prefix: ["user_votes"] })) {
+    if (isCompactUserVote(e.value)) refs++;
+    else legacy++;
+  }
+  return { refs, legacy };
+}
+
+Deno.test("the migration rewrites a previous-shape store through the job runner, resuming an interrupted run; the API serves the same; fsck is clean", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    await waitForJobs(); // the answer fan-out to followers
+    // Bob read one of his (the stored `read` flag moves over too).
+    const bobs = await (await getAs(c.t, c.bob, "/api/notifications")).json();
+    assert.ok(bobs.notifications.length > 0);
+    await markRead(kv, c.bob.id, [bobs.notifications[0].id]);
+    const total = await toPreviousShapes(kv);
+    assert.ok(total >= 3, `notifications to migrate: ${total}`);
+    assert.equal(await isCompacted(kv), false);
+    const before = await served(c);
+    const bobRead =
+      (before["bob /api/notifications"] as { notifications: { read: boolean }[] }).notifications;
+    assert.ok(bobRead.some((n) => n.read) && bobRead.some((n) => !n.read));
+    const likes = before["ada /api/profile/activity?type=likes"] as { activities: unknown[] };
+    assert.ok(likes.activities.length > 0, "Ada's likes are listed from the activity rows");
+    // fsck knows the previous shape: reported, not wrongly judged otherwise.
+    const found = await check(kv);
+    const legacy = found.count("notifications", NOTIFICATION_PROBLEMS.legacy) +
+      found.count("votes", VOTE_PROBLEMS.legacyActivity);
+    assert.equal(legacy, total);
+    assert.equal(found.problems, total, found.lines().join("\n"));
+
+    // An interrupted run: one batch of two, then the process stops.
+    const part = await compactStore(kv, { batch: 2, maxBatches: 1 });
+    assert.equal(part.doneAt, undefined);
+    assert.equal(part.rewritten, 2);
+    assert.deepEqual(await storedShapes(kv), { refs: 2, legacy: total - 2 });
+    assert.deepEqual(await served(c), before, "both shapes read the same");
+
+    // The job resumes after the cursor (a new pass makes its periodic record due now).
+    await kv.delete(keys.job(COMPACT_JOB, "main"));
+    await jobRunner(kv).tryPass();
+    await waitForJobs(10_000, COMPACT_JOB);
+    assert.equal(await isCompacted(kv), true);
+    assert.equal((await kv.get(keys.storeShape())).value, SHAPE_VERSION);
+    const progress = (await kv.get<{ rewritten: number }>(keys.backfill(COMPACT_PROGRESS))).value!;
+    assert.equal(progress.rewritten, total, "each rewritten once");
+    assert.deepEqual(await storedShapes(kv), { refs: total, legacy: 0 });
+    assert.deepEqual(await served(c), before, "the same content after the migration");
+    const page = await (await getAs(c.t, c.ada, "/notifications")).text();
+    assert.ok(page.includes("How does Deno KV order keys"), "the page renders the title");
+
+    const after = await check(kv);
+    assert.ok(after.clean, after.lines().join("\n"));
+  } finally {
+    await c.t.close();
+  }
+});
+
+Deno.test("fsck --repair migrates a previous-shape store and records its shape", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    await waitForJobs();
+    const total = await toPreviousShapes(kv);
+    const before = await served(c);
+    const found = await repairClean(kv);
+    const legacy = found.count("notifications", NOTIFICATION_PROBLEMS.legacy) +
+      found.count("votes", VOTE_PROBLEMS.legacyActivity);
+    assert.equal(legacy, total);
+    assert.deepEqual(await storedShapes(kv), { refs: total, legacy: 0 });
+    assert.equal(await isCompacted(kv), true);
+    assert.deepEqual(await served(c), before);
+  } finally {
+    await c.t.close();
+  }
+});
+
+Deno.test("a restored backup of a previous-shape store is migrated again, even over a store already marked current", async () => {
+  const c = await community();
+  const dir = await Deno.makeTempDir({ prefix: "compact-restore-" });
+  try {
+    await waitForJobs();
+    const total = await toPreviousShapes(c.t.kv);
+    const file = `${dir}/old.backup.gz`;
+    await backupStore(c.t.kv, file);
+    using target = await Deno.openKv(`${dir}/restored.kv`);
+    await target.set(keys.storeShape(), SHAPE_VERSION); // a store whose job already ran
+    const restored = await restoreStore(target, file, { force: true });
+    assert.ok(restored.ok, restored.ok ? "" : restored.reason);
+    assert.equal(await isCompacted(target), false, "the backup had no shape key: walk again");
+    assert.deepEqual(await storedShapes(target), { refs: 0, legacy: total });
+    const done = await compactStore(target);
+    assert.equal(done.rewritten, total);
+    assert.deepEqual(await storedShapes(target), { refs: total, legacy: 0 });
+    const after = await check(target);
+    assert.ok(after.clean, after.lines().join("\n"));
+  } finally {
+    await c.t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
