@@ -142,7 +142,7 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
     <>
       <Head>
         <title>
-          {filtered ? `${heading(data)} · Parley` : "Parley — questions, answers and AI debates"}
+          {filtered ? `${heading(data)} · Parley` : "Questions, answers and AI debates · Parley"}
         </title>
       </Head>
       {data.tag

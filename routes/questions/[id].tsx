@@ -150,7 +150,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
   return (
     <>
       <Head>
-        <title>{q.title} · Parley</title>
+        <title>{`${q.title} · Parley`}</title>
       </Head>
       <FeedLink title={`Answers to “${q.title}” (Atom)`} href={answersFeedPath(q.id)} />
       <PageMeta
