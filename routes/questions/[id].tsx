@@ -53,6 +53,8 @@ interface Data {
   extras: { following: boolean; hidden: string[] };
   /** No one but the panel has answered and the panel is still at work. */
   panelPreparing: boolean;
+  /** The AI experts already in the thread: not offered in "Invite an expert". */
+  expertsInThread: string[];
 }
 
 /**
@@ -69,7 +71,7 @@ interface Data {
  * | moderator check (only when `MODERATORS` names an email) | 0 | 1 `list` of identities |
  * | thread, cache miss: 2 round trips | 11: `getMany` record + 5 counters + answer-order marker ‖ `list` answer index (score-ordered rows for `sort=votes`); then 9 `getMany` (30 records, 60 vote counters) | same 11 |
  * | thread, cache hit (within 1 s, no write through this process) | 0 | 0 |
- * | viewer state, beside the thread | 0 | 3: `getMany` follow + question vote/favorite ‖ `list` own votes ‖ `list` own favorites |
+ * | viewer state, beside the thread | 0 | 3: `getMany` follow + question vote/favorite + panel job ‖ `list` own votes ‖ `list` own favorites |
  * | total | 11 (and signed-out pages are page-cached) | 16 miss, 5 hit |
  *
  * Before: 53 signed out and 65 signed in, 31 of them a `kv.list` of voter keys the page
@@ -115,6 +117,7 @@ export const handler = define.handlers<Data>({
       now: now(),
       moderator: !!(await viewer)?.moderator,
       extras: { following: state.following, hidden: question.hidden },
+      expertsInThread: state.expertsInThread,
     });
   },
 });
@@ -273,7 +276,14 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
             {panelRoots.map((m) => <ThreadMessage key={m.id} m={m} depth={1} view={view} />)}
           </ol>
         )}
-        <ExpertPanel questionId={q.id} experts={EXPERTS.map(publicExpert)} signedIn={signedIn} />
+        <ExpertPanel
+          questionId={q.id}
+          questionTitle={q.title}
+          experts={EXPERTS.map(publicExpert)}
+          inThread={data.expertsInThread}
+          viewerId={state.user?.id ?? null}
+          signInHref={view.signInHref}
+        />
       </details>
 
       {signedIn && (
