@@ -136,6 +136,8 @@ export default function ExpertPanel(props: Props) {
       track(e as MessageEvent);
       const d = JSON.parse((e as MessageEvent).data);
       setTyping({ name: d.name, title: d.title });
+      // Writing now: in the thread already, so no longer offered for invitation.
+      if (d.expertId) setInThread((a) => a.includes(d.expertId) ? a : [...a, d.expertId]);
     });
     es.addEventListener("message", (e) => {
       track(e as MessageEvent);
