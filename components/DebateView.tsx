@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { RelativeTime } from "@/components/RelativeTime.tsx";
 import type { Role } from "@/lib/debates/model.ts";
 import type { Synthesis } from "@/lib/schemas/debate.ts";
 import { distinctPoints } from "@/lib/text/distinct.ts";
@@ -222,7 +223,7 @@ export function DebateHistory({ items, userName }: { items: HistoryItemView[]; u
                   : `Winner: ${d.winner === "user" ? userName : d.opponentName}`}
               </span>
             )}
-            <time dateTime={d.createdAt}>{d.createdAt.slice(0, 16).replace("T", " ")} UTC</time>
+            <RelativeTime ms={Date.parse(d.createdAt)} />
           </div>
         </li>
       ))}

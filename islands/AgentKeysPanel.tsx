@@ -1,4 +1,4 @@
-import { credentialDate, RevokeButton } from "@/components/profile/RevokeButton.tsx";
+import { CredentialDate, RevokeButton } from "@/components/profile/RevokeButton.tsx";
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
 import { KEY_NAME_MAX } from "@/lib/input_limits.ts";
@@ -158,8 +158,12 @@ export default function AgentKeysPanel(props: Props) {
                   <strong>{k.name}</strong> <code>{k.prefix}</code>
                   <div class="meta">
                     <span data-testid="key-scopes">{k.scopes.join(" and ")}</span>
-                    <span>created {credentialDate(k.createdAt)}</span>
-                    <span>last used {credentialDate(k.lastUsedAt)}</span>
+                    <span>
+                      created <CredentialDate ms={k.createdAt} />
+                    </span>
+                    <span>
+                      last used <CredentialDate ms={k.lastUsedAt} />
+                    </span>
                   </div>
                 </div>
                 <RevokeButton

@@ -1,3 +1,4 @@
+import { X } from "lucide-preact";
 import { useState } from "preact/hooks";
 import { SpeakerAvatar } from "@/components/DebateView.tsx";
 import { SOFT_MEMORY_ITEM_MAX, SOFT_MEMORY_ITEMS_MAX } from "@/lib/input_limits.ts";
@@ -60,7 +61,7 @@ function ChipList(
               disabled={disabled}
               onClick={() => onItems(items.filter((i) => i !== item))}
             >
-              ×
+              <X class="icon" aria-hidden="true" />
             </button>
           </li>
         ))}

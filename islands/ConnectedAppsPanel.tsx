@@ -1,4 +1,4 @@
-import { credentialDate, RevokeButton } from "@/components/profile/RevokeButton.tsx";
+import { CredentialDate, RevokeButton } from "@/components/profile/RevokeButton.tsx";
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
 import type { Scope } from "@/lib/agent/scopes.ts";
@@ -59,8 +59,12 @@ export default function ConnectedAppsPanel(props: { apps: AppInfo[] }) {
                   <strong>{a.clientName}</strong>
                   <div class="meta">
                     <span>{a.scopes.join(" and ")}</span>
-                    <span>connected {credentialDate(a.createdAt)}</span>
-                    <span>last used {credentialDate(a.lastUsedAt)}</span>
+                    <span>
+                      connected <CredentialDate ms={a.createdAt} />
+                    </span>
+                    <span>
+                      last used <CredentialDate ms={a.lastUsedAt} />
+                    </span>
                   </div>
                 </div>
                 <RevokeButton

@@ -1,3 +1,4 @@
+import { ArrowLeft, ArrowRight } from "lucide-preact";
 import { highlight, type Segment } from "@/lib/search/snippet.ts";
 import { isSearch, type ParsedQuery, parseQuery } from "@/lib/search/query.ts";
 import { page } from "@/lib/fresh/mod.ts";
@@ -141,7 +142,7 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
     <>
       <Head>
         <title>
-          {filtered ? `${heading(data)} · Parley` : "Parley — questions, answers and AI debates"}
+          {filtered ? `${heading(data)} · Parley` : "Questions, answers and AI debates · Parley"}
         </title>
       </Head>
       {data.tag
@@ -273,7 +274,7 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
           {feed.page > 1
             ? (
               <a class="btn btn-small" rel="prev" href={feedHref(data, { page: feed.page - 1 })}>
-                ← Newer
+                <ArrowLeft class="icon" aria-hidden="true" /> Newer
               </a>
             )
             : <span />}
@@ -284,7 +285,7 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
           {feed.hasMore
             ? (
               <a class="btn btn-small" rel="next" href={feedHref(data, { page: feed.page + 1 })}>
-                Older →
+                Older <ArrowRight class="icon" aria-hidden="true" />
               </a>
             )
             : <span />}

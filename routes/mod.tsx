@@ -1,4 +1,5 @@
-import { page } from "@/lib/fresh/mod.ts";
+import { HttpError, page } from "@/lib/fresh/mod.ts";
+import { signInHref } from "@/components/SignInPrompt.tsx";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import { Head } from "@/lib/fresh/head.ts";
 import { readTextLimited } from "@/lib/http/body.ts";
@@ -19,7 +20,13 @@ import { define } from "@/lib/state.ts";
 import { untilInWords } from "@/lib/moderation/sanctions.ts";
 import { describePosts, type PostDescription } from "@/lib/moderation/describe.ts";
 
+/** A signed-in person who does not moderate: a page that says so (403), not a JSON body. */
+interface Forbidden {
+  forbidden: true;
+}
+
 interface Data {
+  forbidden?: false;
   queue: ModQueueItem[];
   log: ModLogEntry[];
   /** The queue's and the log's posts in words, by target id. */
@@ -39,10 +46,19 @@ const DONE: Record<string, { said: string; undo?: [string, string] }> = {
 };
 
 /** /mod — the moderation queue with its actions, and the log (moderators only). */
-export const handler = define.handlers<Data>({
+export const handler = define.handlers<Data | Forbidden>({
   async GET(ctx) {
     const { services } = ctx.state;
-    await requireModerator(services, ctx.state.user);
+    // A page, unlike the API: signed out, sign in first; not a moderator, a page saying so.
+    if (!ctx.state.user) return ctx.redirect(signInHref(ctx.url), 303);
+    try {
+      await requireModerator(services, ctx.state.user);
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 403) {
+        return page({ forbidden: true } as const, { status: 403 });
+      }
+      throw err;
+    }
     const parsed = CursorQuery.safeParse(queryObject(ctx.url));
     const cursor = parsed.success ? parsed.data.cursor ?? null : null;
     const [queue, log] = await Promise.all([
@@ -171,6 +187,22 @@ function LoggedPost({ entry, post }: { entry: ModLogEntry; post?: PostDescriptio
 }
 
 export default define.page<typeof handler>(function ModPage({ data }) {
+  if (data.forbidden) {
+    return (
+      <>
+        <Head>
+          <title>Moderators only · Parley</title>
+        </Head>
+        <div class="empty">
+          <h1>Moderators only</h1>
+          <p>This page is for the site's moderators.</p>
+          <p>
+            <a class="btn btn-primary" href="/">Back to the questions</a>
+          </p>
+        </div>
+      </>
+    );
+  }
   const { queue, log, now, posts, done } = data;
   const confirmed = done && DONE[done.action];
   return (

@@ -50,7 +50,7 @@ export default define.page<typeof handler>(function SignIn({ data, state, url })
   return (
     <>
       <Head>
-        <title>Sign in — Parley</title>
+        <title>Sign in · Parley</title>
       </Head>
       <section class="card stack signin" data-testid="signin">
         <h1>Sign in to Parley</h1>

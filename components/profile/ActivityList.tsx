@@ -1,3 +1,4 @@
+import { ArrowBigDown, ArrowBigUp, Star } from "lucide-preact";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import type { ActivityPage, ActivityType, TargetContent } from "@/lib/profile/activity.ts";
 import { excerpt } from "@/lib/markdown.ts";
@@ -74,7 +75,10 @@ function Row({ type, item, now }: { type: ActivityType; item: Item; now: number 
             <strong dir="auto">{item.title}</strong>
           </a>
           <div class="meta">
-            <span>▲ {item.upvotes}</span>
+            <span class="icon-label">
+              <ArrowBigUp class="icon" aria-hidden="true" />
+              {item.upvotes} {item.upvotes === 1 ? "upvote" : "upvotes"}
+            </span>
             <span>{item.answerCount} {item.answerCount === 1 ? "answer" : "answers"}</span>
             <RelativeTime ms={item.createdAt} now={now} />
           </div>
@@ -93,7 +97,10 @@ function Row({ type, item, now }: { type: ActivityType; item: Item; now: number 
           </a>
           <p dir="auto">{excerpt(item.content)}</p>
           <div class="meta">
-            <span>▲ {item.upvotes}</span>
+            <span class="icon-label">
+              <ArrowBigUp class="icon" aria-hidden="true" />
+              {item.upvotes} {item.upvotes === 1 ? "upvote" : "upvotes"}
+            </span>
             <RelativeTime ms={item.createdAt} now={now} />
           </div>
         </li>
@@ -124,7 +131,12 @@ function Row({ type, item, now }: { type: ActivityType; item: Item; now: number 
       return (
         <li class="card">
           <div class="meta">
-            <span>{item.voteType === "up" ? "▲ Upvoted" : "▼ Downvoted"}</span>
+            <span class="icon-label">
+              {item.voteType === "up"
+                ? <ArrowBigUp class="icon" aria-hidden="true" />
+                : <ArrowBigDown class="icon" aria-hidden="true" />}
+              {item.voteType === "up" ? "Upvoted" : "Downvoted"}
+            </span>
             <RelativeTime ms={item.createdAt} now={now} />
           </div>
           <Target target={item.target} />
@@ -134,7 +146,9 @@ function Row({ type, item, now }: { type: ActivityType; item: Item; now: number 
       return (
         <li class="card">
           <div class="meta">
-            <span>★ Favorited</span>
+            <span class="icon-label">
+              <Star class="icon icon-filled" aria-hidden="true" /> Favorited
+            </span>
             <RelativeTime ms={item.createdAt} now={now} />
           </div>
           <Target target={item.target} />

@@ -4,17 +4,19 @@
  *
  * @module
  */
+import { RelativeTime } from "@/components/RelativeTime.tsx";
 
 /**
- * A credential's date in UTC to the minute, or "never".
+ * A credential's date in the site's one date style (relative, the exact time on hover, a
+ * `<time datetime>`), or "never".
  *
  * @example
- * ```ts
- * credentialDate(null); // "never"
+ * ```tsx
+ * <CredentialDate ms={null} />; // never
  * ```
  */
-export function credentialDate(ms: number | null): string {
-  return ms === null ? "never" : new Date(ms).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+export function CredentialDate({ ms }: { ms: number | null }) {
+  return ms === null ? <>never</> : <RelativeTime ms={ms} />;
 }
 
 /** Props of {@link RevokeButton}. */

@@ -1,3 +1,4 @@
+import { BadgeCheck, Circle } from "lucide-preact";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import type { BadgeStatus, Statistics } from "@/lib/profile/stats.ts";
 
@@ -29,7 +30,13 @@ export function StatsAndBadges({ stats, badges }: { stats: Statistics; badges: B
       <ul class="badges" data-testid="badges">
         {badges.map((b) => (
           <li key={b.id} class={b.earned ? "badge earned" : "badge"}>
-            <strong>{b.earned ? "✓" : "○"} {b.name}</strong>
+            <strong class="icon-label">
+              {b.earned
+                ? <BadgeCheck class="icon" aria-hidden="true" />
+                : <Circle class="icon" aria-hidden="true" />}
+              {b.name}
+              <span class="sr-only">{b.earned ? "(earned)" : "(not yet earned)"}</span>
+            </strong>
             <span class="hint">{b.description}</span>
             {b.earned
               ? (

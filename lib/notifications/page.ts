@@ -11,7 +11,9 @@
  * with more falls back to `getMany` of their vote (or favorite) key of each message on
  * the page (10 per call): the list was then extra work, at most {@link OWN_INDEX_LIMIT}
  * entries. Which posts are hidden comes with the thread itself (lib/community/thread.ts
- * `readThreadPage`, from the records' `hiddenAt`), not from here.
+ * `readThreadPage`, from the records' `hiddenAt`), not from here. The same `getMany` reads
+ * the question's panel job, for the experts already in the thread (only a signed-in viewer
+ * sees the "Invite an expert" list that leaves them out), at no extra call.
  *
  * @module
  */
@@ -19,6 +21,7 @@ import { getAll } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import type { VoteRecord, VoteType } from "../community/votes.ts";
 import { voteTypeOfRow } from "../community/user_vote_rows.ts";
+import { expertsInThread, type PanelJob } from "../panel/model.ts";
 
 /**
  * Entries of the viewer's own vote / favorite index read before falling back to reading
@@ -33,6 +36,8 @@ export interface QuestionPageViewerState {
   /** The viewer's favorites by target id (true when favorited). */
   favorites: Record<string, boolean>;
   following: boolean;
+  /** Ids of the AI experts in the question's thread (written, or still to write). */
+  expertsInThread: string[];
 }
 
 /** The state of nobody (signed out): nothing to read. */
@@ -40,6 +45,7 @@ export const NO_VIEWER_STATE: QuestionPageViewerState = Object.freeze({
   votes: {},
   favorites: {},
   following: false,
+  expertsInThread: [],
 });
 
 /**
@@ -62,13 +68,14 @@ export async function questionPageViewerState(
 ): Promise<QuestionPageViewerState> {
   if (!isLookupId(questionId)) {
     await messageIdsOrPending;
-    return { votes: {}, favorites: {}, following: false };
+    return { votes: {}, favorites: {}, following: false, expertsInThread: [] };
   }
   const [direct, ownVotes, ownFavorites, messageIds] = await Promise.all([
     kv.getMany([
       keys.follow(questionId, userId),
       keys.vote("question", questionId, userId),
       keys.favorite(userId, "question", questionId),
+      keys.panelJob(questionId),
     ]),
     listUpTo(kv, keys.userVotesPrefix(userId)),
     listUpTo(kv, keys.userFavoritesPrefix(userId)),
@@ -109,7 +116,12 @@ export async function questionPageViewerState(
     }
     if (!ownFavorites) { for (const id of messageIds) favorites[id] = got[i++].value !== null; }
   }
-  return { votes, favorites, following: direct[0].value !== null };
+  return {
+    votes,
+    favorites,
+    following: direct[0].value !== null,
+    expertsInThread: expertsInThread(direct[3].value as PanelJob | null),
+  };
 }
 
 /** Up to {@link OWN_INDEX_LIMIT} − 1 entries under `prefix`, or null when there are more. */

@@ -10,7 +10,7 @@ import { keys } from "../kv/keys.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
 import { expertById } from "./experts.ts";
 import { addPanelTasks } from "./job.ts";
-import type { PanelServices } from "./model.ts";
+import { expertsInThread, type PanelJob, type PanelServices } from "./model.ts";
 
 /** Invitations per person per hour. */
 export const INVITES_PER_HOUR = 10;
@@ -22,7 +22,8 @@ export type InviteResult =
   | Restricted;
 
 /**
- * Ask one expert to answer a question; once per expert and question.
+ * Ask one expert to answer a question; once per expert and question, and not an expert
+ * already in its thread.
  *
  * @example
  * ```ts
@@ -41,11 +42,19 @@ export async function inviteExpert(
   // A silenced person's invitation would post for them: refused (docs/interface.md#sanctions).
   const restricted = await restriction(kv, userId, services.now());
   if (restricted) return restricted;
-  const q = (await kv.get<QuestionRecord>(keys.question(questionId))).value;
+  const [question, mark, job] = await kv.getMany<[QuestionRecord, unknown, PanelJob]>([
+    keys.question(questionId),
+    keys.expertInvite(questionId, expertId),
+    keys.panelJob(questionId),
+  ]);
+  const q = question.value;
   // The expert's answer is public: never on a question others cannot see.
   if (!q || !isPublic(q)) return { ok: false, reason: "question_not_found" };
-  const mark = await kv.get(keys.expertInvite(questionId, expertId));
-  if (mark.value) return { ok: false, reason: "already_invited" };
+  // Once per expert and question, and never one already in the thread (the panel's own
+  // experts included): they would only repeat themselves.
+  if (mark.value || expertsInThread(job.value).includes(expertId)) {
+    return { ok: false, reason: "already_invited" };
+  }
   const ok = await addPanelTasks(
     services,
     questionId,

@@ -63,6 +63,26 @@ export function newPanelJob(
   return { questionId, select, tasks, step: 0, written: [], status: "running", seq: 0 };
 }
 
+/**
+ * The experts in a question's thread: those who wrote there and those with a task still to
+ * do (the panel's rounds, an invitation, a reply). A task skipped because the model could
+ * not answer leaves its expert out, so they can be invited again.
+ *
+ * @example
+ * ```ts
+ * const job = newPanelJob("q-abc", { select: false, tasks: [{ expertId: "omar", cause: "invite" }] });
+ * expertsInThread(job); // ["omar"]
+ * expertsInThread(null); // []
+ * ```
+ */
+export function expertsInThread(job: PanelJob | null): string[] {
+  if (!job) return [];
+  const ids = job.tasks
+    .filter((_, i) => i >= job.step || (job.written[i] ?? null) !== null)
+    .map((task) => task.expertId);
+  return [...new Set(ids)];
+}
+
 /** What a panel run needs. */
 export interface PanelServices {
   kv: Deno.Kv;

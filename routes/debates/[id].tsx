@@ -89,8 +89,10 @@ export default define.page<typeof handler>(function SavedDebatePage({ data }) {
               label="this debate"
             />
           )}
-          <a class="btn" href="/debates">Public debates</a>
-          <a class="btn" href="/debate">{isOwner ? "New debate" : "Start your own debate"}</a>
+          <a class="btn btn-small" href="/debates">Public debates</a>
+          <a class="btn btn-small" href="/debate">
+            {isOwner ? "New debate" : "Start your own debate"}
+          </a>
         </div>
       </div>
       {debate.standIn && <StandInNote />}

@@ -1,3 +1,4 @@
+import { ArrowRight } from "lucide-preact";
 import { z } from "zod";
 import { HttpError, page } from "@/lib/fresh/mod.ts";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
@@ -157,7 +158,8 @@ export default define.page<typeof handler>(function PublicDebatesPage({ data }) 
                 rel="next"
                 href={`${href(sort)}&cursor=${encodeURIComponent(cursor)}`}
               >
-                {sort === "newest" ? "Older →" : "Next →"}
+                {sort === "newest" ? "Older" : "Next"}{" "}
+                <ArrowRight class="icon" aria-hidden="true" />
               </a>
             )
             : <span />}

@@ -113,7 +113,7 @@ export default define.page<typeof handler>(function ProfilePage({ data, url }) {
   return (
     <>
       <Head>
-        <title>{`${data.profile.displayName} — your profile — Parley`}</title>
+        <title>{`Your profile · ${data.profile.displayName} · Parley`}</title>
       </Head>
       <div class="stack profile-page">
         <ProfileSectionNav />

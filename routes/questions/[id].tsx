@@ -58,6 +58,8 @@ interface Data {
   panelPreparing: boolean;
   /** The AI-written summary and opinion map (null when they could not be read). */
   insights: ThreadInsightsView | null;
+  /** The AI experts already in the thread: not offered in "Invite an expert". */
+  expertsInThread: string[];
 }
 
 /**
@@ -74,7 +76,7 @@ interface Data {
  * | moderator check (only when `MODERATORS` names an email) | 0 | 1 `list` of identities |
  * | thread, cache miss: 2 round trips | 11: `getMany` record + 5 counters + answer-order marker ‖ `list` answer index (score-ordered rows for `sort=votes`); then 9 `getMany` (30 records, 60 vote counters) | same 11 |
  * | thread, cache hit (within 1 s, no write through this process) | 0 | 0 |
- * | viewer state, beside the thread | 0 | 3: `getMany` follow + question vote/favorite ‖ `list` own votes ‖ `list` own favorites |
+ * | viewer state, beside the thread | 0 | 3: `getMany` follow + question vote/favorite + panel job ‖ `list` own votes ‖ `list` own favorites |
  * | summary and map, beside the thread (lib/insights/read.ts, same one-second cache) | 1 `getMany`, and 1–3 `getMany` of the answers a cached map or summary was made from | same |
  * | total | 12 (and signed-out pages are page-cached) | 17 miss, 5 hit |
  *
@@ -130,6 +132,7 @@ export const handler = define.handlers<Data>({
       now: now(),
       moderator: !!(await viewer)?.moderator,
       extras: { following: state.following, hidden: question.hidden },
+      expertsInThread: state.expertsInThread,
     });
   },
 });
@@ -173,7 +176,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
   return (
     <>
       <Head>
-        <title>{q.title} · Parley</title>
+        <title>{`${q.title} · Parley`}</title>
       </Head>
       <FeedLink title={`Answers to “${q.title}” (Atom)`} href={answersFeedPath(q.id)} />
       <PageMeta
@@ -313,7 +316,14 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
             {panelRoots.map((m) => <ThreadMessage key={m.id} m={m} depth={1} view={view} />)}
           </ol>
         )}
-        <ExpertPanel questionId={q.id} experts={EXPERTS.map(publicExpert)} signedIn={signedIn} />
+        <ExpertPanel
+          questionId={q.id}
+          questionTitle={q.title}
+          experts={EXPERTS.map(publicExpert)}
+          inThread={data.expertsInThread}
+          viewerId={state.user?.id ?? null}
+          signInHref={view.signInHref}
+        />
       </details>
 
       {signedIn && (

@@ -7,45 +7,14 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
-import { flagPost, moderate } from "@/lib/moderation/moderation.ts";
 import { axeViolations } from "../helpers/axe.ts";
-import { answer, ask, type Member, member } from "../helpers/community.ts";
+import { type Member, member } from "../helpers/community.ts";
+import { seedThread } from "../helpers/look_seed.ts";
 import { browserTest, SCREENSHOT_DIR } from "../helpers/browser.ts";
-import type { TestApp } from "../helpers/app.ts";
 
 /** How far the page scrolls sideways (0 when nothing overflows). */
 async function sideways(page: Page): Promise<number> {
   return await page.evaluate(() => document.documentElement.scrollWidth - globalThis.innerWidth);
-}
-
-/** A question with an answer and a reply, a flag, and moderation log entries. */
-async function seedThread(t: TestApp, mod: Member): Promise<string> {
-  const ada = await member(t, "Ada Lovelace");
-  const qid = await ask(t, ada, {
-    title: "How do I keep a long-running Deno KV migration resumable?",
-    description: "I migrate a few million keys and the process may restart at any time.",
-    tags: ["deno", "kv"],
-  });
-  const a1 = await answer(t, mod, qid, "Write a cursor after each batch and resume from it.");
-  const r1 = await answer(t, ada, qid, "Thanks, and how large should a batch be?", a1);
-  const flagged = await flagPost(t.kv, {
-    userId: mod.id,
-    targetType: "message",
-    targetId: r1,
-    reason: "off_topic",
-    note: "Belongs in a new question",
-  });
-  assert.ok(flagged.ok);
-  for (const action of ["hide", "restore"] as const) {
-    const done = await moderate(t.kv, {
-      moderator: { id: mod.id, name: mod.name },
-      targetType: "message",
-      targetId: r1,
-      action,
-    });
-    assert.ok(done.ok);
-  }
-  return qid;
 }
 
 async function signedInPage(

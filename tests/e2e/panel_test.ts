@@ -3,10 +3,13 @@
  * posted on /ask (its idea picked from "Ideas") is discussed live on its page — the
  * typing indicator, then messages labelled "AI expert · <title>", without a reload — and
  * "Draft with AI" fills the answer box; edited lightly and posted, it says "drafted with
- * AI"; rewritten, it does not.
+ * AI"; rewritten, it does not. Live expert cards carry what server-drawn ones do (avatar,
+ * time, votes, favorite, reply, share, flag), and "Invite an expert" offers only experts not
+ * yet in the thread.
  */
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
+import type { Browser, Locator } from "playwright-core";
+import { EXPERTS } from "@/lib/panel/experts.ts";
 import { signInAs, type TestApp, waitForJobs } from "../helpers/app.ts";
 import { browserTest, SCREENSHOT_DIR } from "../helpers/browser.ts";
 import { type FakeCall, startFakeLlm } from "../helpers/fake_llm.ts";
@@ -35,6 +38,40 @@ function reply(call: FakeCall) {
     text: `${who} here: measure the dough's rise rather than the clock; it tells you more.`,
     delayMs: 600,
   };
+}
+
+/** The experts the fake model picks for the panel, by name (lib/panel/experts.ts). */
+const PANELISTS = EXPERTS.filter((e) => ["mei", "omar", "ada"].includes(e.id)).map((e) => e.name);
+
+/** What a message card shows, by part, to compare a live card with a server-drawn one. */
+const EXPECTED_PARTS = [
+  "avatar",
+  "time",
+  "expert badge",
+  "upvote",
+  "downvote",
+  "favorite",
+  "reply",
+  "share",
+  "flag",
+];
+
+async function cardParts(card: Locator): Promise<string[]> {
+  const has = async (locator: Locator) => (await locator.count()) > 0;
+  const parts: [string, Locator][] = [
+    ["avatar", card.locator(".avatar")],
+    ["time", card.locator("time[datetime]")],
+    ["expert badge", card.getByTestId("badge-expert")],
+    ["upvote", card.getByRole("button", { name: /^Upvote/ })],
+    ["downvote", card.getByRole("button", { name: /^Downvote/ })],
+    ["favorite", card.getByRole("button", { name: /favorite/i })],
+    ["reply", card.getByRole("button", { name: /^Reply/ })],
+    ["share", card.getByRole("button", { name: /^Share/ })],
+    ["flag", card.getByRole("button", { name: /^Flag/ })],
+  ];
+  const present: string[] = [];
+  for (const [name, locator] of parts) if (await has(locator.first())) present.push(name);
+  return present;
 }
 
 // The fake model listens before the app is made (its address goes in the app's env).
@@ -103,11 +140,30 @@ browserTest(
       const labels = await live.getByTestId("badge-expert").allInnerTexts();
       for (const l of labels) assert.match(l, /^AI expert · \S/);
       assert.match(await live.first().innerText(), /measure the dough's rise/);
+      // A live card has what a server-drawn one has: avatar, time, and the post's actions.
+      const liveParts = await cardParts(live.first());
+      assert.deepEqual(liveParts, EXPECTED_PARTS, "a live expert card");
+      await live.first().getByRole("button", { name: /^Upvote/ }).waitFor();
       assert.equal(
         await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker),
         1,
         "no reload",
       );
+      // "Invite an expert" offers only experts not in the thread: the three panelists (one
+      // still to write, perhaps) are not in the list, live or after a reload.
+      const offered = async () =>
+        (await page.locator("#invite-expert option").allInnerTexts()).filter((o) =>
+          o !== "Choose…"
+        );
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid="live-expert-message"]').length >= 3,
+        undefined,
+        { timeout: 15_000 },
+      );
+      for (const name of PANELISTS) {
+        assert.ok(!(await offered()).some((o) => o.startsWith(name)), `${name} is offered`);
+      }
+      assert.ok((await offered()).length > 0, "other experts are offered");
 
       // Draft with AI → the box is filled; a light edit keeps the label.
       const box = page.getByLabel("Your answer");
@@ -125,6 +181,18 @@ browserTest(
       await mine.waitFor();
       await mine.getByTestId("badge-drafted").waitFor();
       assert.equal(await mine.getByTestId("badge-drafted").innerText(), "drafted with AI");
+      // The reloaded page draws the panel's messages on the server: the same parts as live.
+      const served = page.getByTestId("panel-section").getByTestId("message").first();
+      assert.deepEqual(await cardParts(served), EXPECTED_PARTS, "a server-drawn expert card");
+      for (const name of PANELISTS) {
+        assert.ok(!(await offered()).some((o) => o.startsWith(name)), `${name} is offered`);
+      }
+      // Inviting one more takes them off the list at once.
+      const next = (await offered())[0];
+      await page.locator("#invite-expert").selectOption({ label: next });
+      await page.getByRole("button", { name: "Invite", exact: true }).click();
+      await page.getByText("was invited and will answer here").waitFor();
+      assert.ok(!(await offered()).includes(next), "the invited expert leaves the list");
       await page.screenshot({ path: `${SCREENSHOT_DIR}/panel-drafted.png`, fullPage: true });
       assert.deepEqual(errors, []);
     } finally {

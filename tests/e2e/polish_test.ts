@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createQuestion } from "@/lib/community/questions/write.ts";
 import { addMessage } from "@/lib/community/messages/write.ts";
+import { flagPost } from "@/lib/moderation/moderation.ts";
 import { createDebate, type DebateRecord, newDebateId } from "@/lib/debates/store.ts";
 import { saveSettings } from "@/lib/profile/settings.ts";
 import { sealIdentity, setIdentity } from "@/lib/auth/identities.ts";
@@ -324,22 +325,51 @@ browserTest(
     const { user: owner } = await signInAs(t, "Private Owner");
     const privateDebate = await debate(t, owner.id, "Hidden");
     await saveSettings(t.kv, owner.id, { debateArchive: "private" });
+    // Ada moderates: /mod shows its queue (a flagged answer) and log to the signed-in runs.
+    t.services.config.moderators = [ada.id];
+    const flagged = await addMessage(t.kv, {
+      questionId: q.id,
+      author: { id: owner.id, name: "Private Owner", avatar: null },
+      content: "Buy cheap watches here.",
+      createdBy: "user",
+      authorType: "user",
+    }, { now: Date.now() });
+    assert.ok(flagged.ok && "message" in flagged);
+    assert.ok(
+      (await flagPost(t.kv, {
+        userId: ada.id,
+        targetType: "message",
+        targetId: flagged.message.id,
+        reason: "spam",
+        note: null,
+      })).ok,
+    );
 
+    // Every page, signed in and out (the signed-in-only ones show sign-in to the others).
     const pages = [
       "/",
       "/?sort=hot",
       "/?error=oauth_error",
       "/?error=auth_failed",
+      "/?q=bike+lanes",
+      "/?q=nothing-matches-this",
+      "/?tag=cities",
       `/questions/${q.id}`,
+      `/questions/${q.id}/revisions`,
       "/ask",
       "/debate",
+      "/debates",
       `/debates/${publicDebate}`,
       `/debates/${privateDebate}`,
       "/signin",
       "/docs/api",
       `/u/${ada.id}`,
+      `/u/${owner.id}`,
       "/profile",
+      "/profile?tab=favorites",
       "/profile/agent-keys",
+      "/notifications",
+      "/mod",
       "/no-such-page",
     ];
     const [cookieName, value] = cookie.split("=");

@@ -112,7 +112,13 @@ Deno.test("moderators only: queue, actions and log answer 403 to others, 401 sig
       action: "hide",
     });
     assert.deepEqual(res.status, 403);
-    assert.deepEqual((await getAs(t, b, "/mod")).status, 403);
+    const notMod = await getAs(t, b, "/mod");
+    assert.deepEqual(notMod.status, 403);
+    // A page, in words, not a JSON body; signed out, /mod sends to sign-in.
+    assert.match(await notMod.text(), /<h1>Moderators only<\/h1>/);
+    const out = await getAs(t, null, "/mod");
+    assert.equal(out.status, 303);
+    assert.match(out.headers.get("location") ?? "", /^\/signin\?returnTo=%2Fmod/);
   } finally {
     await t.close();
   }

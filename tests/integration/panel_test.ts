@@ -151,6 +151,32 @@ Deno.test("invite an expert: 202, then 409 on a repeat; unknown expert 400", asy
   }
 });
 
+Deno.test("invite an expert: one already in the thread is refused (409) and left out of the page's list", async () => {
+  const { t, close } = await panelApp();
+  try {
+    const ada = await member(t, "Ada");
+    const id = await ask(t, ada, { title: "How should I rotate API keys?", tags: ["security"] });
+    const inThread = [...new Set((await thread(t, id)).flatMap((m) => m.expertId ?? []))];
+    assertEquals(inThread.sort(), ["ada", "mei", "omar"]);
+    for (const expertId of inThread) {
+      const r = await postAs(t, ada, `/api/questions/${id}/invite`, { expertId });
+      assertEquals(r.status, 409);
+      assertEquals(await r.json(), { error: "This expert is already in this question's thread" });
+    }
+    // The page hands the invite list the experts in the thread; they are not offered.
+    const html = await (await getAs(t, ada, `/questions/${id}`)).text();
+    const props = html.match(/"inThread":\[([^\]]*)\]/);
+    assert(props, "the panel island gets the experts in the thread");
+    assertEquals(JSON.parse(`[${props[1]}]`).sort(), inThread);
+    assertEquals(
+      (await postAs(t, ada, `/api/questions/${id}/invite`, { expertId: "sofia" })).status,
+      202,
+    );
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("drafts and ideas: shapes, drafted-with-AI label, 15 a minute", async () => {
   const { t, close } = await panelApp({ EXPERT_PANEL_PER_DAY: "0" });
   try {

@@ -114,7 +114,7 @@ export default define.page<typeof handler>(function LocalAuthorize({ data, state
   return (
     <>
       <Head>
-        <title>{`Local ${label} — choose an account`}</title>
+        <title>{`Choose an account · Local ${label} · Parley`}</title>
       </Head>
       <section class="local-oauth card stack" data-testid="local-oauth">
         <p class="alert alert-info">

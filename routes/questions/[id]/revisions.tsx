@@ -81,7 +81,7 @@ export default define.page<typeof handler>(function Revisions({ data }) {
   return (
     <>
       <Head>
-        <title>Revisions · {q.title} · Parley</title>
+        <title>{`Revisions · ${q.title} · Parley`}</title>
         <meta name="robots" content="noindex" />
       </Head>
       <div class="page-head">

@@ -29,7 +29,7 @@ export const handler = define.handlers({
     orThrow(await inviteExpert(services, ctx.params.id, body.expertId, user.id), {
       question_not_found: [404, "Question not found"],
       expert_not_found: [400, "expertId must be an expert of GET /api/experts"],
-      already_invited: [409, "This expert was already invited to this question"],
+      already_invited: [409, "This expert is already in this question's thread"],
     });
     return Response.json({ ok: true, expertId: body.expertId }, { status: 202 });
   },
@@ -41,7 +41,7 @@ export const docs: OperationDoc[] = [{
   tag: "Questions",
   summary: "Invite an AI expert to answer a question",
   description:
-    `The expert's answer is written in the background and streamed on \`GET /api/questions/{id}/panel/events\`. Once per expert and question; ${INVITES_PER_HOUR} invitations per hour per person.`,
+    `The expert's answer is written in the background and streamed on \`GET /api/questions/{id}/panel/events\`. Once per expert and question, and never an expert already in its thread; ${INVITES_PER_HOUR} invitations per hour per person.`,
   auth: "session",
   pathParams: questionIdParam,
   body: InviteBody,
@@ -50,7 +50,7 @@ export const docs: OperationDoc[] = [{
     "400": err("Unknown expert", "expertId must be an expert of GET /api/experts"),
     "401": unauthorizedSession,
     "404": err("No such question", "Question not found"),
-    "409": err("Already invited", "This expert was already invited to this question"),
+    "409": err("Already in the thread", "This expert is already in this question's thread"),
     "429": err("Too many invitations", "Rate limit exceeded"),
   },
 }];
