@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { createTestApp, signInAs, type TestApp, waitForJobs } from "../helpers/app.ts";
 import { seedFinishedDebate } from "../helpers/debates.ts";
+import { seedRoundtable as seedRoundtableRecord } from "../helpers/roundtables.ts";
 import {
   agentCall,
   agentKey,
@@ -21,13 +22,6 @@ import {
 } from "../helpers/community.ts";
 import { AccountExportSchema, CONFIRM_MISMATCH } from "@/lib/schemas/account.ts";
 import { sealIdentity, setIdentity } from "@/lib/auth/identities.ts";
-import type { RoundtableRecord } from "@/lib/roundtables/model.ts";
-import {
-  addInterjection,
-  appendMessageOps,
-  createRoundtableOps,
-  newRoundtableId,
-} from "@/lib/roundtables/store.ts";
 import { commit } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
 
@@ -83,39 +77,8 @@ async function deleteMe(t: TestApp, who: Member, body: unknown): Promise<Respons
   });
 }
 
-/** A roundtable of `userId` with a statement, a host interjection and an event. */
-async function seedRoundtable(t: TestApp, userId: string, topic: string): Promise<string> {
-  const now = t.services.now();
-  const record: RoundtableRecord = {
-    id: newRoundtableId(now),
-    userId,
-    topic,
-    background: "",
-    experts: [{ id: "ada", name: "Ada Lindqvist", title: "Software architect" }],
-    rounds: 2,
-    status: "in_progress",
-    minutes: null,
-    messageCount: 0,
-    chosenBy: "host",
-    standIn: true,
-    createdAt: now,
-    updatedAt: now,
-  };
-  await commit(t.kv, (op) => {
-    createRoundtableOps(op, record);
-    appendMessageOps(op, record, {
-      id: "m1",
-      expertId: "ada",
-      name: "Ada Lindqvist",
-      content: `${topic}: a statement`,
-      round: 0,
-      timestamp: now,
-    });
-    op.set(keys.roundtableEvent(record.id, 1), { type: "init", data: { id: record.id, topic } });
-  });
-  assert.ok((await addInterjection(t.kv, record.id, { text: `${topic}?` }, now)).ok);
-  return record.id;
-}
+const seedRoundtable = (t: TestApp, userId: string, topic: string) =>
+  seedRoundtableRecord(t.kv, userId, topic, t.services.now());
 
 const seedDebate = (t: TestApp, userId: string, topic: string) =>
   seedFinishedDebate(t.kv, userId, topic, { at: t.services.now(), winner: "tie" });

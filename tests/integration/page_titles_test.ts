@@ -11,6 +11,7 @@ import { answer, ask, getAs, member } from "../helpers/community.ts";
 import { CookieJar, localModeServer, ROUTES } from "../helpers/oauth.ts";
 import { step } from "../helpers/processes.ts";
 import { seedDebate } from "../helpers/seed.ts";
+import { seedRoundtable } from "../helpers/roundtables.ts";
 
 /** The one pattern: non-empty parts, " · " between them, "Parley" last, no dashes as joiners. */
 const PATTERN = /^(?:[^·]+ · )+Parley$/;
@@ -34,6 +35,7 @@ Deno.test("every page's <title> reads '<page> · Parley'", async () => {
     });
     await answer(t, mod, qid, "Write a cursor after each batch.");
     const debateId = await seedDebate(t, mod.id, "Tabs or spaces?");
+    const roundtableId = await seedRoundtable(t.kv, mod.id, "Should towns charge cars?");
     // Page route → the paths that draw it (with the title each must have when it is fixed).
     const pages: Record<string, string[]> = {
       "./routes/index.tsx": ["/", "/?q=cursor", "/?tag=deno", "/?page=2"],
@@ -49,6 +51,8 @@ Deno.test("every page's <title> reads '<page> · Parley'", async () => {
       "./routes/profile/agent-keys.tsx": ["/profile/agent-keys"],
       "./routes/profile/index.tsx": ["/profile"],
       "./routes/questions/[id].tsx": [`/questions/${qid}`],
+      "./routes/roundtables/index.tsx": ["/roundtables"],
+      "./routes/roundtables/[id].tsx": [`/roundtables/${roundtableId}`],
       "./routes/questions/[id]/edit.tsx": [`/questions/${qid}/edit`],
       "./routes/questions/[id]/revisions.tsx": [`/questions/${qid}/revisions`],
       "./routes/signin.tsx": ["/signin"],
@@ -94,6 +98,10 @@ Deno.test("every page's <title> reads '<page> · Parley'", async () => {
     assert.equal(titles[`in /questions/${qid}`], "How do I keep a migration resumable? · Parley");
     assert.equal(titles[`out /debates/${debateId}`], "Tabs or spaces? · Debate · Parley");
     assert.equal(titles["out /signin"], "Sign in · Parley");
+    assert.equal(
+      titles[`in /roundtables/${roundtableId}`],
+      "Should towns charge cars? · Roundtable · Parley",
+    );
     assert.equal(titles["in /profile"], "Your profile · Grace Hopper · Parley");
     assert.equal(titles["out /"], "Questions, answers and AI debates · Parley");
     // The check catches the old dashed style.
