@@ -7,7 +7,6 @@ const NAV = [
   { href: "/", label: "Questions" },
   { href: "/ask", label: "Ask" },
   { href: "/debate", label: "Debate" },
-  { href: "/roundtables", label: "Roundtables" },
   { href: "/docs/api", label: "API" },
 ];
 

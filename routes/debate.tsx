@@ -78,7 +78,10 @@ export default define.page<typeof handler>(function DebatePage({ data, url }) {
       <PageMeta description="Watch your AI agent debate an AI opponent live, then read the judge's report." />
       <div class="page-head">
         <h1>Debate</h1>
-        <a class="btn" href="/debates" data-testid="public-debates-link">Public debates</a>
+        <div class="page-head-actions">
+          <a class="btn" href="/debates" data-testid="public-debates-link">Public debates</a>
+          <a class="btn" href="/roundtables" data-testid="roundtables-link">Host a roundtable</a>
+        </div>
       </div>
       {data.signedIn
         ? (
