@@ -5,7 +5,8 @@
  *
  * 1. `?sort=votes` on a question with 10,000 answers (2,000 votes over them from 200
  *    voters), beside the same question's default order (also votes), `newest`, `oldest`,
- *    page 2, the last page (a page number is an offset: it lists the rows before it), the
+ *    page 2, the middle page and the last one (a page number is an offset: a deep page lists
+ *    the rows between it and the nearer end of the order), the
  *    HTML page (signed out: its page cache answers most reads), and a bare Hono JSON route
  *    in the same run. Goal: p50 ≤ 10 ms.
  * 2. An answer to a question 10,000 people follow, beside an answer to a question nobody
@@ -175,6 +176,10 @@ async function longThread(dir: string): Promise<void> {
       [`GET /api/questions/:id (default order: votes)`, api],
       [`GET /api/questions/:id?sort=votes  [goal p50 ≤ 10 ms]`, `${api}?sort=votes`],
       [`GET /api/questions/:id?sort=votes&page=2`, `${api}?sort=votes&page=2`],
+      [
+        `GET /api/questions/:id?sort=votes&page=${Math.ceil(ANSWERS / 60)} (the middle)`,
+        `${api}?sort=votes&page=${Math.ceil(ANSWERS / 60)}`,
+      ],
       [
         `GET /api/questions/:id?sort=votes&page=${Math.ceil(ANSWERS / 30)} (the last)`,
         `${api}?sort=votes&page=${Math.ceil(ANSWERS / 30)}`,

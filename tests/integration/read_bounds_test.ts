@@ -1,7 +1,8 @@
 /**
  * Reads are bounded by their page, not by the data behind it, and an answer's request
- * never waits for its fan-out: a 2,000-answer question's page, in every order and on
- * later pages, through the JSON API and the HTML page, reads a page's worth of keys (a
+ * never waits for its fan-out: a 2,000-answer question's page, in every order, on later
+ * pages and on the last ones, through the JSON API and the HTML page, reads a page's worth
+ * of keys (a
  * store that counts every key read); an answer to questions with 2,000 followers returns
  * while every batch of its fan-out is held back, and the fan-outs of two answers take
  * turns (one batch writing at a time) before every follower is notified once.
@@ -84,6 +85,10 @@ Deno.test("a 2,000-answer question's page reads a page of keys in every order, o
         [`/api/questions/${q}?sort=oldest&page=5`, ids[120]],
         [`/questions/${q}`, ids[1500]],
         [`/questions/${q}?sort=newest&page=3`, ids[1939]],
+        [`/api/questions/${q}?sort=votes&page=67`, ids[700]],
+        [`/api/questions/${q}?sort=newest&page=67`, ids[0]],
+        [`/api/questions/${q}?sort=oldest&page=66`, ids[1950]],
+        [`/questions/${q}?sort=votes&page=66`, ids[1951]],
       ] as const
     ) {
       invalidateReads(t.services.kv); // the one-second thread cache starts cold
@@ -96,11 +101,29 @@ Deno.test("a 2,000-answer question's page reads a page of keys in every order, o
       assert.ok(read.keys <= PAGE_BOUND, `${path} read ${read.keys} keys (2,000 answers)`);
     }
     t.services.kv = t.kv;
+    // Every page, read from either end, holds the answers the order puts there.
+    const byVotes = [
+      ids[1500],
+      ...ids.filter((id) => id !== ids[1500] && id !== ids[700]),
+      ids[700],
+    ];
+    const orders = { votes: byVotes, oldest: ids, newest: [...ids].reverse() };
+    for (const [sort, order] of Object.entries(orders)) {
+      for (const page of [2, 11, 34, 35, 66, 67, 68]) {
+        const got = await (await t.request(`/api/questions/${q}?sort=${sort}&page=${page}`)).json();
+        const top = (got.messages as { id: string; replyTo?: string }[]).filter((m) => !m.replyTo);
+        assert.deepEqual(
+          top.map((m) => m.id),
+          order.slice((page - 1) * 30, page * 30),
+          `${sort} page ${page}`,
+        );
+      }
+    }
     // The thread really is 2,000 answers deep: the whole of it would be ≥ 6,000 keys.
     const all = await (await t.request(`/api/questions/${q}?sort=votes&page=67`)).json();
     assert.equal(all.answerCount, 2_000);
     assert.equal(all.pageCount, 67);
-    assert.ok(costs.length === 8, costs.join("; "));
+    assert.ok(costs.length === 12, costs.join("; "));
   } finally {
     await t.close();
   }
