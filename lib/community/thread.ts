@@ -19,6 +19,10 @@
  *    their vote counters, in one step;
  * 4. only for answers with replies: one bounded `list` of each one's reply index (limit
  *    {@link REPLIES_PER_ANSWER}), then the replies' records and counters in one step.
+ * A page number is an offset, and a KV list has none: page p lists the (p − 1) · 30 index
+ * rows before it. From page 11 on the totals are read first and a page nearer the end
+ * than the start is listed backwards from the end, so the last pages cost what the first
+ * ones do; the middle of a long thread still lists up to half of it.
  * The JSON API adds each post's voter list (a `kv.list` per post: docs/interface.md#threads's `likedBy` /
  * `dislikedBy`); the HTML page reads none (`{ voters: false }`) and shares one read of a
  * page among all its viewers for a second ({@link readThreadPage}). The page's KV calls
@@ -147,6 +151,49 @@ async function listAnswers(
   return await listAnswerOrder(kv, questionId, rowsForPage(page, ANSWERS_PER_PAGE));
 }
 
+/** Pages from this offset on wait for the totals and read from the nearer end of the index. */
+const FAR_OFFSET = 10 * ANSWERS_PER_PAGE;
+
+/**
+ * The page at `skip` of a thread with `total` top-level messages, read from the end of its
+ * index when that end is nearer (`newest`, `oldest`, and `votes` with its rows built): a
+ * page number is an offset and KV lists have none, so the last page of 10,000 answers
+ * read forwards lists every row before it; from the end it lists one page. Null when the
+ * start is nearer (read forwards, as {@link listAnswers} does). Position `k` of the
+ * `votes` order is the accepted answer for `k = 0`, otherwise the `k`-th row without it:
+ * counted from the end that is the same `total − 1 − k` with or without an accepted one.
+ */
+async function pageFromEnd(
+  kv: Deno.Kv,
+  questionId: string,
+  sort: AnswerSort,
+  skip: number,
+  total: number,
+  accepted: string | null,
+): Promise<string[] | null> {
+  const end = Math.min(skip + ANSWERS_PER_PAGE, total);
+  if (skip >= total) return [];
+  if (total - skip >= skip + ANSWERS_PER_PAGE) return null;
+  const fromEnd = total - end;
+  const take = end - skip;
+  const ids: string[] = [];
+  let seen = 0;
+  const votes = sort === "votes";
+  const prefix = votes
+    ? keys.answersByScorePrefix(questionId)
+    : keys.questionAnswersPrefix(questionId);
+  // Time order ascending is `oldest`; `newest` and `votes` read their ends the other way.
+  const reverse = sort !== "newest";
+  const opts = { reverse, limit: fromEnd + take + (votes && accepted ? 1 : 0), batchSize: 500 };
+  for await (const e of kv.list<string>({ prefix }, opts)) {
+    const id = votes ? e.key[4] as string : e.value;
+    if (votes && id === accepted) continue;
+    if (seen++ >= fromEnd) ids.push(id);
+    if (ids.length === take) break;
+  }
+  return ids.reverse();
+}
+
 /** Every answer of a question with its time (the unranked fallback of `votes`). */
 async function listAllAnswers(
   kv: Deno.Kv,
@@ -244,16 +291,25 @@ async function readThread(
   if (!isLookupId(questionId)) return null;
   const sort = query.sort ?? "votes";
   const single = query.answer !== undefined;
+  const skip = (query.page - 1) * ANSWERS_PER_PAGE;
+  // A deep page waits for the totals, to read from the nearer end of the index.
+  const far = !single && skip >= FAR_OFFSET;
   // Round trip 1: the record with its counters, beside the answer index.
-  const [base, listed] = await Promise.all([
+  const [base, near] = await Promise.all([
     readQuestionBase(kv, questionId),
-    single ? null : listAnswers(kv, questionId, sort, query.page),
+    single || far ? null : listAnswers(kv, questionId, sort, query.page),
   ]);
   if (!base) return null;
   const { record, view } = base;
   if (!base.answersIndexed && base.storedMessages > 0) {
     return await legacyThread(kv, record, view, { ...query, sort });
   }
+  const ordered = sort !== "votes" || base.answerOrderBuilt;
+  const fromEnd = far && ordered
+    ? await pageFromEnd(kv, questionId, sort, skip, base.topLevel, view.acceptedMessageId)
+    : null;
+  const listed = near ??
+    (far && ordered && !fromEnd ? await listAnswers(kv, questionId, sort, query.page) : null);
   const answerCount = view.answerCount;
   // Pages hold top-level messages: people's answers and the AI panel's alike.
   const pageCount = Math.max(1, Math.ceil(base.topLevel / ANSWERS_PER_PAGE));
@@ -265,6 +321,8 @@ async function readThread(
   if (single) {
     ids = isLookupId(query.answer!) ? [query.answer!] : [];
     replyPage = query.replyPage ?? 1;
+  } else if (fromEnd) {
+    ids = fromEnd; // a deep page, listed from the nearer end
   } else if (sort === "votes" && base.answerOrderBuilt) {
     // The score-ordered rows listed in round trip 1, the accepted answer put first.
     ids = pageOfAnswerOrder(listed!, view.acceptedMessageId, query.page, ANSWERS_PER_PAGE);

@@ -59,3 +59,53 @@ export function countingKv(kv: Deno.Kv, log: string[]): Deno.Kv {
     },
   });
 }
+
+/** How many keys a store was asked for: every `get`, each key of a `getMany`, each listed entry. */
+export interface KeysRead {
+  keys: number;
+}
+
+/**
+ * A store that adds to `read.keys` every key it reads (a listed entry counts as one), so
+ * a test can hold a read to its page size whatever the data behind it.
+ */
+export function keyCountingKv(kv: Deno.Kv, read: KeysRead): Deno.Kv {
+  return new Proxy(kv, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop, target);
+      if (typeof v !== "function") return v;
+      if (prop === "get") {
+        return (...args: unknown[]) => {
+          read.keys++;
+          return v.apply(target, args);
+        };
+      }
+      if (prop === "getMany") {
+        return (...args: unknown[]) => {
+          read.keys += (args[0] as unknown[]).length;
+          return v.apply(target, args);
+        };
+      }
+      if (prop === "list") {
+        return (...args: unknown[]) => {
+          const it = v.apply(target, args) as Deno.KvListIterator<unknown>;
+          const counted = {
+            get cursor() {
+              return it.cursor;
+            },
+            async next() {
+              const r = await it.next();
+              if (!r.done) read.keys++;
+              return r;
+            },
+            [Symbol.asyncIterator]() {
+              return counted;
+            },
+          };
+          return counted;
+        };
+      }
+      return v.bind(target);
+    },
+  });
+}

@@ -9,7 +9,6 @@ import { isPublic } from "../visibility.ts";
 import { counterValue, getAll } from "../../kv/atomic.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
 import type { QuestionView } from "../questions/model.ts";
-import { getQuestionView } from "../questions/read.ts";
 import { listVoters } from "../votes.ts";
 import {
   DELETED_AUTHOR,
@@ -44,7 +43,8 @@ export async function getMessage(kv: Deno.Kv, id: string): Promise<MessageRecord
 }
 
 /**
- * A question's messages in thread order (oldest first).
+ * A question's messages in thread order (oldest first): the whole thread, for threads
+ * written before the answer index only (lib/community/thread.ts reads pages).
  *
  * @example
  * ```ts
@@ -180,24 +180,3 @@ export async function getMessageView(kv: Deno.Kv, id: string): Promise<MessageVi
 
 /** A question with its thread, as `GET /api/questions/:id` serves it. */
 export type QuestionWithMessages = QuestionView & { messages: MessageView[] };
-
-/**
- * The full question with every message of its thread (votes and voters included).
- *
- * @example
- * ```ts
- * declare const kv: Deno.Kv;
- * const q = await getQuestionWithMessages(kv, "q-abc");
- * ```
- */
-export async function getQuestionWithMessages(
-  kv: Deno.Kv,
-  questionId: string,
-): Promise<QuestionWithMessages | null> {
-  const [view, thread] = await Promise.all([
-    getQuestionView(kv, questionId),
-    listThread(kv, questionId),
-  ]);
-  if (!view) return null;
-  return { ...view, messages: await messageViews(kv, thread) };
-}

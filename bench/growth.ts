@@ -1,0 +1,356 @@
+/**
+ * `BENCH_ONLY=growth`: the two rows of a thread or an audience that grew, in CI-sized
+ * time, against a real `main.ts` in its own process (requests from this one, sequential,
+ * each timed to its body's end; min / median / max over 3 runs):
+ *
+ * 1. `?sort=votes` on a question with 10,000 answers (2,000 votes over them from 200
+ *    voters), beside the same question's default order (also votes), `newest`, `oldest`,
+ *    page 2, the middle page and the last one (a page number is an offset: a deep page lists
+ *    the rows between it and the nearer end of the order), the
+ *    HTML page (signed out: its page cache answers most reads), and a bare Hono JSON route
+ *    in the same run. Goal: p50 ≤ 10 ms.
+ * 2. An answer to a question 10,000 people follow, beside an answer to a question nobody
+ *    else follows, interleaved in the same run (and the latter alone, before any fan-out):
+ *    the answering request's p50/p99 (goal: unchanged), and the time from the request to
+ *    every follower notified through the job runner (goal: ≤ 30 s) — for one answer alone,
+ *    and for the last of a burst.
+ *
+ * The stores are seeded through the domain's own writers (answers: `buildMessage` +
+ * `writeFirstMessage` batched; votes: `castVote`; followers: `followInOp` batched), then
+ * served by `main.ts`; answers are posted through HTTP as signed-in members.
+ * BENCH_GROWTH_ANSWERS (default 10000), BENCH_GROWTH_FOLLOWERS (default 10000),
+ * BENCH_GROWTH_SAMPLES (default 200 reads per row and run), BENCH_GROWTH_POSTS (default 30
+ * answers of each kind).
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { createTestApp, serveOnLoopback, signInAs } from "../tests/helpers/app.ts";
+import { collectOutput, spawnMain, waitHealthy } from "../tests/helpers/processes.ts";
+import { createQuestion } from "../lib/community/questions/write.ts";
+import { buildMessage } from "../lib/community/messages/model.ts";
+import { writeFirstMessage } from "../lib/community/messages/write.ts";
+import { castVote } from "../lib/community/votes.ts";
+import { followInOp, unreadCount } from "../lib/notifications/notifications.ts";
+import { keys } from "../lib/kv/keys.ts";
+import { prng } from "./search_corpus.ts";
+
+const ANSWERS = Number(Deno.env.get("BENCH_GROWTH_ANSWERS") ?? 10_000);
+const FOLLOWERS = Number(Deno.env.get("BENCH_GROWTH_FOLLOWERS") ?? 10_000);
+const SAMPLES = Number(Deno.env.get("BENCH_GROWTH_SAMPLES") ?? 200);
+const POSTS = Number(Deno.env.get("BENCH_GROWTH_POSTS") ?? 30);
+const RUNS = 3;
+
+const UNLIMITED = {
+  LIMIT_MESSAGES_PER_HOUR: "0",
+  LIMIT_QUESTIONS_PER_HOUR: "0",
+  LIMIT_VOTES_PER_HOUR: "0",
+  LIMIT_NEW_ACCOUNT_MESSAGES_PER_DAY: "0",
+  LIMIT_NEW_ACCOUNT_QUESTIONS_PER_DAY: "0",
+};
+
+interface Latency {
+  p50: number;
+  p99: number;
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+function latencyOf(ms: number[]): Latency {
+  const s = [...ms].sort((a, b) => a - b);
+  return { p50: quantile(s, 0.5), p99: quantile(s, 0.99) };
+}
+
+/** `n` sequential GETs of `url`, each to its body's end (ms). */
+async function timedGets(url: string, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    out.push(performance.now() - t);
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+  }
+  return out;
+}
+
+/** min / median / max of three runs' p50 and p99. */
+function spread(runs: Latency[]): string {
+  const f = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return `${s[0].toFixed(1)}/${s[Math.floor(s.length / 2)].toFixed(1)}/${s.at(-1)!.toFixed(1)}`;
+  };
+  return `p50 ${f(runs.map((r) => r.p50))}  p99 ${f(runs.map((r) => r.p99))} ms`;
+}
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** `main.ts` on `kvPath`, until `stop`. */
+async function serveMain(kvPath: string): Promise<{ origin: string; stop(): Promise<void> }> {
+  const port = freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = spawnMain({
+    PORT: String(port),
+    HOSTNAME: "127.0.0.1",
+    APP_ORIGIN: origin,
+    KV_PATH: kvPath,
+    LOCAL_MODE: "on",
+    EXPERT_PANEL_PER_DAY: "0",
+    ...UNLIMITED,
+  });
+  const output = collectOutput(child);
+  try {
+    await waitHealthy(origin, 60_000);
+  } catch (err) {
+    console.error(output());
+    throw err;
+  }
+  return {
+    origin,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
+}
+
+/** Row 1: a question with {@link ANSWERS} answers, read in every order. */
+async function longThread(dir: string): Promise<void> {
+  const kvPath = `${dir}/long.kv`;
+  const t = await createTestApp({ kvPath, env: UNLIMITED });
+  let id: string;
+  try {
+    const asker = { id: "u-growth-asker", name: "Asker", avatar: null };
+    const q = await createQuestion(t.kv, {
+      title: "Ten thousand answers: which one is best?",
+      description: "A thread that grew.",
+      tags: ["bench"],
+      author: asker,
+      createdBy: "user",
+    });
+    id = q.id;
+    const ids: string[] = [];
+    const start = Date.now() - ANSWERS * 1_000 - 60_000;
+    // An answer writes ~11 rows: 80 an op stay within KV's 1,000 mutations.
+    for (let i = 0; i < ANSWERS; i += 80) {
+      const op = t.kv.atomic();
+      for (let j = i; j < Math.min(ANSWERS, i + 80); j++) {
+        const m = buildMessage({
+          questionId: q.id,
+          author: { id: `u-growth-author-${j % 50}`, name: `Author ${j % 50}`, avatar: null },
+          content: `Answer ${j}: keep **every** read bounded by its page, not by its thread.`,
+          createdBy: "user",
+        }, { now: start + j * 1_000 });
+        writeFirstMessage(op, m);
+        ids.push(m.id);
+      }
+      if (!(await op.commit()).ok) throw new Error("answer batch failed");
+    }
+    const rand = prng(29);
+    const votes = Array.from({ length: 2_000 }, (_, i) => ({
+      userId: `u-growth-voter-${i % 200}`,
+      targetType: "message" as const,
+      targetId: ids[Math.floor(rand() * ids.length)],
+      voteType: rand() < 0.75 ? "up" as const : "down" as const,
+    }));
+    for (let i = 0; i < votes.length; i += 200) {
+      await Promise.all(votes.slice(i, i + 200).map((v) => castVote(t.kv, v)));
+    }
+  } finally {
+    await t.close();
+  }
+  const bare = new Hono().get("/json", (c) => c.json({ ok: true, message: "hello" }));
+  const bareSrv = serveOnLoopback(bare.fetch);
+  const srv = await serveMain(kvPath);
+  try {
+    const api = `${srv.origin}/api/questions/${id}`;
+    const rows: [string, string][] = [
+      ["bare Hono JSON (baseline)", `${bareSrv.url}/json`],
+      [`GET /api/questions/:id (default order: votes)`, api],
+      [`GET /api/questions/:id?sort=votes  [goal p50 ≤ 10 ms]`, `${api}?sort=votes`],
+      [`GET /api/questions/:id?sort=votes&page=2`, `${api}?sort=votes&page=2`],
+      [
+        `GET /api/questions/:id?sort=votes&page=${Math.ceil(ANSWERS / 60)} (the middle)`,
+        `${api}?sort=votes&page=${Math.ceil(ANSWERS / 60)}`,
+      ],
+      [
+        `GET /api/questions/:id?sort=votes&page=${Math.ceil(ANSWERS / 30)} (the last)`,
+        `${api}?sort=votes&page=${Math.ceil(ANSWERS / 30)}`,
+      ],
+      [`GET /api/questions/:id?sort=newest`, `${api}?sort=newest`],
+      [`GET /api/questions/:id?sort=oldest`, `${api}?sort=oldest`],
+      [
+        `GET /questions/:id?sort=votes (HTML, page cache)`,
+        `${srv.origin}/questions/${id}?sort=votes`,
+      ],
+    ];
+    for (const [, url] of rows) await timedGets(url, 20); // warm
+    const results = new Map<string, Latency[]>();
+    for (let r = 0; r < RUNS; r++) {
+      for (const [name, url] of rows) {
+        results.set(name, [...results.get(name) ?? [], latencyOf(await timedGets(url, SAMPLES))]);
+      }
+    }
+    console.log(
+      `\n### ?sort=votes on a question with ${ANSWERS.toLocaleString("en")} answers ` +
+        `(2,000 votes; ${SAMPLES} sequential reads a run; min/median/max of ${RUNS} runs)`,
+    );
+    const base = results.get(rows[0][0])!;
+    const baseP50 = base.map((l) => l.p50).sort((a, b) => a - b)[1];
+    for (const [name] of rows) {
+      const runs = results.get(name)!;
+      const p50 = runs.map((l) => l.p50).sort((a, b) => a - b)[1];
+      console.log(
+        `${name.padEnd(56)} ${spread(runs)}  (${(p50 / baseP50).toFixed(1)}× baseline p50)`,
+      );
+    }
+  } finally {
+    await srv.stop();
+    await bareSrv.close();
+  }
+}
+
+/** Row 2: answers to a question with {@link FOLLOWERS} followers, beside one with none. */
+async function bigAudience(dir: string): Promise<void> {
+  const kvPath = `${dir}/audience.kv`;
+  const t = await createTestApp({ kvPath, env: UNLIMITED });
+  const followers = Array.from({ length: FOLLOWERS }, (_, i) => `u-follower-${i}`);
+  let followed: string, alone: string;
+  const answerers: string[] = [];
+  try {
+    const ask = async (title: string) =>
+      (await createQuestion(t.kv, {
+        title,
+        author: { id: "u-growth-asker", name: "Asker", avatar: null },
+        createdBy: "user",
+      })).id;
+    followed = await ask("A question ten thousand people follow");
+    alone = await ask("A question nobody else follows");
+    for (let i = 0; i < followers.length; i += 400) {
+      const op = t.kv.atomic();
+      for (const f of followers.slice(i, i + 400)) followInOp(op, followed, f, Date.now());
+      if (!(await op.commit()).ok) throw new Error("follower batch failed");
+    }
+    for (let i = 0; i < 4 * POSTS + 1; i++) {
+      answerers.push((await signInAs(t, `Answerer ${i}`)).cookie);
+    }
+  } finally {
+    await t.close();
+  }
+  const srv = await serveMain(kvPath);
+  const kv = await Deno.openKv(kvPath);
+  try {
+    let who = 0;
+    const post = async (questionId: string): Promise<{ ms: number; id: string; at: number }> => {
+      const at = performance.now();
+      const res = await fetch(`${srv.origin}/api/questions/${questionId}/messages`, {
+        method: "POST",
+        headers: {
+          cookie: answerers[who++],
+          origin: srv.origin,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({ content: `An answer, number ${who}.` }),
+      });
+      const body = await res.json();
+      const ms = performance.now() - at;
+      if (res.status !== 201) throw new Error(`answer: ${res.status} ${JSON.stringify(body)}`);
+      return { ms, id: body.id, at };
+    };
+    /** When the fan-out of answer `id` has ended (its job gone), ms after `at`. */
+    const notifiedAfter = async (id: string, at: number): Promise<number> => {
+      for (;;) {
+        const [state, job] = await kv.getMany([keys.fanoutJob(id), keys.job("fanout", id)]);
+        if (state.value === null && job.value === null) return performance.now() - at;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    // Warm the route (on the unfollowed question: no fan-out).
+    for (let i = 0; i < 3; i++) await post(alone);
+
+    // Answers nobody else hears of, before any fan-out runs.
+    const quiet: number[] = [];
+    for (let i = 0; i < POSTS; i++) quiet.push((await post(alone)).ms);
+
+    // One answer to the followed question, alone: request, then every follower notified.
+    const first = await post(followed);
+    const firstDone = await notifiedAfter(first.id, first.at);
+    const counts = await Promise.all(followers.map((f) => unreadCount(kv, f)));
+    const reached = counts.filter((n) => n > 0).length;
+
+    // A burst: answers to both questions interleaved while the fan-outs run.
+    const withFanout: number[] = [];
+    const beside: number[] = [];
+    const burst: { id: string; at: number }[] = [];
+    for (let i = 0; i < POSTS; i++) {
+      const a = await post(followed);
+      withFanout.push(a.ms);
+      burst.push(a);
+      beside.push((await post(alone)).ms);
+    }
+    const lastDone = Math.max(...await Promise.all(burst.map((b) => notifiedAfter(b.id, b.at))));
+
+    const q = latencyOf(quiet);
+    const w = latencyOf(withFanout);
+    const b = latencyOf(beside);
+    const f = (l: Latency) => `p50 ${l.p50.toFixed(1)}  p99 ${l.p99.toFixed(1)} ms`;
+    console.log(
+      `\n### An answer to a question ${FOLLOWERS.toLocaleString("en")} people follow ` +
+        `(POST /api/questions/:id/messages, ${POSTS} answers of each kind, sequential)`,
+    );
+    console.log(`${"answer, 0 other followers, no fan-out running".padEnd(56)} ${f(q)}`);
+    console.log(
+      `${`answer, ${FOLLOWERS.toLocaleString("en")} followers (starts a fan-out)`.padEnd(56)} ${
+        f(w)
+      }  (p99 ${(w.p99 / q.p99).toFixed(2)}× the quiet answer's)`,
+    );
+    console.log(
+      `${"answer, 0 other followers, fan-outs running".padEnd(56)} ${f(b)}  (p99 ${
+        (b.p99 / q.p99).toFixed(2)
+      }×)`,
+    );
+    console.log(
+      `${"one answer alone: request → all followers notified".padEnd(56)} ${
+        (firstDone / 1000).toFixed(2)
+      } s (${reached.toLocaleString("en")} of ${
+        FOLLOWERS.toLocaleString("en")
+      } have it; goal ≤ 30 s)`,
+    );
+    console.log(
+      `${`a burst of ${POSTS}: the last follower of the last answer`.padEnd(56)} ${
+        (lastDone / 1000).toFixed(2)
+      } s after its request (${(POSTS * FOLLOWERS).toLocaleString("en")} notifications)`,
+    );
+  } finally {
+    kv.close();
+    await srv.stop();
+  }
+}
+
+/**
+ * Run the section.
+ *
+ * @example
+ * ```ts
+ * await run();
+ * ```
+ */
+export async function run(): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "parley-growth-" });
+  console.log("\n## Growth: a long thread and a large audience (main.ts in its own process)");
+  try {
+    await longThread(dir);
+    await bigAudience(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+if (import.meta.main) await run();
