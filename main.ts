@@ -80,9 +80,16 @@ async function main(): Promise<void> {
   jobs.startTimer(envMs("JOBS_PASS_INTERVAL_MS"));
   jobsReady.resolve(jobs);
 
-  const serve: Deno.ServeHandler = (req, info) => {
-    jobs.nudge();
-    return app.fetch(req, info);
+  // A request nudges a pass once its own response is on its way: a new instance's first
+  // pass claims the periodic jobs and imports their code, which must not delay the first
+  // answer (the start-up budget above).
+  const nudgeAfter = () => setTimeout(() => jobs.nudge(), 0);
+  const serve: Deno.ServeHandler = async (req, info) => {
+    try {
+      return await app.fetch(req, info);
+    } finally {
+      nudgeAfter();
+    }
   };
   const server = startServer(serve, {
     port: config.port,

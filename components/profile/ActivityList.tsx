@@ -1,6 +1,6 @@
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import type { ActivityPage, ActivityType, TargetContent } from "@/lib/profile/activity.ts";
-import { excerpt } from "@/lib/markdown.ts";
+import { excerpt } from "@/lib/text/excerpt.ts";
 
 const LABELS: Record<ActivityType, string> = {
   questions: "Questions",

@@ -31,7 +31,8 @@ export interface CompiledRoute {
   /** `/questions/:id` */
   pattern: string;
   segments: Segment[];
-  matcher: URLPattern;
+  /** The route's URL pattern, compiled on first use. */
+  readonly matcher: URLPattern;
   /** The route's modules, imported on the first call (shared by every later one). */
   load(): Promise<LoadedRoute>;
   /** What {@link load} resolved to, once it has: requests after the first skip the await. */
@@ -236,11 +237,16 @@ export function compileRoutes(modules: Record<string, RouteSource>): RouteTable 
     const ownMiddlewares = middlewareFiles.filter((m) => isAncestorFolder(m.folder, folder));
     const ownLayouts = layoutFiles.filter((l) => isAncestorFolder(l.folder, folder));
     let loading: Promise<LoadedRoute> | null = null;
+    let matcher: URLPattern | null = null;
     const route: CompiledRoute = {
       file,
       pattern,
       segments,
-      matcher: new URLPattern({ pathname: pattern }),
+      // Built when a request first gets past `mayMatch` for this route: compiling every
+      // route's URLPattern at start-up cost a fresh instance more than its routing ever does.
+      get matcher() {
+        return matcher ??= new URLPattern({ pathname: pattern });
+      },
       load: () =>
         loading ??= (async () => {
           const [module, middlewareModules, layoutModules] = await Promise.all([

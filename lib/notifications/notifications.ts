@@ -21,7 +21,7 @@
 import { addToCounter, counterValue, getAll, updateAtomically } from "../kv/atomic.ts";
 import { maySee, type PostMarks } from "../community/visibility.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
-import { excerpt } from "../markdown.ts";
+import { excerpt } from "../text/excerpt.ts";
 import type { Author } from "../community/questions/model.ts";
 import { DELETED_USER } from "../account/deleted_user.ts";
 
