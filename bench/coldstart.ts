@@ -27,14 +27,27 @@ function freePort(): number {
   return port;
 }
 
-/** ms from spawning `deno run -A <script>` to its first 200 on `/`; NaN when it never came. */
-async function coldStart(deno: string, script: string, env: Record<string, string>) {
+/**
+ * ms from spawning `deno run -A <script>` in `root` to its first 200 on `/`; NaN when it
+ * never came.
+ *
+ * @example
+ * ```ts
+ * const ms = await coldStart(Deno.execPath(), "main.ts", {});
+ * ```
+ */
+export async function coldStart(
+  deno: string,
+  script: string,
+  env: Record<string, string>,
+  root = ROOT,
+): Promise<number> {
   const dir = await Deno.makeTempDir({ prefix: "parley-coldstart-" });
   const port = freePort();
   const started = performance.now();
   const child = new Deno.Command(deno, {
     args: ["run", "-A", script],
-    cwd: ROOT,
+    cwd: root,
     env: { ...env, PORT: String(port), KV_PATH: `${dir}/parley.kv` },
     stdout: "null",
     stderr: "piped",
@@ -64,7 +77,7 @@ async function coldStart(deno: string, script: string, env: Record<string, strin
 }
 
 /** The Deno 2.5 binary `npx -y deno@2.5.0` runs, or null when it cannot be had. */
-async function deno25(): Promise<string | null> {
+export async function deno25(): Promise<string | null> {
   try {
     const out = await new Deno.Command("npx", {
       args: ["-y", "deno@2.5.0", "eval", "console.log(Deno.execPath())"],

@@ -8,7 +8,7 @@
  *
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50), BENCH_ONLY (a
  * comma-separated subset of home, signin, debate, community, participation, speed, stress,
- * cache, notifications, panel, streams, rerank, backup, search, coldstart). The search section (bench/search.ts) runs
+ * cache, notifications, panel, streams, rerank, backup, search, coldstart, goals). The search section (bench/search.ts) runs
  * at 10k questions; BENCH_SEARCH_FULL=1 adds 100k and the extrapolation to 1M. The speed and stress sections build their "before" trees
  * themselves from named commits (bench/before_tree.ts: a temporary git worktree, removed
  * after; skipped with a line where git or the commit is missing); BENCH_BEFORE names the
@@ -127,3 +127,5 @@ if (wanted("backup")) {
 if (wanted("search")) await (await import("./search.ts")).run();
 // Cold start: exec → first 200 on / for main.ts beside a bare Hono app, Deno 2.9 and 2.5.
 if (wanted("coldstart")) await (await import("./coldstart.ts")).run();
+// The raised throughput goals: pages with br, the signed-in page over HTTP, likes vs raw sum.
+if (wanted("goals")) await (await import("./goals.ts")).run();
