@@ -2,6 +2,47 @@
  * Production entry: configuration → KV → app → `Deno.serve`, with a shutdown that fits
  * Deno Deploy's 5 s between SIGINT and SIGKILL.
  *
+ * ## Start-up budget
+ *
+ * Deno Deploy starts an instance for a request and stops it after 5 s–10 min idle, so a
+ * new instance's first answer waits for everything this module loads and runs first. Only
+ * what that answer needs is loaded before `Deno.serve` answers; the rest is imported on
+ * first use:
+ *
+ * - routes: `manifest.gen.ts` maps each route file to a loader, imported (with its folders'
+ *   `_middleware` and `_layout`) when a request first matches it (lib/fresh/routes.ts);
+ *   route URLPatterns compile on first use;
+ * - job kinds: registered by name, period and `canRun`, their code imported on their first
+ *   run (lib/jobs/app_jobs.ts); the first job pass starts after the first response;
+ * - the `openai` package with a model client's first call (lib/llm/openai_module.ts);
+ * - icons from `components/icons.gen.ts`, not lucide-preact's index (3,700 modules);
+ * - the home feed and the root middleware: no Markdown parser (the excerpt is
+ *   lib/text/excerpt.ts), no search analysis (the query parser loads with the first query
+ *   that has text), no moderation (lib/moderation/queue_size.ts);
+ * - no KV scan: start-up reads the Deno-version key and the app secret (a get each, and a
+ * write when the store is new).
+ *
+ * tests/integration/start_graph_test.ts keeps heavy packages and routes out of this
+ * module's static import graph and out of what the first `GET /` loads.
+ *
+ * Where the time went, `--cpu-prof` and `performance.now()` marks, Deno 2.9.6, empty store,
+ * local mode, exec → first 200 on `/` (bench: `BENCH_ONLY=coldstart deno task bench`):
+ *
+ * | phase | before | after |
+ * | --- | --- | --- |
+ * | static import graph of main.ts | 450 modules (429 local, 1.9 MB) and the npm packages under them | 105 modules (94 local, 470 KB) |
+ * | loading and evaluating it | ~400 ms: lucide-preact's index ~200, openai ~150, the MCP SDK, micromark, @orama, feedsmith, unhomoglyph, zod | zod, hono, preact, the islands (small), node:crypto |
+ * | config, build info, KV open, secret, model clients | ~25 ms | ~25 ms |
+ * | `createApp` | 22–26 ms (≈130 URLPatterns compiled, job kinds built) | a few ms |
+ * | first `GET /` | 12–24 ms | + its route's modules (≈70, no Markdown, search or icons index) and node:zlib for br |
+ * | CPU of the process until its first 200 (machine under load) | 490–570 ms | 160–220 ms (bare Hono 10–30 ms) |
+ *
+ * Same-run exec → first 200 (min/median/max ms of 5, alternating, on a shared 2-core machine
+ * at load 8–12, so every figure is inflated; the ratio is the comparison): Deno 2.9.6 bare
+ * Hono 30/105/211, before 656/1098/1744 (10.5×), after 229/344/633 (3.3×); Deno 2.5.0 bare
+ * 37/78/244, before 1147/1780/2511 (22.7×), after 338/534/1066 (6.8×). On a quiet machine
+ * the before figure was 436–482 ms against bare Hono's 22–29 ms.
+ *
  * @module
  */
 import type { Hono } from "hono";
