@@ -9,7 +9,7 @@ import { keys } from "../kv/keys.ts";
 import { excerpt } from "../text/excerpt.ts";
 import type { MessageRecord } from "../community/messages/model.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
-import { type ModLogEntry, QUEUE_LIMIT } from "./moderation.ts";
+import type { ModLogEntry } from "./moderation.ts";
 
 /** What a post is, in words: a question, an answer, or a reply to an answer. */
 export type PostKind = "question" | "answer" | "reply";
