@@ -28,20 +28,21 @@
  * Where the time went, `--cpu-prof` and `performance.now()` marks, Deno 2.9.6, empty store,
  * local mode, exec → first 200 on `/` (bench: `BENCH_ONLY=coldstart deno task bench`):
  *
- * | phase | before | after |
+ * | phase (ms since exec) | before | after |
  * | --- | --- | --- |
- * | static import graph of main.ts | 450 modules (429 local, 1.9 MB) and the npm packages under them | 105 modules (94 local, 470 KB) |
- * | loading and evaluating it | ~400 ms: lucide-preact's index ~200, openai ~150, the MCP SDK, micromark, @orama, feedsmith, unhomoglyph, zod | zod, hono, preact, the islands (small), node:crypto |
- * | config, build info, KV open, secret, model clients | ~25 ms | ~25 ms |
- * | `createApp` | 22–26 ms (≈130 URLPatterns compiled, job kinds built) | a few ms |
- * | first `GET /` | 12–24 ms | + its route's modules (≈70, no Markdown, search or icons index) and node:zlib for br |
- * | CPU of the process until its first 200 (machine under load) | 490–570 ms | 160–220 ms (bare Hono 10–30 ms) |
+ * | main.ts's static graph loaded and evaluated | ~400: 450 modules (429 local, 1.9 MB) and the npm packages under them; lucide-preact's index alone ~200, openai ~150, the MCP SDK, micromark, @orama, feedsmith, unhomoglyph | ~95–100: 105 modules (94 local, 470 KB): the islands ~50, zod and the config schemas ~20, node:crypto and node:zlib ~15, hono and preact ~10 |
+ * | config and build info | ~10 | 4–17 |
+ * | KV open (the Deno-version check) and the app secret | 10–20 | 8–20 (both write once on an empty store) |
+ * | `createApp` | 22–26 (≈130 URLPatterns compiled, every job kind's code built) | ~3 |
+ * | first `GET /` (br) | 12–24 | ~15, its route's ≈70 modules included (no Markdown, search or icon index) |
  *
- * Same-run exec → first 200 (min/median/max ms of 5, alternating, on a shared 2-core machine
- * at load 8–12, so every figure is inflated; the ratio is the comparison): Deno 2.9.6 bare
- * Hono 30/105/211, before 656/1098/1744 (10.5×), after 229/344/633 (3.3×); Deno 2.5.0 bare
- * 37/78/244, before 1147/1780/2511 (22.7×), after 338/534/1066 (6.8×). On a quiet machine
- * the before figure was 436–482 ms against bare Hono's 22–29 ms.
+ * Same run, min/median/max of 5 alternating runs on a 2-core machine: Deno 2.9.6 bare Hono
+ * 31/52/63, before 571/630/1397 (12.1×), after 191/245/359 (4.7×); Deno 2.5.0 bare Hono
+ * 43/61/67, before 548/627/1296 (10.3×), after 177/198/471 (3.3×). The bench section's 3
+ * runs on the quiet machine: 2.9.6 166/167/286 against bare 27/29/30 (5.8×), 2.5.0
+ * 138/145/332 against 35/35/41 (4.2×). What is left is mostly loading modules (about 1 ms
+ * each); the next step would be fewer of them (the islands, the home route's graph) or one
+ * bundled file.
  *
  * @module
  */
