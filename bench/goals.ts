@@ -12,6 +12,12 @@
  * The app runs as bench/speed_worker.ts serves it (this tree, its own process, a store of
  * BENCH_QUESTIONS questions, default 1,000 here); each ratio is of medians.
  *
+ * Last measured (Deno 2.9.6, 2 shared cores, quiet): `GET /` br 11487/18769/23714 req/s
+ * against 57632/66925/72282 (0.28×); the question page br 8000/8153/8213 against
+ * 78541/78864/87315 (0.10×); signed in 168/168/172 against 63418/65034/101946 (0.003×: the
+ * page is ~240 KB of HTML, ~160 islands, rendered per request); likes 2202/2930/2931
+ * votes/s against raw sum 4420/5037/5309 (0.58×), counts exact. All four goals missed.
+ *
  * @module
  */
 import { Hono } from "hono";
