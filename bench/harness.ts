@@ -169,3 +169,28 @@ export async function likesLoad(
     })),
   });
 }
+
+/** Min, median and max of some runs. */
+export interface Spread {
+  min: number;
+  median: number;
+  max: number;
+}
+
+/**
+ * The {@link Spread} of `xs` (the median of an even count is the lower middle).
+ *
+ * @example
+ * ```ts
+ * spread([3, 1, 2]); // { min: 1, median: 2, max: 3 }
+ * ```
+ */
+export function spread(xs: number[]): Spread {
+  const s = [...xs].sort((a, b) => a - b);
+  return { min: s[0], median: s[Math.floor((s.length - 1) / 2)], max: s[s.length - 1] };
+}
+
+/** `min/median/max` with `digits` decimals. */
+export function formatSpread(s: Spread, digits = 0): string {
+  return `${s.min.toFixed(digits)}/${s.median.toFixed(digits)}/${s.max.toFixed(digits)}`;
+}

@@ -8,8 +8,8 @@
  *
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50), BENCH_ONLY (a
  * comma-separated subset of home, signin, debate, community, participation, speed, stress,
- * cache, notifications, panel, roundtable, streams, rerank, backup, search, insights, bytes, growth;
- * `scale` runs only when named: bench/scale.ts). The search section (bench/search.ts) runs
+ * cache, notifications, panel, roundtable, streams, rerank, backup, search, insights, bytes, growth,
+ * coldstart, goals; `scale` runs only when named: bench/scale.ts). The search section (bench/search.ts) runs
  * at 10k questions; BENCH_SEARCH_FULL=1 adds 100k and the extrapolation to 1M. The speed and stress sections build their "before" trees
  * themselves from named commits (bench/before_tree.ts: a temporary git worktree, removed
  * after; skipped with a line where git or the commit is missing); BENCH_BEFORE names the
@@ -136,3 +136,7 @@ if (wanted("bytes")) await (await import("./bytes.ts")).run();
 if (wanted("growth")) await (await import("./growth.ts")).run();
 // Scale (only when named, not part of CI): one store loaded to 10k, 100k (1M) questions.
 if (only?.includes("scale")) await (await import("./scale.ts")).run();
+// Cold start: exec → first 200 on / for main.ts beside a bare Hono app, Deno 2.9 and 2.5.
+if (wanted("coldstart")) await (await import("./coldstart.ts")).run();
+// The raised throughput goals: pages with br, the signed-in page over HTTP, likes vs raw sum.
+if (wanted("goals")) await (await import("./goals.ts")).run();

@@ -3,7 +3,7 @@
  * the "edited … ago" link to a post's revisions, the answer-order links, and the notice
  * after an edit, a delete or an accept.
  */
-import { Check } from "lucide-preact";
+import { Check } from "@/components/icons.gen.ts";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 
 /** "✓ Accepted answer": an icon and words, never color alone. */

@@ -1,4 +1,4 @@
-import { Moon, Sun } from "lucide-preact";
+import { Moon, Sun } from "@/components/icons.gen.ts";
 import type { Theme } from "@/lib/state.ts";
 
 type Scheme = "light" | "dark";

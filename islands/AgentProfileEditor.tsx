@@ -1,4 +1,4 @@
-import { X } from "lucide-preact";
+import { X } from "@/components/icons.gen.ts";
 import { useState } from "preact/hooks";
 import { SpeakerAvatar } from "@/components/DebateView.tsx";
 import { SOFT_MEMORY_ITEM_MAX, SOFT_MEMORY_ITEMS_MAX } from "@/lib/input_limits.ts";

@@ -1,4 +1,4 @@
-import { Star } from "lucide-preact";
+import { Star } from "@/components/icons.gen.ts";
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
 

@@ -1,4 +1,4 @@
-import { Flag } from "lucide-preact";
+import { Flag } from "@/components/icons.gen.ts";
 import { useRef, useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
 

@@ -1,4 +1,4 @@
-import { Bell, BellOff } from "lucide-preact";
+import { Bell, BellOff } from "@/components/icons.gen.ts";
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
 

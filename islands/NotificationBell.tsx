@@ -1,4 +1,4 @@
-import { Bell } from "lucide-preact";
+import { Bell } from "@/components/icons.gen.ts";
 import { useEffect, useState } from "preact/hooks";
 
 interface Props {

@@ -1,4 +1,4 @@
-import { Check } from "lucide-preact";
+import { Check } from "@/components/icons.gen.ts";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { isSubmitShortcut, MarkdownEditor } from "@/components/MarkdownEditor.tsx";
 import { sendJson } from "@/lib/client/api.ts";

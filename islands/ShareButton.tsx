@@ -1,4 +1,4 @@
-import { Share2 } from "lucide-preact";
+import { Share2 } from "@/components/icons.gen.ts";
 import { useState } from "preact/hooks";
 
 interface Props {

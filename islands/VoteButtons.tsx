@@ -1,4 +1,4 @@
-import { ArrowBigDown, ArrowBigUp } from "lucide-preact";
+import { ArrowBigDown, ArrowBigUp } from "@/components/icons.gen.ts";
 import { useEffect, useState } from "preact/hooks";
 import { LIVE_COUNTS_EVENT, type LiveCounts } from "@/lib/input_limits.ts";
 import { sendJson } from "@/lib/client/api.ts";

@@ -3,7 +3,7 @@ import { HttpError } from "@/lib/fresh/mod.ts";
 import { isSameOrigin, isWriteMethod } from "@/lib/http/origin.ts";
 import { SESSION_TTL_MS, sessionCookieName, userForSession } from "@/lib/auth/sessions.ts";
 import { isModeratorUser } from "@/lib/auth/moderators.ts";
-import { modQueueSize } from "@/lib/moderation/describe.ts";
+import { modQueueSize } from "@/lib/moderation/queue_size.ts";
 import { define, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
 
 /** The header every signed-in page carries (see {@link noStoreFor}). */

@@ -1,6 +1,6 @@
-import { ArrowLeft, ArrowRight } from "lucide-preact";
-import { highlight, type Segment } from "@/lib/search/snippet.ts";
-import { isSearch, type ParsedQuery, parseQuery } from "@/lib/search/query.ts";
+import { ArrowLeft, ArrowRight } from "@/components/icons.gen.ts";
+import type { Segment } from "@/lib/search/snippet.ts";
+import type { ParsedQuery } from "@/lib/search/query.ts";
 import { page } from "@/lib/fresh/mod.ts";
 import { AuthorLine } from "@/components/AuthorLine.tsx";
 import { ago } from "@/components/RelativeTime.tsx";
@@ -16,7 +16,7 @@ import { FeedLink } from "@/components/FeedLink.tsx";
 import { questionsFeedPath, tagFeedPath } from "@/lib/feeds/paths.ts";
 import { tagKey } from "@/lib/community/questions/model.ts";
 import { SEARCH_QUERY_MAX, TAG_MAX_LENGTH } from "@/lib/input_limits.ts";
-import { excerpt } from "@/lib/markdown.ts";
+import { excerpt } from "@/lib/text/excerpt.ts";
 import { countQuestions } from "@/lib/community/questions/read.ts";
 import { type FeedPage, findQuestions } from "@/lib/community/questions/feed.ts";
 import { QuestionsQuery } from "@/lib/schemas/community.ts";
@@ -34,6 +34,25 @@ import {
 /** How long a home-feed read is reused (ms). */
 const FEED_CACHE_MS = 1000;
 
+/**
+ * The highlighter of search matches, set by the first search: the query parser and the
+ * text analysis under it (stemmer, stop words, word segmenter) are imported by a search,
+ * so the plain feed — a new instance's first page — loads none of them.
+ */
+let highlight: typeof import("@/lib/search/snippet.ts").highlight | null = null;
+
+/** `q` parsed, when it searches for words (not only `tag:` or `is:`). */
+async function searchOf(q: string): Promise<ParsedQuery | undefined> {
+  if (!q.trim()) return undefined;
+  const [query, snippet] = await Promise.all([
+    import("@/lib/search/query.ts"),
+    import("@/lib/search/snippet.ts"),
+  ]);
+  highlight = snippet.highlight;
+  const parsed = query.parseQuery(q);
+  return query.isSearch(parsed) ? parsed : undefined;
+}
+
 interface Data {
   feed: FeedPage;
   /** `relevance` only while searching (the default then). */
@@ -42,6 +61,8 @@ interface Data {
   tag: string;
   /** `unanswered` (`?filter=unanswered`): only questions with no answer yet. */
   filter?: "unanswered";
+  /** The search, when the feed is one (its matches are marked). */
+  search?: ParsedQuery;
   /** All questions (for the new-questions notice and the first-question empty state). */
   total: number;
   now: number;
@@ -86,8 +107,10 @@ export const handler = define.handlers<Data>({
     // `?poll=` lets browser tests shorten the notice's poll interval (bounded).
     const poll = Number(ctx.url.searchParams.get("poll"));
     const pollMs = Number.isFinite(poll) && poll >= 200 && poll <= 60000 ? poll : 15000;
+    const search = await searchOf(query.q ?? "");
     return page({
       feed,
+      search,
       sort: query.sort === "relevance" && !query.q?.trim() ? "new" : query.sort ??
         (query.q?.trim() ? "relevance" : "new"),
       q: query.q?.trim() ?? "",
@@ -131,8 +154,7 @@ function heading(d: Data): string {
 /** Home: the question feed — new and hot tabs, search, tag filter, pages, empty states. */
 export default define.page<typeof handler>(function Home({ data, url, state }) {
   const { feed } = data;
-  const parsed = parseQuery(data.q);
-  const search = isSearch(parsed) ? parsed : undefined;
+  const search = data.search;
   const filtered = Boolean(data.q || data.tag);
   const hero = !filtered && feed.page === 1;
   // A search, tag or filter counts its matches, not the whole site.
@@ -399,12 +421,12 @@ function FeedItem({ q, now, search }: FeedItemProps) {
       <div class="grow">
         <a class="question-title" dir="auto" href={`/questions/${encodeURIComponent(q.id)}`}>
           <strong>
-            {search ? <Marked segments={highlight(q.title, search, 300)} /> : q.title}
+            {search && highlight ? <Marked segments={highlight(q.title, search, 300)} /> : q.title}
           </strong>
         </a>
         {q.description && (
           <p class="excerpt" dir="auto">
-            {search
+            {search && highlight
               ? <Marked segments={highlight(excerpt(q.description, 2000), search, 180)} />
               : excerpt(q.description, 180)}
           </p>

@@ -1,5 +1,6 @@
 /**
- * `deno task build`: regenerate `manifest.gen.ts`, then bundle the islands.
+ * `deno task build`: regenerate `manifest.gen.ts` and `components/icons.gen.ts`, then
+ * bundle the islands.
  *
  * Flags: `--manifest-only` skips bundling; with `--check` it only verifies that the
  * committed manifest is current (CI) and exits 1 when it is stale.
@@ -7,6 +8,7 @@
  * @module
  */
 import { buildAssets, manifestIsCurrent, writeManifest } from "../lib/fresh/build.ts";
+import { iconsAreCurrent, writeIcons } from "../lib/fresh/icons_gen.ts";
 
 const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const args = new Set(Deno.args);
@@ -16,12 +18,17 @@ if (args.has("--check")) {
     console.error("manifest.gen.ts is stale: run `deno task manifest` and commit it.");
     Deno.exit(1);
   }
-  console.log("manifest.gen.ts is current.");
+  if (!(await iconsAreCurrent(root))) {
+    console.error("components/icons.gen.ts is stale: run `deno task manifest` and commit it.");
+    Deno.exit(1);
+  }
+  console.log("manifest.gen.ts and components/icons.gen.ts are current.");
   Deno.exit(0);
 }
 
 const changed = await writeManifest(root);
 if (changed) console.log("Wrote manifest.gen.ts");
+if (await writeIcons(root)) console.log("Wrote components/icons.gen.ts");
 if (!args.has("--manifest-only")) {
   const started = performance.now();
   const info = await buildAssets(root);

@@ -1,7 +1,7 @@
-import { ArrowBigDown, ArrowBigUp, Star } from "lucide-preact";
+import { ArrowBigDown, ArrowBigUp, Star } from "@/components/icons.gen.ts";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import type { ActivityPage, ActivityType, TargetContent } from "@/lib/profile/activity.ts";
-import { excerpt } from "@/lib/markdown.ts";
+import { excerpt } from "@/lib/text/excerpt.ts";
 
 const LABELS: Record<ActivityType, string> = {
   questions: "Questions",

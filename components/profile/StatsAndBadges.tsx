@@ -1,4 +1,4 @@
-import { BadgeCheck, Circle } from "lucide-preact";
+import { BadgeCheck, Circle } from "@/components/icons.gen.ts";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import type { BadgeStatus, Statistics } from "@/lib/profile/stats.ts";
 

@@ -69,8 +69,12 @@ export function manifestIdentifiers(
 const MANIFEST_LINE_WIDTH = 100;
 
 /**
- * The text of `manifest.gen.ts` for the given files: static imports, so `deno check`
- * and `deno compile` see every route, in the shape `deno fmt` keeps.
+ * The text of `manifest.gen.ts` for the given files, in the shape `deno fmt` keeps.
+ * Routes are loaders (`() => import("./routes/…")`): the server imports a route's module
+ * when a request first matches it, so start-up loads none of them, while `deno check`,
+ * `deno compile` and Deno Deploy still see every file (the specifiers are literal).
+ * Islands are static imports: a page's islands are recognised by their component while it
+ * renders, so they are registered before the first render (they are small).
  */
 export function manifestSource(files: { routes: string[]; islands: string[] }): string {
   const ids = manifestIdentifiers(files);
@@ -79,22 +83,27 @@ export function manifestSource(files: { routes: string[]; islands: string[] }): 
     "// from the files under routes/ and islands/. CI fails when it is stale.",
     "",
   ];
-  for (const f of [...files.routes, ...files.islands]) {
+  for (const f of files.islands) {
     lines.push(`import * as ${ids.get(f)} from "${f}";`);
   }
   lines.push(`import type { Manifest } from "./lib/fresh/types.ts";`, "");
-  // An entry longer than deno fmt's line width (deno.json: 100) is broken after its key,
-  // as deno fmt breaks it, so the formatted file stays the generated one.
-  const entry = (f: string) => {
+  // An entry longer than deno fmt's line width (deno.json: 100) is broken after its key
+  // (or its arrow), as deno fmt breaks it, so the formatted file stays the generated one.
+  const fits = (line: string) => line.length <= MANIFEST_LINE_WIDTH;
+  const island = (f: string) => {
     const line = `    "${f}": ${ids.get(f)},`;
-    return line.length <= MANIFEST_LINE_WIDTH ? line : `    "${f}":\n      ${ids.get(f)},`;
+    return fits(line) ? line : `    "${f}":\n      ${ids.get(f)},`;
+  };
+  const route = (f: string) => {
+    const line = `    "${f}": () => import("${f}"),`;
+    return fits(line) ? line : `    "${f}": () =>\n      import("${f}"),`;
   };
   lines.push("const manifest: Manifest = {");
   lines.push("  routes: {");
-  for (const f of files.routes) lines.push(entry(f));
+  for (const f of files.routes) lines.push(route(f));
   lines.push("  },");
   lines.push("  islands: {");
-  for (const f of files.islands) lines.push(entry(f));
+  for (const f of files.islands) lines.push(island(f));
   lines.push("  },");
   lines.push("  baseUrl: import.meta.url,");
   lines.push("};", "", "export default manifest;", "");

@@ -34,33 +34,35 @@ Deno.test("manifestIdentifiers() suffixes a name two files would share, in file 
   assert.deepEqual([...ids.values()], ["$q_id", "$q_id_2", "$q_id_3"]);
 });
 
-Deno.test("manifestSource() renames no other import when a route is added", () => {
+Deno.test("manifestSource() renames no other import when an island is added", () => {
   const before = {
-    routes: ["./routes/about.tsx", "./routes/index.tsx"],
-    islands: ["./islands/Counter.tsx"],
+    routes: ["./routes/index.tsx"],
+    islands: ["./islands/Counter.tsx", "./islands/Toggle.tsx"],
   };
-  const after = {
-    ...before,
-    routes: ["./routes/about.tsx", "./routes/blog.tsx", ...before.routes.slice(1)],
-  };
+  const after = { ...before, islands: ["./islands/Badge.tsx", ...before.islands] };
   const imports = (text: string) => text.split("\n").filter((l) => l.startsWith("import * as"));
   const added = imports(manifestSource(after)).filter((l) =>
     !imports(manifestSource(before)).includes(l)
   );
-  assert.deepEqual(added, ['import * as $blog from "./routes/blog.tsx";']);
+  assert.deepEqual(added, ['import * as $island_Badge from "./islands/Badge.tsx";']);
 });
 
-Deno.test("manifestSource() maps each file to its import", () => {
+Deno.test("manifestSource() maps each route to a loader and each island to its import", () => {
   const text = manifestSource({
     routes: ["./routes/index.tsx"],
     islands: ["./islands/Counter.tsx"],
   });
-  assert.match(text, /^import \* as \$index from "\.\/routes\/index\.tsx";$/m);
-  assert.match(text, /^ {4}"\.\/routes\/index\.tsx": \$index,$/m);
+  // Routes load on first use: no static import of any route (main.ts's start-up budget).
+  assert.doesNotMatch(text, /^import .* from "\.\/routes\//m);
+  assert.match(
+    text,
+    /^ {4}"\.\/routes\/index\.tsx": \(\) => import\("\.\/routes\/index\.tsx"\),$/m,
+  );
+  assert.match(text, /^import \* as \$island_Counter from "\.\/islands\/Counter\.tsx";$/m);
   assert.match(text, /^ {4}"\.\/islands\/Counter\.tsx": \$island_Counter,$/m);
 });
 
-Deno.test("manifestSource() breaks an entry longer than deno fmt's line width after its key", async () => {
+Deno.test("manifestSource() breaks an entry longer than deno fmt's line width after its arrow", async () => {
   const long = "./routes/.well-known/oauth-protected-resource/index.ts";
   const text = manifestSource({
     routes: ["./routes/index.tsx", long],
@@ -68,9 +70,12 @@ Deno.test("manifestSource() breaks an entry longer than deno fmt's line width af
   });
   assert.match(
     text,
-    /^ {4}"\.\/routes\/\.well-known\/oauth-protected-resource\/index\.ts":\n {6}\$well_known_oauth_protected_resource_index,$/m,
+    /^ {4}"\.\/routes\/\.well-known\/oauth-protected-resource\/index\.ts": \(\) =>\n {6}import\("\.\/routes\/\.well-known\/oauth-protected-resource\/index\.ts"\),$/m,
   );
-  assert.match(text, /^ {4}"\.\/routes\/index\.tsx": \$index,$/m);
+  assert.match(
+    text,
+    /^ {4}"\.\/routes\/index\.tsx": \(\) => import\("\.\/routes\/index\.tsx"\),$/m,
+  );
   // deno fmt leaves it as generated.
   const dir = await Deno.makeTempDir();
   try {

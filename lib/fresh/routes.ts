@@ -4,12 +4,25 @@
  * path segment but scope their `_layout` and `_middleware`; static segments sort before
  * params and rest comes last.
  *
+ * The table is built from file names alone: a route's module (and its folders'
+ * `_middleware` and `_layout` modules) may be a loader, imported when a request first
+ * matches the route, so start-up loads no route code at all (main.ts's start-up budget).
+ *
  * @module
  */
-import type { Middleware, RouteModule } from "./types.ts";
+import type { Middleware, RouteModule, RouteSource } from "./types.ts";
 
 /** One segment of a route path, classified for sorting. */
 type Segment = { kind: "static"; text: string } | { kind: "param" | "rest"; name: string };
+
+/** What a route needs to answer, once its modules are loaded. */
+export interface LoadedRoute {
+  module: RouteModule;
+  /** Middleware from the root folder down to the route's folder. */
+  middlewares: Middleware<unknown>[];
+  /** `_layout` modules from the root folder down, honouring `skipInheritedLayouts`. */
+  layouts: RouteModule[];
+}
 
 /** A page or API route compiled from one file. */
 export interface CompiledRoute {
@@ -18,12 +31,21 @@ export interface CompiledRoute {
   /** `/questions/:id` */
   pattern: string;
   segments: Segment[];
-  matcher: URLPattern;
-  module: RouteModule;
-  /** Middleware from the root folder down to the route's folder. */
-  middlewares: Middleware<unknown>[];
-  /** `_layout` modules from the root folder down, honouring `skipInheritedLayouts`. */
-  layouts: RouteModule[];
+  /** The route's URL pattern, compiled on first use. */
+  readonly matcher: URLPattern;
+  /** The route's modules, imported on the first call (shared by every later one). */
+  load(): Promise<LoadedRoute>;
+  /** What {@link load} resolved to, once it has: requests after the first skip the await. */
+  loaded?: LoadedRoute;
+}
+
+/** `_app`, `_404`, `_500` and the root folder's middleware, once loaded. */
+export interface RootParts {
+  app?: RouteModule;
+  notFound?: RouteModule;
+  error?: RouteModule;
+  /** Middleware of the root folder, used for the not-found page. */
+  rootMiddlewares: Middleware<unknown>[];
 }
 
 /** Special file names that are not routes. */
@@ -111,11 +133,56 @@ function middlewaresOf(module: RouteModule): Middleware<unknown>[] {
 /** The route table built from a manifest's `routes`. */
 export interface RouteTable {
   routes: CompiledRoute[];
-  app?: RouteModule;
-  notFound?: RouteModule;
-  error?: RouteModule;
-  /** Middleware of the root folder, used for the not-found page. */
-  rootMiddlewares: Middleware<unknown>[];
+  /** `_app`, `_404`, `_500` and the root middleware, imported on the first call. */
+  root(): Promise<RootParts>;
+  /** What {@link root} resolved to, once it has. */
+  rootLoaded?: RootParts;
+}
+
+/**
+ * One loader per file: a module given as such is checked now; a loader's module is
+ * imported once, on first use, and checked then. A failed import is tried again next time.
+ */
+function loaderOf(file: string, source: RouteSource): () => Promise<RouteModule> {
+  if (typeof source !== "function") {
+    checkOneParameter(file, source);
+    const ready = Promise.resolve(source);
+    return () => ready;
+  }
+  let loading: Promise<RouteModule> | null = null;
+  return () =>
+    loading ??= source().then((module) => {
+      checkOneParameter(file, module);
+      return module;
+    }).catch((err) => {
+      loading = null;
+      throw err;
+    });
+}
+
+/**
+ * Every route module of a manifest, imported: for what reads all of them (the OpenAPI
+ * document, tests), never for serving.
+ *
+ * @example
+ * ```ts
+ * import { loadRouteModules } from "./routes.ts";
+ * import type { RouteSource } from "./types.ts";
+ *
+ * declare const routes: Record<string, RouteSource>;
+ * const modules = await loadRouteModules(routes);
+ * Object.values(modules).filter((m) => m.docs !== undefined);
+ * ```
+ */
+export async function loadRouteModules(
+  routes: Record<string, RouteSource>,
+): Promise<Record<string, RouteModule>> {
+  const entries = await Promise.all(
+    Object.entries(routes).map(async ([file, source]) =>
+      [file, typeof source === "function" ? await source() : source] as const
+    ),
+  );
+  return Object.fromEntries(entries);
 }
 
 /**
@@ -140,57 +207,95 @@ function checkOneParameter(file: string, module: RouteModule): void {
 }
 
 /**
- * Compile manifest route modules into a sorted table. Throws when two files claim the
- * same pattern, since one of them could never be reached, and when a handler is written
- * in Fresh 1's `(req, ctx)` shape.
+ * Compile a manifest's routes into a sorted table, from their file names: modules given
+ * as loaders are imported when a request first needs them. Throws when two files claim
+ * the same pattern, since one of them could never be reached; a handler written in Fresh
+ * 1's `(req, ctx)` shape is refused when its module is checked (at once for a module, on
+ * first load for a loader).
  */
-export function compileRoutes(modules: Record<string, RouteModule>): RouteTable {
-  const entries = Object.entries(modules);
-  for (const [file, module] of entries) checkOneParameter(file, module);
+export function compileRoutes(modules: Record<string, RouteSource>): RouteTable {
+  const entries = Object.entries(modules).map(([file, source]) => ({
+    file,
+    load: loaderOf(file, source),
+  }));
   const special = (name: string) =>
-    entries.filter(([f]) => fileSegments(f).at(-1) === name).map(([f, m]) => ({
-      folder: folderOf(f),
-      module: m,
+    entries.filter(({ file }) => fileSegments(file).at(-1) === name).map(({ file, load }) => ({
+      folder: folderOf(file),
+      load,
     })).sort((a, b) => a.folder.length - b.folder.length);
   const middlewareFiles = special("_middleware");
   const layoutFiles = special("_layout");
   const routes: CompiledRoute[] = [];
   const seen = new Map<string, string>();
-  for (const [file, module] of entries) {
+  for (const { file, load } of entries) {
     if (isSpecialFile(file)) continue;
     const { pattern, segments } = routePattern(file);
     const previous = seen.get(pattern);
     if (previous) throw new Error(`Routes ${previous} and ${file} both match ${pattern}`);
     seen.set(pattern, file);
     const folder = folderOf(file);
-    const middlewares = middlewareFiles.filter((m) => isAncestorFolder(m.folder, folder))
-      .flatMap((m) => middlewaresOf(m.module));
-    let layouts = layoutFiles.filter((l) => isAncestorFolder(l.folder, folder));
-    // A route opting out gets no layout; a layout opting out cuts off those above it.
-    if (module.config?.skipInheritedLayouts) layouts = [];
-    const cut = layouts.findLastIndex((l) => l.module.config?.skipInheritedLayouts);
-    if (cut > 0) layouts = layouts.slice(cut);
-    routes.push({
+    const ownMiddlewares = middlewareFiles.filter((m) => isAncestorFolder(m.folder, folder));
+    const ownLayouts = layoutFiles.filter((l) => isAncestorFolder(l.folder, folder));
+    let loading: Promise<LoadedRoute> | null = null;
+    let matcher: URLPattern | null = null;
+    const route: CompiledRoute = {
       file,
       pattern,
       segments,
-      matcher: new URLPattern({ pathname: pattern }),
-      module,
-      middlewares,
-      layouts: layouts.map((l) => l.module),
-    });
+      // Built when a request first gets past `mayMatch` for this route: compiling every
+      // route's URLPattern at start-up cost a fresh instance more than its routing ever does.
+      get matcher() {
+        return matcher ??= new URLPattern({ pathname: pattern });
+      },
+      load: () =>
+        loading ??= (async () => {
+          const [module, middlewareModules, layoutModules] = await Promise.all([
+            load(),
+            Promise.all(ownMiddlewares.map((m) => m.load())),
+            Promise.all(ownLayouts.map((l) => l.load())),
+          ]);
+          let layouts = layoutModules;
+          // A route opting out gets no layout; a layout opting out cuts off those above it.
+          if (module.config?.skipInheritedLayouts) layouts = [];
+          const cut = layouts.findLastIndex((l) => l.config?.skipInheritedLayouts);
+          if (cut > 0) layouts = layouts.slice(cut);
+          route.loaded = { module, middlewares: middlewareModules.flatMap(middlewaresOf), layouts };
+          return route.loaded;
+        })().catch((err) => {
+          loading = null;
+          throw err;
+        }),
+    };
+    routes.push(route);
   }
   routes.sort(compareRoutes);
-  const one = (name: string) => special(name).find((s) => s.folder.length === 0)?.module;
-  return {
+  const one = (name: string) => special(name).find((s) => s.folder.length === 0)?.load();
+  let loadingRoot: Promise<RootParts> | null = null;
+  const table: RouteTable = {
     routes,
-    app: one("_app"),
-    notFound: one("_404"),
-    error: one("_500"),
-    rootMiddlewares: middlewareFiles.filter((m) => m.folder.length === 0).flatMap((m) =>
-      middlewaresOf(m.module)
-    ),
+    root: () =>
+      loadingRoot ??= (async () => {
+        const [app, notFound, error, rootMiddlewares] = await Promise.all([
+          one("_app"),
+          one("_404"),
+          one("_500"),
+          Promise.all(
+            middlewareFiles.filter((m) => m.folder.length === 0).map((m) => m.load()),
+          ),
+        ]);
+        table.rootLoaded = {
+          app,
+          notFound,
+          error,
+          rootMiddlewares: rootMiddlewares.flatMap(middlewaresOf),
+        };
+        return table.rootLoaded;
+      })().catch((err) => {
+        loadingRoot = null;
+        throw err;
+      }),
   };
+  return table;
 }
 
 /**

@@ -52,3 +52,32 @@ Deno.test("compileRoutes() refuses a handler or middleware written as (req, ctx)
   });
   assert.equal(fine.routes.length, 1);
 });
+
+Deno.test("compileRoutes() imports a loader's module on the route's first load only, once", async () => {
+  const imported: string[] = [];
+  const loader = (file: string, module: RouteModule) => () => {
+    imported.push(file);
+    return Promise.resolve(module);
+  };
+  const table = compileRoutes({
+    "./routes/_middleware.ts": loader("mw", { handler: (ctx) => ctx.next() }),
+    "./routes/a.tsx": loader("a", page),
+    "./routes/b.tsx": loader("b", page),
+  });
+  assert.deepEqual(imported, []);
+  const hit = matchRoute(table, "/a")!;
+  const [first, second] = await Promise.all([hit.route.load(), hit.route.load()]);
+  assert.equal(first, second);
+  assert.equal(hit.route.loaded, first);
+  assert.equal(first.module, page);
+  assert.equal(first.middlewares.length, 1);
+  assert.deepEqual(imported.sort(), ["a", "mw"]);
+});
+
+Deno.test("compileRoutes() refuses a loaded handler written as (req, ctx) when it loads", async () => {
+  const legacy = (_req: Request, _ctx: unknown) => new Response();
+  const table = compileRoutes({
+    "./routes/x.ts": () => Promise.resolve({ handler: { GET: legacy } as never }),
+  });
+  await assert.rejects(() => matchRoute(table, "/x")!.route.load(), /declares 2 parameters/);
+});

@@ -18,8 +18,15 @@ import {
 } from "./handlers.ts";
 import { installIslandHooks, registerIslands } from "./islands.ts";
 import { renderDocument } from "./render.ts";
-import { type CompiledRoute, compileRoutes, matchRoute, type RouteTable } from "./routes.ts";
-import type { Manifest, PageProps, RouteModule } from "./types.ts";
+import {
+  type CompiledRoute,
+  compileRoutes,
+  type LoadedRoute,
+  matchRoute,
+  type RootParts,
+  type RouteTable,
+} from "./routes.ts";
+import type { Manifest, Middleware, PageProps, RouteModule } from "./types.ts";
 
 /** Options of {@link createFreshHandler}. */
 export interface FreshOptions {
@@ -87,6 +94,7 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
     route.segments.every((s) => s.kind !== "param" || validParam(params[s.name] ?? ""));
 
   function renderPage(
+    root: RootParts,
     module: RouteModule | undefined,
     layouts: RouteModule[],
     props: PageProps,
@@ -99,7 +107,7 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
       page: module.default as ComponentType<PageProps<unknown, never>>,
       props,
       layouts,
-      app: table.app,
+      app: root.app,
       skipApp: module.config?.skipAppWrapper,
       build: options.build,
       defaultTitle,
@@ -120,6 +128,10 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
     // every later middleware, the handler and the page see the replacement.
     let state = scope.state;
     let error: unknown = null;
+    // `_app`, `_404`, `_500`, the root middleware and the route's own modules are imported
+    // by the first request that needs them (then kept): nothing of them loads at start-up.
+    let root: RootParts = { rootMiddlewares: [] };
+    let loaded: LoadedRoute | null = null;
 
     /** Props of the route's page, or (`special`) of `_404` / `_500`, which match no route. */
     const propsOf = (data: unknown, special = false): PageProps => ({
@@ -139,11 +151,14 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
       if (plain(url)) {
         return Response.json({ error: "Not found" }, { status: 404, headers });
       }
-      return renderPage(table.notFound, [], propsOf(undefined, true), { status: 404, headers });
+      return renderPage(root, root.notFound, [], propsOf(undefined, true), {
+        status: 404,
+        headers,
+      });
     };
 
     const renderRoutePage = (result: PageResponse<unknown>): Response =>
-      renderPage(hit?.route.module, hit?.route.layouts ?? [], propsOf(result.data), result);
+      renderPage(root, loaded?.module, loaded?.layouts ?? [], propsOf(result.data), result);
 
     // Each middleware gets its own `next`; `state` reads and writes the request's one slot.
     const contextWith = (next: () => Promise<Response>): Context<unknown> => ({
@@ -171,18 +186,17 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
     const ctx = contextWith(() =>
       Promise.reject(new Error("next() is only available in middleware"))
     );
-    const middlewares = hit ? hit.route.middlewares : table.rootMiddlewares;
-    const final = hit
-      ? async () => {
-        const result = await dispatch(hit.route.module, ctx);
-        return result instanceof Response ? result : renderRoutePage(result);
-      }
-      : () => {
+    const final = async (): Promise<Response> => {
+      if (!loaded) {
         // As Fresh 2: no route is a 404, which `_404` sees as its `error`.
         error = new HttpError(404);
-        return Promise.resolve(renderNotFound());
-      };
+        return renderNotFound();
+      }
+      const result = await dispatch(loaded.module, ctx);
+      return result instanceof Response ? result : renderRoutePage(result);
+    };
 
+    let middlewares: Middleware<unknown>[] = [];
     const run = (i: number): Promise<Response> => {
       if (i >= middlewares.length) return final();
       const middleware = middlewares[i];
@@ -191,13 +205,16 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
 
     let res: Response;
     try {
+      root = table.rootLoaded ?? await table.root();
+      if (hit) loaded = hit.route.loaded ?? await hit.route.load();
+      middlewares = loaded ? loaded.middlewares : root.rootMiddlewares;
       res = await run(0);
     } catch (err) {
       error = err;
       res = options.onError?.(err, ctx) ??
         (err instanceof HttpError && err.status === 404
           ? renderNotFound(err.headers)
-          : errorPage(err, propsOf(undefined, true)));
+          : errorPage(root, err, propsOf(undefined, true)));
     }
     if (req.method === "HEAD" && res.body) {
       return new Response(null, {
@@ -209,13 +226,13 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
     return res;
   };
 
-  function errorPage(err: unknown, props: PageProps): Response {
+  function errorPage(root: RootParts, err: unknown, props: PageProps): Response {
     console.error("Unhandled error", props.url.pathname, err);
-    if (plain(props.url) || !table.error?.default) {
+    if (plain(props.url) || !root.error?.default) {
       return Response.json({ error: "Internal server error" }, { status: 500 });
     }
     try {
-      return renderPage(table.error, [], props, { status: 500 });
+      return renderPage(root, root.error, [], props, { status: 500 });
     } catch (renderErr) {
       console.error("The _500 page failed to render", renderErr);
       return new Response("Internal server error", { status: 500 });

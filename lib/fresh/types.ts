@@ -69,9 +69,15 @@ export interface IslandModule {
   default: ComponentType<any>;
 }
 
+/**
+ * A route file in the manifest: its module, or (as `manifest.gen.ts` has them) a loader
+ * importing it when a request first matches, so start-up loads no route code.
+ */
+export type RouteSource = RouteModule | (() => Promise<RouteModule>);
+
 /** The generated manifest (`manifest.gen.ts`). */
 export interface Manifest {
-  routes: Record<string, RouteModule>;
+  routes: Record<string, RouteSource>;
   islands: Record<string, IslandModule>;
   baseUrl: string;
 }

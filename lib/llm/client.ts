@@ -6,7 +6,8 @@
  *
  * @module
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import type OpenAI from "openai";
+import { openAiLoaded, openAiModule } from "./openai_module.ts";
 import { type ChatMessage, type ChatOptions, type LlmClient, LlmError } from "./types.ts";
 
 /** Default deadline of one call, in ms. */
@@ -80,7 +81,9 @@ export function toLlmError(
   outer?: AbortSignal,
 ): LlmError {
   if (err instanceof LlmError) return err;
-  if (timedOut || err instanceof APIConnectionTimeoutError) {
+  // The package's error classes exist only once it was imported, which a call does first.
+  const api = openAiLoaded();
+  if (timedOut || (api && err instanceof api.APIConnectionTimeoutError)) {
     return new LlmError("timeout", `The model did not answer within ${timeoutMs} ms`, {
       cause: err,
     });
@@ -88,10 +91,10 @@ export function toLlmError(
   if (outer?.aborted) {
     return new LlmError("aborted", "The model call was cancelled", { cause: err });
   }
-  if (err instanceof APIConnectionError) {
+  if (api && err instanceof api.APIConnectionError) {
     return new LlmError("unavailable", "The model could not be reached", { cause: err });
   }
-  if (err instanceof APIError && err.status) {
+  if (api && err instanceof api.APIError && err.status) {
     return new LlmError("unavailable", `The model answered HTTP ${err.status}`, { cause: err });
   }
   const detail = err instanceof Error ? err.message : String(err);
@@ -111,17 +114,22 @@ export function toLlmError(
  */
 export function createLlmClient(opts: LlmClientOptions): LlmClient {
   const defaultTimeout = opts.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
-  const client = new OpenAI({
-    apiKey: opts.apiKey,
-    baseURL: opts.baseURL,
-    // Never pick up OPENAI_* variables from the environment: configuration is LLM_* only.
-    organization: null,
-    project: null,
-    maxRetries: opts.maxRetries ?? 1,
-    timeout: defaultTimeout,
-    fetch: opts.fetch,
-    logLevel: "off",
-  });
+  // The package is imported by the first call (lib/llm/openai_module.ts), not at start-up.
+  let created: Promise<OpenAI> | null = null;
+  const client = () =>
+    created ??= openAiModule().then(({ default: OpenAi }) =>
+      new OpenAi({
+        apiKey: opts.apiKey,
+        baseURL: opts.baseURL,
+        // Never pick up OPENAI_* variables from the environment: configuration is LLM_* only.
+        organization: null,
+        project: null,
+        maxRetries: opts.maxRetries ?? 1,
+        timeout: defaultTimeout,
+        fetch: opts.fetch,
+        logLevel: "off",
+      })
+    );
   const model = opts.model;
 
   function params(messages: ChatMessage[], o: ChatOptions) {
@@ -142,7 +150,7 @@ export function createLlmClient(opts: LlmClientOptions): LlmClient {
       const timeoutMs = o.timeoutMs ?? defaultTimeout;
       const deadline = callDeadline(timeoutMs, o.signal);
       try {
-        const res = await client.chat.completions.create(params(messages, o), {
+        const res = await (await client()).chat.completions.create(params(messages, o), {
           signal: deadline.signal,
           timeout: timeoutMs,
         });
@@ -163,7 +171,7 @@ export function createLlmClient(opts: LlmClientOptions): LlmClient {
       const deadline = callDeadline(timeoutMs, o.signal);
       let complete = false;
       try {
-        const stream = await client.chat.completions.create(
+        const stream = await (await client()).chat.completions.create(
           { ...params(messages, o), stream: true },
           { signal: deadline.signal, timeout: timeoutMs },
         );

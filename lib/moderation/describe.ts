@@ -6,10 +6,10 @@
  * @module
  */
 import { keys } from "../kv/keys.ts";
-import { excerpt } from "../markdown.ts";
+import { excerpt } from "../text/excerpt.ts";
 import type { MessageRecord } from "../community/messages/model.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
-import { type ModLogEntry, QUEUE_LIMIT } from "./moderation.ts";
+import type { ModLogEntry } from "./moderation.ts";
 
 /** What a post is, in words: a question, an answer, or a reply to an answer. */
 export type PostKind = "question" | "answer" | "reply";
@@ -21,23 +21,9 @@ export interface PostDescription {
   excerpt: string;
 }
 
-/**
- * How many posts wait in the moderation queue (keys only; at most {@link QUEUE_LIMIT}, the
- * queue page's own bound).
- *
- * @example
- * ```ts
- * declare const kv: Deno.Kv;
- * const waiting = await modQueueSize(kv); // 0 when nothing is flagged
- * ```
- */
-export async function modQueueSize(kv: Deno.Kv): Promise<number> {
-  let n = 0;
-  for await (
-    const _ of kv.list({ prefix: keys.modQueuePrefix() }, { limit: QUEUE_LIMIT })
-  ) n++;
-  return n;
-}
+// Every page's header shows a moderator the queue's size: it lives apart, so the
+// middleware does not load moderation (and with it search and Markdown).
+export { modQueueSize } from "./queue_size.ts";
 
 /**
  * The kind of a message: a reply when it answers another message.

@@ -27,7 +27,7 @@ import { isLookupId, keys } from "../kv/keys.ts";
 import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
 import type { HitLog } from "../limits/window.ts";
 import { idSuffix } from "../ids.ts";
-import { excerpt } from "../markdown.ts";
+import { excerpt } from "../text/excerpt.ts";
 import type { MessageRecord } from "../community/messages/model.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
 import { bumpQuestion } from "../community/questions/version.ts";
@@ -46,6 +46,7 @@ import {
   standingKeys,
 } from "./standing.ts";
 import { type Restricted, restriction } from "./sanctions.ts";
+import { QUEUE_LIMIT } from "./queue_size.ts";
 
 /** Why a post is flagged. */
 export type FlagReason = "spam" | "offensive" | "off_topic" | "other";
@@ -399,8 +400,7 @@ export interface ModQueueItem {
   lastFlaggedAt: number;
 }
 
-/** How many queue entries one read returns at most. */
-export const QUEUE_LIMIT = 50;
+export { QUEUE_LIMIT };
 
 /**
  * The posts waiting for a decision (flagged or hidden by flags), heaviest flag weight first, with

@@ -22,7 +22,7 @@ import { addToCounter, commit, counterValue, getAll, updateAtomically } from "..
 import { afterCommit } from "../kv/after_commit.ts";
 import { maySee, type PostMarks } from "../community/visibility.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
-import { excerpt } from "../markdown.ts";
+import { excerpt } from "../text/excerpt.ts";
 import type { Author } from "../community/questions/model.ts";
 import { DELETED_USER } from "../account/deleted_user.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";

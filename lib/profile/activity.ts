@@ -16,7 +16,7 @@ import type { TargetType } from "../community/targets.ts";
 import { userVoteOf } from "../community/user_vote_rows.ts";
 import type { UserFavoriteEntry } from "../community/favorites.ts";
 import { pageDebateSummaries } from "../debates/store.ts";
-import { excerpt } from "../markdown.ts";
+import { excerpt } from "../text/excerpt.ts";
 
 /** The five kinds of docs/interface.md#profiles. */
 export const ACTIVITY_TYPES = ["questions", "answers", "debates", "likes", "favorites"] as const;

@@ -8,7 +8,8 @@
  *
  * @module
  */
-import OpenAI, { APIError } from "openai";
+import type OpenAI from "openai";
+import { openAiLoaded, openAiModule } from "../llm/openai_module.ts";
 import type { Config } from "../config.ts";
 import { callDeadline, toLlmError } from "../llm/client.ts";
 import {
@@ -87,7 +88,9 @@ export interface EmbedderOptions {
  */
 export function embeddingRejected(err: unknown): boolean {
   const cause = err instanceof LlmError ? err.cause : err;
-  return cause instanceof APIError && [400, 413, 422].includes(cause.status ?? 0);
+  const api = openAiLoaded(); // a rejection came from a call, which imported the package
+  return api !== null && cause instanceof api.APIError &&
+    [400, 413, 422].includes(cause.status ?? 0);
 }
 
 /**
@@ -106,17 +109,22 @@ export function embeddingRejected(err: unknown): boolean {
  */
 export function createEmbedder(opts: EmbedderOptions): Embedder {
   const defaultTimeout = opts.timeoutMs ?? DEFAULT_EMBEDDING_TIMEOUT_MS;
-  const client = new OpenAI({
-    apiKey: opts.apiKey,
-    baseURL: opts.baseURL,
-    // Configuration is LLM_* only, never OPENAI_* from the environment.
-    organization: null,
-    project: null,
-    maxRetries: 1,
-    timeout: defaultTimeout,
-    fetch: opts.fetch,
-    logLevel: "off",
-  });
+  // The package is imported by the first call (lib/llm/openai_module.ts), not at start-up.
+  let created: Promise<OpenAI> | null = null;
+  const client = () =>
+    created ??= openAiModule().then(({ default: OpenAi }) =>
+      new OpenAi({
+        apiKey: opts.apiKey,
+        baseURL: opts.baseURL,
+        // Configuration is LLM_* only, never OPENAI_* from the environment.
+        organization: null,
+        project: null,
+        maxRetries: 1,
+        timeout: defaultTimeout,
+        fetch: opts.fetch,
+        logLevel: "off",
+      })
+    );
   const { model, dims } = opts;
   return {
     model,
@@ -126,7 +134,7 @@ export function createEmbedder(opts: EmbedderOptions): Embedder {
       const timeoutMs = o.timeoutMs ?? defaultTimeout;
       const deadline = callDeadline(timeoutMs, o.signal);
       try {
-        const res = await client.embeddings.create(
+        const res = await (await client()).embeddings.create(
           { model, input: texts, dimensions: dims },
           { signal: deadline.signal, timeout: timeoutMs, maxRetries: o.maxRetries ?? 1 },
         );

@@ -9,7 +9,7 @@
  * @module
  */
 import type { Answer, Organization, Person, QAPage, WithContext } from "schema-dts";
-import { excerpt } from "../markdown.ts";
+import { excerpt } from "../text/excerpt.ts";
 
 /** What the structured data needs of a question. */
 export interface QaQuestion {

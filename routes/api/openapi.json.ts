@@ -1,4 +1,5 @@
 import { buildOpenApi, collectOperations } from "@/lib/agent/openapi.ts";
+import { loadRouteModules } from "@/lib/fresh/routes.ts";
 import { define } from "@/lib/state.ts";
 import manifest from "@/manifest.gen.ts";
 
@@ -9,10 +10,12 @@ let cached: { origin: string; body: string } | null = null;
  * every route module exports beside its handler.
  */
 export const handler = define.handlers({
-  GET(ctx) {
+  async GET(ctx) {
     const origin = ctx.state.services.config.appOrigin;
     if (cached?.origin !== origin) {
-      const doc = buildOpenApi(origin, collectOperations(Object.values(manifest.routes)));
+      // Every route module is imported here (the manifest's are loaders).
+      const modules = Object.values(await loadRouteModules(manifest.routes));
+      const doc = buildOpenApi(origin, collectOperations(modules));
       cached = { origin, body: JSON.stringify(doc, null, 2) };
     }
     return new Response(cached.body, {

@@ -1,4 +1,4 @@
-import { ArrowRight } from "lucide-preact";
+import { ArrowRight } from "@/components/icons.gen.ts";
 import { z } from "zod";
 import { HttpError, page } from "@/lib/fresh/mod.ts";
 import { RelativeTime } from "@/components/RelativeTime.tsx";

@@ -8,6 +8,7 @@ import { Markdown } from "@/components/Markdown.tsx";
 import { MCP_PROMPTS } from "@/lib/agent/mcp_prompts.ts";
 import manifest from "@/manifest.gen.ts";
 import { PageMeta } from "@/lib/seo/page_meta.tsx";
+import { loadRouteModules } from "@/lib/fresh/routes.ts";
 import { define } from "@/lib/state.ts";
 
 type Json = Record<string, unknown>;
@@ -19,9 +20,12 @@ interface Data {
 }
 
 export const handler = define.handlers<Data>({
-  GET(ctx) {
+  async GET(ctx) {
     const origin = ctx.state.services.config.appOrigin;
-    const operations = collectOperations(Object.values(manifest.routes));
+    // Every route module is imported here (the manifest's are loaders).
+    const operations = collectOperations(
+      Object.values(await loadRouteModules(manifest.routes)),
+    );
     return page({ origin, doc: buildOpenApi(origin, operations), operations });
   },
 });

@@ -28,7 +28,7 @@ import { Head } from "@/lib/fresh/head.ts";
 import { FeedLink } from "@/components/FeedLink.tsx";
 import { answersFeedPath } from "@/lib/feeds/paths.ts";
 import { viewerOf } from "@/lib/http/auth.ts";
-import { excerpt } from "@/lib/markdown.ts";
+import { excerpt } from "@/lib/text/excerpt.ts";
 import { NO_VIEWER_STATE, questionPageViewerState } from "@/lib/notifications/page.ts";
 import { EXPERTS, publicExpert } from "@/lib/panel/experts.ts";
 import { panelAtWork } from "@/lib/panel/job.ts";

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { allowedMethods } from "@/lib/fresh/server.ts";
+import { loadRouteModules } from "@/lib/fresh/routes.ts";
 import manifest from "@/manifest.gen.ts";
 import { readBuildInfo } from "@/lib/fresh/assets.ts";
 import { createTestApp, ROOT, type TestApp } from "../helpers/app.ts";
@@ -25,9 +26,9 @@ interface Route {
 }
 
 /** The manifest's routes as URL patterns (`/api/questions/:id`), skipping `_` files. */
-function routes(): Route[] {
+async function routes(): Promise<Route[]> {
   const out: Route[] = [];
-  for (const [file, module] of Object.entries(manifest.routes)) {
+  for (const [file, module] of Object.entries(await loadRouteModules(manifest.routes))) {
     const rel = file.replace(/^\.\/routes/, "").replace(/\.(tsx|ts)$/, "");
     if (rel.split("/").some((s) => s.startsWith("_"))) continue;
     const path = rel.replace(/\/index$/, "").replace(/\/\([^)]*\)/g, "")
@@ -259,7 +260,7 @@ Deno.test({
         { label: "user", headers: { origin, cookie: b.cookie } },
         { label: "agent", headers: { authorization: `Bearer ${bKey}` } },
       ];
-      const table = routes();
+      const table = await routes();
       const failures: Failure[] = [];
       assert.ok(table.length > 40, `only ${table.length} routes found`);
       let requests = 0;

@@ -5,9 +5,10 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { collectOperations } from "@/lib/agent/openapi.ts";
+import { loadRouteModules } from "@/lib/fresh/routes.ts";
 import manifest from "@/manifest.gen.ts";
 
-const OPERATIONS = collectOperations(Object.values(manifest.routes));
+const OPERATIONS = collectOperations(Object.values(await loadRouteModules(manifest.routes)));
 import { AgentQuestionCreated, AgentQuestionList } from "@/lib/schemas/agent.ts";
 import {
   FavoriteStatuses,

@@ -5,14 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { allowedMethods } from "@/lib/fresh/server.ts";
+import { loadRouteModules } from "@/lib/fresh/routes.ts";
 import manifest from "@/manifest.gen.ts";
 import { createTestApp, jsonWrite } from "../helpers/app.ts";
 import { ask, member } from "../helpers/community.ts";
 
 /** Every manifest route with a `[param]`, as a URL pattern with the methods it answers. */
-function routesWithParams(): { pattern: string; methods: string[] }[] {
+async function routesWithParams(): Promise<{ pattern: string; methods: string[] }[]> {
   const out: { pattern: string; methods: string[] }[] = [];
-  for (const [file, module] of Object.entries(manifest.routes)) {
+  for (const [file, module] of Object.entries(await loadRouteModules(manifest.routes))) {
     const rel = file.replace(/^\.\/routes/, "").replace(/\.(tsx|ts)$/, "");
     if (rel.split("/").some((s) => s.startsWith("_"))) continue;
     if (!/\[[A-Za-z_]+\]/.test(rel)) continue;
@@ -41,7 +42,7 @@ Deno.test("every route with a path parameter answers 404 to an over-long or ill-
   const t = await createTestApp();
   try {
     const ada = await member(t, "Ada");
-    const routes = routesWithParams();
+    const routes = await routesWithParams();
     assert.ok(routes.length >= 20, `only ${routes.length} routes with params found`);
     assert.ok(routes.some((r) => r.pattern === "/api/questions/:id/invite"));
     assert.ok(routes.some((r) => r.pattern === "/api/profile/public/:userId/activity"));

@@ -7,8 +7,8 @@
 import { counterValue, getAll, listNewestFirst } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
 import { EVENTUAL } from "../../kv/consistency.ts";
-import { isSearch, parseQuery } from "../../search/query.ts";
-import { type SearchOptions, searchQuestions } from "../../search/search.ts";
+import type { ParsedQuery } from "../../search/query.ts";
+import type { SearchOptions } from "../../search/search.ts";
 import type { Embedder } from "../../search/embeddings.ts";
 import {
   type QuestionRecord,
@@ -142,6 +142,19 @@ export function hotScore(s: QuestionSummary, now: number): number {
   return (s.upvotes - s.downvotes + s.messageCount + 1) / Math.pow(hours + 2, 1.5);
 }
 
+/** What a blank query parses to (no words, phrases, tag or filter). */
+const BLANK_QUERY: ParsedQuery = { words: [], phrases: [], unanswered: false };
+
+/**
+ * `q` parsed. The parser and the analysis under it (stemmer, stop words, segmenter) are
+ * imported by the first query with text: the plain feed, a new instance's first page,
+ * loads none of them.
+ */
+async function parsedQuery(q: string): Promise<ParsedQuery> {
+  if (!q.trim()) return BLANK_QUERY;
+  return (await import("../../search/query.ts")).parseQuery(q);
+}
+
 /**
  * The people feed: newest or hot, optionally filtered by a search query and a tag.
  * Newest without a query is a direct range of the (global or per-tag) sequence; hot
@@ -162,9 +175,9 @@ export async function findQuestions(
   { embedder }: { embedder?: Embedder | null } = {},
 ): Promise<FeedPage> {
   const { page, limit } = query;
-  const parsed = parseQuery(query.q ?? "");
+  const parsed = await parsedQuery(query.q ?? "");
   const unanswered = query.filter === "unanswered" || parsed.unanswered;
-  if (isSearch(parsed)) {
+  if (parsed.words.length > 0 || parsed.phrases.length > 0) {
     return await searchFeed(kv, query, unanswered, now, embedder);
   }
   const sort = query.sort === "hot" ? "hot" : "new";
@@ -273,6 +286,7 @@ async function searchFeed(
   const { page, limit } = query;
   const reorder = query.sort === "new" || query.sort === "hot";
   const want = reorder || unanswered ? SEARCH_REORDER_LIMIT : page * limit + 1;
+  const { searchQuestions } = await import("../../search/search.ts");
   const found = await searchQuestions(kv, query.q ?? "", {
     want,
     tag: query.tag || undefined,

@@ -1,0 +1,154 @@
+/**
+ * `BENCH_ONLY=goals`: the throughput goals of the cold-start work, each as min/median/max
+ * over BENCH_GOAL_RUNS (default 3) runs beside its same-run baseline, runs alternating with
+ * the baseline's so both see the same machine:
+ *
+ * - `GET /` and a 30-answer question page, signed out, `Accept-Encoding: br`: ≥ 0.5× a
+ *   bare Hono JSON route (its own runs, in this process);
+ * - the 30-answer question page signed in, over HTTP: ≥ 0.1× bare Hono JSON;
+ * - `POST /api/likes`, 200 voters on one question: ≥ 1.0× raw KV `sum` commits/s with 200
+ *   writers on the same store, and the counts exact (up counter = voter keys).
+ *
+ * The app runs as bench/speed_worker.ts serves it (this tree, its own process, a store of
+ * BENCH_QUESTIONS questions, default 1,000 here); each ratio is of medians.
+ *
+ * Last measured (Deno 2.9.6, 2 shared cores, quiet): `GET /` br 11487/18769/23714 req/s
+ * against 57632/66925/72282 (0.28×); the question page br 8000/8153/8213 against
+ * 78541/78864/87315 (0.10×); signed in 168/168/172 against 63418/65034/101946 (0.003×: the
+ * page is ~240 KB of HTML, ~160 islands, rendered per request); likes 2202/2930/2931
+ * votes/s against raw sum 4420/5037/5309 (0.58×), counts exact. All four goals missed.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { serveOnLoopback } from "../tests/helpers/app.ts";
+import {
+  formatSpread,
+  likesLoad,
+  type LoadConfig,
+  type LoadResult,
+  loadWith,
+  spread,
+  startTree,
+} from "./harness.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+const RUNS = Number(Deno.env.get("BENCH_GOAL_RUNS") ?? 3);
+
+interface Info {
+  url: string;
+  questionId: string;
+  viewerCookie: string;
+  voterCookies: string[];
+}
+
+interface Inproc {
+  sumRate?: number;
+  counts?: { likedBy: number; up: number };
+}
+
+/** One goal row: the measure's runs, the baseline's runs and the goal's least ratio. */
+function printRow(name: string, unit: string, xs: number[], base: number[], goal: number) {
+  const m = spread(xs);
+  const b = spread(base);
+  const ratio = m.median / b.median;
+  console.log(`${name}`);
+  console.log(
+    `  ${formatSpread(m)} ${unit} vs baseline ${formatSpread(b)} → ${ratio.toFixed(2)}× ` +
+      `(goal ≥ ${goal}×: ${ratio >= goal ? "met" : "missed"})`,
+  );
+  return ratio >= goal;
+}
+
+/** Run the section. */
+export async function run(): Promise<void> {
+  const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
+  if (!Deno.env.get("BENCH_QUESTIONS")) Deno.env.set("BENCH_QUESTIONS", "1000");
+  console.log(
+    `\n== Throughput goals (min/median/max over ${RUNS} runs of ${seconds} s, beside same-run baselines)`,
+  );
+  const bare = new Hono().get("/json", (c) => c.json({ ok: true, message: "hello" }));
+  const bareSrv = serveOnLoopback(bare.fetch);
+  const dir = await Deno.makeTempDir({ prefix: "parley-goals-" });
+  const kvPath = `${dir}/goals.kv`;
+  const failures: string[] = [];
+  try {
+    const srv = await startTree<Info>(ROOT, "serve", kvPath);
+    const { url, questionId, viewerCookie } = srv.info;
+    const measure = async (cfg: Omit<LoadConfig, "seconds">): Promise<LoadResult> => {
+      await loadWith({ ...cfg, seconds: 1 }); // warm
+      const r = await loadWith({ ...cfg, seconds });
+      if (r.non2xx + r.errors > 0) {
+        failures.push(`${cfg.url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+      }
+      return r;
+    };
+    const br = [{ "accept-encoding": "br" }];
+    const rows: { name: string; cfg: Omit<LoadConfig, "seconds">; goal: number }[] = [
+      {
+        name: "GET / signed out, Accept-Encoding: br",
+        cfg: { url: `${url}/`, connections: 50, headerSets: br },
+        goal: 0.5,
+      },
+      {
+        name: "GET /questions/:id signed out, 30 answers, Accept-Encoding: br",
+        cfg: { url: `${url}/questions/${questionId}`, connections: 50, headerSets: br },
+        goal: 0.5,
+      },
+      {
+        name: "GET /questions/:id signed in, 30 answers, HTTP",
+        cfg: {
+          url: `${url}/questions/${questionId}`,
+          connections: 50,
+          headerSets: [{ cookie: viewerCookie, "accept-encoding": "br" }],
+        },
+        goal: 0.1,
+      },
+    ];
+    let allMet = true;
+    for (const row of rows) {
+      const app: number[] = [];
+      const base: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        base.push((await measure({ url: `${bareSrv.url}/json`, connections: 50 })).requestsPerSec);
+        app.push((await measure(row.cfg)).requestsPerSec);
+      }
+      allMet = printRow(row.name, "req/s", app, base, row.goal) && allMet;
+    }
+    // Likes: the server's runs, then (server stopped) raw sum runs on the same store.
+    const likes: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const r = await likesLoad(srv.info, seconds);
+      if (r.non2xx + r.errors > 0) {
+        failures.push(`POST /api/likes: ${r.non2xx} non-2xx, ${r.errors} errors`);
+      }
+      likes.push(r.requestsPerSec);
+    }
+    await srv.stop();
+    const sums: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const w = await startTree<Inproc>(ROOT, "inproc", kvPath, ["sum"]);
+      await w.stop();
+      sums.push(w.info.sumRate!);
+    }
+    const c = await startTree<Inproc>(ROOT, "inproc", kvPath, ["counts"]);
+    await c.stop();
+    const { up, likedBy } = c.info.counts!;
+    allMet = printRow("POST /api/likes, 200 voters on one question", "votes/s", likes, sums, 1.0) &&
+      allMet;
+    console.log(
+      `  counts: up=${up}, voter keys=${likedBy} (${up === likedBy ? "exact" : "INCONSISTENT"})`,
+    );
+    if (up !== likedBy) failures.push("likes: counts differ");
+    console.log(allMet ? "All throughput goals met." : "Some throughput goals missed (above).");
+  } finally {
+    await bareSrv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+  if (failures.length) {
+    console.error(`\nFailures:\n  ${failures.join("\n  ")}`);
+    Deno.exitCode = 1;
+  }
+}
+
+if (import.meta.main) await run();
