@@ -1,4 +1,4 @@
-import { CredentialDate, RevokeButton } from "@/components/profile/RevokeButton.tsx";
+import { CredentialRow } from "@/components/profile/RevokeButton.tsx";
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
 import { KEY_NAME_MAX } from "@/lib/input_limits.ts";
@@ -153,26 +153,23 @@ export default function AgentKeysPanel(props: Props) {
         : (
           <ul class="list" data-testid="key-list">
             {keys.map((k) => (
-              <li key={k.id} class="card row">
-                <div class="grow">
-                  <strong>{k.name}</strong> <code>{k.prefix}</code>
-                  <div class="meta">
-                    <span data-testid="key-scopes">{k.scopes.join(" and ")}</span>
-                    <span>
-                      created <CredentialDate ms={k.createdAt} />
-                    </span>
-                    <span>
-                      last used <CredentialDate ms={k.lastUsedAt} />
-                    </span>
-                  </div>
-                </div>
-                <RevokeButton
-                  confirming={confirming === k.id}
-                  busy={busy}
-                  onClick={() => revoke(k.id)}
-                  what={` key ${k.name}`}
-                />
-              </li>
+              <CredentialRow
+                key={k.id}
+                title={
+                  <>
+                    <strong>{k.name}</strong> <code>{k.prefix}</code>
+                  </>
+                }
+                scopes={k.scopes}
+                scopesTestId="key-scopes"
+                since="created"
+                createdAt={k.createdAt}
+                lastUsedAt={k.lastUsedAt}
+                confirming={confirming === k.id}
+                busy={busy}
+                onRevoke={() => revoke(k.id)}
+                what={` key ${k.name}`}
+              />
             ))}
           </ul>
         )}

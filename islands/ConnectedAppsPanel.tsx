@@ -1,4 +1,4 @@
-import { CredentialDate, RevokeButton } from "@/components/profile/RevokeButton.tsx";
+import { CredentialRow } from "@/components/profile/RevokeButton.tsx";
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
 import type { Scope } from "@/lib/agent/scopes.ts";
@@ -54,26 +54,18 @@ export default function ConnectedAppsPanel(props: { apps: AppInfo[] }) {
         : (
           <ul class="list" data-testid="app-list">
             {apps.map((a) => (
-              <li key={a.id} class="card row">
-                <div class="grow">
-                  <strong>{a.clientName}</strong>
-                  <div class="meta">
-                    <span>{a.scopes.join(" and ")}</span>
-                    <span>
-                      connected <CredentialDate ms={a.createdAt} />
-                    </span>
-                    <span>
-                      last used <CredentialDate ms={a.lastUsedAt} />
-                    </span>
-                  </div>
-                </div>
-                <RevokeButton
-                  confirming={confirming === a.id}
-                  busy={busy}
-                  onClick={() => revoke(a.id)}
-                  what={` app ${a.clientName}`}
-                />
-              </li>
+              <CredentialRow
+                key={a.id}
+                title={<strong>{a.clientName}</strong>}
+                scopes={a.scopes}
+                since="connected"
+                createdAt={a.createdAt}
+                lastUsedAt={a.lastUsedAt}
+                confirming={confirming === a.id}
+                busy={busy}
+                onRevoke={() => revoke(a.id)}
+                what={` app ${a.clientName}`}
+              />
             ))}
           </ul>
         )}

@@ -1,9 +1,11 @@
 /**
  * What the profile's credential lists share (agent keys, connected apps): the date text of
- * "created / last used", and the Revoke button with its confirmation step.
+ * "created / last used", the Revoke button with its confirmation step, and the row of one
+ * credential that puts them together.
  *
  * @module
  */
+import type { ComponentChildren } from "preact";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 
 /**
@@ -43,5 +45,62 @@ export function RevokeButton({ confirming, busy, onClick, what }: RevokeButtonPr
       {confirming ? "Confirm revoke" : "Revoke"}
       <span class="visually-hidden">{what}</span>
     </button>
+  );
+}
+
+/** Props of {@link CredentialRow}. */
+export interface CredentialRowProps extends Omit<RevokeButtonProps, "onClick"> {
+  /** The credential's name, and anything shown beside it (a key's prefix). */
+  title: ComponentChildren;
+  scopes: string[];
+  /** The verb of its first date: "created", "connected". */
+  since: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  onRevoke: () => void;
+  /** `data-testid` of the scopes' text, where a test reads it. */
+  scopesTestId?: string;
+}
+
+/**
+ * One credential in a profile list: name, scopes, its two dates and the Revoke button.
+ *
+ * @example
+ * ```tsx
+ * <CredentialRow
+ *   title={<strong>ci-bot</strong>}
+ *   scopes={["read"]}
+ *   since="created"
+ *   createdAt={0}
+ *   lastUsedAt={null}
+ *   confirming={false}
+ *   busy={false}
+ *   onRevoke={() => {}}
+ *   what=" key ci-bot"
+ * />;
+ * ```
+ */
+export function CredentialRow(props: CredentialRowProps) {
+  return (
+    <li class="card row">
+      <div class="grow">
+        {props.title}
+        <div class="meta">
+          <span data-testid={props.scopesTestId}>{props.scopes.join(" and ")}</span>
+          <span>
+            {props.since} <CredentialDate ms={props.createdAt} />
+          </span>
+          <span>
+            last used <CredentialDate ms={props.lastUsedAt} />
+          </span>
+        </div>
+      </div>
+      <RevokeButton
+        confirming={props.confirming}
+        busy={props.busy}
+        onClick={props.onRevoke}
+        what={props.what}
+      />
+    </li>
   );
 }
