@@ -24,6 +24,7 @@ import type { Scope } from "./scopes.ts";
 import { AGENT_RATE_LIMIT } from "../http/agent.ts";
 import { INVALID_KEY_ERROR } from "../schemas/agent.ts";
 import { ErrorBody } from "../schemas/community.ts";
+import { OAuthErrorBody } from "../schemas/oauth.ts";
 import type { EventDoc } from "../schemas/debate.ts";
 import { ActivityQuery } from "../schemas/activity.ts";
 import { SimilarQuestions } from "../schemas/similar.ts";
@@ -85,6 +86,23 @@ export const err = (description: string, example?: string): ResponseDoc => ({
   description,
   schema: ErrorBody,
   example: example === undefined ? undefined : { error: example },
+});
+/**
+ * An OAuth endpoint's error answer (RFC 6749 §5.2 shape: `error` and `error_description`).
+ *
+ * @example
+ * ```ts
+ * oauthErr("Unknown client_id", "invalid_client", "Unknown client_id");
+ * ```
+ */
+export const oauthErr = (
+  description: string,
+  error: string,
+  error_description: string,
+): ResponseDoc => ({
+  description,
+  schema: OAuthErrorBody,
+  example: { error, error_description },
 });
 export const unauthorizedKey = err(
   "API key or OAuth access token missing, invalid, expired or revoked",

@@ -1,16 +1,11 @@
-import { err, type OperationDoc, retryAfter } from "@/lib/agent/openapi_docs.ts";
+import { err, oauthErr, type OperationDoc, retryAfter } from "@/lib/agent/openapi_docs.ts";
 import { formatScopes, parseScopeParam, SCOPES } from "@/lib/agent/scopes.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { oauthEndpoint, oauthError, oauthPreflight } from "@/lib/http/oauth.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
 import { remoteHostname } from "@/lib/http/remote.ts";
 import { registerClient } from "@/lib/oauth/clients.ts";
-import {
-  CLIENT_NAME_MAX,
-  OAuthErrorBody,
-  RegisterClientBody,
-  RegisteredClient,
-} from "@/lib/schemas/oauth.ts";
+import { CLIENT_NAME_MAX, RegisterClientBody, RegisteredClient } from "@/lib/schemas/oauth.ts";
 import { define } from "@/lib/state.ts";
 
 /** Registrations allowed per client address per hour. */
@@ -68,12 +63,6 @@ export const handler = define.handlers({
     });
   },
   OPTIONS: () => oauthPreflight(),
-});
-
-const oauthErr = (description: string, error: string, error_description: string) => ({
-  description,
-  schema: OAuthErrorBody,
-  example: { error, error_description },
 });
 
 export const docs: OperationDoc[] = [{

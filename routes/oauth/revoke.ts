@@ -1,4 +1,4 @@
-import type { OperationDoc } from "@/lib/agent/openapi_docs.ts";
+import { oauthErr, type OperationDoc } from "@/lib/agent/openapi_docs.ts";
 import {
   formParam,
   oauthEndpoint,
@@ -9,7 +9,7 @@ import {
 } from "@/lib/http/oauth.ts";
 import { getClient } from "@/lib/oauth/clients.ts";
 import { revokeToken } from "@/lib/oauth/tokens.ts";
-import { OAuthErrorBody, RevokeRequestBody } from "@/lib/schemas/oauth.ts";
+import { RevokeRequestBody } from "@/lib/schemas/oauth.ts";
 import { Ok } from "@/lib/schemas/profile.ts";
 import { define } from "@/lib/state.ts";
 
@@ -51,15 +51,11 @@ export const docs: OperationDoc[] = [{
   bodyType: "form",
   responses: {
     "200": { description: "Revoked (or nothing to revoke)", schema: Ok, example: { ok: true } },
-    "400": {
-      description: "A missing parameter, or a token of another app",
-      schema: OAuthErrorBody,
-      example: { error: "invalid_request", error_description: "token is required" },
-    },
-    "401": {
-      description: "Unknown client_id",
-      schema: OAuthErrorBody,
-      example: { error: "invalid_client", error_description: "Unknown client_id" },
-    },
+    "400": oauthErr(
+      "A missing parameter, or a token of another app",
+      "invalid_request",
+      "token is required",
+    ),
+    "401": oauthErr("Unknown client_id", "invalid_client", "Unknown client_id"),
   },
 }];

@@ -1,4 +1,4 @@
-import type { OperationDoc } from "@/lib/agent/openapi_docs.ts";
+import { oauthErr, type OperationDoc } from "@/lib/agent/openapi_docs.ts";
 import { formatScopes, parseScopeParam } from "@/lib/agent/scopes.ts";
 import {
   formParam,
@@ -10,7 +10,7 @@ import {
 } from "@/lib/http/oauth.ts";
 import { getClient } from "@/lib/oauth/clients.ts";
 import { exchangeCode, refreshGrant, type TokenOutcome } from "@/lib/oauth/tokens.ts";
-import { OAuthErrorBody, TokenRequestBody, TokenResponse } from "@/lib/schemas/oauth.ts";
+import { TokenRequestBody, TokenResponse } from "@/lib/schemas/oauth.ts";
 import { define } from "@/lib/state.ts";
 
 function answer(outcome: TokenOutcome): Response {
@@ -83,12 +83,6 @@ export const handler = define.handlers({
     });
   },
   OPTIONS: () => oauthPreflight(),
-});
-
-const oauthErr = (description: string, error: string, error_description: string) => ({
-  description,
-  schema: OAuthErrorBody,
-  example: { error, error_description },
 });
 
 export const docs: OperationDoc[] = [{
