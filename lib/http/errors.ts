@@ -75,3 +75,25 @@ export function storageError(err: unknown): HttpError | null {
 export function expectedError(err: unknown): HttpError | null {
   return err instanceof HttpError ? err : storageError(err);
 }
+
+/**
+ * A route's catch-all answer: the {@link expectedError} as it is, or else — logged under
+ * `where` with its cause — the route's fixed 500 `message`.
+ *
+ * @example
+ * ```ts
+ * import { failedWith } from "@/lib/http/errors.ts";
+ *
+ * try {
+ *   // … the route's work …
+ * } catch (err) {
+ *   throw failedWith(err, "POST /api/debate: could not start", "Failed to start debate");
+ * }
+ * ```
+ */
+export function failedWith(err: unknown, where: string, message: string): HttpError {
+  const expected = expectedError(err);
+  if (expected) return expected;
+  console.error(where, err);
+  return new HttpError(500, message);
+}

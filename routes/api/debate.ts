@@ -14,7 +14,7 @@ import { createEventStream, sseHeadersFor } from "@/lib/http/sse.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
-import { expectedError } from "@/lib/http/errors.ts";
+import { failedWith } from "@/lib/http/errors.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
 import { DEBATE_EVENTS, DebateRequestSchema } from "@/lib/schemas/debate.ts";
 import { asObject, parseInput } from "@/lib/schemas/parse.ts";
@@ -102,10 +102,7 @@ export const handler = define.handlers({
       return new Response(events.body, { status: 200, headers: sseHeadersFor(ctx.req) });
     } catch (err) {
       // A full or read-only store is a 503 with its sentence, not the fixed 500.
-      const expected = expectedError(err);
-      if (expected) throw expected;
-      console.error("POST /api/debate: could not start", err);
-      throw new HttpError(500, "Failed to start debate");
+      throw failedWith(err, "POST /api/debate: could not start", "Failed to start debate");
     }
   },
 });

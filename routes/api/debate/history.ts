@@ -1,8 +1,7 @@
 import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
 import { debateToJson, listUserDebates } from "@/lib/debates/store.ts";
 import { requireUser } from "@/lib/http/auth.ts";
-import { HttpError } from "@/lib/fresh/mod.ts";
-import { expectedError } from "@/lib/http/errors.ts";
+import { failedWith } from "@/lib/http/errors.ts";
 import { DebateHistory } from "@/lib/schemas/debate.ts";
 import { define } from "@/lib/state.ts";
 
@@ -18,10 +17,7 @@ export const handler = define.handlers({
       });
     } catch (err) {
       // A damaged store or failing disk is a 503 with its sentence, not the fixed 500.
-      const expected = expectedError(err);
-      if (expected) throw expected;
-      console.error("GET /api/debate/history failed", err);
-      throw new HttpError(500, "Failed to load history");
+      throw failedWith(err, "GET /api/debate/history failed", "Failed to load history");
     }
   },
 });

@@ -12,7 +12,7 @@ import { sseHeadersFor } from "@/lib/http/sse.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
-import { expectedError } from "@/lib/http/errors.ts";
+import { failedWith } from "@/lib/http/errors.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
 import { debateCapacityError, restrictedError } from "@/lib/http/outcome.ts";
 import { remoteHostname } from "@/lib/http/remote.ts";
@@ -153,15 +153,8 @@ export const handler = define.handlers({
       );
     } catch (err) {
       streamSlot.release();
-      if (err instanceof HttpError) {
-        await slot?.release();
-        throw err;
-      }
       await slot?.release();
-      const expected = expectedError(err);
-      if (expected) throw expected;
-      console.error("POST /api/roundtables: could not start", err);
-      throw new HttpError(500, "Failed to start roundtable");
+      throw failedWith(err, "POST /api/roundtables: could not start", "Failed to start roundtable");
     }
   },
 });
