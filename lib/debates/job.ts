@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { giveUpWithError } from "../jobs/event_writer.ts";
 import { commit } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import type { JobContext, JobKind } from "../jobs/runner.ts";
@@ -58,20 +59,18 @@ export function debateJobKind(services: DebateJobServices): JobKind<DebateLocal>
     // An instance without a model leaves debates to others.
     canRun: () => services.llm !== undefined,
     run: (ctx) => runDebateJob(services, ctx),
-    giveUp: async (ctx) => {
-      const { kv } = ctx;
-      const [record, head] = await kv.getMany<[DebateRecord, number]>([
-        keys.debate(ctx.id),
-        keys.debateEventHead(ctx.id),
-      ]);
-      const writer = new DebateWriter(kv, ctx.id, ctx, head.value ?? 0);
-      await writer.commit([{ type: "error", data: { message: INTERRUPTED_TOO_OFTEN } }], (op) => {
-        if (record.value?.status === "in_progress") {
-          failDebateOps(op, record.value, INTERRUPTED_TOO_OFTEN, services.now());
-        } else op.delete(keys.debateRunning(ctx.id));
-        ctx.finish(op);
-      }).finally(() => writer.close());
-    },
+    giveUp: (ctx) =>
+      giveUpWithError<DebateRecord>(ctx, {
+        recordKey: keys.debate(ctx.id),
+        headKey: keys.debateEventHead(ctx.id),
+        writer: (seq) => new DebateWriter(ctx.kv, ctx.id, ctx, seq),
+        message: INTERRUPTED_TOO_OFTEN,
+        settle: (op, record) => {
+          if (record?.status === "in_progress") {
+            failDebateOps(op, record, INTERRUPTED_TOO_OFTEN, services.now());
+          } else op.delete(keys.debateRunning(ctx.id));
+        },
+      }),
   };
 }
 

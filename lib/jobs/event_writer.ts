@@ -191,3 +191,61 @@ export class JobEventWriter<E extends LogEvent> {
     await this.#chain;
   }
 }
+
+/** The final `error` event every run's log can end with. */
+export interface ErrorEvent {
+  type: "error";
+  data: { message: string };
+}
+
+/** What {@link giveUpWithError} writes with: a run's writer whose events include `error`. */
+export interface ErrorEventWriter {
+  commit(events: ErrorEvent[], build?: (op: Deno.AtomicOperation) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What {@link giveUpWithError} needs of a run that is given up. */
+export interface GivenUpRun<R> {
+  /** The run's record and its event log's head. */
+  recordKey: Deno.KvKey;
+  headKey: Deno.KvKey;
+  /** The run's writer, continuing its log after `seq`. */
+  writer(seq: number): ErrorEventWriter;
+  /** The sentence of the final `error` event. */
+  message: string;
+  /** What the same op writes to the record (it may be gone or no longer running). */
+  settle(op: Deno.AtomicOperation, record: R | null): void;
+}
+
+/**
+ * End a job the runner gives up on (interrupted too often): one fenced commit appends an
+ * `error` event to its log, settles its record and finishes the job.
+ *
+ * @example
+ * ```ts
+ * import type { JobContext } from "@/lib/jobs/runner.ts";
+ * declare const ctx: JobContext;
+ * declare const writer: (seq: number) => ErrorEventWriter;
+ * await giveUpWithError<{ status: string }>(ctx, {
+ *   recordKey: ["run", ctx.id],
+ *   headKey: ["run_head", ctx.id],
+ *   writer,
+ *   message: "The run was interrupted too often and was stopped.",
+ *   settle: (op, record) => record && op.set(["run", ctx.id], { status: "failed" }),
+ * });
+ * ```
+ */
+export async function giveUpWithError<R>(
+  ctx: FencedJob & {
+    kv: Deno.Kv;
+    finish(op: Deno.AtomicOperation): Deno.AtomicOperation;
+  },
+  run: GivenUpRun<R>,
+): Promise<void> {
+  const [record, head] = await ctx.kv.getMany<[R, number]>([run.recordKey, run.headKey]);
+  const writer = run.writer(head.value ?? 0);
+  await writer.commit([{ type: "error", data: { message: run.message } }], (op) => {
+    run.settle(op, record.value);
+    ctx.finish(op);
+  }).finally(() => writer.close());
+}

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { giveUpWithError } from "../jobs/event_writer.ts";
 import { commit } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import type { JobContext, JobKind } from "../jobs/runner.ts";
@@ -50,20 +51,18 @@ export function roundtableJobKind(services: RoundtableJobServices): JobKind<Roun
     // An instance without a model leaves roundtables to others.
     canRun: () => services.llm !== undefined,
     run: (ctx) => runRoundtableJob(services, ctx),
-    giveUp: async (ctx) => {
-      const { kv } = ctx;
-      const [record, head] = await kv.getMany<[RoundtableRecord, number]>([
-        keys.roundtable(ctx.id),
-        keys.roundtableEventHead(ctx.id),
-      ]);
-      const writer = roundtableWriter(kv, ctx.id, ctx, head.value ?? 0);
-      await writer.commit([{ type: "error", data: { message: INTERRUPTED_TOO_OFTEN } }], (op) => {
-        if (record.value?.status === "in_progress") {
-          failOps(op, record.value, INTERRUPTED_TOO_OFTEN, services.now());
-        }
-        ctx.finish(op);
-      }).finally(() => writer.close());
-    },
+    giveUp: (ctx) =>
+      giveUpWithError<RoundtableRecord>(ctx, {
+        recordKey: keys.roundtable(ctx.id),
+        headKey: keys.roundtableEventHead(ctx.id),
+        writer: (seq) => roundtableWriter(ctx.kv, ctx.id, ctx, seq),
+        message: INTERRUPTED_TOO_OFTEN,
+        settle: (op, record) => {
+          if (record?.status === "in_progress") {
+            failOps(op, record, INTERRUPTED_TOO_OFTEN, services.now());
+          }
+        },
+      }),
   };
 }
 
