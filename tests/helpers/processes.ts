@@ -71,6 +71,24 @@ export function collectOutput(child: Deno.ChildProcess): () => string {
 }
 
 /** Wait until `origin/healthz` answers 200. */
+/**
+ * After a crash test: the killed instance reaped (killed now if the test failed first) and
+ * the one that took over stopped as Deploy stops it (SIGTERM), each awaited.
+ */
+export async function stopCrashedAndSuccessor(
+  crashed: Deno.ChildProcess,
+  successor: Deno.ChildProcess | null,
+): Promise<void> {
+  try {
+    crashed.kill("SIGKILL");
+  } catch { /* already gone */ }
+  if (successor) {
+    successor.kill("SIGTERM");
+    await successor.status;
+  }
+  await crashed.status.catch(() => {});
+}
+
 export async function waitHealthy(origin: string, timeoutMs = 30_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {

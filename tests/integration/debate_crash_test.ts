@@ -11,6 +11,7 @@ import {
   debateMidway,
   localSignIn,
   spawnMain,
+  stopCrashedAndSuccessor,
   waitHealthy,
 } from "../helpers/processes.ts";
 
@@ -83,14 +84,7 @@ Deno.test("a debate whose process is killed with SIGKILL mid-way is completed by
     );
     assert.ok(debate!.synthesis);
   } finally {
-    try {
-      first.kill("SIGKILL");
-    } catch { /* already gone */ }
-    if (second) {
-      second.kill("SIGTERM");
-      await second.status;
-    }
-    await first.status.catch(() => {});
+    await stopCrashedAndSuccessor(first, second);
     await llm.close();
     await Deno.remove(dir, { recursive: true });
   }

@@ -7,7 +7,13 @@ import assert from "node:assert/strict";
 import { startFakeLlm } from "../helpers/fake_llm.ts";
 import { roundtableReply } from "../helpers/roundtable_llm.ts";
 import { freePort } from "../helpers/oauth.ts";
-import { collectOutput, localSignIn, spawnMain, waitHealthy } from "../helpers/processes.ts";
+import {
+  collectOutput,
+  localSignIn,
+  spawnMain,
+  stopCrashedAndSuccessor,
+  waitHealthy,
+} from "../helpers/processes.ts";
 import { readUntil } from "../helpers/sse.ts";
 
 function spawnApp(env: Record<string, string>): Deno.ChildProcess {
@@ -82,14 +88,7 @@ Deno.test("a roundtable whose process is killed with SIGKILL mid-statement is fi
     );
     assert.ok(rt!.minutes);
   } finally {
-    try {
-      first.kill("SIGKILL");
-    } catch { /* already gone */ }
-    if (second) {
-      second.kill("SIGTERM");
-      await second.status;
-    }
-    await first.status.catch(() => {});
+    await stopCrashedAndSuccessor(first, second);
     await llm.close();
     await Deno.remove(dir, { recursive: true });
   }
