@@ -112,7 +112,10 @@ export function appendVary(headers: Headers, value: string): void {
  * ```
  */
 export async function compressResponse(req: Request, res: Response): Promise<Response> {
-  if (req.method === "HEAD" || res.status === 204 || res.status === 304 || !res.body) return res;
+  // `res.body` is read last, only before compressing: the getter turns a string or bytes
+  // body into a ReadableStream, and `Deno.serve` then streams it (a resource and chunked
+  // writes) instead of sending it in one go — the cost of every small JSON answer.
+  if (req.method === "HEAD" || res.status === 204 || res.status === 304) return res;
   if (res.headers.has("content-encoding")) return res;
   if (!isCompressibleType(res.headers.get("content-type"))) return res;
   if (/\bno-transform\b/i.test(res.headers.get("cache-control") ?? "")) return res;
@@ -130,6 +133,7 @@ export async function compressResponse(req: Request, res: Response): Promise<Res
       return out;
     }
   }
+  if (!res.body) return res;
   const body = new Uint8Array(await res.arrayBuffer());
   const headers = new Headers(res.headers);
   appendVary(headers, "Accept-Encoding");
