@@ -103,10 +103,24 @@ export interface VoteInput {
   voteType: VoteType;
 }
 
+/** Options of {@link castVote}. */
+export interface CastVoteOptions {
+  /** The voter's posting limits (none: unlimited). */
+  limits?: PostingLimits;
+  /**
+   * The voter's sanction as the caller read it in this request (the session read holds
+   * it: lib/auth/sessions.ts), so the vote does not read the same key again; `null` for
+   * none. Left out, the vote reads it.
+   */
+  sanction?: Sanction | null;
+}
+
 /**
  * Apply one vote request (docs/interface.md#votes's vote table): the answer, or why not.
  *
- * One read (the target, the voter's vote, the budget, the counts), then the write joins
+ * Two reads at once — the voter's own keys (the vote, the budget), and the target's
+ * shared keys (the record, the counts) which concurrent votes on it share (see
+ * {@link readVote}) — then the write joins
  * this process's vote group (lib/kv/group_commit.ts): votes arriving while a commit is in
  * flight go out together as one atomic op, each with its own checks (the voter's vote key
  * and budget log), the counters moved by one `sum` of the group's total. A group that
@@ -127,18 +141,23 @@ export async function castVote(
   kv: Deno.Kv,
   input: VoteInput,
   now = Date.now(),
-  { limits }: { limits?: PostingLimits } = {},
+  { limits, sanction }: CastVoteOptions = {},
 ): Promise<CastVoteResult> {
   const { userId, targetId } = input;
   if (!isLookupId(targetId)) return { ok: false, reason: "not_found" };
   // Votes and favorites share one budget (`votes`), spent in the vote's own atomic op.
   const budget = budgetOf(limits, "votes", userId);
-  const groups = voteGroups(kv);
-  const epoch = groups.committed;
-  const read = await readVote(kv, input, budget, now);
+  const read = await readVote(kv, input, budget, now, sanction);
   if (!read.ok) return read;
   // Over budget: the group answers rate_limited and writes nothing for it.
-  const done = await submit(groups, { ...read, input, now, budget, epoch, round: 1 });
+  const done = await submit(voteGroups(kv), {
+    ...read,
+    input,
+    now,
+    budget,
+    sanction,
+    round: 1,
+  });
   if (!done.ok) return done;
   return await afterVote(kv, input, now, done);
 }
@@ -173,7 +192,7 @@ export async function castVoteInQuestion(
   kv: Deno.Kv,
   input: QuestionVoteInput,
   now = Date.now(),
-  options: { limits?: PostingLimits } = {},
+  options: CastVoteOptions = {},
 ): Promise<CastVoteResult | { ok: false; reason: "message_not_found" }> {
   const { userId, questionId, messageId, voteType } = input;
   if (messageId) {
@@ -202,9 +221,10 @@ async function castVoteAlone(
   input: VoteInput,
   now: number,
   budget: Budget | null,
+  sanction: Sanction | null | undefined,
 ): Promise<VoteDone | NotVoted> {
   return await updateAtomically<VoteDone | NotVoted>(async () => {
-    const read = await readVote(kv, input, budget, now);
+    const read = await readVote(kv, input, budget, now, sanction);
     if (!read.ok) return { op: null, result: read };
     const op = kv.atomic();
     const w = writeVote(op, { ...read, input, now, budget }, read.counts);
@@ -251,6 +271,8 @@ interface VoteRead {
   counts: { up: number; down: number };
   /** Set when the target is a top-level answer (it has a `sort=votes` row). */
   answer: AnswerRead | null;
+  /** Vote groups committed when the target's read started (it saw all of those). */
+  epoch: number;
 }
 
 /** A vote read and decided, waiting for its group. */
@@ -258,56 +280,107 @@ interface PlannedVote extends VoteRead {
   input: VoteInput;
   now: number;
   budget: Budget | null;
-  /** The group count when the read started (fresh if no group committed since). */
-  epoch: number;
+  /** The voter's sanction as the caller read it (undefined: read with the vote). */
+  sanction: Sanction | null | undefined;
   /** Groups this vote has been in (1 for the first). */
   round: number;
 }
 
+/** A target's keys every vote on it reads: the record, the counts, an answer's pointer. */
+interface TargetRead {
+  record: QuestionRecord | MessageRecord | null;
+  up: Deno.KvU64 | null;
+  down: Deno.KvU64 | null;
+  pointer: Deno.KvEntryMaybe<ScorePointer> | null;
+  epoch: number;
+}
+
+/** A vote waiting for its target's read. */
+interface TargetReadSlot {
+  targetType: TargetType;
+  targetId: string;
+  got?: TargetRead;
+}
+
 /**
- * One read for everything a vote needs: the target, the vote, the budget, the counts and,
- * on a message, its `sort=votes` pointer (one `getMany`, so one snapshot).
+ * Each store's reads of voted targets' shared keys, one per target at a time
+ * (lib/coalesce.ts): a crowd voting on one post reads its record and counts about once per
+ * read in flight instead of once per vote. Every vote waits for a read that started after
+ * it arrived, so it sees what its own read would have seen (its voter's last vote included).
+ */
+const targetReads = perStore((kv) =>
+  coalescer<TargetReadSlot>(async (_key, slots) => {
+    const { targetType, targetId } = slots[0];
+    const isMessage = targetType !== "question";
+    const read: Deno.KvKey[] = [
+      isMessage ? keys.message(targetId) : keys.question(targetId),
+      keys.voteCount(targetType, targetId, "up"),
+      keys.voteCount(targetType, targetId, "down"),
+    ];
+    if (isMessage) read.push(keys.answerScore(targetId)); // a question has no pointer
+    // Taken before the read: every group committed by now is in what it reads.
+    const epoch = voteGroups(kv).committed;
+    const [record, up, down, pointer] = await kv.getMany<
+      [QuestionRecord | MessageRecord, Deno.KvU64, Deno.KvU64, ScorePointer]
+    >(read as [Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey]);
+    const got: TargetRead = {
+      record: record.value,
+      up: up.value,
+      down: down.value,
+      pointer: pointer ?? null,
+      epoch,
+    };
+    for (const slot of slots) slot.got = got;
+  })
+);
+
+/** A stand-in log entry for a vote without a budget (nothing reads or writes it). */
+const NO_LOG: Deno.KvEntryMaybe<HitLog> = {
+  key: keys.rateLimitLog("none", "none"),
+  value: null,
+  versionstamp: null,
+};
+
+/**
+ * Everything a vote needs, in two reads at once: the voter's own keys (the vote, the
+ * budget log, the sanction unless the caller read it) and the target's shared keys
+ * through {@link targetReads}. Only the voter's keys are checked at commit; the record and
+ * counts are read as fresh as a read of the vote's own would be.
  */
 async function readVote(
   kv: Deno.Kv,
   { userId, targetType, targetId }: VoteInput,
   budget: Budget | null,
   now: number,
+  knownSanction: Sanction | null | undefined,
 ): Promise<VoteRead | NotVoted> {
-  const isMessage = targetType !== "question";
-  const read: Deno.KvKey[] = [
-    isMessage ? keys.message(targetId) : keys.question(targetId),
-    keys.vote(targetType, targetId, userId),
-    budget?.key ?? keys.rateLimitLog("none", "none"),
-    keys.voteCount(targetType, targetId, "up"),
-    keys.voteCount(targetType, targetId, "down"),
-    keys.sanction(userId),
-  ];
-  if (isMessage) read.push(keys.answerScore(targetId)); // a question has no pointer
-  const [record, cur, log, up, down, sanction, pointer] = await kv.getMany<
-    [
-      QuestionRecord | MessageRecord,
-      VoteRecord,
-      HitLog,
-      Deno.KvU64,
-      Deno.KvU64,
-      Sanction,
-      ScorePointer,
-    ]
-  >(read as [Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey, Deno.KvKey]);
+  const own: Deno.KvKey[] = [keys.vote(targetType, targetId, userId)];
+  if (budget) own.push(budget.key);
+  if (knownSanction === undefined) own.push(keys.sanction(userId));
+  const slot: TargetReadSlot = { targetType, targetId };
+  const [mine] = await Promise.all([
+    kv.getMany<unknown[]>(own),
+    coalesce(targetReads(kv), targetKey({ targetType, targetId }), slot),
+  ]);
+  const cur = mine[0] as Deno.KvEntryMaybe<VoteRecord>;
+  const log = budget ? mine[1] as Deno.KvEntryMaybe<HitLog> : NO_LOG;
+  const sanction = knownSanction === undefined
+    ? (mine[mine.length - 1] as Deno.KvEntryMaybe<Sanction>).value
+    : knownSanction;
   // A silenced or suspended voter votes nowhere (docs/interface.md#sanctions).
-  const restricted = restrictionOf(sanction.value, now);
+  const restricted = restrictionOf(sanction, now);
   if (restricted) return restricted;
-  const target = targetOf(targetType, targetId, record.value);
+  const { record, up, down, pointer, epoch } = slot.got!;
+  const target = targetOf(targetType, targetId, record);
   if (!target) return { ok: false, reason: "not_found" };
   // No self-votes (docs/interface.md#votes): nobody raises their own score.
   if (target.authorId === userId) return { ok: false, reason: "own_post" };
-  const counts = { up: counterValue(up.value), down: counterValue(down.value) };
-  const m = isMessage ? record.value as MessageRecord : null;
-  const answer = m && !m.replyTo
+  const counts = { up: counterValue(up), down: counterValue(down) };
+  const m = targetType !== "question" ? record as MessageRecord : null;
+  const answer = m && !m.replyTo && pointer
     ? { ref: { id: m.id, questionId: m.questionId, createdAt: m.createdAt }, pointer }
     : null;
-  return { ok: true, target, cur, log, counts, answer };
+  return { ok: true, target, cur, log, counts, answer, epoch };
 }
 
 /**
@@ -317,7 +390,7 @@ async function readVote(
  */
 function writeVote(
   op: Deno.AtomicOperation,
-  p: Omit<PlannedVote, "epoch" | "counts" | "ok" | "round">,
+  p: Omit<PlannedVote, "epoch" | "counts" | "ok" | "round" | "sanction">,
   counts: { up: number; down: number },
 ):
   | {
@@ -416,18 +489,25 @@ const voteGroups = perStore((kv) =>
     // A failed group (a check lost to another writer): each vote reads again and joins a
     // later group; after MAX_ROUNDS groups it runs alone.
     single: (v) =>
-      v.round < MAX_ROUNDS ? voteAgain(kv, v) : castVoteAlone(kv, v.input, v.now, v.budget),
+      v.round < MAX_ROUNDS
+        ? voteAgain(kv, v)
+        : castVoteAlone(kv, v.input, v.now, v.budget, v.sanction),
   })
 );
 
 /** A vote whose group failed: read again, then into the next group. */
 async function voteAgain(kv: Deno.Kv, v: PlannedVote): Promise<VoteDone | NotVoted> {
-  const groups = voteGroups(kv);
-  const epoch = groups.committed;
-  const read = await readVote(kv, v.input, v.budget, v.now);
+  const { input, now, budget, sanction } = v;
+  const read = await readVote(kv, input, budget, now, sanction);
   if (!read.ok) return read;
-  const { input, now, budget } = v;
-  return await submit(groups, { ...read, input, now, budget, epoch, round: v.round + 1 });
+  return await submit(voteGroups(kv), {
+    ...read,
+    input,
+    now,
+    budget,
+    sanction,
+    round: v.round + 1,
+  });
 }
 
 /**
@@ -523,7 +603,7 @@ interface AnswerBaseRead {
   delta: number;
 }
 
-function targetKey({ targetType, targetId }: VoteInput): string {
+function targetKey({ targetType, targetId }: Pick<VoteInput, "targetType" | "targetId">): string {
   return `${targetType}\u0000${targetId}`;
 }
 

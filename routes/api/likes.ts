@@ -15,7 +15,11 @@ export const handler = define.handlers({
     const user = requireUser(ctx.state.user);
     const body = await parseBody(ctx.req, LikeBody);
     const { kv, now, config } = ctx.state.services;
-    const cast = await castVote(kv, { ...body, userId: user.id }, now(), { limits: config.limits });
+    // The session read this request's sanction (routes/_middleware.ts): no second read.
+    const cast = await castVote(kv, { ...body, userId: user.id }, now(), {
+      limits: config.limits,
+      sanction: user.sanction ?? null,
+    });
     const { vote } = orThrow(cast, {
       not_found: [404, `The ${body.targetType} was not found`],
       own_post: OWN_POST_VOTE,
