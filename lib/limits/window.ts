@@ -12,7 +12,10 @@
  * of `windowMs` — wherever it starts — ever holds more than `limit` accepted hits, across
  * all instances (a fixed window allows 2× across its edge; GCRA about 2× in a burst).
  * Cost: one read and one write per accepted hit; the log holds at most `limit` numbers,
- * so `limit` is capped (lib/config.ts `MAX_LIMIT`) to keep the value under 64 KiB.
+ * so `limit` is capped (lib/config.ts `MAX_LIMIT`) to keep the value under 64 KiB. The
+ * times are written as a `Float64Array`: V8 copies its bytes in one go, where a plain array
+ * of 600 times took ~60 µs to deserialize, number by number, on every hit of a busy voter
+ * (logs written before hold a plain array, read the same way).
  * Only one caller's own hits race on its log key; they retry with jittered backoff
  * (lib/kv/atomic.ts `updateAtomically`), never a 500.
  *
@@ -33,9 +36,12 @@ export interface RateLimitResult {
   retryAfter: number;
 }
 
-/** The stored log of one (bucket, key): accepted hit times, oldest first. */
+/**
+ * The stored log of one (bucket, key): accepted hit times, oldest first (a `Float64Array`
+ * as written now, a `number[]` in logs written before).
+ */
 export interface HitLog {
-  times: number[];
+  times: Float64Array | number[];
 }
 
 /** Largest limit the log can hold (one value stays well under KV's 64 KiB). */
@@ -102,13 +108,10 @@ export function addHit(
   windowMs: number,
   now: number,
 ): RateLimitResult {
-  // Times from the future (a clock set back) count as now, so they still expire.
-  const times = (entry.value?.times ?? [])
-    .map((t) => Math.min(t, now))
-    .filter((t) => t > now - windowMs);
-  if (times.length >= limit) {
+  const { times, kept } = timesInWindow(entry.value?.times ?? [], now, windowMs);
+  if (kept >= limit) {
     // The slot frees when the hit `limit` places back leaves the window.
-    const freesAt = times[times.length - limit] + windowMs;
+    const freesAt = times[kept - limit] + windowMs;
     return {
       allowed: false,
       limit,
@@ -117,7 +120,7 @@ export function addHit(
       retryAfter: Math.max(1, Math.ceil((freesAt - now) / 1000)),
     };
   }
-  times.push(now);
+  times[kept] = now;
   op.check(entry).set(entry.key, { times } satisfies HitLog, {
     // The log is useless once its newest hit left the window; expireIn is lazy, and
     // readers drop old times anyway.
@@ -130,6 +133,28 @@ export function addHit(
     resetAt: times[0] + windowMs,
     retryAfter: 0,
   };
+}
+
+/**
+ * The times of `logged` still inside the window ending at `now`, in their order, with one
+ * free slot at the end (`kept` of them are filled). Times from the future (a clock set
+ * back) count as now, so they still expire.
+ */
+function timesInWindow(
+  logged: ArrayLike<number>,
+  now: number,
+  windowMs: number,
+): { times: Float64Array; kept: number } {
+  const after = now - windowMs;
+  let kept = 0;
+  for (let i = 0; i < logged.length; i++) if (Math.min(logged[i], now) > after) kept++;
+  const times = new Float64Array(kept + 1);
+  let j = 0;
+  for (let i = 0; i < logged.length; i++) {
+    const t = Math.min(logged[i], now);
+    if (t > after) times[j++] = t;
+  }
+  return { times, kept };
 }
 
 /**

@@ -1,6 +1,7 @@
 /** Rate limits in KV: a sliding-window log per key, with retry-after. */
 import assert from "node:assert/strict";
-import { hitRateLimit, rateLimitHeaders } from "@/lib/limits/window.ts";
+import { type HitLog, hitRateLimit, rateLimitHeaders } from "@/lib/limits/window.ts";
+import { keys } from "@/lib/kv/keys.ts";
 import { openKv } from "@/lib/kv/open.ts";
 
 Deno.test("hitRateLimit() refuses the hit over the limit until the oldest leaves the window", async () => {
@@ -55,6 +56,31 @@ Deno.test("hitRateLimit() counts all concurrent hits", async () => {
       Array.from({ length: 30 }, () => hitRateLimit(kv, "b", "k", 10, 60_000, now)),
     );
     assert.equal(results.filter((r) => r.allowed).length, 10);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("hitRateLimit() reads a log written as a plain array and writes it back as a Float64Array", async () => {
+  const kv = await openKv(":memory:");
+  try {
+    const now = 1_800_000_000_000;
+    const key = keys.rateLimitLog("post_votes", "u-old");
+    // A log as stores before the compact times hold it: one time out of the window, two in.
+    await kv.set(key, { times: [now - 70_000, now - 30_000, now - 10_000] });
+    const third = await hitRateLimit(kv, "post_votes", "u-old", 3, 60_000, now);
+    assert.equal(third.allowed, true);
+    assert.equal(third.remaining, 0, "the two times in the window and this one");
+    const log = (await kv.get<HitLog>(key)).value!;
+    assert.ok(log.times instanceof Float64Array);
+    assert.deepEqual([...log.times], [now - 30_000, now - 10_000, now]);
+    const fourth = await hitRateLimit(kv, "post_votes", "u-old", 3, 60_000, now + 1000);
+    assert.equal(fourth.allowed, false);
+    assert.equal(
+      fourth.retryAfter,
+      29,
+      "the oldest time in the window leaves it 30 s after it came",
+    );
   } finally {
     kv.close();
   }
