@@ -4,6 +4,7 @@ import { keys } from "../kv/keys.ts";
 import { DEFAULT_LIMITS } from "../limits/posting.ts";
 import type { HitLog } from "../limits/window.ts";
 import { moderate } from "../moderation/moderation.ts";
+import type { Sanction } from "../moderation/sanctions.ts";
 import { deleteMessage } from "./message_lifecycle.ts";
 import { addMessage } from "./messages/write.ts";
 import type { Author } from "./questions/model.ts";
@@ -271,6 +272,82 @@ Deno.test("castVote(): 60 voters at once on one answer — counters, voter lists
     keys.userStat(author.id, "best_answer_upvotes"),
   ]);
   assert.deepEqual([up, down, receivedAfter, bestAfter], [0, 0, 0, 60]);
+});
+
+/** `kv` with every `getMany` recorded as the keys it read. */
+function recordingReads(kv: Deno.Kv, reads: Deno.KvKey[][]): Deno.Kv {
+  return new Proxy(kv, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop, target);
+      if (typeof v !== "function") return v;
+      if (prop !== "getMany") return v.bind(target);
+      return (keys: Deno.KvKey[], ...rest: unknown[]) => {
+        reads.push(keys);
+        return v.call(target, keys, ...rest);
+      };
+    },
+  });
+}
+
+Deno.test("castVote(): a crowd on one post shares the reads of its record and counts, and each voter's next vote sees its own last one", async () => {
+  using store = await Deno.openKv(":memory:");
+  const { questionId } = await post(store);
+  const reads: Deno.KvKey[][] = [];
+  const kv = recordingReads(store, reads);
+  const voters = Array.from({ length: 40 }, (_, i) => `u-share-${i}`);
+  const vote = (userId: string) =>
+    castVote(kv, { userId, targetType: "question", targetId: questionId, voteType: "up" });
+  const first = await Promise.all(voters.map(vote));
+  assert.ok(first.every((r) => voted(r).action === "liked"));
+  const ofTarget = reads.filter((ks) =>
+    ks.some((k) => k[0] === keys.question(questionId)[0] && k[1] === questionId)
+  );
+  assert.ok(ofTarget.length < voters.length / 2, `${ofTarget.length} reads of the question`);
+  // Per vote, one read of the voter's own keys: its vote and its sanction (no budget here).
+  const own = reads.filter((ks) => ks.some((k) => k[0] === keys.vote("question", "", "")[0]));
+  assert.equal(own.length, voters.length);
+  assert.ok(own.every((ks) => ks.length === 2), JSON.stringify(own[0]));
+  assert.deepEqual(await countsOf(kv, "question", questionId), { up: 40, down: 0 });
+  // Then each voter withdraws, one after the other: each answer counts every like before it.
+  for (const [i, userId] of voters.entries()) {
+    const v = voted(await vote(userId));
+    assert.equal(v.action, "unliked");
+    assert.equal(
+      v.upvotes,
+      40 - i - 1,
+      "the answer saw every committed vote, its own last one too",
+    );
+  }
+});
+
+Deno.test("castVote(): a sanction the caller read is not read again, and still refuses", async () => {
+  using store = await Deno.openKv(":memory:");
+  const { questionId } = await post(store);
+  const reads: Deno.KvKey[][] = [];
+  const kv = recordingReads(store, reads);
+  const input: VoteInput = {
+    userId: "u-known",
+    targetType: "question",
+    targetId: questionId,
+    voteType: "up",
+  };
+  const now = Date.now();
+  const silence: Sanction = {
+    action: "silence",
+    reason: "spam",
+    until: now + HOUR,
+    at: now - 1000,
+    by: { id: "u-mod", name: "Mod" },
+  };
+  const refused = await castVote(kv, input, now, { sanction: silence });
+  assert.equal(refused.ok, false);
+  assert.equal(!refused.ok && refused.reason, "restricted");
+  assert.ok(voted(await castVote(kv, input, now, { sanction: null })).liked);
+  const sanctionKey = JSON.stringify(keys.sanction("u-known"));
+  assert.ok(reads.flat().every((k) => JSON.stringify(k) !== sanctionKey), "never read");
+  // Left out, the vote reads it.
+  await castVote(kv, input, now);
+  assert.ok(reads.flat().some((k) => JSON.stringify(k) === sanctionKey));
 });
 
 Deno.test("castVote(): one voter's concurrent toggles on one post end in one consistent state", async () => {

@@ -229,6 +229,44 @@ Deno.test("200 distinct users voting on one question at once: counts and likedBy
   }
 });
 
+Deno.test("80 voters each liking one question 3 times in a row, all at once: every answer alternates, counts exact", async () => {
+  const t = await createTestApp();
+  try {
+    const author = await publicVoter(t, "Author");
+    const questionId = await ask(t, author, { title: "A crowd that keeps clicking" });
+    const people = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => publicVoter(t, `Clicker${i}`)),
+    );
+    // The likes bench's load: each voter clicks again as soon as its answer came back.
+    const answers = await Promise.all(people.map(async (p) => {
+      const mine: VoteResult[] = [];
+      for (let i = 0; i < 3; i++) {
+        const r = await like(t, p, "question", questionId);
+        assert.equal(r.status, 200);
+        mine.push(r.body);
+      }
+      return mine;
+    }));
+    for (const mine of answers) {
+      assert.deepEqual(mine.map((v) => v.action), ["liked", "unliked", "liked"]);
+      assert.deepEqual(mine.map((v) => v.liked), [true, false, true]);
+      // Each answer counts the voter's own like (and nobody's invented one).
+      for (const v of [mine[0], mine[2]]) assert.ok(v.upvotes >= 1 && v.upvotes <= 80);
+      assert.ok(mine[1].upvotes <= 79);
+    }
+    const q = await voters(t, "question", questionId, questionId);
+    assert.equal(q.upvotes, 80);
+    assert.deepEqual([...q.likedBy].sort(), people.map((p) => p.id).sort());
+    const [up] = await readCounters(t.kv, [keys.voteCount("question", questionId, "up")]);
+    const voterKeys = await Array.fromAsync(
+      t.kv.list({ prefix: keys.votesPrefix("question", questionId) }),
+    );
+    assert.equal(up, voterKeys.length, "the up counter equals the voter keys");
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("one user firing 20 vote toggles at once ends in a consistent state", async () => {
   const t = await createTestApp();
   try {
