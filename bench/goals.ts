@@ -9,6 +9,8 @@
  * - `POST /api/likes`, 200 voters on one question: ≥ 1.0× raw KV `sum` commits/s with 200
  *   writers on the same store, and the counts exact (up counter = voter keys).
  *
+ * `BENCH_GOALS=likes` runs only the likes row (`pages` only the three page rows).
+ *
  * The app runs as bench/speed_worker.ts serves it (this tree, its own process, a store of
  * BENCH_QUESTIONS questions, default 1,000 here); each ratio is of medians.
  *
@@ -34,6 +36,8 @@ import {
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const RUNS = Number(Deno.env.get("BENCH_GOAL_RUNS") ?? 3);
+/** Which rows run: `likes`, `pages`, or all (unset). */
+const ONLY = Deno.env.get("BENCH_GOALS") ?? "all";
 
 interface Info {
   url: string;
@@ -106,7 +110,7 @@ export async function run(): Promise<void> {
       },
     ];
     let allMet = true;
-    for (const row of rows) {
+    for (const row of ONLY === "likes" ? [] : rows) {
       const app: number[] = [];
       const base: number[] = [];
       for (let i = 0; i < RUNS; i++) {
@@ -115,31 +119,8 @@ export async function run(): Promise<void> {
       }
       allMet = printRow(row.name, "req/s", app, base, row.goal) && allMet;
     }
-    // Likes: the server's runs, then (server stopped) raw sum runs on the same store.
-    const likes: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const r = await likesLoad(srv.info, seconds);
-      if (r.non2xx + r.errors > 0) {
-        failures.push(`POST /api/likes: ${r.non2xx} non-2xx, ${r.errors} errors`);
-      }
-      likes.push(r.requestsPerSec);
-    }
-    await srv.stop();
-    const sums: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const w = await startTree<Inproc>(ROOT, "inproc", kvPath, ["sum"]);
-      await w.stop();
-      sums.push(w.info.sumRate!);
-    }
-    const c = await startTree<Inproc>(ROOT, "inproc", kvPath, ["counts"]);
-    await c.stop();
-    const { up, likedBy } = c.info.counts!;
-    allMet = printRow("POST /api/likes, 200 voters on one question", "votes/s", likes, sums, 1.0) &&
-      allMet;
-    console.log(
-      `  counts: up=${up}, voter keys=${likedBy} (${up === likedBy ? "exact" : "INCONSISTENT"})`,
-    );
-    if (up !== likedBy) failures.push("likes: counts differ");
+    if (ONLY !== "pages") allMet = await likesRow(srv, kvPath, seconds, failures) && allMet;
+    else await srv.stop();
     console.log(allMet ? "All throughput goals met." : "Some throughput goals missed (above).");
   } finally {
     await bareSrv.close();
@@ -149,6 +130,42 @@ export async function run(): Promise<void> {
     console.error(`\nFailures:\n  ${failures.join("\n  ")}`);
     Deno.exitCode = 1;
   }
+}
+
+/**
+ * The likes row: the server's runs, then (server stopped) raw `sum` runs on the same
+ * store, then whether the counts are exact. True when the goal is met.
+ */
+async function likesRow(
+  srv: { info: Info; stop(): Promise<void> },
+  kvPath: string,
+  seconds: number,
+  failures: string[],
+): Promise<boolean> {
+  const likes: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const r = await likesLoad(srv.info, seconds);
+    if (r.non2xx + r.errors > 0) {
+      failures.push(`POST /api/likes: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    }
+    likes.push(r.requestsPerSec);
+  }
+  await srv.stop();
+  const sums: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const w = await startTree<Inproc>(ROOT, "inproc", kvPath, ["sum"]);
+    await w.stop();
+    sums.push(w.info.sumRate!);
+  }
+  const c = await startTree<Inproc>(ROOT, "inproc", kvPath, ["counts"]);
+  await c.stop();
+  const { up, likedBy } = c.info.counts!;
+  const met = printRow("POST /api/likes, 200 voters on one question", "votes/s", likes, sums, 1.0);
+  console.log(
+    `  counts: up=${up}, voter keys=${likedBy} (${up === likedBy ? "exact" : "INCONSISTENT"})`,
+  );
+  if (up !== likedBy) failures.push("likes: counts differ");
+  return met && up === likedBy;
 }
 
 if (import.meta.main) await run();

@@ -13,6 +13,12 @@
  * sends its votes round again with a fresh read (after {@link MAX_ROUNDS} groups, alone
  * through the read–check–write loop).
  *
+ * Reads are the other cost of a crowd (SQLite's one thread reads key by key, and ten keys
+ * took as long as a commit): a vote reads its voter's own keys (the vote, the budget log;
+ * the sanction only when the caller has not read it with the session), and the target's
+ * shared keys (the record, the counts) once per read in flight per target
+ * (lib/coalesce.ts), each vote waiting for a read that started after it arrived.
+ *
  * A vote on a top-level answer also moves the answer's `sort=votes` row
  * (./answer_order.ts) in its op: a group moves each answer's row once by the group's net
  * change, under a check on the row's pointer; the answer is the group's lane, so the next
