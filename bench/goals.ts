@@ -20,6 +20,19 @@
  * page is ~240 KB of HTML, ~160 islands, rendered per request); likes 2202/2930/2931
  * votes/s against raw sum 4420/5037/5309 (0.58×), counts exact. All four goals missed.
  *
+ * Likes again after the like-path work (`BENCH_GOALS=likes`, Deno 2.9.6, 2 cores shared
+ * with other runs, load average 6–9): 3507/3545/3653 votes/s against raw sum
+ * 3837/4945/5435 (0.72×), counts exact (up = voter keys = 128) — still missed. What a like
+ * costs, from per-thread CPU times of the server under this load (`/proc/<pid>/task`,
+ * before → after in alternating runs): the main thread ~190 → ~160 µs, SQLite's thread
+ * ~127 → ~95 µs (the raw `sum` costs ~18 and ~70 µs). The cuts: small JSON answers are no
+ * longer turned into streams (lib/http/compress.ts), a like reads 6 keys instead of 10
+ * (the target's record and counts shared per read in flight, the sanction taken from the
+ * session: lib/community/votes.ts), rate-limit logs are a `Float64Array` (lib/limits/
+ * window.ts). Left per like: the session read (4 keys) and the voter's own read (2), ~1/20
+ * of a group commit, the routing and middleware (about half the main thread), and for a
+ * like (not an unlike) waiting for the author's coalesced peak, badges and notice.
+ *
  * @module
  */
 import { Hono } from "hono";
