@@ -127,7 +127,7 @@ export function createApp(services: Services, opts: AppOptions): Hono {
   if (pages) {
     onReadsInvalidated(services.kv, () => pages.drop());
     app.use(async (c, next) => {
-      const hit = pages.hit(c.req.raw);
+      const hit = pages.hit(c.req.raw) ?? await pages.joinFill(c.req.raw);
       if (hit) return hit;
       await next();
     });
