@@ -30,11 +30,12 @@
  * | question page br | 47–55 → 15–16 µs | 95–101 µs (9.6 KB body) |
  *
  * The server's share (lib/http/page_cache.ts): a hit is a `clone()` of a finished
- * Response, answered before Hono dispatches (it was a Response built from 15 stored headers,
- * each validated again, and a Blob body streamed chunked: ~11 µs and a stream per hit);
- * requests arriving during a fill share its compressed bytes (before, each compressed the
- * 200 KB page itself: about a third of the server's busy samples under load); two obsolete security
- * headers went. What is left is mostly Deno's own per-request work and 13 headers.
+ * Response, answered before Hono dispatches (it was a Response built from 15 stored
+ * headers, each validated again, and a Blob body streamed chunked: ~11 µs and a stream per
+ * hit); requests arriving during a fill share its compressed bytes (before, each
+ * compressed the 200 KB page itself: about a third of the server's busy samples under
+ * load); two obsolete security headers went. What is left is mostly Deno's own
+ * per-request work and 13 headers.
  *
  * The loader's share is now the larger one, and it is per byte: autocannon appends every
  * body chunk to a string (its `addBody`), a UTF-8 decode that on brotli bytes costs ~5 µs

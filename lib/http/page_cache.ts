@@ -41,7 +41,7 @@
  * them compressed the page itself, 50 brotli runs of a 200 KB page a second under load.
  * A refill that renders the bytes its page already had keeps the compressed bodies; a page
  * whose bytes outlive one refill and are at most {@link BEST_QUALITY_MAX_BYTES} is
- * compressed once more at brotli's best quality (the home page: 2,912 → 2,638 bytes,
+ * compressed once more at brotli's best quality (the home page: 2,920 → 2,649 bytes,
  * ~35 ms once per version instead of ~1 ms per fill), so pages that change every second
  * never pay for it.
  *
@@ -118,7 +118,7 @@ export const CACHE_HEADER = "x-parley-cache";
  */
 export class PageCache {
   #entries = new Map<string, Entry>();
-  /** The entries of before the last drop: a refill that renders their bytes keeps their variants. */
+  /** The entries from before the last drop: a refill of the same bytes keeps their variants. */
   #retired = new Map<string, Entry>();
   readonly #pending = new Map<string, Promise<Entry | null>>();
   readonly #ttl: number;
