@@ -124,8 +124,17 @@ async function main(): Promise<void> {
 
   // A request nudges a pass once its own response is on its way: a new instance's first
   // pass claims the periodic jobs and imports their code, which must not delay the first
-  // answer (the start-up budget above).
-  const nudgeAfter = () => setTimeout(() => jobs.nudge(), 0);
+  // answer (the start-up budget above). One timer at a time, not one per request: the
+  // pass is throttled to one a second anyway, and a page-cache hit costs ~15 µs.
+  let nudgeQueued = false;
+  const nudgeAfter = () => {
+    if (nudgeQueued) return;
+    nudgeQueued = true;
+    setTimeout(() => {
+      nudgeQueued = false;
+      jobs.nudge();
+    }, 0);
+  };
   const serve: Deno.ServeHandler = async (req, info) => {
     try {
       return await app.fetch(req, info);

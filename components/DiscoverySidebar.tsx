@@ -3,7 +3,7 @@ import type { Discovery, DiscoveryLink } from "@/lib/community/questions/discove
 
 interface Props {
   discovery: Discovery;
-  /** The unanswered question picked for this page view, if any. */
+  /** The unanswered question suggested (drawn per discovery snapshot), if any. */
   pick: DiscoveryLink | null;
 }
 

@@ -6,6 +6,7 @@
  */
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
+import { getPath } from "hono/utils/url";
 import type { BuildInfo } from "./fresh/assets.ts";
 import { createFreshHandler } from "./fresh/server.ts";
 import type { Manifest } from "./fresh/types.ts";
@@ -107,7 +108,8 @@ export function createApp(services: Services, opts: AppOptions): Hono {
 
   const app = new Hono();
 
-  if (opts.logRequests ?? true) {
+  const logRequests = opts.logRequests ?? true;
+  if (logRequests) {
     app.use(async (c, next) => {
       const start = performance.now();
       await next();
@@ -117,9 +119,10 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     });
   }
 
-  // The signed-out page cache (lib/http/page_cache.ts): a hit is answered here, before
-  // routing, security headers and compression run again; a miss is stored below, with
-  // the security headers it left with.
+  // The signed-out page cache (lib/http/page_cache.ts): a hit is answered before Hono
+  // dispatches at all (the end of this function); a request whose page is being filled
+  // waits for that fill here, before routing, security headers and compression run; a
+  // miss is stored below, with the security headers it left with.
   const pages = opts.pageCacheTtlMs === false ? null : new PageCache({
     sessionCookie: sessionCookieName(services.config.appOrigin),
     ttlMs: opts.pageCacheTtlMs,
@@ -127,8 +130,9 @@ export function createApp(services: Services, opts: AppOptions): Hono {
   if (pages) {
     onReadsInvalidated(services.kv, () => pages.drop());
     app.use(async (c, next) => {
-      const hit = pages.hit(c.req.raw);
-      if (hit) return hit;
+      const fill = pages.joinFill(c.req.raw);
+      const joined = fill && await fill;
+      if (joined) return joined;
       await next();
     });
   }
@@ -185,6 +189,11 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     },
     xFrameOptions: "DENY",
     referrerPolicy: "strict-origin-when-cross-origin",
+    // Not sent: each did something only in browsers no longer in use (the XSS auditor,
+    // gone from every engine; IE8's open-download prompt), and every header is bytes and
+    // work on each page a visitor loads.
+    xXssProtection: false,
+    xDownloadOptions: false,
     strictTransportSecurity: https ? HSTS : false,
     crossOriginEmbedderPolicy: false,
   }));
@@ -237,5 +246,25 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     return c.json({ error: "Internal server error" }, 500);
   });
 
+  if (pages) answerHitsFirst(app, pages, logRequests);
   return app;
+}
+
+/**
+ * Page-cache hits answered before Hono builds a context and runs the middleware chain
+ * (`app.request` goes through `app.fetch` too), logged as the chain would log them.
+ */
+function answerHitsFirst(app: Hono, pages: PageCache, logRequests: boolean): void {
+  const dispatch = app.fetch;
+  app.fetch = (req, env, ctx) => {
+    const start = logRequests ? performance.now() : 0;
+    const hit = pages.hit(req);
+    if (!hit) return dispatch(req, env, ctx);
+    if (logRequests) {
+      logSink.write(
+        formatRequestLine(req.method, getPath(req), hit.status, performance.now() - start),
+      );
+    }
+    return hit;
+  };
 }

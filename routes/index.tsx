@@ -101,9 +101,7 @@ export const handler = define.handlers<Data>({
       // test that turns the feed cache off turns this one off too.
       plain ? discovery(kv, now(), feedCacheMs === 0 ? 0 : undefined) : null,
     ]);
-    const pick = side?.unanswered.length
-      ? side.unanswered[Math.floor(Math.random() * side.unanswered.length)]
-      : null;
+    const pick = side?.pick ?? null;
     // `?poll=` lets browser tests shorten the notice's poll interval (bounded).
     const poll = Number(ctx.url.searchParams.get("poll"));
     const pollMs = Number.isFinite(poll) && poll >= 200 && poll <= 60000 ? poll : 15000;

@@ -35,6 +35,22 @@ const DYNAMIC_BROTLI_QUALITY = 5;
  */
 export function pickEncoding(acceptEncoding: string | null): Encoding | null {
   if (!acceptEncoding) return null;
+  // Browsers send a handful of distinct values: parse each once (bounded, as a client can
+  // send any string).
+  let picked = pickedEncodings.get(acceptEncoding);
+  if (picked === undefined) {
+    if (pickedEncodings.size >= PICKED_ENCODINGS_MAX) pickedEncodings.clear();
+    picked = parseAcceptEncoding(acceptEncoding);
+    pickedEncodings.set(acceptEncoding, picked);
+  }
+  return picked;
+}
+
+/** Most `Accept-Encoding` values whose pick is remembered. */
+const PICKED_ENCODINGS_MAX = 64;
+const pickedEncodings = new Map<string, Encoding | null>();
+
+function parseAcceptEncoding(acceptEncoding: string): Encoding | null {
   const q = new Map<string, number>();
   for (const part of acceptEncoding.toLowerCase().split(",")) {
     const [name, ...params] = part.trim().split(";").map((s) => s.trim());

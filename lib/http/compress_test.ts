@@ -52,3 +52,12 @@ Deno.test("compressResponse() compresses text over 1 KiB only, and always says V
   );
   assert.equal(head.headers.get("content-encoding"), null);
 });
+
+Deno.test("pickEncoding(): a value seen before gets the same answer, also after more distinct values than it remembers", () => {
+  const values = ["gzip, deflate, br", "gzip", "br;q=0, gzip", "identity", "*", "*;q=0"];
+  const first = values.map(pickEncoding);
+  assert.deepEqual(first, ["br", "gzip", "gzip", null, "br", null]);
+  // Many distinct values from clients (each parsed once, the memory bounded).
+  for (let i = 0; i < 500; i++) assert.equal(pickEncoding(`gzip;q=0.${i % 9 + 1}, x-${i}`), "gzip");
+  assert.deepEqual(values.map(pickEncoding), first);
+});

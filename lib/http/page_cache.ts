@@ -32,9 +32,23 @@
  * at the front of the chain, before routing, headers and compression run, and keeps each
  * entry's brotli/gzip body beside it, so a hit never compresses again.
  *
+ * What a hit costs (issue 29, `--cpu-prof` and per-request CPU of the server under
+ * autocannon, Deno 2.9.6): each variant is kept as a finished `Response` that is never sent
+ * itself; a hit sends its `clone()` (~0.4 µs), where building a `Response` from 15 stored
+ * headers took ~11 µs (every name and value validated again) and a Blob body went out as a
+ * chunked stream. A request that arrives while its page is being filled waits for that
+ * fill and gets the same compressed bytes ({@link PageCache.joinFill}) — before, each of
+ * them compressed the page itself, 50 brotli runs of a 200 KB page a second under load.
+ * A refill that renders the bytes its page already had keeps the compressed bodies; a page
+ * whose bytes outlive one refill and are at most {@link BEST_QUALITY_MAX_BYTES} is
+ * compressed once more at brotli's best quality (the home page: 2,920 → 2,649 bytes,
+ * ~35 ms once per version instead of ~1 ms per fill), so pages that change every second
+ * never pay for it.
+ *
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import {
   appendVary,
   COMPRESS_MIN_BYTES,
@@ -63,14 +77,27 @@ interface Entry {
   status: number;
   headers: [string, string][];
   body: Uint8Array;
-  /**
-   * What a hit answers, per encoding (`identity` uncompressed), made on the first hit that
-   * asks for it: the body as a Blob and the final header list. A Blob body is not copied
-   * per response, and a header list needs no `Headers` built per hit; measured on a
-   * 100 KB page, `new Response` took ~7 µs so against 40–110 µs from a buffer.
-   */
-  variants: Partial<Record<Encoding | "identity", { body: Blob; headers: [string, string][] }>>;
+  /** Fills in a row that rendered exactly these bytes (1 for a new page version). */
+  fills: number;
+  /** What a hit answers, per encoding (`identity` uncompressed), made on first use. */
+  variants: Partial<Record<Encoding | "identity", Variant>>;
 }
+
+/**
+ * One encoding of an entry: a finished response that is never sent itself (a hit sends
+ * its `clone()`), and whether its body is at the best compression.
+ */
+interface Variant {
+  template: Response;
+  best: boolean;
+}
+
+/**
+ * Largest page compressed at the best quality once its bytes outlive a refill: brotli 11
+ * takes ~35 ms on the 26 KB home page but ~500 ms on a 200 KB question page (and gains
+ * less there: 9.6 → 8.3 KB), which would stall every request behind it.
+ */
+export const BEST_QUALITY_MAX_BYTES = 64 * 1024;
 
 const SKIP_PREFIXES = ["/api/", "/auth/", "/local-oauth/", "/_parley/"];
 
@@ -90,7 +117,9 @@ export const CACHE_HEADER = "x-parley-cache";
  * ```
  */
 export class PageCache {
-  readonly #entries = new Map<string, Entry>();
+  #entries = new Map<string, Entry>();
+  /** The entries from before the last drop: a refill of the same bytes keeps their variants. */
+  #retired = new Map<string, Entry>();
   readonly #pending = new Map<string, Promise<Entry | null>>();
   readonly #ttl: number;
   readonly #maxEntries: number;
@@ -143,11 +172,33 @@ export class PageCache {
     const entry = this.#entries.get(key);
     if (!entry || entry.expires <= this.#now()) return null;
     this.stats.hits++;
-    const encoding = entry.body.byteLength >= COMPRESS_MIN_BYTES
-      ? pickEncoding(req.headers.get("accept-encoding"))
-      : null;
-    const variant = entry.variants[encoding ?? "identity"] ??= variantOf(entry, encoding);
-    return new Response(variant.body, { status: entry.status, headers: variant.headers });
+    return this.#answer(entry, req, "hit");
+  }
+
+  /**
+   * When `req`'s page is being filled now (its entry expired or was dropped, and another
+   * request is rendering it): that fill's response for `req`, as a hit, once it is done —
+   * or null from the promise when what it rendered may not be shared. Null (no promise)
+   * when no fill is under way.
+   *
+   * @example
+   * ```ts
+   * const cache = new PageCache({ sessionCookie: "parley_session" });
+   * const req = new Request("http://localhost/");
+   * const res = cache.hit(req) ?? await cache.joinFill(req);
+   * ```
+   */
+  joinFill(req: Request): Promise<Response | null> | null {
+    if (this.#pending.size === 0) return null;
+    const key = this.keyOf(req);
+    if (key === null) return null;
+    const pending = this.#pending.get(key);
+    if (!pending) return null;
+    return pending.then((entry) => {
+      if (!entry) return null;
+      this.stats.hits++;
+      return this.#answer(entry, req, "hit");
+    });
   }
 
   /** Answer `req` from the cache, or through `render` (storing what may be shared). */
@@ -158,7 +209,7 @@ export class PageCache {
     const hit = this.#entries.get(key);
     if (hit && hit.expires > now) {
       this.stats.hits++;
-      return this.#respond(hit, "hit");
+      return this.#answer(hit, req, "hit");
     }
     const pending = this.#pending.get(key);
     if (pending) {
@@ -167,7 +218,7 @@ export class PageCache {
       const entry = await pending;
       if (entry) {
         this.stats.hits++;
-        return this.#respond(entry, "hit");
+        return this.#answer(entry, req, "hit");
       }
       return await render();
     }
@@ -190,11 +241,13 @@ export class PageCache {
         status: res.status,
         headers,
         body,
+        fills: 1,
         variants: {},
       };
+      this.#carryOver(key, entry);
       if (generation === this.#generation) this.#store(key, entry);
       resolve(entry);
-      return this.#respond(entry, "miss");
+      return this.#answer(entry, req, "miss");
     } catch (err) {
       resolve(null);
       throw err;
@@ -210,7 +263,8 @@ export class PageCache {
     this.#pending.clear();
     if (this.#entries.size === 0) return;
     this.stats.drops++;
-    this.#entries.clear();
+    this.#retired = this.#entries;
+    this.#entries = new Map();
     this.#bytes = 0;
   }
 
@@ -250,22 +304,62 @@ export class PageCache {
     }
   }
 
-  #respond(entry: Entry, how: "hit" | "miss"): Response {
-    const headers = new Headers(entry.headers);
-    headers.set(CACHE_HEADER, how);
-    return new Response(entry.body as BodyInit, { status: entry.status, headers });
+  /**
+   * When the page rendered the same status, headers and bytes as its previous entry (still
+   * here, expired, or dropped by the last write): keep that entry's compressed variants,
+   * and count how many fills the bytes have lasted.
+   */
+  #carryOver(key: string, entry: Entry): void {
+    const old = this.#entries.get(key) ?? this.#retired.get(key);
+    this.#retired.delete(key);
+    if (!old || !sameResponse(old, entry)) return;
+    entry.body = old.body;
+    entry.fills = old.fills + 1;
+    const best = wantsBest(entry);
+    for (const [encoding, variant] of Object.entries(old.variants)) {
+      // A variant made fast is made again at the best quality once the bytes proved stable.
+      if (encoding === "identity" || variant.best === best) {
+        entry.variants[encoding as Encoding | "identity"] = variant;
+      }
+    }
+  }
+
+  /** `entry`'s answer for `req`'s `Accept-Encoding`: a clone of its variant's response. */
+  #answer(entry: Entry, req: Request, how: "hit" | "miss"): Response {
+    const encoding = entry.body.byteLength >= COMPRESS_MIN_BYTES
+      ? pickEncoding(req.headers.get("accept-encoding"))
+      : null;
+    const variant = entry.variants[encoding ?? "identity"] ??= variantOf(entry, encoding);
+    const res = variant.template.clone();
+    if (how === "miss") res.headers.set(CACHE_HEADER, "miss");
+    return res;
   }
 }
 
-/** A hit's body and headers for `encoding` (null: uncompressed), as compress.ts would send. */
-function variantOf(
-  entry: Entry,
-  encoding: Encoding | null,
-): { body: Blob; headers: [string, string][] } {
+/** True when `a` and `b` are the same response: status, headers and body bytes. */
+function sameResponse(a: Entry, b: Entry): boolean {
+  if (a.status !== b.status || a.body.byteLength !== b.body.byteLength) return false;
+  if (a.headers.length !== b.headers.length) return false;
+  for (let i = 0; i < a.headers.length; i++) {
+    if (a.headers[i][0] !== b.headers[i][0] || a.headers[i][1] !== b.headers[i][1]) return false;
+  }
+  // memcmp: a 200 KB page compares in microseconds.
+  return Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength).equals(b.body);
+}
+
+/** True when `entry`'s bytes have outlived a refill and are small enough for the best quality. */
+function wantsBest(entry: Entry): boolean {
+  return entry.fills >= 2 && entry.body.byteLength <= BEST_QUALITY_MAX_BYTES;
+}
+
+/** A hit's response for `encoding` (null: uncompressed), as compress.ts would send it. */
+function variantOf(entry: Entry, encoding: Encoding | null): Variant {
   const headers = new Headers(entry.headers);
   headers.set(CACHE_HEADER, "hit");
   appendVary(headers, "Accept-Encoding");
-  if (!encoding) return { body: new Blob([entry.body as BlobPart]), headers: [...headers] };
+  const init = { status: entry.status, headers };
+  if (!encoding) return { template: new Response(entry.body as BodyInit, init), best: false };
+  const best = wantsBest(entry);
   markEncoded(headers, encoding);
-  return { body: new Blob([encode(entry.body, encoding) as BlobPart]), headers: [...headers] };
+  return { template: new Response(encode(entry.body, encoding, { best }) as BodyInit, init), best };
 }

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { COMPRESS_MIN_BYTES } from "./compress.ts";
-import { CACHE_HEADER, PageCache, type PageCacheOptions } from "./page_cache.ts";
+import { COMPRESS_MIN_BYTES, encode } from "./compress.ts";
+import {
+  BEST_QUALITY_MAX_BYTES,
+  CACHE_HEADER,
+  PageCache,
+  type PageCacheOptions,
+} from "./page_cache.ts";
 
 const SESSION = "parley_session";
 const ORIGIN = "http://parley.test";
@@ -251,4 +256,94 @@ Deno.test("PageCache.hit(): the stored page per Accept-Encoding — brotli, gzip
   assert.equal(small?.headers.get("content-encoding"), null);
   assert.equal(await small?.text(), "<p>tiny</p>");
   assert.equal(c.cache.hit(get("/never-stored")), null);
+});
+
+Deno.test("PageCache.joinFill(): requests that arrive while a page is filled get that fill's compressed bytes, compressed once", async () => {
+  const c = setup();
+  const html = `<main>${"<p>An answer about KV.</p>".repeat(200)}</main>`;
+  let release!: () => void;
+  const slow = async () => {
+    await new Promise<void>((r) => release = r);
+    return new Response(html, { headers: { "content-type": "text/html" } });
+  };
+  const br = { "accept-encoding": "br" };
+  assert.equal(c.cache.joinFill(get("/", br)), null, "no fill under way");
+  const filling = c.cache.serve(get("/", br), slow);
+  const waiters = [c.cache.joinFill(get("/", br)), c.cache.joinFill(get("/", br))];
+  assert.equal(c.cache.joinFill(get("/other", br)), null, "another page has no fill under way");
+  assert.equal(c.cache.joinFill(get("/", { ...br, cookie: `${SESSION}=s1` })), null, "signed in");
+  release();
+  const [miss, ...joined] = await Promise.all([filling, ...waiters]);
+  assert.equal(miss.headers.get(CACHE_HEADER), "miss");
+  assert.equal(miss.headers.get("content-encoding"), "br", "the miss goes out compressed too");
+  const bodies: Uint8Array[] = [new Uint8Array(await miss.arrayBuffer())];
+  for (const res of joined) {
+    assert.ok(res);
+    assert.equal(res.headers.get(CACHE_HEADER), "hit");
+    assert.equal(res.headers.get("content-encoding"), "br");
+    bodies.push(new Uint8Array(await res.arrayBuffer()));
+  }
+  for (const b of bodies) assert.equal(new TextDecoder().decode(brotliDecompressSync(b)), html);
+  assert.deepEqual(bodies[1], bodies[0], "the same compressed bytes: one compression");
+  assert.deepEqual(c.cache.stats, { hits: 2, misses: 1, drops: 0 });
+});
+
+Deno.test("PageCache.joinFill(): a fill whose response may not be shared sends its waiters through the app", async () => {
+  const c = setup();
+  let release!: () => void;
+  const filling = c.cache.serve(get("/"), async () => {
+    await new Promise<void>((r) => release = r);
+    return new Response("<p>for one</p>", {
+      headers: { "content-type": "text/html", "set-cookie": "a=1" },
+    });
+  });
+  const waiter = c.cache.joinFill(get("/"));
+  release();
+  await (await filling).text();
+  assert.equal(await waiter, null);
+});
+
+Deno.test("PageCache: a refill that renders the same bytes keeps the compressed body; once the bytes outlive a refill a small page is compressed at the best quality", async () => {
+  const c = setup({ ttlMs: 1_000 });
+  // Varied enough text that brotli's best quality beats its fast one.
+  const words = ["vote", "answer", "question", "Deno", "KV", "island", "brotli", "cache"];
+  const html = `<main>${
+    Array.from({ length: 400 }, (_, i) => `<p>${words[(i * 7) % 8]} ${i * 37 % 101}</p>`).join("")
+  }</main>`;
+  const br = { "accept-encoding": "br" };
+  const body = async (res: Response | null) => new Uint8Array(await res!.arrayBuffer());
+  await serve(c, get("/", br), c.page(html));
+  const fast = await body(c.cache.hit(get("/", br)));
+  const utf8 = (s: string) => new TextEncoder().encode(s);
+  assert.deepEqual(fast, encode(utf8(html), "br"), "a new page: the fast quality");
+  c.advance(1_000);
+  // The refill renders the same bytes: the entry lasted a refill, so br is made again at best.
+  assert.equal((await serve(c, get("/", br), c.page(html))).how, "miss");
+  const best = await body(c.cache.hit(get("/", br)));
+  assert.deepEqual(best, encode(utf8(html), "br", { best: true }));
+  assert.ok(best.byteLength < fast.byteLength, `${best.byteLength} < ${fast.byteLength}`);
+  // A write drops the page; the render after it has the same bytes: the best body is kept.
+  c.cache.drop();
+  await serve(c, get("/", br), c.page(html));
+  assert.deepEqual(await body(c.cache.hit(get("/", br))), best);
+  // Other bytes are a new version: fast again, and of the new bytes.
+  c.advance(1_000);
+  const changed = html.replace("vote", "poll");
+  await serve(c, get("/", br), c.page(changed));
+  const fresh = await body(c.cache.hit(get("/", br)));
+  assert.deepEqual(fresh, encode(utf8(changed), "br"), "the new bytes, at the fast quality again");
+  assert.equal(c.renders(), 4);
+});
+
+Deno.test("PageCache: a page over BEST_QUALITY_MAX_BYTES stays at the fast quality however long its bytes last", async () => {
+  const c = setup({ ttlMs: 1_000 });
+  const html = Array.from({ length: 9_000 }, (_, i) => `<p>${i}</p>`).join("");
+  assert.ok(html.length > BEST_QUALITY_MAX_BYTES);
+  const br = { "accept-encoding": "br" };
+  const fast = encode(new TextEncoder().encode(html), "br");
+  for (let fill = 0; fill < 3; fill++) {
+    await serve(c, get("/", br), c.page(html));
+    assert.deepEqual(new Uint8Array(await c.cache.hit(get("/", br))!.arrayBuffer()), fast);
+    c.advance(1_000);
+  }
 });

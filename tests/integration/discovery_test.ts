@@ -43,3 +43,32 @@ Deno.test("home page has the discovery sidebar: top hot questions, most used tag
     await t.close();
   }
 });
+
+Deno.test("the unanswered suggestion stays the same while the sidebar's snapshot is reused, and is one of the unanswered", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await postAs(t, ada, "/api/questions", {
+        title: `Unanswered question number ${i} for the suggestion`,
+        tags: ["suggest"],
+        panel: false,
+      });
+      assert.equal(res.status, 201);
+      ids.push(((await res.json()) as { id: string }).id);
+    }
+    // Signed in: past the page cache, so each load renders the page again.
+    const picks = new Set<string>();
+    for (let i = 0; i < 10; i++) {
+      const html = await (await t.request("/", { headers: { cookie: ada.cookie } })).text();
+      const m = html.match(/href="\/questions\/([^"]+)" data-testid="random-unanswered"/);
+      assert.ok(m, "a suggestion is shown");
+      picks.add(m[1]);
+    }
+    assert.equal(picks.size, 1, "the same suggestion on every render of one snapshot");
+    assert.ok(ids.includes([...picks][0]));
+  } finally {
+    await t.close();
+  }
+});

@@ -168,6 +168,21 @@ Deno.test("one log line per request: method, path, status, ms — no query, no c
   });
 });
 
+Deno.test("a page-cache hit, answered before routing, is logged like any request: one line, no query", async () => {
+  await withLoggedApp(async (app, lines) => {
+    const url = "http://localhost:8000/?code=SECRETCODE";
+    const miss = await app.request(url);
+    assert.equal(miss.headers.get("x-parley-cache"), "miss");
+    await miss.body?.cancel();
+    const hit = await app.request(url, { headers: { "accept-encoding": "br" } });
+    assert.equal(hit.headers.get("x-parley-cache"), "hit");
+    await hit.body?.cancel();
+    assert.equal(lines.length, 2);
+    for (const line of lines) assert.match(line, /^GET \/ 200 \d+\.\dms$/);
+    assert.doesNotMatch(lines.join("\n"), /SECRETCODE/);
+  });
+});
+
 Deno.test("POST /theme stores the choice and returns to a same-origin path only", async () => {
   const t = await createTestApp();
   try {

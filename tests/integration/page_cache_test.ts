@@ -147,3 +147,29 @@ Deno.test("page cache: a hit carries the security headers and is compressed per 
     await t.close();
   }
 });
+
+Deno.test("page cache: signed-out requests that arrive together share one render and get the same compressed bytes", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const id = await ask(t, ada, { title: "Arriving together".padEnd(60, ".") });
+    await answer(t, ada, id, "Long enough to compress. ".repeat(100));
+    const responses = await Promise.all(
+      Array.from(
+        { length: 5 },
+        () => t.request(`/questions/${id}`, { headers: { "accept-encoding": "br" } }),
+      ),
+    );
+    const how = responses.map((r) => r.headers.get(CACHE_HEADER)).sort();
+    assert.deepEqual(how, ["hit", "hit", "hit", "hit", "miss"]);
+    const bodies = await Promise.all(responses.map(async (r) => {
+      assert.equal(r.status, 200);
+      assert.equal(r.headers.get("content-encoding"), "br");
+      return new Uint8Array(await r.arrayBuffer());
+    }));
+    for (const b of bodies.slice(1)) assert.deepEqual(b, bodies[0]);
+    assert.match(new TextDecoder().decode(brotliDecompressSync(bodies[0])), /Arriving together/);
+  } finally {
+    await t.close();
+  }
+});

@@ -31,8 +31,14 @@ export interface Discovery {
   hot: DiscoveryLink[];
   /** Most used tags first (ties by name), with their counts in the window. */
   tags: { tag: string; count: number }[];
-  /** Newest unanswered questions of the window; the page picks one at random. */
+  /** Newest unanswered questions of the window. */
   unanswered: DiscoveryLink[];
+  /**
+   * One of `unanswered`, drawn at random when this snapshot was read: the suggestion for as
+   * long as the snapshot is reused, so the home page renders the same bytes until something
+   * changes (and the page cache keeps its compressed copy: lib/http/page_cache.ts).
+   */
+  pick: DiscoveryLink | null;
 }
 
 /**
@@ -41,7 +47,7 @@ export interface Discovery {
  * @example
  * ```ts
  * declare const kv: Deno.Kv;
- * const { hot, tags, unanswered } = await discovery(kv, Date.now());
+ * const { hot, tags, pick } = await discovery(kv, Date.now());
  * ```
  */
 export function discovery(
@@ -66,6 +72,9 @@ export function discovery(
       .slice(0, DISCOVERY_TAGS)
       .map(([tag, count]) => ({ tag, count }));
     const unanswered = questions.filter(isUnanswered).slice(0, DISCOVERY_UNANSWERED).map(link);
-    return { hot, tags, unanswered };
+    const pick = unanswered.length
+      ? unanswered[Math.floor(Math.random() * unanswered.length)]
+      : null;
+    return { hot, tags, unanswered, pick };
   });
 }
