@@ -42,6 +42,7 @@ import {
   type Encoding,
   markEncoded,
   pickEncoding,
+  zlibLoaded,
 } from "./compress.ts";
 
 /** Options of {@link PageCache}. */
@@ -142,10 +143,13 @@ export class PageCache {
     if (key === null) return null;
     const entry = this.#entries.get(key);
     if (!entry || entry.expires <= this.#now()) return null;
-    this.stats.hits++;
     const encoding = entry.body.byteLength >= COMPRESS_MIN_BYTES
       ? pickEncoding(req.headers.get("accept-encoding"))
       : null;
+    // A new instance's first hits, before node:zlib has loaded, go through the app, which
+    // gzips them without it (compress.ts).
+    if (encoding && !entry.variants[encoding] && !zlibLoaded()) return null;
+    this.stats.hits++;
     const variant = entry.variants[encoding ?? "identity"] ??= variantOf(entry, encoding);
     return new Response(variant.body, { status: entry.status, headers: variant.headers });
   }
