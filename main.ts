@@ -50,6 +50,7 @@ import type { Hono } from "hono";
 import { createApp } from "./lib/app.ts";
 import { ConfigError, loadConfig } from "./lib/config.ts";
 import { readBuildInfo } from "./lib/fresh/assets.ts";
+import { preloadRoutes } from "./lib/fresh/routes.ts";
 import { openKvOrExit } from "./lib/kv/open.ts";
 import { appJobs } from "./lib/jobs/app_jobs.ts";
 import type { JobRunner } from "./lib/jobs/runner.ts";
@@ -79,7 +80,21 @@ function envMs(name: string): number | undefined {
   return Number.isFinite(n) && n >= 50 ? n : undefined;
 }
 
+/**
+ * What the first page needs of the routes — the root's `_app`, `_middleware`, `_404` and
+ * `_500`, which every page uses, and the home page, the usual first one — imported while
+ * start-up waits on configuration and KV (the start-up budget above).
+ */
+const FIRST_PAGE_ROUTES = [
+  "./routes/_app.tsx",
+  "./routes/_middleware.ts",
+  "./routes/_404.tsx",
+  "./routes/_500.tsx",
+  "./routes/index.tsx",
+];
+
 async function main(): Promise<void> {
+  preloadRoutes(manifest.routes, FIRST_PAGE_ROUTES);
   let config;
   try {
     config = loadConfig();

@@ -196,6 +196,28 @@ export async function loadRouteModules(
 }
 
 /**
+ * Start importing the route modules of `files` without waiting for them: what a request
+ * would import first, begun while start-up still waits on other things (main.ts: the
+ * configuration, KV). A failed import is left to the request that needs the module, whose
+ * loader tries again and reports it.
+ *
+ * @example
+ * ```ts
+ * import { preloadRoutes } from "./routes.ts";
+ * import type { RouteSource } from "./types.ts";
+ *
+ * declare const routes: Record<string, RouteSource>;
+ * preloadRoutes(routes, ["./routes/_app.tsx", "./routes/index.tsx"]);
+ * ```
+ */
+export function preloadRoutes(routes: Record<string, RouteSource>, files: string[]): void {
+  for (const file of files) {
+    const source = routes[file];
+    if (typeof source === "function") source().catch(() => {});
+  }
+}
+
+/**
  * Throw when a handler or middleware of `file` declares more than one parameter: Fresh 2's
  * take `ctx` alone (the request is `ctx.req`), and one written as Fresh 1's `(req, ctx)`
  * would be handed the context as its request.
