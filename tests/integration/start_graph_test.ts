@@ -142,6 +142,11 @@ Deno.test("the modules the first GET / loads import no heavy module", async () =
   const graph = await staticGraph(["main.ts", ...FIRST_GET_FILES]);
   assert.ok(graph.has(`file://${ROOT}/routes/index.tsx`));
   assert.deepEqual(heavyIn(graph), [], "heavy modules must be imported with import() on use");
+  // Reading pages import the reads of votes (lib/community/voters.ts), not the writes and
+  // what they pull in.
+  for (const writes of ["lib/community/votes.ts", "lib/notifications/notifications.ts"]) {
+    assert.ok(!graph.has(`file://${ROOT}/${writes}`), `${writes} is not needed to read`);
+  }
   // On Deno 2.9 the first `node:` module loads Node compatibility (~20 ms): compress.ts and
   // ids.ts import node:zlib and node:crypto when first needed, after the first response.
   assert.deepEqual([...graph].filter((s) => s.startsWith("node:")), []);
