@@ -9,10 +9,11 @@
  * at a quality that is quick per request (build assets get the slow, best quality once,
  * at build time — {@linkcode precompress}).
  *
- * `node:zlib` is imported after a new instance's first compressible response: on Deno 2.9
- * the first `node:` module a process imports loads Node compatibility, ~20 ms of a cold
- * start (Deno 2.5 has it in its snapshot). Until it has loaded, responses are gzipped by
- * the built-in `CompressionStream` (under a millisecond for a page) — the same encoding
+ * `node:zlib` is imported after a new instance's first response ({@link loadZlib}, called by
+ * main.ts once that response is sent; a second compressible response starts it here): on
+ * Deno 2.9 the first `node:` module a process imports loads Node compatibility, ~20 ms of a
+ * cold start (Deno 2.5 has it in its snapshot). Until it has loaded, responses are gzipped
+ * by the built-in `CompressionStream` (under a millisecond for a page) — the same encoding
  * rules, only gzip where brotli would follow.
  *
  * @module
@@ -28,6 +29,8 @@ type Zlib = typeof import("node:zlib");
 
 let zlib: Zlib | null = null;
 let zlibLoading: Promise<Zlib> | null = null;
+/** Compressible responses sent before node:zlib started loading. */
+let coldResponses = 0;
 
 /**
  * `node:zlib`, imported once (later calls share it); {@link encode} needs it loaded.
@@ -201,7 +204,10 @@ async function beforeZlib(
   headers: Headers,
   init: ResponseInit,
 ): Promise<Response> {
-  if (!zlibLoading) setTimeout(() => loadZlib().catch(() => {}), 0);
+  // The server imports node:zlib once the first response has been sent (main.ts, where a
+  // timer started sooner would cost the first response Node's timers); a second response
+  // before then starts it here, so every server gets there.
+  if (!zlibLoading && coldResponses++ > 0) setTimeout(() => loadZlib().catch(() => {}), 0);
   if (!acceptance(req.headers.get("accept-encoding") ?? "")("gzip")) {
     return new Response(body as BodyInit, init);
   }

@@ -21,7 +21,8 @@ Deno.test("a new instance's first compressible responses are gzipped without nod
   );
   assert.equal(brOnly.headers.get("content-encoding"), null);
   assert.equal(await brOnly.text(), big);
-  // The first response started the import; once it is in, br as usual.
+  // The second one started the import (a server starts it once its first is sent); once
+  // it is in, br as usual.
   await new Promise((r) => setTimeout(r, 0));
   await loadZlib();
   assert.equal(zlibLoaded(), true);
