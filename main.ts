@@ -12,37 +12,64 @@
  * - routes: `manifest.gen.ts` maps each route file to a loader, imported (with its folders'
  *   `_middleware` and `_layout`) when a request first matches it (lib/fresh/routes.ts);
  *   route URLPatterns compile on first use;
+ * - islands: loaders too, imported with the first route whose files reach them (the
+ *   build's `routeIslands` table), so a page loads only its own islands;
  * - job kinds: registered by name, period and `canRun`, their code imported on their first
  *   run (lib/jobs/app_jobs.ts); the first job pass starts after the first response;
+ * - every such loader imports by a URL computed at run time (lib/import_on_use.ts): Deno
+ *   builds a module graph before this module's first line runs and follows literal
+ *   `import("…")` calls that have not run, so literal loaders made every start read and
+ *   analyse the whole app (~470 modules);
  * - the `openai` package with a model client's first call (lib/llm/openai_module.ts);
+ * - `node:zlib` once the first response has been sent (gzip by the built-in
+ *   `CompressionStream` until it is in) and `node:crypto` with the first hash
+ *   (lib/http/compress.ts, lib/ids.ts): on Deno 2.9 the first `node:` module loads Node
+ *   compatibility; the job runner's timer then too (a first timer loads Node's timers);
+ * - the home page reads votes through lib/community/voters.ts, not the vote writes;
  * - icons from `components/icons.gen.ts`, not lucide-preact's index (3,700 modules);
  * - the home feed and the root middleware: no Markdown parser (the excerpt is
  *   lib/text/excerpt.ts), no search analysis (the query parser loads with the first query
  *   that has text), no moderation (lib/moderation/queue_size.ts);
  * - no KV scan: start-up reads the Deno-version key and the app secret (a get each, and a
- * write when the store is new).
+ *   write when the store is new).
  *
- * tests/integration/start_graph_test.ts keeps heavy packages and routes out of this
- * module's static import graph and out of what the first `GET /` loads.
+ * What the first page needs of the routes — the root's `_app`, `_middleware`, `_404` and
+ * `_500`, and the home page — is imported from the top of `main()`, while the
+ * configuration, the build info and KV load ({@link FIRST_PAGE_ROUTES}). The configuration
+ * is validated by its zod schema without zod's compiled fast path (lib/config.ts).
  *
- * Where the time went, `--cpu-prof` and `performance.now()` marks, Deno 2.9.6, empty store,
- * local mode, exec → first 200 on `/` (bench: `BENCH_ONLY=coldstart deno task bench`):
+ * tests/integration/start_graph_test.ts keeps heavy packages, routes, islands and `node:`
+ * modules out of this module's static import graph and heavy ones out of what the first
+ * `GET /` loads, holds the islands table to the real import graph, and keeps literal
+ * `import()`s out of the graph Deno builds for this module.
+ *
+ * Where the time went, `--cpu-prof` (through the inspector) and `performance.now()` marks
+ * with the process's CPU time, Deno 2.9.6, empty store, local mode, exec → first 200 on `/`
+ * (bench: `BENCH_ONLY=coldstart deno task bench`). Round 1 took the static graph from 450
+ * modules to 105 (lucide-preact's index, openai, the MCP SDK, micromark, @orama… out of it)
+ * and `createApp` from ~25 ms to ~3; round 2:
  *
  * | phase (ms since exec) | before | after |
  * | --- | --- | --- |
- * | main.ts's static graph loaded and evaluated | ~400: 450 modules (429 local, 1.9 MB) and the npm packages under them; lucide-preact's index alone ~200, openai ~150, the MCP SDK, micromark, @orama, feedsmith, unhomoglyph | ~95–100: 105 modules (94 local, 470 KB): the islands ~50, zod and the config schemas ~20, node:crypto and node:zlib ~15, hono and preact ~10 |
- * | config and build info | ~10 | 4–17 |
- * | KV open (the Deno-version check) and the app secret | 10–20 | 8–20 (both write once on an empty store) |
- * | `createApp` | 22–26 (≈130 URLPatterns compiled, every job kind's code built) | ~3 |
- * | first `GET /` (br) | 12–24 | ~15, its route's ≈70 modules included (no Markdown, search or icon index) |
+ * | Deno's module graph built, the static graph loaded and evaluated | ~95–120: the graph Deno builds follows the literal loaders (~470 modules read and analysed, ~30 ms); 114 modules loaded, 27 islands and their modules among them; zod and the config schemas ~20; node:crypto and node:zlib (Node compatibility on 2.9) | ~40–48: 61 modules, no island, no `node:` module; zod and the config schemas ~15 of it |
+ * | config and build info | ~10 (zod compiling its fast path for one parse: ~8) | ~5 |
+ * | KV open and the app secret | 10–20 | ~30, the first page's ≈50 route modules loading beside it (the build info read and the new store file wait on them too) |
+ * | `createApp`, `Deno.serve` listening, the request in | ~8 | ~8–10, no timer set (a process's first timer loads Node's timers on 2.9) |
+ * | first `GET /` | 30–70: its ≈55 route modules imported (the vote writes, notifications, posting limits among them), rendered, br | ~15: modules in already, rendered, gzip |
  *
- * Same run, min/median/max of 5 alternating runs on a 2-core machine: Deno 2.9.6 bare Hono
- * 31/52/63, before 571/630/1397 (12.1×), after 191/245/359 (4.7×); Deno 2.5.0 bare Hono
- * 43/61/67, before 548/627/1296 (10.3×), after 177/198/471 (3.3×). The bench section's 3
- * runs on the quiet machine: 2.9.6 166/167/286 against bare 27/29/30 (5.8×), 2.5.0
- * 138/145/332 against 35/35/41 (4.2×). What is left is mostly loading modules (about 1 ms
- * each); the next step would be fewer of them (the islands, the home route's graph) or one
- * bundled file.
+ * Same run, 5 alternating runs each, exec → first 200 min/median/max (ms) on the 2-core
+ * machine shared with other work, before = this round's start (35877c8): Deno 2.9.6 bare
+ * Hono 26/26/28, before 161/166/446 (6.4×), after 108/110/193 (4.2×); Deno 2.5.0 bare Hono
+ * 35/36/42, before 135/145/352 (4.0×), after 106/110/194 (3.1×). Busier later: 2.9.6 bare
+ * 30/33/33, before 202/210/531, after 133/144/150 (4.4×); 2.5.0 bare 40/47/55, before
+ * 181/188/553, after 139/150/266 (3.2×). The process's CPU time to the first 200 (all
+ * threads, /proc schedstat) is the steadier count: 2.9.6 165–183 before, 113–127 after,
+ * bare 25–27. Deno 2.5 meets the goal; 2.9 is at ~110–145 ms (≤ 150) and 4.1–4.5×, the
+ * ratio worse the busier the machine. What is left is loading and evaluating ~110
+ * modules before the first answer (about 0.4 ms each), zod's module and schemas (~15),
+ * and the first render; the next steps would be a config schema on `zod/mini` or without
+ * zod's classic instances, or one pre-bundled server file — which needs the lazy loaders
+ * in a form a bundler follows, what lib/import_on_use.ts avoids for Deno's own graph.
  *
  * @module
  */
@@ -50,11 +77,13 @@ import type { Hono } from "hono";
 import { createApp } from "./lib/app.ts";
 import { ConfigError, loadConfig } from "./lib/config.ts";
 import { readBuildInfo } from "./lib/fresh/assets.ts";
+import { preloadRoutes } from "./lib/fresh/routes.ts";
 import { openKvOrExit } from "./lib/kv/open.ts";
 import { appJobs } from "./lib/jobs/app_jobs.ts";
 import type { JobRunner } from "./lib/jobs/runner.ts";
 import { cronPass, JOBS_CRON } from "./lib/jobs/triggers.ts";
 import { closeLiveStreams } from "./lib/http/sse.ts";
+import { loadZlib } from "./lib/http/compress.ts";
 import { llmFromConfig } from "./lib/llm/from_config.ts";
 import { embedderFromConfig } from "./lib/search/embeddings.ts";
 import { resolveAppSecret } from "./lib/auth/secret.ts";
@@ -79,7 +108,21 @@ function envMs(name: string): number | undefined {
   return Number.isFinite(n) && n >= 50 ? n : undefined;
 }
 
+/**
+ * What the first page needs of the routes — the root's `_app`, `_middleware`, `_404` and
+ * `_500`, which every page uses, and the home page, the usual first one — imported while
+ * start-up waits on configuration and KV (the start-up budget above).
+ */
+const FIRST_PAGE_ROUTES = [
+  "./routes/_app.tsx",
+  "./routes/_middleware.ts",
+  "./routes/_404.tsx",
+  "./routes/_500.tsx",
+  "./routes/index.tsx",
+];
+
 async function main(): Promise<void> {
+  preloadRoutes(manifest.routes, FIRST_PAGE_ROUTES);
   let config;
   try {
     config = loadConfig();
@@ -119,19 +162,29 @@ async function main(): Promise<void> {
   // Jobs whose instance died are resumed by a pass: from cron (above), from requests
   // (throttled to one a second) and from a timer while this process lives.
   const jobs = appJobs(services);
-  jobs.startTimer(envMs("JOBS_PASS_INTERVAL_MS"));
   jobsReady.resolve(jobs);
 
-  // A request nudges a pass once its own response is on its way: a new instance's first
-  // pass claims the periodic jobs and imports their code, which must not delay the first
-  // answer (the start-up budget above). One timer at a time, not one per request: the
-  // pass is throttled to one a second anyway, and a page-cache hit costs ~15 µs.
+  // A request nudges a pass once its response is on its way: a new instance's first pass
+  // claims the periodic jobs and imports their code, which must not delay the first answer
+  // (the start-up budget above). One timer at a time, not one per request: the pass is
+  // throttled to one a second anyway, and a page-cache hit costs ~15 µs. The first sent
+  // response also starts the runner's timer and imports node:zlib: on Deno 2.9 a process's
+  // first timer loads Node's timers (~5 ms) and its first `node:` module Node compatibility
+  // (~20 ms), so neither comes before it — nor a timer set while that response is made.
+  let started = false;
+  const startAfterFirstResponse = () => {
+    if (started) return;
+    started = true;
+    jobs.startTimer(envMs("JOBS_PASS_INTERVAL_MS"));
+    loadZlib().catch((err) => console.error(`node:zlib: ${err}`));
+  };
   let nudgeQueued = false;
   const nudgeAfter = () => {
     if (nudgeQueued) return;
     nudgeQueued = true;
     setTimeout(() => {
       nudgeQueued = false;
+      startAfterFirstResponse();
       jobs.nudge();
     }, 0);
   };
@@ -139,7 +192,8 @@ async function main(): Promise<void> {
     try {
       return await app.fetch(req, info);
     } finally {
-      nudgeAfter();
+      if (started) nudgeAfter();
+      else info.completed.then(nudgeAfter, nudgeAfter);
     }
   };
   const server = startServer(serve, {

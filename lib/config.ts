@@ -304,7 +304,9 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
   const cleaned = Object.fromEntries(
     Object.entries(raw).filter(([, v]) => v !== undefined && v !== ""),
   );
-  const parsed = envSchema.safeParse(cleaned);
+  // Parsed once per process: zod's compiled fast path for objects would cost a new
+  // instance ~8 ms to build (main.ts's start-up budget) and save nothing here.
+  const parsed = envSchema.safeParse(cleaned, { jitless: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue.path[0] ?? "environment");

@@ -3,7 +3,6 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import { MAX_LOOKUP_ID_LENGTH } from "./kv/keys.ts";
 
 /** base64url without padding. */
@@ -47,7 +46,9 @@ export function idSuffix(now = Date.now()): string {
  * SHA-256 of a string, as lowercase hex. Synchronous `node:crypto` underneath: every
  * signed-in request hashes its session token and every agent request its key, and
  * `crypto.subtle.digest` (an async op, a buffer and a hex join) measured ~11 µs a call
- * against ~1.4 µs. The Promise stays so callers need not change.
+ * against ~1.4 µs. `node:crypto` is imported by the first call, not with this module: on
+ * Deno 2.9 the first `node:` module loads Node compatibility, ~20 ms of a new instance's
+ * start, and a signed-out first page hashes nothing.
  *
  * @example
  * ```ts
@@ -55,8 +56,14 @@ export function idSuffix(now = Date.now()): string {
  * ```
  */
 export function sha256Hex(text: string): Promise<string> {
-  return Promise.resolve(createHash("sha256").update(text).digest("hex"));
+  if (createHash) return Promise.resolve(createHash("sha256").update(text).digest("hex"));
+  return import("node:crypto").then((m) => {
+    createHash = m.createHash;
+    return createHash("sha256").update(text).digest("hex");
+  });
 }
+
+let createHash: typeof import("node:crypto").createHash | null = null;
 
 /** Characters an id may hold: every id Parley mints is drawn from these. */
 const ID_CHARACTERS = /^[A-Za-z0-9._~:-]+$/;

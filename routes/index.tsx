@@ -24,6 +24,7 @@ import { queryObject } from "@/lib/schemas/parse.ts";
 import { cachedRead } from "@/lib/community/read_cache.ts";
 import { PageMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
+import { importOnUse } from "@/lib/import_on_use.ts";
 import { DiscoverySidebar } from "@/components/DiscoverySidebar.tsx";
 import {
   type Discovery,
@@ -45,8 +46,12 @@ let highlight: typeof import("@/lib/search/snippet.ts").highlight | null = null;
 async function searchOf(q: string): Promise<ParsedQuery | undefined> {
   if (!q.trim()) return undefined;
   const [query, snippet] = await Promise.all([
-    import("@/lib/search/query.ts"),
-    import("@/lib/search/snippet.ts"),
+    importOnUse<typeof import("@/lib/search/query.ts")>(
+      new URL("../lib/search/query.ts", import.meta.url),
+    ),
+    importOnUse<typeof import("@/lib/search/snippet.ts")>(
+      new URL("../lib/search/snippet.ts", import.meta.url),
+    ),
   ]);
   highlight = snippet.highlight;
   const parsed = query.parseQuery(q);

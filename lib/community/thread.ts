@@ -45,7 +45,7 @@ import { type QuestionViewBase, readQuestionBase } from "./questions/read.ts";
 import { maySee, type Viewer } from "./visibility.ts";
 import { listAnswerOrder, pageOfAnswerOrder, rowsForPage } from "./answer_order.ts";
 import { cachedRead } from "./read_cache.ts";
-import { listVoters } from "./votes.ts";
+import { listVoters } from "./voters.ts";
 
 /** Top-level answers per page. */
 export const ANSWERS_PER_PAGE = 30;

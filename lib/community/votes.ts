@@ -26,7 +26,6 @@
  *
  * @module
  */
-import type { VoterPrivacy } from "./vote_privacy.ts";
 import { afterUpvote } from "../notifications/hooks.ts";
 import { bumpQuestion } from "./questions/version.ts";
 import { perStore } from "../cache.ts";
@@ -61,6 +60,8 @@ import {
 } from "./answer_order.ts";
 
 export { nextVote, type VoteAction, type VoteType } from "./vote_table.ts";
+// The reads of who voted live apart, so pages that only read import none of the vote writes.
+export { listVoters, userVotesOn } from "./voters.ts";
 /** The vote types, for validation. */
 export const VOTE_TYPES = ["up", "down"] as const;
 
@@ -714,64 +715,4 @@ const upvoteNotices = perStore((kv) =>
 
 function sameKey(a: Deno.KvKey, b: Deno.KvKey): boolean {
   return a.length === b.length && a.every((p, i) => p === b[i]);
-}
-
-/**
- * Who voted on a target, as `privacy`'s reader may see them: `likedBy` and `dislikedBy`
- * user ids (from the per-voter keys), only those whose vote history is public plus the
- * reader (lib/community/vote_privacy.ts).
- *
- * @example
- * ```ts
- * import { VoterPrivacy } from "@/lib/community/vote_privacy.ts";
- * declare const id: string;
- * declare const kv: Deno.Kv;
- * const privacy = new VoterPrivacy(kv, null);
- * const { likedBy, dislikedBy } = await listVoters(kv, "question", id, privacy);
- * ```
- */
-export async function listVoters(
-  kv: Deno.Kv,
-  targetType: TargetType,
-  targetId: string,
-  privacy: VoterPrivacy,
-): Promise<{ likedBy: string[]; dislikedBy: string[] }> {
-  const likedBy: string[] = [];
-  const dislikedBy: string[] = [];
-  for await (const e of kv.list<VoteRecord>({ prefix: keys.votesPrefix(targetType, targetId) })) {
-    const userId = e.key[e.key.length - 1] as string;
-    (e.value.voteType === "up" ? likedBy : dislikedBy).push(userId);
-  }
-  const [liked, disliked] = await Promise.all([privacy.shown(likedBy), privacy.shown(dislikedBy)]);
-  return { likedBy: liked, dislikedBy: disliked };
-}
-
-/**
- * A user's votes on some targets: id → "up" | "down" (absent when none).
- *
- * @example
- * ```ts
- * declare const kv: Deno.Kv;
- * declare const userId: string;
- * const mine = await userVotesOn(kv, userId, "message", ["m1", "m2"]);
- * ```
- */
-export async function userVotesOn(
-  kv: Deno.Kv,
-  userId: string,
-  targetType: TargetType,
-  ids: string[],
-): Promise<Record<string, VoteType>> {
-  const out: Record<string, VoteType> = {};
-  const chunks: string[][] = [];
-  for (let i = 0; i < ids.length; i += 10) chunks.push(ids.slice(i, i + 10));
-  await Promise.all(chunks.map(async (chunk) => {
-    const entries = await kv.getMany<VoteRecord[]>(
-      chunk.map((id) => keys.vote(targetType, id, userId)),
-    );
-    entries.forEach((e, i) => {
-      if (e.value) out[chunk[i]] = e.value.voteType;
-    });
-  }));
-  return out;
 }

@@ -24,45 +24,82 @@ async function findSources(root: string): Promise<{ routes: string[]; islands: s
   return { routes, islands };
 }
 
-/** `[id]` → `id`, `local-oauth` → `local_oauth`, `_middleware` stays `_middleware`. */
-function identifierPart(segment: string): string {
-  return segment.replace(/^[^A-Za-z0-9_]+|[^A-Za-z0-9_]+$/g, "").replace(/[^A-Za-z0-9_]+/g, "_");
-}
+/** `import … from "x"`, `export … from "x"` and `import "x"`; group 1 is `type` when type-only. */
+const STATIC_IMPORT =
+  /(?:^|[;\n}])\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s*)?["']([^"']+)["']/g;
+/** `import("x")` with a literal specifier. */
+const DYNAMIC_IMPORT = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
 /**
- * Import names for the manifest, derived from each file's path so adding a route renames
- * no other: routes by their path under `routes/`, islands as `$island_<path>`. A name two
- * files would share gets `_2`, `_3`… in the order the files are given (sorted paths).
+ * The local modules `source` (the text of the module at `file`, relative to `root`)
+ * imports, static and literal dynamic, type-only imports left out: `./` and `../`
+ * specifiers and the `@/` alias of deno.json, as paths relative to `root`.
  *
  * @example
  * ```ts
- * import { manifestIdentifiers } from "./build.ts";
+ * import { localImports } from "./build.ts";
  *
- * const ids = manifestIdentifiers({
- *   routes: ["./routes/api/questions/[id]/index.ts"],
- *   islands: ["./islands/VoteButtons.tsx"],
- * });
- * ids.get("./routes/api/questions/[id]/index.ts"); // "$api_questions_id_index"
- * ids.get("./islands/VoteButtons.tsx"); // "$island_VoteButtons"
+ * localImports("routes/index.tsx", 'import X from "../islands/X.tsx";\nimport type { T } from "@/lib/t.ts";');
+ * // ["islands/X.tsx"]
  * ```
  */
-export function manifestIdentifiers(
-  files: { routes: string[]; islands: string[] },
-): Map<string, string> {
-  const ids = new Map<string, string>();
-  const taken = new Set<string>();
-  const name = (file: string, prefix: string) => {
-    const parts = file.replace(/^\.\/(routes|islands)\//, "").replace(SOURCE, "").split("/")
-      .map(identifierPart).filter((p) => p !== "");
-    const base = `$${prefix}${parts.join("_") || "index"}`;
-    let id = base;
-    for (let n = 2; taken.has(id); n++) id = `${base}_${n}`;
-    taken.add(id);
-    ids.set(file, id);
+export function localImports(file: string, source: string): string[] {
+  const out: string[] = [];
+  const add = (spec: string) => {
+    let path: string;
+    if (spec.startsWith("@/")) path = spec.slice(2);
+    else if (spec.startsWith("./") || spec.startsWith("../")) {
+      path = new URL(spec, `file:///${file}`).pathname.slice(1);
+    } else return;
+    if (!out.includes(path)) out.push(path);
   };
-  for (const f of files.routes) name(f, "");
-  for (const f of files.islands) name(f, "island_");
-  return ids;
+  for (const m of source.matchAll(STATIC_IMPORT)) if (!m[1]) add(m[2]);
+  for (const m of source.matchAll(DYNAMIC_IMPORT)) add(m[1]);
+  return out;
+}
+
+/**
+ * Per route file, the island files its imports reach (through components and other
+ * modules, static and literal dynamic imports alike, but not into `manifest.gen.ts`), for
+ * the manifest's `routeIslands`:
+ * the server loads a route's islands with it, so none loads at start-up. Route files that
+ * reach no island are left out.
+ */
+export async function routeIslands(
+  root: string,
+  files: { routes: string[]; islands: string[] },
+): Promise<Record<string, string[]>> {
+  const islands = new Set(files.islands.map((f) => f.slice(2)));
+  const importsOf = new Map<string, string[]>();
+  const read = async (path: string): Promise<string[]> => {
+    let imports = importsOf.get(path);
+    if (!imports) {
+      let text = "";
+      try {
+        text = await Deno.readTextFile(`${root}/${path}`);
+      } catch (err) {
+        if (!(err instanceof Deno.errors.NotFound)) throw err;
+      }
+      imports = localImports(path, text);
+      importsOf.set(path, imports);
+    }
+    return imports;
+  };
+  const table: Record<string, string[]> = {};
+  for (const route of files.routes) {
+    const seen = new Set<string>();
+    const queue = [route.slice(2)];
+    while (queue.length > 0) {
+      const at = queue.pop()!;
+      if (seen.has(at)) continue;
+      seen.add(at);
+      // The manifest's own loaders are not followed: each route loads its own islands.
+      if (at !== "manifest.gen.ts") queue.push(...await read(at));
+    }
+    const reached = [...seen].filter((p) => islands.has(p)).sort().map((p) => `./${p}`);
+    if (reached.length > 0) table[route] = reached;
+  }
+  return table;
 }
 
 /** deno fmt's line width (deno.json `fmt.lineWidth`), which the manifest keeps to. */
@@ -70,49 +107,71 @@ const MANIFEST_LINE_WIDTH = 100;
 
 /**
  * The text of `manifest.gen.ts` for the given files, in the shape `deno fmt` keeps.
- * Routes are loaders (`() => import("./routes/…")`): the server imports a route's module
- * when a request first matches it, so start-up loads none of them, while `deno check`,
- * `deno compile` and Deno Deploy still see every file (the specifiers are literal).
- * Islands are static imports: a page's islands are recognised by their component while it
- * renders, so they are registered before the first render (they are small).
+ * Routes and islands are loaders: the server imports a route's module when a request first
+ * matches it, and with it the islands `routeIslands` lists for its files (they are
+ * recognised by their component while a page renders, so they are registered before).
+ * A loader imports by a URL computed at run time (lib/import_on_use.ts), which Deno's
+ * start-up module graph does not follow, so a new instance neither loads nor analyses any
+ * route or island before its first request; `typeof import("./routes/…")` keeps each
+ * module checked against the manifest's types.
  */
-export function manifestSource(files: { routes: string[]; islands: string[] }): string {
-  const ids = manifestIdentifiers(files);
+export function manifestSource(
+  files: { routes: string[]; islands: string[] },
+  islandsOfRoutes: Record<string, string[]> = {},
+): string {
   const lines = [
     "// DO NOT EDIT. This file is generated by `deno task manifest` (scripts/build.ts)",
     "// from the files under routes/ and islands/. CI fails when it is stale.",
     "",
+    `import { importOnUse } from "./lib/import_on_use.ts";`,
+    `import type { Manifest } from "./lib/fresh/types.ts";`,
+    "",
+    "/** A route or island module, imported when first used (lib/import_on_use.ts says why). */",
+    "const at = <T>(path: string) => importOnUse<T>(new URL(path, import.meta.url));",
+    "",
   ];
-  for (const f of files.islands) {
-    lines.push(`import * as ${ids.get(f)} from "${f}";`);
-  }
-  lines.push(`import type { Manifest } from "./lib/fresh/types.ts";`, "");
-  // An entry longer than deno fmt's line width (deno.json: 100) is broken after its key
-  // (or its arrow), as deno fmt breaks it, so the formatted file stays the generated one.
+  // An entry longer than deno fmt's line width (deno.json: 100) is broken as deno fmt
+  // breaks it, so the formatted file stays the generated one.
   const fits = (line: string) => line.length <= MANIFEST_LINE_WIDTH;
-  const island = (f: string) => {
-    const line = `    "${f}": ${ids.get(f)},`;
-    return fits(line) ? line : `    "${f}":\n      ${ids.get(f)},`;
+  const loader = (f: string) => {
+    const call = `at<typeof import("${f}")>("${f}")`;
+    const one = `    "${f}": () => ${call},`;
+    if (fits(one)) return one;
+    const two = `      ${call},`;
+    if (fits(two)) return `    "${f}": () =>\n${two}`;
+    return `    "${f}": () =>\n      at<typeof import("${f}")>(\n        "${f}",\n      ),`;
   };
-  const route = (f: string) => {
-    const line = `    "${f}": () => import("${f}"),`;
-    return fits(line) ? line : `    "${f}": () =>\n      import("${f}"),`;
+  const list = (f: string, items: string[]) => {
+    const line = `    "${f}": [${items.map((i) => `"${i}"`).join(", ")}],`;
+    if (fits(line)) return line;
+    return [`    "${f}": [`, ...items.map((i) => `      "${i}",`), "    ],"].join("\n");
   };
   lines.push("const manifest: Manifest = {");
   lines.push("  routes: {");
-  for (const f of files.routes) lines.push(route(f));
+  for (const f of files.routes) lines.push(loader(f));
   lines.push("  },");
   lines.push("  islands: {");
-  for (const f of files.islands) lines.push(island(f));
+  for (const f of files.islands) lines.push(loader(f));
+  lines.push("  },");
+  lines.push("  routeIslands: {");
+  for (const f of files.routes) {
+    if (islandsOfRoutes[f]?.length) lines.push(list(f, islandsOfRoutes[f]));
+  }
   lines.push("  },");
   lines.push("  baseUrl: import.meta.url,");
   lines.push("};", "", "export default manifest;", "");
   return lines.join("\n");
 }
 
+/** The manifest's text for the files under `root` now. */
+async function currentManifest(root: string): Promise<string> {
+  const files = await findSources(root);
+  return manifestSource(files, await routeIslands(root, files));
+}
+
 /** Write the manifest; returns true when its content changed. */
 export async function writeManifest(root: string): Promise<boolean> {
-  const text = manifestSource(await findSources(root));
+  const text = await currentManifest(root);
   const path = `${root}/manifest.gen.ts`;
   let old = "";
   try {
@@ -125,7 +184,7 @@ export async function writeManifest(root: string): Promise<boolean> {
 
 /** True when the committed manifest matches the files on disk. */
 export async function manifestIsCurrent(root: string): Promise<boolean> {
-  const text = manifestSource(await findSources(root));
+  const text = await currentManifest(root);
   try {
     return (await Deno.readTextFile(`${root}/manifest.gen.ts`)) === text;
   } catch {

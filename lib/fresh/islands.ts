@@ -13,7 +13,7 @@ import { Signal } from "@preact/signals-core";
 import { type ComponentType, h, isValidElement, options, type VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { insideCachedPart, renderedParts } from "./html_cache.ts";
-import type { IslandModule } from "./types.ts";
+import type { IslandModule, IslandSource } from "./types.ts";
 
 /** Tag a serialized value carries when it is not plain JSON data. */
 export const TAG = "\u0001parley";
@@ -52,9 +52,71 @@ export function islandName(file: string): string {
   return file.replace(/^.*\//, "").replace(/\.(tsx|ts|jsx|js)$/, "").replace(/[^A-Za-z0-9_]/g, "_");
 }
 
-/** Register the manifest's islands under their {@link islandName} (done once at start-up). */
-export function registerIslands(islands: Record<string, IslandModule>): void {
-  for (const [file, mod] of Object.entries(islands)) registry.set(mod.default, islandName(file));
+/**
+ * Register the manifest's islands given as modules under their {@link islandName} (done
+ * once at start-up); islands given as loaders wait for {@link islandLoader}.
+ */
+export function registerIslands(islands: Record<string, IslandSource>): void {
+  for (const [file, source] of Object.entries(islands)) {
+    if (typeof source !== "function") registerIsland(file, source);
+  }
+}
+
+function registerIsland(file: string, mod: IslandModule): void {
+  registry.set(mod.default, islandName(file));
+}
+
+/**
+ * What loads and registers the islands that route files reach, before a page of theirs
+ * renders: `routeIslands` maps each route file to its island files (the build's walk of
+ * its imports). The returned function resolves once every island of `files` is registered
+ * and returns undefined when all of them already are, so a warm request does not await.
+ * Island modules a route imports are loaded with it anyway; the loader only finds them.
+ *
+ * @example
+ * ```ts
+ * import { islandLoader } from "./islands.ts";
+ *
+ * const load = islandLoader(
+ *   { "./islands/Vote.tsx": () => import("../../islands/VoteButtons.tsx") },
+ *   { "./routes/index.tsx": ["./islands/Vote.tsx"] },
+ * );
+ * await load(["./routes/_app.tsx", "./routes/index.tsx"]);
+ * ```
+ */
+export function islandLoader(
+  islands: Record<string, IslandSource>,
+  routeIslands: Record<string, string[]>,
+): (files: readonly string[]) => Promise<void> | undefined {
+  const loading = new Map<string, Promise<void>>();
+  const done = new Set<string>();
+  const loadIsland = (file: string): Promise<void> | undefined => {
+    if (done.has(file)) return undefined;
+    const source = islands[file];
+    if (typeof source !== "function") {
+      done.add(file);
+      return undefined;
+    }
+    let p = loading.get(file);
+    if (!p) {
+      p = source().then((mod) => {
+        registerIsland(file, mod);
+        done.add(file);
+      }).finally(() => loading.delete(file));
+      loading.set(file, p);
+    }
+    return p;
+  };
+  return (files) => {
+    const pending: Promise<void>[] = [];
+    for (const f of files) {
+      for (const island of routeIslands[f] ?? []) {
+        const p = loadIsland(island);
+        if (p) pending.push(p);
+      }
+    }
+    return pending.length > 0 ? Promise.all(pending).then(() => {}) : undefined;
+  };
 }
 
 /**

@@ -205,3 +205,48 @@ Deno.test("flat props are recorded as encodeProps() would: undefined left out, n
     }),
   );
 });
+
+function Lazy({ n }: { n: number }) {
+  return <span>lazy {n}</span>;
+}
+function Unused() {
+  return <span>unused</span>;
+}
+
+Deno.test("islands given as loaders load with the first route that reaches them, and only those", async () => {
+  const loads: string[] = [];
+  const loader = (name: string, component: (props: { n: number }) => preact.JSX.Element) => () => {
+    loads.push(name);
+    return Promise.resolve({ default: component });
+  };
+  const manifest: Manifest = {
+    baseUrl: "file:///x/",
+    islands: {
+      "./islands/Lazy.tsx": loader("Lazy", Lazy),
+      "./islands/Unused.tsx": loader("Unused", Unused),
+    },
+    routeIslands: { "./routes/index.tsx": ["./islands/Lazy.tsx"] },
+    routes: {
+      "./routes/index.tsx": () => Promise.resolve({ default: () => <Lazy n={3} /> }),
+      "./routes/other.tsx": () => Promise.resolve({ default: () => <Unused /> }),
+    },
+  };
+  const handler = createFreshHandler(manifest, {
+    build: { ...build, islands: { Lazy: "island_Lazy.js", Unused: "island_Unused.js" } },
+  });
+  assert.deepEqual(loads, [], "no island loads before a request");
+  const first = await (await handler(new Request("http://x/"), { state: {} })).text();
+  assert.deepEqual(islandState(first), [{ name: "Lazy", props: { n: 3 } }]);
+  assert.deepEqual(loads, ["Lazy"]);
+  // Loaded once: the next request finds it registered.
+  const second = await (await handler(new Request("http://x/"), { state: {} })).text();
+  assert.equal(second, first);
+  assert.deepEqual(loads, ["Lazy"]);
+  // A route whose islands the table does not list gets no island loaded for it: the
+  // table is what registers them (tests/integration/start_graph_test.ts checks it is
+  // complete for the real routes).
+  const other = await (await handler(new Request("http://x/other"), { state: {} })).text();
+  assert.match(other, /<span>unused<\/span>/);
+  assert.doesNotMatch(other, /parley-island/);
+  assert.deepEqual(loads, ["Lazy"]);
+});

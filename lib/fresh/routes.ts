@@ -130,6 +130,16 @@ function middlewaresOf(module: RouteModule): Middleware<unknown>[] {
   return (Array.isArray(h) ? h : [h]) as Middleware<unknown>[];
 }
 
+/** Options of {@link compileRoutes}. */
+export interface CompileOptions {
+  /**
+   * Called with a route's files (the route, its folders' `_middleware` and `_layout`; or
+   * the root's `_app`, `_404`, `_500` and `_middleware`) when they are first loaded; what
+   * it returns is awaited with them (the server loads the files' islands here).
+   */
+  beforeUse?: (files: string[]) => Promise<void> | undefined;
+}
+
 /** The route table built from a manifest's `routes`. */
 export interface RouteTable {
   routes: CompiledRoute[];
@@ -186,6 +196,28 @@ export async function loadRouteModules(
 }
 
 /**
+ * Start importing the route modules of `files` without waiting for them: what a request
+ * would import first, begun while start-up still waits on other things (main.ts: the
+ * configuration, KV). A failed import is left to the request that needs the module, whose
+ * loader tries again and reports it.
+ *
+ * @example
+ * ```ts
+ * import { preloadRoutes } from "./routes.ts";
+ * import type { RouteSource } from "./types.ts";
+ *
+ * declare const routes: Record<string, RouteSource>;
+ * preloadRoutes(routes, ["./routes/_app.tsx", "./routes/index.tsx"]);
+ * ```
+ */
+export function preloadRoutes(routes: Record<string, RouteSource>, files: string[]): void {
+  for (const file of files) {
+    const source = routes[file];
+    if (typeof source === "function") source().catch(() => {});
+  }
+}
+
+/**
  * Throw when a handler or middleware of `file` declares more than one parameter: Fresh 2's
  * take `ctx` alone (the request is `ctx.req`), and one written as Fresh 1's `(req, ctx)`
  * would be handed the context as its request.
@@ -213,13 +245,18 @@ function checkOneParameter(file: string, module: RouteModule): void {
  * 1's `(req, ctx)` shape is refused when its module is checked (at once for a module, on
  * first load for a loader).
  */
-export function compileRoutes(modules: Record<string, RouteSource>): RouteTable {
+export function compileRoutes(
+  modules: Record<string, RouteSource>,
+  options: CompileOptions = {},
+): RouteTable {
   const entries = Object.entries(modules).map(([file, source]) => ({
     file,
     load: loaderOf(file, source),
   }));
+  const beforeUse = options.beforeUse ?? (() => undefined);
   const special = (name: string) =>
     entries.filter(({ file }) => fileSegments(file).at(-1) === name).map(({ file, load }) => ({
+      file,
       folder: folderOf(file),
       load,
     })).sort((a, b) => a.folder.length - b.folder.length);
@@ -254,6 +291,13 @@ export function compileRoutes(modules: Record<string, RouteSource>): RouteTable 
             Promise.all(ownMiddlewares.map((m) => m.load())),
             Promise.all(ownLayouts.map((l) => l.load())),
           ]);
+          // After the modules: the islands they import are loaded by now, so this only
+          // finds them (an island's own import() started beside them would load it again).
+          await beforeUse([
+            file,
+            ...ownMiddlewares.map((m) => m.file),
+            ...ownLayouts.map((l) => l.file),
+          ]);
           let layouts = layoutModules;
           // A route opting out gets no layout; a layout opting out cuts off those above it.
           if (module.config?.skipInheritedLayouts) layouts = [];
@@ -269,7 +313,13 @@ export function compileRoutes(modules: Record<string, RouteSource>): RouteTable 
     routes.push(route);
   }
   routes.sort(compareRoutes);
-  const one = (name: string) => special(name).find((s) => s.folder.length === 0)?.load();
+  const atRoot = (name: string) => special(name).find((s) => s.folder.length === 0);
+  const one = (name: string) => atRoot(name)?.load();
+  const rootMiddlewareFiles = middlewareFiles.filter((m) => m.folder.length === 0);
+  const rootFiles = [
+    ...["_app", "_404", "_500"].flatMap((name) => atRoot(name)?.file ?? []),
+    ...rootMiddlewareFiles.map((m) => m.file),
+  ];
   let loadingRoot: Promise<RootParts> | null = null;
   const table: RouteTable = {
     routes,
@@ -279,10 +329,9 @@ export function compileRoutes(modules: Record<string, RouteSource>): RouteTable 
           one("_app"),
           one("_404"),
           one("_500"),
-          Promise.all(
-            middlewareFiles.filter((m) => m.folder.length === 0).map((m) => m.load()),
-          ),
+          Promise.all(rootMiddlewareFiles.map((m) => m.load())),
         ]);
+        await beforeUse(rootFiles);
         table.rootLoaded = {
           app,
           notFound,

@@ -16,7 +16,7 @@ import {
   page,
   type PageResponse,
 } from "./handlers.ts";
-import { installIslandHooks, registerIslands } from "./islands.ts";
+import { installIslandHooks, islandLoader, registerIslands } from "./islands.ts";
 import { renderDocument } from "./render.ts";
 import {
   type CompiledRoute,
@@ -85,7 +85,10 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
   installIslandHooks();
   setBuildId(options.build.buildId);
   registerIslands(manifest.islands);
-  const table = compileRoutes(manifest.routes);
+  // Islands given as loaders load with the first route whose files reach them.
+  const table = compileRoutes(manifest.routes, {
+    beforeUse: islandLoader(manifest.islands, manifest.routeIslands ?? {}),
+  });
   const defaultTitle = options.defaultTitle ?? "";
   const plain = options.plainErrors ?? (() => false);
   const validParam = options.validParam;

@@ -75,9 +75,22 @@ export interface IslandModule {
  */
 export type RouteSource = RouteModule | (() => Promise<RouteModule>);
 
+/**
+ * An island file in the manifest: its module, or (as `manifest.gen.ts` has them) a loader
+ * importing it, called before a page that can render it does (see {@link Manifest}).
+ */
+export type IslandSource = IslandModule | (() => Promise<IslandModule>);
+
 /** The generated manifest (`manifest.gen.ts`). */
 export interface Manifest {
   routes: Record<string, RouteSource>;
-  islands: Record<string, IslandModule>;
+  islands: Record<string, IslandSource>;
+  /**
+   * Per route file (page, `_app`, `_layout`, `_middleware`, `_404`, `_500`), the island
+   * files its imports reach, as the build found them: a route's islands are loaded and
+   * registered with its modules, so start-up loads none and a page loads only its own.
+   * Islands given as modules need no entry (they are registered at once).
+   */
+  routeIslands?: Record<string, string[]>;
   baseUrl: string;
 }

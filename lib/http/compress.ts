@@ -9,15 +9,58 @@
  * at a quality that is quick per request (build assets get the slow, best quality once,
  * at build time — {@linkcode precompress}).
  *
+ * `node:zlib` is imported after a new instance's first response ({@link loadZlib}, called by
+ * main.ts once that response is sent; a second compressible response starts it here): on
+ * Deno 2.9 the first `node:` module a process imports loads Node compatibility, ~20 ms of a
+ * cold start (Deno 2.5 has it in its snapshot). Until it has loaded, responses are gzipped
+ * by the built-in `CompressionStream` (under a millisecond for a page) — the same encoding
+ * rules, only gzip where brotli would follow.
+ *
  * @module
  */
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 /** The encodings Parley sends, best first. */
 export type Encoding = "br" | "gzip";
 
 /** Bodies shorter than this go out as they are: compression would not pay. */
 export const COMPRESS_MIN_BYTES = 1024;
+
+type Zlib = typeof import("node:zlib");
+
+let zlib: Zlib | null = null;
+let zlibLoading: Promise<Zlib> | null = null;
+/** Compressible responses sent before node:zlib started loading. */
+let coldResponses = 0;
+
+/**
+ * `node:zlib`, imported once (later calls share it); {@link encode} needs it loaded.
+ *
+ * @example
+ * ```ts
+ * await loadZlib();
+ * const br = encode(new TextEncoder().encode("hello ".repeat(500)), "br");
+ * ```
+ */
+export function loadZlib(): Promise<Zlib> {
+  zlibLoading ??= import("node:zlib").then((m) => zlib = m).catch((err) => {
+    zlibLoading = null;
+    throw err;
+  });
+  return zlibLoading;
+}
+
+/**
+ * True once `node:zlib` has loaded, so {@link encode} can run (a page cache hit that would
+ * encode goes through the app until then).
+ *
+ * @example
+ * ```ts
+ * if (!zlibLoaded()) await loadZlib();
+ * ```
+ */
+export function zlibLoaded(): boolean {
+  return zlib !== null;
+}
 
 /** Brotli quality per response: fast enough per request, most of the gain of 11. */
 const DYNAMIC_BROTLI_QUALITY = 5;
@@ -40,7 +83,8 @@ export function pickEncoding(acceptEncoding: string | null): Encoding | null {
   let picked = pickedEncodings.get(acceptEncoding);
   if (picked === undefined) {
     if (pickedEncodings.size >= PICKED_ENCODINGS_MAX) pickedEncodings.clear();
-    picked = parseAcceptEncoding(acceptEncoding);
+    const accepts = acceptance(acceptEncoding);
+    picked = accepts("br") ? "br" : accepts("gzip") ? "gzip" : null;
     pickedEncodings.set(acceptEncoding, picked);
   }
   return picked;
@@ -50,7 +94,8 @@ export function pickEncoding(acceptEncoding: string | null): Encoding | null {
 const PICKED_ENCODINGS_MAX = 64;
 const pickedEncodings = new Map<string, Encoding | null>();
 
-function parseAcceptEncoding(acceptEncoding: string): Encoding | null {
+/** Whether an `Accept-Encoding` header accepts an encoding (`q=0` refuses, `*` stands in). */
+function acceptance(acceptEncoding: string): (encoding: Encoding) => boolean {
   const q = new Map<string, number>();
   for (const part of acceptEncoding.toLowerCase().split(",")) {
     const [name, ...params] = part.trim().split(";").map((s) => s.trim());
@@ -59,10 +104,7 @@ function parseAcceptEncoding(acceptEncoding: string): Encoding | null {
     const value = qParam ? Number(qParam.slice(2)) : 1;
     q.set(name, Number.isFinite(value) ? value : 0);
   }
-  const accepts = (e: Encoding) => (q.get(e) ?? q.get("*") ?? 0) > 0;
-  if (accepts("br")) return "br";
-  if (accepts("gzip")) return "gzip";
-  return null;
+  return (e) => (q.get(e) ?? q.get("*") ?? 0) > 0;
 }
 
 /**
@@ -86,13 +128,17 @@ export function isCompressibleType(contentType: string | null): boolean {
 
 /**
  * Compress bytes with `encoding`; `best` spends build-time effort (brotli 11, gzip 9).
+ * Throws until {@link loadZlib} has resolved.
  *
  * @example
  * ```ts
+ * await loadZlib();
  * const br = encode(new TextEncoder().encode("hello ".repeat(500)), "br");
  * ```
  */
 export function encode(data: Uint8Array, encoding: Encoding, { best = false } = {}): Uint8Array {
+  if (!zlib) throw new Error("encode() needs node:zlib: await loadZlib() first");
+  const { brotliCompressSync, constants, gzipSync } = zlib;
   if (encoding === "br") {
     return new Uint8Array(brotliCompressSync(data, {
       params: {
@@ -155,9 +201,34 @@ export async function compressResponse(req: Request, res: Response): Promise<Res
   appendVary(headers, "Accept-Encoding");
   const init = { status: res.status, statusText: res.statusText, headers };
   if (body.length < COMPRESS_MIN_BYTES) return new Response(body as BodyInit, init);
+  if (!zlib) return await beforeZlib(req, body, headers, init);
   const compressed = encode(body, encoding);
   markEncoded(headers, encoding);
   return new Response(compressed as BodyInit, init);
+}
+
+/**
+ * A new instance's compressible response while `node:zlib` has not loaded: gzip from the
+ * built-in `CompressionStream` when accepted (else the body as it is), and `node:zlib`
+ * imported once this response is on its way (the module doc says why).
+ */
+async function beforeZlib(
+  req: Request,
+  body: Uint8Array,
+  headers: Headers,
+  init: ResponseInit,
+): Promise<Response> {
+  // The server imports node:zlib once the first response has been sent (main.ts, where a
+  // timer started sooner would cost the first response Node's timers); a second response
+  // before then starts it here, so every server gets there.
+  if (!zlibLoading && coldResponses++ > 0) setTimeout(() => loadZlib().catch(() => {}), 0);
+  if (!acceptance(req.headers.get("accept-encoding") ?? "")("gzip")) {
+    return new Response(body as BodyInit, init);
+  }
+  const stream = new Blob([body as BlobPart]).stream().pipeThrough(new CompressionStream("gzip"));
+  const gzipped = await new Response(stream).arrayBuffer();
+  markEncoded(headers, "gzip");
+  return new Response(gzipped, init);
 }
 
 /**
@@ -190,6 +261,7 @@ export function markEncoded(headers: Headers, encoding: Encoding): void {
  * ```
  */
 export async function precompress(path: string): Promise<Encoding[]> {
+  await loadZlib();
   const data = await Deno.readFile(path);
   if (data.length < COMPRESS_MIN_BYTES) return [];
   const written: Encoding[] = [];

@@ -1,9 +1,34 @@
 import assert from "node:assert/strict";
-import { compressResponse, pickEncoding } from "./compress.ts";
+import { compressResponse, loadZlib, pickEncoding, zlibLoaded } from "./compress.ts";
 
 const big = "<p>engines and heat</p>".repeat(200);
 const req = (init: RequestInit = {}) =>
   new Request("http://localhost/", { headers: { "accept-encoding": "br, gzip" }, ...init });
+
+// First in the file: nothing has loaded node:zlib yet in this module's process.
+Deno.test("a new instance's first compressible responses are gzipped without node:zlib, which loads after them", async () => {
+  assert.equal(zlibLoaded(), false);
+  const html = { "content-type": "text/html; charset=utf-8" };
+  const first = await compressResponse(req(), new Response(big, { headers: html }));
+  assert.equal(first.headers.get("content-encoding"), "gzip");
+  assert.equal(first.headers.get("vary"), "Accept-Encoding");
+  const unzipped = first.body!.pipeThrough(new DecompressionStream("gzip"));
+  assert.equal(await new Response(unzipped).text(), big);
+  // A client that takes br only gets the page as it is meanwhile.
+  const brOnly = await compressResponse(
+    req({ headers: { "accept-encoding": "br" } }),
+    new Response(big, { headers: html }),
+  );
+  assert.equal(brOnly.headers.get("content-encoding"), null);
+  assert.equal(await brOnly.text(), big);
+  // The second one started the import (a server starts it once its first is sent); once
+  // it is in, br as usual.
+  await new Promise((r) => setTimeout(r, 0));
+  await loadZlib();
+  assert.equal(zlibLoaded(), true);
+  const later = await compressResponse(req(), new Response(big, { headers: html }));
+  assert.equal(later.headers.get("content-encoding"), "br");
+});
 
 Deno.test("pickEncoding() prefers br, honours q=0 and *", () => {
   assert.equal(pickEncoding("gzip, deflate, br"), "br");
@@ -38,6 +63,7 @@ Deno.test("compressResponse() leaves event streams, encoded bodies, no-transform
 });
 
 Deno.test("compressResponse() compresses text over 1 KiB only, and always says Vary", async () => {
+  await loadZlib();
   const html = { "content-type": "text/html; charset=utf-8", vary: "Cookie" };
   const small = await compressResponse(req(), new Response("<p>hi</p>", { headers: html }));
   assert.equal(small.headers.get("content-encoding"), null);

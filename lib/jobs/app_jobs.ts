@@ -9,7 +9,8 @@
  *
  * Every kind is registered at once (a pass must know them all) but its code — the model
  * client, Markdown, search analysis… — is imported when a job of it first runs
- * ({@link lazyJobKind}): start-up loads none of it (main.ts's start-up budget). A kind's
+ * ({@link lazyJobKind}) through lib/import_on_use.ts: start-up neither loads nor analyses
+ * any of it (main.ts's start-up budget). A kind's
  * name, period and `canRun` are therefore stated here; a test checks them against the
  * kinds themselves.
  *
@@ -18,6 +19,10 @@
 import { embedOnWrites } from "../search/embed_on_write.ts";
 import type { Services } from "../services.ts";
 import { type JobKind, type JobRunner, jobRunner } from "./runner.ts";
+import { importOnUse } from "../import_on_use.ts";
+
+/** A kind's module, imported on its first run by a URL Deno's start-up graph does not follow. */
+const code = <T>(path: string) => importOnUse<T>(new URL(path, import.meta.url));
 
 /** What a pass needs of a kind before its code is loaded. */
 export interface LazyKindInfo {
@@ -79,44 +84,69 @@ export function appJobKinds(services: Services): JobKind<never>[] {
   const kinds: JobKind<never>[] = [
     lazyJobKind(
       { kind: "debate", canRun: withModel },
-      async () => (await import("../debates/job.ts")).debateJobKind(services),
+      async () =>
+        (await code<typeof import("../debates/job.ts")>("../debates/job.ts")).debateJobKind(
+          services,
+        ),
     ),
     lazyJobKind(
       { kind: "panel", canRun: withModel },
-      async () => (await import("../panel/job.ts")).panelJobKind(services),
+      async () =>
+        (await code<typeof import("../panel/job.ts")>("../panel/job.ts")).panelJobKind(services),
     ),
     lazyJobKind(
       { kind: "roundtable", canRun: withModel },
-      async () => (await import("../roundtables/job.ts")).roundtableJobKind(services),
+      async () =>
+        (await code<typeof import("../roundtables/job.ts")>("../roundtables/job.ts"))
+          .roundtableJobKind(services),
     ),
     lazyJobKind(
       { kind: "insights", canRun: withModel },
-      async () => (await import("../insights/job.ts")).insightsJobKind(services),
+      async () =>
+        (await code<typeof import("../insights/job.ts")>("../insights/job.ts")).insightsJobKind(
+          services,
+        ),
     ),
     lazyJobKind(
       { kind: "compact", every: COMPACT_EVERY_MS },
-      async () => (await import("../ops/compact.ts")).compactJobKind(services.now),
+      async () =>
+        (await code<typeof import("../ops/compact.ts")>("../ops/compact.ts")).compactJobKind(
+          services.now,
+        ),
     ),
     lazyJobKind(
       { kind: "fanout" },
-      async () => (await import("../notifications/fanout.ts")).fanoutJobKind(services.now),
+      async () =>
+        (await code<typeof import("../notifications/fanout.ts")>("../notifications/fanout.ts"))
+          .fanoutJobKind(services.now),
     ),
     lazyJobKind(
       { kind: "answer-order" },
-      async () => (await import("../community/answer_order_job.ts")).answerOrderJobKind(),
+      async () =>
+        (await code<typeof import("../community/answer_order_job.ts")>(
+          "../community/answer_order_job.ts",
+        )).answerOrderJobKind(),
     ),
     lazyJobKind(
       { kind: "account-deletion" },
-      async () => (await import("../account/delete_job.ts")).accountDeletionJobKind(services.now),
+      async () =>
+        (await code<typeof import("../account/delete_job.ts")>("../account/delete_job.ts"))
+          .accountDeletionJobKind(services.now),
     ),
     lazyJobKind(
       { kind: "search", every: services.searchJobEveryMs ?? SEARCH_EVERY_MS },
-      async () => (await import("../search/job.ts")).searchJobKind(services.searchJobEveryMs),
+      async () =>
+        (await code<typeof import("../search/job.ts")>("../search/job.ts")).searchJobKind(
+          services.searchJobEveryMs,
+        ),
     ),
     lazyJobKind(
       { kind: "avatar", every: services.avatarIntervalMs ?? AVATAR_EVERY_MS, canRun: withModel },
       async () =>
-        (await import("../avatar/job.ts")).avatarJobKind(services, services.avatarIntervalMs),
+        (await code<typeof import("../avatar/job.ts")>("../avatar/job.ts")).avatarJobKind(
+          services,
+          services.avatarIntervalMs,
+        ),
     ),
     lazyJobKind(
       {
@@ -124,16 +154,22 @@ export function appJobKinds(services: Services): JobKind<never>[] {
         every: EMBEDDINGS_EVERY_MS,
         canRun: () => services.embedder !== undefined,
       },
-      async () => (await import("../search/embedding_job.ts")).embeddingJobKind(services),
+      async () =>
+        (await code<typeof import("../search/embedding_job.ts")>("../search/embedding_job.ts"))
+          .embeddingJobKind(services),
     ),
     lazyJobKind(
       { kind: "sitemap-rolls", every: SITEMAP_ROLLS_EVERY_MS },
-      async () => (await import("../seo/sitemap_rolls.ts")).sitemapRollJobKind(services.now),
+      async () =>
+        (await code<typeof import("../seo/sitemap_rolls.ts")>("../seo/sitemap_rolls.ts"))
+          .sitemapRollJobKind(services.now),
     ),
     lazyJobKind(
       { kind: "debate-index-backfill", every: DEBATE_INDEX_BACKFILL_EVERY_MS },
       async () =>
-        (await import("../debates/time_index_backfill.ts")).debateIndexBackfillJobKind(
+        (await code<typeof import("../debates/time_index_backfill.ts")>(
+          "../debates/time_index_backfill.ts",
+        )).debateIndexBackfillJobKind(
           services.now,
         ),
     ),

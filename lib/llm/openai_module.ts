@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { importOnUse } from "../import_on_use.ts";
+
 type OpenAiModule = typeof import("openai");
 
 let loaded: OpenAiModule | null = null;
@@ -20,7 +22,8 @@ let loading: Promise<OpenAiModule> | null = null;
  * ```
  */
 export function openAiModule(): Promise<OpenAiModule> {
-  loading ??= import("openai").then((m) => loaded = m).catch((err) => {
+  // Not `import("openai")`: Deno would resolve the package at start-up (lib/import_on_use.ts).
+  loading ??= importOnUse<OpenAiModule>("openai").then((m) => loaded = m).catch((err) => {
     loading = null;
     throw err;
   });

@@ -8,6 +8,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { CACHE_HEADER } from "@/lib/http/page_cache.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { answer, ask, getAs, member, vote } from "../helpers/community.ts";
+import { loadZlib } from "@/lib/http/compress.ts";
 
 async function page(t: Awaited<ReturnType<typeof createTestApp>>, path: string, cookie = "") {
   const res = await t.request(path, { headers: cookie ? { cookie } : {} });
@@ -115,6 +116,8 @@ Deno.test("page cache: only 200 HTML without Set-Cookie is stored; themes are ke
 
 Deno.test("page cache: a hit carries the security headers and is compressed per Accept-Encoding, the same page in every encoding", async () => {
   const t = await createTestApp();
+  // An instance past its first responses (until node:zlib loads they are gzip: compress.ts).
+  await loadZlib();
   try {
     const ada = await member(t, "Ada");
     const id = await ask(t, ada, { title: "Compressed hits".padEnd(60, ".") });

@@ -9,7 +9,7 @@ import { isPublic } from "../visibility.ts";
 import { counterValue, getAll } from "../../kv/atomic.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
 import type { QuestionView } from "../questions/model.ts";
-import { listVoters } from "../votes.ts";
+import { listVoters } from "../voters.ts";
 import {
   DELETED_AUTHOR,
   type MessageRecord,

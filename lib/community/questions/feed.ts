@@ -18,6 +18,10 @@ import {
 } from "./model.ts";
 import { getQuestions, summarize } from "./read.ts";
 import { ALL_FEED, livePage, tagFeed } from "./holes.ts";
+import { importOnUse } from "../../import_on_use.ts";
+
+/** Search modules, imported by the first query with text (lib/import_on_use.ts says how). */
+const search = <T>(path: string) => importOnUse<T>(new URL(path, import.meta.url));
 
 /** How many of the newest questions the hot feed ranks. */
 export const HOT_WINDOW = 200;
@@ -152,7 +156,8 @@ const BLANK_QUERY: ParsedQuery = { words: [], phrases: [], unanswered: false };
  */
 async function parsedQuery(q: string): Promise<ParsedQuery> {
   if (!q.trim()) return BLANK_QUERY;
-  return (await import("../../search/query.ts")).parseQuery(q);
+  return (await search<typeof import("../../search/query.ts")>("../../search/query.ts"))
+    .parseQuery(q);
 }
 
 /**
@@ -286,7 +291,9 @@ async function searchFeed(
   const { page, limit } = query;
   const reorder = query.sort === "new" || query.sort === "hot";
   const want = reorder || unanswered ? SEARCH_REORDER_LIMIT : page * limit + 1;
-  const { searchQuestions } = await import("../../search/search.ts");
+  const { searchQuestions } = await search<typeof import("../../search/search.ts")>(
+    "../../search/search.ts",
+  );
   const found = await searchQuestions(kv, query.q ?? "", {
     want,
     tag: query.tag || undefined,

@@ -7,7 +7,7 @@
 import { VoterPrivacy } from "../vote_privacy.ts";
 import { counterValue, getAll } from "../../kv/atomic.ts";
 import { isLookupId, keys } from "../../kv/keys.ts";
-import { listVoters } from "../votes.ts";
+import { listVoters } from "../voters.ts";
 import { isPublic, maySee, type Viewer } from "../visibility.ts";
 import type { QuestionRecord, QuestionSnapshot, QuestionSummary, QuestionView } from "./model.ts";
 
