@@ -125,17 +125,24 @@ export async function createAgentKey(
  * ```
  */
 export async function listAgentKeys(kv: Deno.Kv, userId: string): Promise<AgentKeyInfo[]> {
-  const records: AgentKeyRecord[] = [];
+  const rows: Deno.KvEntry<AgentKeyRecord>[] = [];
   for await (const e of kv.list<AgentKeyRecord>({ prefix: keys.agentKeysByUserPrefix(userId) })) {
-    records.push(e.value);
+    rows.push(e);
   }
+  // Oldest first; two keys made in the same millisecond in the order they were committed
+  // (a row's versionstamp grows with each commit), not by their random ids.
+  const records = rows
+    .sort((a, b) =>
+      a.value.createdAt - b.value.createdAt ||
+      (a.versionstamp < b.versionstamp ? -1 : a.versionstamp > b.versionstamp ? 1 : 0)
+    )
+    .map((e) => e.value);
   // lastUsedAt is refreshed on the by-hash record only (one write per use).
   const live = records.length
     ? await kv.getMany<AgentKeyRecord[]>(records.map((r) => keys.agentKey(r.hash)))
     : [];
   return records
-    .map((r, i) => info({ ...r, lastUsedAt: live[i]?.value?.lastUsedAt ?? r.lastUsedAt }))
-    .sort((a, b) => a.createdAt - b.createdAt);
+    .map((r, i) => info({ ...r, lastUsedAt: live[i]?.value?.lastUsedAt ?? r.lastUsedAt }));
 }
 
 /**

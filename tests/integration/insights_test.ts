@@ -383,10 +383,15 @@ Deno.test("insights: two instances on one store asked at once start one job and 
       getAs(a, null, `/api/questions/${qid}/map`),
       getAs(b, null, `/api/questions/${qid}/map`),
     ]);
+    const statuses: string[] = [];
     for (const r of got) {
       assert.equal(r.status, 200);
-      assert.equal(MapResponse.parse(await r.json()).status, "generating");
+      statuses.push(MapResponse.parse(await r.json()).status);
     }
+    // The first read starts the job; on a busy machine it may be done before a later read
+    // is answered, which then sees the map itself.
+    assert.ok(statuses.includes("generating"), statuses.join());
+    assert.ok(statuses.every((s) => s === "generating" || s === "ready"), statuses.join());
     await waitForJobs();
     const done = MapResponse.parse(
       await (await getAs(b, null, `/api/questions/${qid}/map`)).json(),
