@@ -105,6 +105,7 @@ export class LruCache<K, V> {
     this.delete(key);
     const size = this.#sizeOf ? this.#sizeOf(key, value) : 0;
     if (size > this.#maxEntrySize) return value;
+    this.#dropExpired();
     this.#makeRoom(size);
     const expires = ttlMs === Infinity ? Infinity : this.#now() + ttlMs;
     this.#slots.set(key, { value, size, expires, used: false });
@@ -137,6 +138,20 @@ export class LruCache<K, V> {
     return this.#size;
   }
 
+  /**
+   * Drop expired entries from the old end, up to the first live one: an expired entry
+   * answers nothing, and without this it would hold its memory until the bounds pushed it
+   * out (a one-second cache of a hundred distinct pages kept them all for good).
+   */
+  #dropExpired(): void {
+    let now: number | undefined;
+    for (const [key, slot] of this.#slots) {
+      if (slot.expires === Infinity || slot.expires > (now ??= this.#now())) return;
+      this.#slots.delete(key);
+      this.#size -= slot.size;
+    }
+  }
+
   /** Drop entries from the old end until one more of `size` fits. */
   #makeRoom(size: number): void {
     let now: number | undefined;
@@ -165,6 +180,26 @@ export class LruCache<K, V> {
     }
     return slot;
   }
+}
+
+/**
+ * `text` as one flat string. A string built by concatenation (a render, a template
+ * literal) is a tree of pieces in V8, each piece an object of its own: kept in a cache,
+ * such a tree costs several times its characters (measured: 19 MB of tree nodes under
+ * 11 MB of text in the rendered-parts cache). Flattened, it costs one byte a character
+ * (two when it holds a character over U+00FF) plus a header, which is what a cache's byte
+ * bound counts. Converting a string to a number flattens it in place (V8's
+ * `String::Flatten`); the GC then drops the tree.
+ *
+ * @example
+ * ```ts
+ * const html = flatString(["<li>", "a", "</li>"].reduce((a, b) => a + b));
+ * html; // "<li>a</li>"
+ * ```
+ */
+export function flatString(text: string): string {
+  Number(text);
+  return text;
 }
 
 /**

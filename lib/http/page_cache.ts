@@ -25,7 +25,10 @@
  *   `ttlMs` old, so the text is right to the second it claims.
  *
  * Concurrent misses of one key share one render. The cache is bounded by entries and bytes
- * (least recently filled first out).
+ * (least recently filled first out): the bytes are everything an entry holds — its body
+ * and each compressed or Blob copy a hit made of it — and an expired entry is let go at
+ * the next store rather than when the bounds push it out, so in practice the cache holds
+ * the pages filled in the last `ttlMs`, and never more than `maxBytes`.
  *
  * Where it sits (lib/app.ts): {@link PageCache.serve} wraps the route *outside* the
  * security headers, so an entry holds the finished response; {@link PageCache.hit} answers
@@ -52,14 +55,19 @@ export interface PageCacheOptions {
   ttlMs?: number;
   /** Most entries kept. Default 500. */
   maxEntries?: number;
-  /** Most body bytes kept. Default 32 MiB. */
+  /** Most bytes kept: bodies and the copies made for hits. Default {@link PAGE_CACHE_BYTES}. */
   maxBytes?: number;
   /** Clock (ms) for expiry. Default `performance.now`. */
   now?: () => number;
 }
 
+/** The default byte bound of a {@link PageCache} (docs/decisions.md#memory). */
+export const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
+
 interface Entry {
   expires: number;
+  /** The body's bytes and those of its variants: the entry's share of the bound. */
+  bytes: number;
   status: number;
   headers: [string, string][];
   body: Uint8Array;
@@ -106,7 +114,7 @@ export class PageCache {
   constructor(opts: PageCacheOptions) {
     this.#ttl = opts.ttlMs ?? 1000;
     this.#maxEntries = opts.maxEntries ?? 500;
-    this.#maxBytes = opts.maxBytes ?? 32 * 1024 * 1024;
+    this.#maxBytes = opts.maxBytes ?? PAGE_CACHE_BYTES;
     this.#now = opts.now ?? (() => performance.now());
     this.#cookiePrefix = `${opts.sessionCookie}=`;
   }
@@ -146,7 +154,13 @@ export class PageCache {
     const encoding = entry.body.byteLength >= COMPRESS_MIN_BYTES
       ? pickEncoding(req.headers.get("accept-encoding"))
       : null;
-    const variant = entry.variants[encoding ?? "identity"] ??= variantOf(entry, encoding);
+    let variant = entry.variants[encoding ?? "identity"];
+    if (!variant) {
+      variant = entry.variants[encoding ?? "identity"] = variantOf(entry, encoding);
+      entry.bytes += variant.body.size;
+      this.#bytes += variant.body.size;
+      this.#evict();
+    }
     return new Response(variant.body, { status: entry.status, headers: variant.headers });
   }
 
@@ -187,6 +201,7 @@ export class PageCache {
       res.headers.forEach((v, k) => headers.push([k, v]));
       const entry: Entry = {
         expires: this.#now() + this.#ttl,
+        bytes: body.byteLength,
         status: res.status,
         headers,
         body,
@@ -234,19 +249,36 @@ export class PageCache {
       !/\bno-store\b|\bprivate\b/.test(res.headers.get("cache-control") ?? "");
   }
 
+  /** Bytes held now: bodies and the variants hits made of them. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   #store(key: string, entry: Entry): void {
     const old = this.#entries.get(key);
     if (old) {
-      this.#bytes -= old.body.byteLength;
+      this.#bytes -= old.bytes;
       this.#entries.delete(key);
     }
-    if (entry.body.byteLength > this.#maxBytes / 4) return;
+    // Entries are filled in expiry order (one TTL for all): the expired ones are in front.
+    const now = this.#now();
+    for (const [k, e] of this.#entries) {
+      if (e.expires > now) break;
+      this.#entries.delete(k);
+      this.#bytes -= e.bytes;
+    }
+    if (entry.bytes > this.#maxBytes / 4) return;
     this.#entries.set(key, entry);
-    this.#bytes += entry.body.byteLength;
+    this.#bytes += entry.bytes;
+    this.#evict();
+  }
+
+  /** Drop the oldest entries until both bounds hold. */
+  #evict(): void {
     while (this.#entries.size > this.#maxEntries || this.#bytes > this.#maxBytes) {
       const [k, e] = this.#entries.entries().next().value!;
       this.#entries.delete(k);
-      this.#bytes -= e.body.byteLength;
+      this.#bytes -= e.bytes;
     }
   }
 
