@@ -70,11 +70,11 @@ export const MARKDOWN_CACHE_ENTRIES = 5000;
 /**
  * Most bytes kept (docs/decisions.md#memory): two a UTF-16 code unit of key (the source)
  * and HTML, plus 128 an entry — an upper bound, since both are stored flat (one byte a
- * character unless the text has one over U+00FF). 8 MiB holds ~1,900 answers of 1 KB:
+ * character unless the text has one over U+00FF). 6 MiB holds ~1,400 answers of 1 KB:
  * the answers of the pages served lately (a page's parts are also kept whole in
  * lib/fresh/html_cache.ts, so this cache mostly saves work on pages with a changed part).
  */
-export const MARKDOWN_CACHE_BYTES = 8 * 1024 * 1024;
+export const MARKDOWN_CACHE_BYTES = 6 * 1024 * 1024;
 
 const cache = new LruCache<string, string>({
   maxEntries: MARKDOWN_CACHE_ENTRIES,

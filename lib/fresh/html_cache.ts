@@ -44,10 +44,10 @@ export class HtmlCache extends LruCache<string, string> {
   }
 }
 
-/** The process's cache of rendered parts: 4,000 entries, 16 MiB. */
+/** The process's cache of rendered parts: 4,000 entries, 12 MiB (docs/decisions.md#memory). */
 export const renderedParts: HtmlCache = new HtmlCache({
   maxEntries: 4000,
-  maxBytes: 16 * 1024 * 1024,
+  maxBytes: 12 * 1024 * 1024,
 });
 
 let sealed = 0;

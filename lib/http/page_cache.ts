@@ -62,7 +62,7 @@ export interface PageCacheOptions {
 }
 
 /** The default byte bound of a {@link PageCache} (docs/decisions.md#memory). */
-export const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
+export const PAGE_CACHE_BYTES = 8 * 1024 * 1024;
 
 interface Entry {
   expires: number;
