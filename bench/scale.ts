@@ -77,8 +77,8 @@ interface Point {
   heapLive: number;
   /** Distinct URLs the spread asked for. */
   spreadPages: number;
-  /** Each instance's RSS after warm-up, after the spread and after a full GC. */
-  runs?: number[][];
+  /** Each instance's {@link FIGURES}. */
+  instances?: number[][];
   extrapolated?: boolean;
 }
 
@@ -165,7 +165,7 @@ async function measureInstance(kvPath: string, c: Community | null, n: number): 
     rssSpread: least((p) => p.rssSpread),
     rssLive: least((p) => p.rssLive),
     heapLive: least((p) => p.heapLive),
-    runs: runs.map((p) => [p.rssWarm, p.rssSpread, p.rssLive]),
+    instances: runs.map((p) => FIGURES.map(([, f]) => f(p))),
   };
 }
 
@@ -278,13 +278,15 @@ function printPoint(p: Point): void {
     `  RSS after a spread of ${p.spreadPages} distinct pages   ${mb(p.rssSpread)}  (${
       mb(p.rssLive)
     } after a full GC, V8 heap ${mb(p.heapLive)})${
-      p.extrapolated ? "  [linear in the store, from the measured slope]" : ""
+      p.extrapolated
+        ? "  [each linear in the store at its measured slope; see the noise above]"
+        : ""
     }`,
   );
-  if (p.runs && p.runs.length > 1) {
+  if (p.instances && p.instances.length > 1) {
     console.log(
-      `  (least of ${p.runs.length} instances; each warm-up / spread / full GC: ${
-        p.runs.map((r) => r.map(mb).join(" / ")).join("; ")
+      `  (least of ${p.instances.length} instances; each warm-up / measured / spread / full GC: ${
+        p.instances.map((r) => r.slice(0, 4).map(mb).join(" / ")).join("; ")
       })`,
     );
   }
@@ -314,25 +316,51 @@ function extrapolate(a: Point, b: Point, n: number): Point {
     rssLive: linear(a.rssLive, b.rssLive),
     heapLive: linear(a.heapLive, b.heapLive),
     spreadPages: b.spreadPages,
-    runs: undefined,
+    instances: undefined,
     extrapolated: true,
   };
 }
 
-/** The slope of RSS over the store between the measured sizes, per 100k questions. */
+/** The memory figures of a point, by name, and how to read each from one instance. */
+const FIGURES: [string, (p: Point) => number][] = [
+  ["RSS after warm-up", (p) => p.rssWarm],
+  ["RSS after the measured requests", (p) => p.rssAfter],
+  ["RSS after the spread", (p) => p.rssSpread],
+  ["RSS after a full GC", (p) => p.rssLive],
+  ["V8 heap after a full GC", (p) => p.heapLive],
+];
+
+/**
+ * Each memory figure against the empty store and between the last two sizes: the change,
+ * the slope per 100k questions, 1M linear at that slope, and the noise — how far apart
+ * instances of one size landed — so a change within it reads as what it is.
+ */
 function printSlopes(base: Point, measured: Point[]): void {
   if (measured.length < 2) return;
   const [a, b] = [measured.at(-2)!, measured.at(-1)!];
-  const per100k = (x: number, y: number) =>
-    `${((y - x) / (b.questions - a.questions) * 100_000 / 1048576).toFixed(1)} MB`;
+  const n = (x: number) => x.toLocaleString("en");
   console.log(
-    `\nRSS slope ${a.questions.toLocaleString("en")} → ${b.questions.toLocaleString("en")} ` +
-      `questions, per 100k: after warm-up ${per100k(a.rssWarm, b.rssWarm)}, after the spread ` +
-      `${per100k(a.rssSpread, b.rssSpread)}, after a full GC ${per100k(a.rssLive, b.rssLive)} ` +
-      `(empty-store baseline this run: ${mb(base.rssWarm)} after warm-up, ${
-        mb(base.rssSpread)
-      } after the spread, ${mb(base.rssLive)} after a full GC)`,
+    `\nMemory against the store (least of ${REPEATS} instances each; MB): empty store / ` +
+      `${n(a.questions)} / ${n(b.questions)} questions; change; per 100k; 1M linear; noise`,
   );
+  FIGURES.forEach(([name, f], i) => {
+    const change = f(b) - f(a);
+    const slope = change / (b.questions - a.questions);
+    const linear = Math.max(f(b), f(b) + slope * (1_000_000 - b.questions));
+    const spreadOf = (p: Point) =>
+      p.instances
+        ? Math.max(...p.instances.map((r) => r[i])) - Math.min(...p.instances.map((r) => r[i]))
+        : 0;
+    const noise = Math.max(spreadOf(a), spreadOf(b));
+    const m = (x: number) => (x / 1048576).toFixed(0);
+    console.log(
+      `  ${name.padEnd(32)} ${m(f(base))} / ${m(f(a))} / ${m(f(b))}; ${change >= 0 ? "+" : ""}${
+        m(change)
+      }; ${(slope * 100_000 / 1048576).toFixed(1)}; ${m(linear)}; ±${m(noise)}${
+        Math.abs(change) <= noise ? "  (within the noise: flat)" : ""
+      }`,
+    );
+  });
 }
 
 /**
