@@ -279,7 +279,7 @@ function printPoint(p: Point): void {
       mb(p.rssLive)
     } after a full GC, V8 heap ${mb(p.heapLive)})${
       p.extrapolated
-        ? "  [each linear in the store at its measured slope; see the noise above]"
+        ? "  [linear at the measured slope, or kept where the change was within the noise]"
         : ""
     }`,
   );
@@ -294,31 +294,47 @@ function printPoint(p: Point): void {
 
 /**
  * The next size from the last two points. Latencies grow by the last decade's change per
- * decade; bytes per question are kept; RSS grows linearly with the store at the slope
- * measured between the two points (never below the last point) — nothing held in
- * memory should scale with the store, so a flat slope is the claim this checks.
+ * decade; bytes per question are kept; each memory figure grows linearly with the store at
+ * the slope measured between the two points (never below the last point), unless its
+ * change lies within the noise between instances of one size ({@link noiseOf}): then no
+ * slope was measured, and the figure is kept (the table of {@link printSlopes} still shows
+ * the linear value). Nothing held in memory should scale with the store: a flat slope is
+ * the claim this checks.
  */
 function extrapolate(a: Point, b: Point, n: number): Point {
   const decades = Math.log10(n / b.questions) / Math.log10(b.questions / a.questions);
   const grow = (x: number, y: number) => Math.max(y, y + (y - x) * decades);
   const lat = (x: Latency, y: Latency) => ({ p50: grow(x.p50, y.p50), p99: grow(x.p99, y.p99) });
-  const linear = (x: number, y: number) =>
-    Math.max(y, y + (y - x) / (b.questions - a.questions) * (n - b.questions));
+  const memory = (i: number) => {
+    const f = FIGURES[i][1];
+    const change = f(b) - f(a);
+    if (Math.abs(change) <= noiseOf(a, b, i)) return f(b);
+    return Math.max(f(b), f(b) + change / (b.questions - a.questions) * (n - b.questions));
+  };
   return {
     questions: n,
     bytesPerQuestion: b.bytesPerQuestion,
     feed: lat(a.feed, b.feed),
     question: lat(a.question, b.question),
     search: lat(a.search, b.search),
-    rssWarm: linear(a.rssWarm, b.rssWarm),
-    rssAfter: linear(a.rssAfter, b.rssAfter),
-    rssSpread: linear(a.rssSpread, b.rssSpread),
-    rssLive: linear(a.rssLive, b.rssLive),
-    heapLive: linear(a.heapLive, b.heapLive),
+    rssWarm: memory(0),
+    rssAfter: memory(1),
+    rssSpread: memory(2),
+    rssLive: memory(3),
+    heapLive: memory(4),
     spreadPages: b.spreadPages,
     instances: undefined,
     extrapolated: true,
   };
+}
+
+/** How far apart instances of one size landed on figure `i`, the larger of two sizes'. */
+function noiseOf(a: Point, b: Point, i: number): number {
+  const spreadOf = (p: Point) =>
+    p.instances
+      ? Math.max(...p.instances.map((r) => r[i])) - Math.min(...p.instances.map((r) => r[i]))
+      : 0;
+  return Math.max(spreadOf(a), spreadOf(b));
 }
 
 /** The memory figures of a point, by name, and how to read each from one instance. */
@@ -347,11 +363,7 @@ function printSlopes(base: Point, measured: Point[]): void {
     const change = f(b) - f(a);
     const slope = change / (b.questions - a.questions);
     const linear = Math.max(f(b), f(b) + slope * (1_000_000 - b.questions));
-    const spreadOf = (p: Point) =>
-      p.instances
-        ? Math.max(...p.instances.map((r) => r[i])) - Math.min(...p.instances.map((r) => r[i]))
-        : 0;
-    const noise = Math.max(spreadOf(a), spreadOf(b));
+    const noise = noiseOf(a, b, i);
     const m = (x: number) => (x / 1048576).toFixed(0);
     console.log(
       `  ${name.padEnd(32)} ${m(f(base))} / ${m(f(a))} / ${m(f(b))}; ${change >= 0 ? "+" : ""}${
