@@ -1,6 +1,6 @@
 /** The bounded LRU/TTL map and the per-store helper every process-local cache uses. */
 import assert from "node:assert/strict";
-import { LruCache, perStore } from "@/lib/cache.ts";
+import { approximateBytes, flatString, LruCache, perStore } from "@/lib/cache.ts";
 
 Deno.test("LruCache drops the least recently used entry first: a lookup makes an entry recent", () => {
   const cache = new LruCache<string, number>({ maxEntries: 2 });
@@ -80,6 +80,65 @@ Deno.test("LruCache entries expire after the cache's TTL or the one given to set
   now += 1;
   assert.equal(cache.get("default"), undefined);
   assert.equal(cache.size, 0, "an expired entry looked up is dropped");
+});
+
+Deno.test("LruCache lets go of expired entries at the old end when it stores, not when its bounds fill", () => {
+  let now = 0;
+  const cache = new LruCache<string, string>({
+    maxEntries: 1000,
+    maxSize: 1 << 20,
+    sizeOf: (_k, v) => v.length,
+    now: () => now,
+  });
+  for (let i = 0; i < 100; i++) cache.set(`page${i}`, "x".repeat(1000), 1000);
+  assert.equal(cache.totalSize, 100_000);
+  now += 1000;
+  cache.set("next", "y", 1000);
+  assert.equal(cache.size, 1, "the hundred expired pages went with the next store");
+  assert.equal(cache.totalSize, 1);
+  cache.set("kept", "z");
+  now += 5000;
+  cache.set("later", "w");
+  assert.equal(cache.peek("kept"), "z", "an entry without a TTL stays");
+  assert.equal(cache.size, 2, "the expired entry in front of it went");
+});
+
+Deno.test("LruCache.resize() counts a size known later and restores the bounds, the entry itself included", () => {
+  const cache = new LruCache<string, string>({ maxEntries: 10, maxSize: 100, maxEntrySize: 50 });
+  for (const k of ["a", "b", "c"]) cache.set(k, k);
+  assert.equal(cache.totalSize, 0);
+  assert.ok(cache.resize("a", 40));
+  assert.ok(cache.resize("b", 40));
+  assert.equal(cache.totalSize, 80);
+  assert.ok(cache.resize("c", 40), "c stays; the oldest goes");
+  assert.equal(cache.peek("a"), undefined);
+  assert.equal(cache.totalSize, 80);
+  assert.equal(cache.resize("b", 51), false, "over maxEntrySize: dropped");
+  assert.equal(cache.peek("b"), undefined);
+  assert.equal(cache.totalSize, 40);
+  assert.equal(cache.resize("gone", 1), false);
+});
+
+Deno.test("approximateBytes() counts strings at two bytes a code unit and every container's entries", () => {
+  assert.equal(approximateBytes("abc"), 22);
+  assert.equal(approximateBytes({ title: "Why KV?", votes: 3 }), 70);
+  assert.equal(approximateBytes([1, "a"]), 16 + (8 + 8) + (8 + 18));
+  assert.equal(approximateBytes(new Map([["k", 1]])), 16 + 16 + 18 + 8);
+  const long = { messages: Array.from({ length: 30 }, () => ({ content: "x".repeat(10_000) })) };
+  assert.ok(approximateBytes(long) > 30 * 20_000, "thirty long answers count their text");
+  const deep: Record<string, unknown> = {};
+  let at = deep;
+  for (let i = 0; i < 100; i++) at = (at.next = {}) as Record<string, unknown>;
+  assert.ok(approximateBytes(deep) < 1000, "depth is bounded");
+});
+
+Deno.test("flatString() returns the same text", () => {
+  let html = "";
+  for (let i = 0; i < 1000; i++) html += `<li>${i}</li>`;
+  const flat = flatString(html);
+  assert.equal(flat, html);
+  assert.equal(flat.length, html.length);
+  assert.equal(flatString("12"), "12");
 });
 
 Deno.test("perStore() makes one value per store on first use, with the first call's arguments", async () => {

@@ -7,7 +7,7 @@
  *
  * Markdown is rendered once per distinct text: results live in a bounded LRU (lib/cache.ts)
  * keyed by the source and the id prefix (at most {@link MARKDOWN_CACHE_ENTRIES} entries and
- * {@link MARKDOWN_CACHE_BYTES} UTF-16 code units of source + HTML), so a question page with
+ * {@link MARKDOWN_CACHE_BYTES} bytes of source + HTML, both kept flat), so a question page with
  * 30 answers parses nothing on its second load; an edit is a new text, hence a new key. The
  * micromark extensions are built once at module load, not per call.
  *
@@ -15,7 +15,7 @@
  */
 import { micromark } from "micromark";
 import { gfm, gfmHtml } from "micromark-extension-gfm";
-import { LruCache } from "./cache.ts";
+import { flatString, LruCache } from "./cache.ts";
 import { tagKey } from "./community/questions/model.ts";
 import { TAG_MAX_LENGTH } from "./input_limits.ts";
 
@@ -61,18 +61,25 @@ export function renderMarkdown(
 ): string {
   const rel = opts.newAccount ? NEW_ACCOUNT_LINK_REL : LINK_REL;
   const key = `${idPrefix}\u0000${rel}\u0000${text}`;
-  return cache.get(key) ?? cache.set(key, renderUncached(text, idPrefix, rel));
+  return cache.get(key) ??
+    cache.set(flatString(key), flatString(renderUncached(text, idPrefix, rel)));
 }
 
 /** Most rendered texts kept. */
 export const MARKDOWN_CACHE_ENTRIES = 5000;
-/** Most UTF-16 code units (keys + HTML) kept: about 32 MB at two bytes each. */
-export const MARKDOWN_CACHE_BYTES = 16_000_000;
+/**
+ * Most bytes kept (docs/decisions.md#memory): two a UTF-16 code unit of key (the source)
+ * and HTML, plus 128 an entry — an upper bound, since both are stored flat (one byte a
+ * character unless the text has one over U+00FF). 6 MiB holds ~1,400 answers of 1 KB:
+ * the answers of the pages served lately (a page's parts are also kept whole in
+ * lib/fresh/html_cache.ts, so this cache mostly saves work on pages with a changed part).
+ */
+export const MARKDOWN_CACHE_BYTES = 6 * 1024 * 1024;
 
 const cache = new LruCache<string, string>({
   maxEntries: MARKDOWN_CACHE_ENTRIES,
   maxSize: MARKDOWN_CACHE_BYTES,
-  sizeOf: (key, html) => key.length + html.length,
+  sizeOf: (key, html) => 2 * (key.length + html.length) + 128,
   // One huge text may not flush the rest.
   maxEntrySize: MARKDOWN_CACHE_BYTES / 100,
 });
@@ -94,8 +101,9 @@ export function markdownCacheStats(): {
 let syntaxBuilds = 0;
 let htmlBuilds = 0;
 const GFM = (syntaxBuilds++, gfm());
-// Prefixes are per post id: keep the table bounded.
-const htmlExtensions = new LruCache<string, ReturnType<typeof gfmHtml>>({ maxEntries: 1000 });
+// Prefixes are per post id: keep the table bounded (an extension is ~1 KB of closures, and
+// only a cache miss needs one).
+const htmlExtensions = new LruCache<string, ReturnType<typeof gfmHtml>>({ maxEntries: 200 });
 
 function gfmHtmlFor(idPrefix: string): ReturnType<typeof gfmHtml> {
   let ext = htmlExtensions.get(idPrefix);

@@ -3,18 +3,30 @@
  * store. Concurrent misses share one load, and writes made through this process drop
  * the cache at once, so a person sees their own question, answer or vote on the next
  * load; writes by other instances show within the TTL. Nothing here is needed by
- * another instance (docs/decisions.md#storage): losing it only costs a KV read. When the map is full,
- * the least recently used entry goes (lib/cache.ts).
+ * another instance (docs/decisions.md#storage): losing it only costs a KV read. The map is
+ * bounded by entries and by bytes ({@link MAX_BYTES}: a loaded value is counted by
+ * `approximateBytes` once it resolves — a thread page of 30 long answers is ~600 KB, so a
+ * count alone would allow 120 MB); when it is full, the least recently used entry goes
+ * (lib/cache.ts), and an expired entry goes at the next store.
  *
  * @module
  */
-import { LruCache, perStore } from "../cache.ts";
+import { approximateBytes, LruCache, perStore } from "../cache.ts";
 
 /** Most entries kept per store (queries are user-controlled, so the map is bounded). */
 export const MAX_ENTRIES = 200;
+/** Most bytes of loaded values kept per store (docs/decisions.md#memory). */
+export const MAX_BYTES = 6 * 1024 * 1024;
 
 /** Each store's loads under way or done, by key (expiring per entry). */
-const reads = perStore(() => new LruCache<string, Promise<unknown>>({ maxEntries: MAX_ENTRIES }));
+const reads = perStore(() =>
+  new LruCache<string, Promise<unknown>>({
+    maxEntries: MAX_ENTRIES,
+    maxSize: MAX_BYTES,
+    // A load under way counts nothing until it resolves (then `resize`).
+    maxEntrySize: MAX_BYTES / 4,
+  })
+);
 
 /**
  * The value cached under `key`, loading it with `load` when missing or older than
@@ -45,9 +57,14 @@ export function cachedRead<T>(
   if (hit) return hit as Promise<T>;
   const value = load();
   entries.set(key, value, ttlMs);
-  value.catch(() => {
-    if (entries.peek(key) === value) entries.delete(key);
-  });
+  value.then(
+    (loaded) => {
+      if (entries.peek(key) === value) entries.resize(key, approximateBytes(loaded));
+    },
+    () => {
+      if (entries.peek(key) === value) entries.delete(key);
+    },
+  );
   return value;
 }
 
@@ -69,6 +86,19 @@ export async function cachedJson(
 ): Promise<Response> {
   const body = await cachedRead(kv, `json:${key}`, ttlMs, async () => JSON.stringify(await load()));
   return new Response(body, { headers: { "content-type": "application/json" } });
+}
+
+/**
+ * Bytes of loaded values a store's read cache holds now (for tests and the bench).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * readCacheBytes(kv) <= MAX_BYTES; // true
+ * ```
+ */
+export function readCacheBytes(kv: Deno.Kv): number {
+  return reads(kv).totalSize;
 }
 
 /**

@@ -9,11 +9,16 @@
  */
 import { h, type VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { LruCache } from "../cache.ts";
+import { flatString, LruCache } from "../cache.ts";
+
+/** What an entry costs besides its text: the slot, the map's share, two string headers. */
+const ENTRY_OVERHEAD_BYTES = 128;
 
 /**
  * A bounded map from key to HTML ({@link LruCache}), sized in bytes: two a UTF-16 code
- * unit of key and HTML. An entry over an eighth of `maxBytes` is not kept.
+ * unit of key and HTML plus {@link ENTRY_OVERHEAD_BYTES}, which holds because both are
+ * stored flat ({@link flatString}: a render is a tree of concatenated pieces that cost
+ * more than the text). An entry over an eighth of `maxBytes` is not kept.
  *
  * @example
  * ```ts
@@ -29,15 +34,20 @@ export class HtmlCache extends LruCache<string, string> {
       maxEntries,
       maxSize: maxBytes,
       maxEntrySize: maxBytes / 8,
-      sizeOf: (key, html) => 2 * (key.length + html.length),
+      sizeOf: (key, html) => 2 * (key.length + html.length) + ENTRY_OVERHEAD_BYTES,
     });
+  }
+
+  /** Keep `html` (flattened) under `key` (flattened); returns the HTML. */
+  override set(key: string, html: string, ttlMs?: number): string {
+    return super.set(flatString(key), flatString(html), ttlMs);
   }
 }
 
-/** The process's cache of rendered parts: 4,000 entries, 16 MiB. */
+/** The process's cache of rendered parts: 4,000 entries, 12 MiB (docs/decisions.md#memory). */
 export const renderedParts: HtmlCache = new HtmlCache({
   maxEntries: 4000,
-  maxBytes: 16 * 1024 * 1024,
+  maxBytes: 12 * 1024 * 1024,
 });
 
 let sealed = 0;

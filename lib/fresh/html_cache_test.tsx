@@ -15,12 +15,12 @@ Deno.test("HtmlCache keeps at most maxEntries, dropping the oldest first", () =>
 });
 
 Deno.test("HtmlCache stays under maxBytes and refuses an entry too big to be worth keeping", () => {
-  const cache = new HtmlCache({ maxEntries: 100, maxBytes: 800 });
+  const cache = new HtmlCache({ maxEntries: 100, maxBytes: 2000 });
   for (let i = 0; i < 10; i++) cache.set(`k${i}`, "x".repeat(40));
-  // 2 bytes a code unit: (2 + 40) * 2 = 84 bytes an entry, so 9 fit in 800.
+  // 2 bytes a code unit and 128 an entry: (2 + 40) * 2 + 128 = 212 bytes, so 9 fit in 2000.
   assert.equal(cache.size, 9);
   assert.equal(cache.get("k0"), undefined);
-  cache.set("big", "y".repeat(100)); // 204 bytes > 800 / 8
+  cache.set("big", "y".repeat(100)); // 334 bytes > 2000 / 8
   assert.equal(cache.get("big"), undefined);
 });
 

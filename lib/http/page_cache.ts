@@ -25,7 +25,12 @@
  *   `ttlMs` old, so the text is right to the second it claims.
  *
  * Concurrent misses of one key share one render. The cache is bounded by entries and bytes
- * (least recently filled first out).
+ * (least recently filled first out): the bytes are everything an entry holds — its body
+ * and each compressed copy a hit made of it — and an expired entry is let go at the next
+ * store rather than when the bounds push it out, so in practice the cache holds the pages
+ * filled in the last `ttlMs`, and never more than `maxBytes` — but for one `ttlMs` after a
+ * write drops the cache, when the dropped pages are kept aside (up to `maxBytes` more) so
+ * that a refill rendering the same bytes keeps their compressed copies.
  *
  * Where it sits (lib/app.ts): {@link PageCache.serve} wraps the route *outside* the
  * security headers, so an entry holds the finished response; {@link PageCache.hit} answers
@@ -66,14 +71,21 @@ export interface PageCacheOptions {
   ttlMs?: number;
   /** Most entries kept. Default 500. */
   maxEntries?: number;
-  /** Most body bytes kept. Default 32 MiB. */
+  /** Most bytes kept: bodies and the copies made for hits. Default {@link PAGE_CACHE_BYTES}. */
   maxBytes?: number;
   /** Clock (ms) for expiry. Default `performance.now`. */
   now?: () => number;
 }
 
+/** The default byte bound of a {@link PageCache} (docs/decisions.md#memory). */
+export const PAGE_CACHE_BYTES = 8 * 1024 * 1024;
+
 interface Entry {
+  /** Its cache key. */
+  key: string;
   expires: number;
+  /** The body's bytes and those of its variants: the entry's share of the bound. */
+  bytes: number;
   status: number;
   headers: [string, string][];
   body: Uint8Array;
@@ -90,6 +102,8 @@ interface Entry {
 interface Variant {
   template: Response;
   best: boolean;
+  /** Its body's length: its share of the cache's byte bound. */
+  bytes: number;
 }
 
 /**
@@ -120,6 +134,8 @@ export class PageCache {
   #entries = new Map<string, Entry>();
   /** The entries from before the last drop: a refill of the same bytes keeps their variants. */
   #retired = new Map<string, Entry>();
+  /** When {@link PageCache.drop}'s retired entries stop being useful (one TTL after it). */
+  #retiredUntil = 0;
   readonly #pending = new Map<string, Promise<Entry | null>>();
   readonly #ttl: number;
   readonly #maxEntries: number;
@@ -135,7 +151,7 @@ export class PageCache {
   constructor(opts: PageCacheOptions) {
     this.#ttl = opts.ttlMs ?? 1000;
     this.#maxEntries = opts.maxEntries ?? 500;
-    this.#maxBytes = opts.maxBytes ?? 32 * 1024 * 1024;
+    this.#maxBytes = opts.maxBytes ?? PAGE_CACHE_BYTES;
     this.#now = opts.now ?? (() => performance.now());
     this.#cookiePrefix = `${opts.sessionCookie}=`;
   }
@@ -240,7 +256,9 @@ export class PageCache {
       const headers: [string, string][] = [];
       res.headers.forEach((v, k) => headers.push([k, v]));
       const entry: Entry = {
+        key,
         expires: this.#now() + this.#ttl,
+        bytes: body.byteLength,
         status: res.status,
         headers,
         body,
@@ -267,6 +285,7 @@ export class PageCache {
     if (this.#entries.size === 0) return;
     this.stats.drops++;
     this.#retired = this.#entries;
+    this.#retiredUntil = this.#now() + this.#ttl;
     this.#entries = new Map();
     this.#bytes = 0;
   }
@@ -291,19 +310,37 @@ export class PageCache {
       !/\bno-store\b|\bprivate\b/.test(res.headers.get("cache-control") ?? "");
   }
 
+  /** Bytes held now: bodies and the variants hits made of them. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   #store(key: string, entry: Entry): void {
     const old = this.#entries.get(key);
     if (old) {
-      this.#bytes -= old.body.byteLength;
+      this.#bytes -= old.bytes;
       this.#entries.delete(key);
     }
-    if (entry.body.byteLength > this.#maxBytes / 4) return;
+    // Entries are filled in expiry order (one TTL for all): the expired ones are in front.
+    const now = this.#now();
+    if (this.#retired.size > 0 && now > this.#retiredUntil) this.#retired = new Map();
+    for (const [k, e] of this.#entries) {
+      if (e.expires > now) break;
+      this.#entries.delete(k);
+      this.#bytes -= e.bytes;
+    }
+    if (entry.bytes > this.#maxBytes / 4) return;
     this.#entries.set(key, entry);
-    this.#bytes += entry.body.byteLength;
+    this.#bytes += entry.bytes;
+    this.#evict();
+  }
+
+  /** Drop the oldest entries until both bounds hold. */
+  #evict(): void {
     while (this.#entries.size > this.#maxEntries || this.#bytes > this.#maxBytes) {
       const [k, e] = this.#entries.entries().next().value!;
       this.#entries.delete(k);
-      this.#bytes -= e.body.byteLength;
+      this.#bytes -= e.bytes;
     }
   }
 
@@ -323,11 +360,11 @@ export class PageCache {
       // A variant made fast is made again at the best quality once the bytes proved stable.
       if (encoding === "identity" || variant.best === best) {
         entry.variants[encoding as Encoding | "identity"] = variant;
+        entry.bytes += variant.bytes;
       }
     }
   }
 
-  /** `entry`'s answer for `req`'s `Accept-Encoding`: a clone of its variant's response. */
   /** The encoding a hit on `entry` would need for `req` that it has not made yet, or null. */
   #wantsEncoding(entry: Entry, req: Request): Encoding | null {
     if (entry.body.byteLength < COMPRESS_MIN_BYTES) return null;
@@ -335,6 +372,10 @@ export class PageCache {
     return encoding && !entry.variants[encoding] ? encoding : null;
   }
 
+  /**
+   * `entry`'s answer for `req`'s `Accept-Encoding`: a clone of its variant's response (a
+   * variant made now counts against the byte bound while the entry is held).
+   */
   #answer(entry: Entry, req: Request, how: "hit" | "miss"): Response {
     let encoding = entry.body.byteLength >= COMPRESS_MIN_BYTES
       ? pickEncoding(req.headers.get("accept-encoding"))
@@ -342,7 +383,15 @@ export class PageCache {
     // Before node:zlib has loaded (a new instance's first responses) a page goes out as it
     // is; on the app's path compress.ts then gzips it without node:zlib.
     if (encoding && !entry.variants[encoding] && !zlibLoaded()) encoding = null;
-    const variant = entry.variants[encoding ?? "identity"] ??= variantOf(entry, encoding);
+    let variant = entry.variants[encoding ?? "identity"];
+    if (!variant) {
+      variant = entry.variants[encoding ?? "identity"] = variantOf(entry, encoding);
+      entry.bytes += variant.bytes;
+      if (this.#entries.get(entry.key) === entry) {
+        this.#bytes += variant.bytes;
+        this.#evict();
+      }
+    }
     const res = variant.template.clone();
     if (how === "miss") res.headers.set(CACHE_HEADER, "miss");
     return res;
@@ -389,8 +438,12 @@ function variantOf(entry: Entry, encoding: Encoding | null): Variant {
   headers.set(CACHE_HEADER, "hit");
   appendVary(headers, "Accept-Encoding");
   const init = { status: entry.status, headers };
-  if (!encoding) return { template: new Response(entry.body as BodyInit, init), best: false };
+  if (!encoding) {
+    // The identity response shares the entry's body: no bytes of its own.
+    return { template: new Response(entry.body as BodyInit, init), best: false, bytes: 0 };
+  }
   const best = wantsBest(entry);
   markEncoded(headers, encoding);
-  return { template: new Response(encode(entry.body, encoding, { best }) as BodyInit, init), best };
+  const body = encode(entry.body, encoding, { best });
+  return { template: new Response(body as BodyInit, init), best, bytes: body.byteLength };
 }

@@ -224,6 +224,30 @@ Deno.test("PageCache: bounded by entries and bytes, the least recently filled ou
   assert.equal(byBytes.cache.hit(get("/big")), null, "too big to keep");
 });
 
+Deno.test("PageCache: its byte bound counts the copies hits make, and expired pages are let go at the next store", async () => {
+  await loadZlib();
+  const c = setup({ maxBytes: 64_000 });
+  const html = (i: number) =>
+    `<main>${Array.from({ length: 400 }, (_, j) => `<p>${i}:${j * 7919}</p>`).join("")}</main>`;
+  for (let i = 0; i < 20; i++) await serve(c, get(`/p${i}`), c.page(html(i)));
+  assert.ok(c.cache.bytes <= 64_000, `${c.cache.bytes} bytes held`);
+  const before = c.cache.bytes;
+  const size = c.cache.size;
+  // Hits ask for every encoding: each copy counts, and the bound still holds.
+  for (let i = 0; i < 20; i++) {
+    for (const accept of ["br", "gzip", "identity"]) {
+      c.cache.hit(get(`/p${i}`, { "accept-encoding": accept }));
+    }
+  }
+  assert.ok(c.cache.bytes > before || c.cache.size < size, "the copies were counted");
+  assert.ok(c.cache.bytes <= 64_000, `${c.cache.bytes} bytes held after the hits`);
+
+  c.advance(1_000);
+  await serve(c, get("/fresh"), c.page("<p>fresh</p>"));
+  assert.equal(c.cache.size, 1, "only the page filled now is held");
+  assert.equal(c.cache.bytes, "<p>fresh</p>".length);
+});
+
 Deno.test("PageCache.hit(): the stored page per Accept-Encoding — brotli, gzip or as is — the same bytes decoded, small pages never compressed", async () => {
   const c = setup();
   const html = `<!doctype html><main>${"<p>An answer about KV.</p>".repeat(200)}</main>`;

@@ -23,7 +23,12 @@ const TYPES: Record<string, string> = {
   map: "application/json",
 };
 
-const cache = new Map<string, Uint8Array | null>();
+/**
+ * The build's files read so far, by path: bounded by the build folder (~0.6 MB). A path
+ * with no file is not remembered — the URL is the visitor's to choose, so remembering
+ * misses would grow without end.
+ */
+const cache = new Map<string, Uint8Array>();
 
 /**
  * The response for `/_parley/<buildId>/<file>`, or null when there is no such file.
@@ -55,14 +60,13 @@ export async function serveBuildAsset(
 }
 
 async function readCached(path: string): Promise<Uint8Array | null> {
-  let body = cache.get(path);
-  if (body === undefined) {
-    try {
-      body = await Deno.readFile(path);
-    } catch {
-      body = null;
-    }
+  const known = cache.get(path);
+  if (known) return known;
+  try {
+    const body = await Deno.readFile(path);
     cache.set(path, body);
+    return body;
+  } catch {
+    return null;
   }
-  return body;
 }
