@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { addToCounter, invertTime, updateAtomically } from "../kv/atomic.ts";
+import { addToCounter, getAll, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
 import type { HitLog } from "../limits/window.ts";
 import { keys } from "../kv/keys.ts";
@@ -145,11 +145,7 @@ export async function favoriteStatuses(
   ids: string[],
 ): Promise<Record<string, boolean>> {
   const out: Record<string, boolean> = {};
-  const chunks: string[][] = [];
-  for (let i = 0; i < ids.length; i += 10) chunks.push(ids.slice(i, i + 10));
-  await Promise.all(chunks.map(async (chunk) => {
-    const entries = await kv.getMany(chunk.map((id) => keys.favorite(userId, targetType, id)));
-    entries.forEach((e, i) => out[chunk[i]] = e.value !== null);
-  }));
+  const entries = await getAll(kv, ids.map((id) => keys.favorite(userId, targetType, id)));
+  entries.forEach((e, i) => out[ids[i]] = e.value !== null);
   return out;
 }

@@ -27,7 +27,7 @@
  */
 import { markForReindex, reindexSoon } from "../search/reindex.ts";
 import { afterCommit } from "../kv/after_commit.ts";
-import { addToCounter, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
+import { addToCounter, counterValue, getAll, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import {
   countsTowardStats,
@@ -210,9 +210,8 @@ async function countDirectRepliesLegacy(
     ids.push(e.value);
   }
   let n = 0;
-  for (let i = 0; i < ids.length; i += 10) {
-    const got = await kv.getMany<MessageRecord[]>(ids.slice(i, i + 10).map(keys.message));
-    for (const e of got) if (e.value?.replyTo === m.id) n++;
+  for (const e of await getAll<MessageRecord>(kv, ids.map(keys.message))) {
+    if (e.value?.replyTo === m.id) n++;
   }
   return n;
 }

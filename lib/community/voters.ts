@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { getAll } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import type { TargetType } from "./targets.ts";
 import type { VoterPrivacy } from "./vote_privacy.ts";
@@ -59,15 +60,9 @@ export async function userVotesOn(
   ids: string[],
 ): Promise<Record<string, VoteType>> {
   const out: Record<string, VoteType> = {};
-  const chunks: string[][] = [];
-  for (let i = 0; i < ids.length; i += 10) chunks.push(ids.slice(i, i + 10));
-  await Promise.all(chunks.map(async (chunk) => {
-    const entries = await kv.getMany<VoteRecord[]>(
-      chunk.map((id) => keys.vote(targetType, id, userId)),
-    );
-    entries.forEach((e, i) => {
-      if (e.value) out[chunk[i]] = e.value.voteType;
-    });
-  }));
+  const entries = await getAll<VoteRecord>(kv, ids.map((id) => keys.vote(targetType, id, userId)));
+  entries.forEach((e, i) => {
+    if (e.value) out[ids[i]] = e.value.voteType;
+  });
   return out;
 }

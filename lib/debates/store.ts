@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { addToCounter, commit, invertTime, listNewestFirst } from "../kv/atomic.ts";
+import { addToCounter, commit, getAll, invertTime, listNewestFirst } from "../kv/atomic.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import type { JsonSource } from "../llm/json.ts";
@@ -275,12 +275,7 @@ export async function listUserDebates(
   limit = HISTORY_LIMIT,
 ): Promise<Debate[]> {
   const page = await listNewestFirst<string>(kv, keys.debatesByUserPrefix(userId), { limit });
-  const entries: Deno.KvEntryMaybe<DebateRecord>[] = [];
-  for (let i = 0; i < page.values.length; i += 10) {
-    entries.push(
-      ...await kv.getMany<DebateRecord[]>(page.values.slice(i, i + 10).map(keys.debate)),
-    );
-  }
+  const entries = await getAll<DebateRecord>(kv, page.values.map(keys.debate));
   const debates = await Promise.all(entries.map(async (entry) => {
     const record = await settleStale(kv, entry, now);
     return record ? { ...record, messages: await listMessages(kv, record.id) } : null;
@@ -364,22 +359,19 @@ export async function debateSummaries(
   now: number,
 ): Promise<OwnedDebateSummary[]> {
   const items: OwnedDebateSummary[] = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    const entries = await kv.getMany<DebateRecord[]>(ids.slice(i, i + 10).map(keys.debate));
-    for (const entry of entries) {
-      const d = await settleStale(kv, entry, now);
-      if (!d) continue;
-      items.push({
-        id: d.id,
-        userId: d.userId,
-        agentName: d.userProfile.name,
-        topic: d.topic,
-        opponentName: d.opponentProfile.name,
-        status: d.status,
-        createdAt: d.createdAt,
-        ...(d.synthesis ? { winner: d.synthesis.winner } : {}),
-      });
-    }
+  for (const entry of await getAll<DebateRecord>(kv, ids.map(keys.debate))) {
+    const d = await settleStale(kv, entry, now);
+    if (!d) continue;
+    items.push({
+      id: d.id,
+      userId: d.userId,
+      agentName: d.userProfile.name,
+      topic: d.topic,
+      opponentName: d.opponentProfile.name,
+      status: d.status,
+      createdAt: d.createdAt,
+      ...(d.synthesis ? { winner: d.synthesis.winner } : {}),
+    });
   }
   return items;
 }

@@ -21,7 +21,7 @@
  */
 import { markForReindex, reindexSoon } from "../search/reindex.ts";
 import { isPublic } from "../community/visibility.ts";
-import { addToCounter, commit, invertTime, updateAtomically } from "../kv/atomic.ts";
+import { addToCounter, commit, getAll, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
@@ -494,10 +494,7 @@ export async function hiddenAmong(
   targets: { type: TargetType; id: string }[],
 ): Promise<Set<string>> {
   const out = new Set<string>();
-  for (let i = 0; i < targets.length; i += 10) {
-    const chunk = targets.slice(i, i + 10);
-    const got = await kv.getMany(chunk.map((t) => keys.hiddenPost(t.type, t.id)));
-    got.forEach((e, j) => e.value && out.add(chunk[j].id));
-  }
+  const got = await getAll(kv, targets.map((t) => keys.hiddenPost(t.type, t.id)));
+  got.forEach((e, j) => e.value && out.add(targets[j].id));
   return out;
 }

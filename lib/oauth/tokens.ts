@@ -12,7 +12,7 @@
  */
 import { normalizeScopes, type Scope } from "../agent/scopes.ts";
 import { randomToken, sha256Hex } from "../ids.ts";
-import { commit, updateAtomically } from "../kv/atomic.ts";
+import { commit, getAll, updateAtomically } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { verifyPkce } from "./pkce.ts";
 
@@ -552,21 +552,15 @@ export async function listConnectedApps(
     ids.push(String(e.key.at(-1)));
   }
   const apps: ConnectedApp[] = [];
-  // getMany reads at most 10 keys at a time.
-  for (let i = 0; i < ids.length; i += 10) {
-    const entries = await kv.getMany<OAuthGrant[]>(
-      ids.slice(i, i + 10).map((id) => keys.oauthGrant(id)),
-    );
-    for (const { value: g } of entries) {
-      if (!g || g.userId !== userId || g.expiresAt <= now) continue;
-      apps.push({
-        id: g.id,
-        clientName: g.clientName,
-        scopes: normalizeScopes(g.scopes),
-        createdAt: g.createdAt,
-        lastUsedAt: g.lastUsedAt,
-      });
-    }
+  for (const { value: g } of await getAll<OAuthGrant>(kv, ids.map((id) => keys.oauthGrant(id)))) {
+    if (!g || g.userId !== userId || g.expiresAt <= now) continue;
+    apps.push({
+      id: g.id,
+      clientName: g.clientName,
+      scopes: normalizeScopes(g.scopes),
+      createdAt: g.createdAt,
+      lastUsedAt: g.lastUsedAt,
+    });
   }
   return apps.sort((a, b) => a.createdAt - b.createdAt);
 }

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { commit, invertTime, listNewestFirst, updateAtomically } from "../kv/atomic.ts";
+import { commit, getAll, invertTime, listNewestFirst, updateAtomically } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import type { JsonSource } from "../llm/json.ts";
 import type { Minutes } from "../schemas/roundtable.ts";
@@ -231,12 +231,9 @@ export async function roundtableRecords(
   now: number,
 ): Promise<RoundtableRecord[]> {
   const out: RoundtableRecord[] = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    const entries = await kv.getMany<RoundtableRecord[]>(ids.slice(i, i + 10).map(keys.roundtable));
-    for (const entry of entries) {
-      const r = await settleStale(kv, entry, now);
-      if (r) out.push(r);
-    }
+  for (const entry of await getAll<RoundtableRecord>(kv, ids.map(keys.roundtable))) {
+    const r = await settleStale(kv, entry, now);
+    if (r) out.push(r);
   }
   return out;
 }

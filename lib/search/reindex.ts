@@ -11,7 +11,7 @@
  */
 import { perStore } from "../cache.ts";
 import { coalesce, coalescer } from "../coalesce.ts";
-import { updateAtomically } from "../kv/atomic.ts";
+import { getAll, updateAtomically } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import { isPublic } from "../community/visibility.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
@@ -48,9 +48,8 @@ async function threadTexts(kv: Deno.Kv, questionId: string): Promise<string[]> {
   });
   for await (const e of list) ids.push(e.value);
   const texts: string[] = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    const got = await kv.getMany<MessageRecord[]>(ids.slice(i, i + 10).map(keys.message));
-    for (const e of got) if (e.value && isPublic(e.value)) texts.push(e.value.content);
+  for (const e of await getAll<MessageRecord>(kv, ids.map(keys.message))) {
+    if (e.value && isPublic(e.value)) texts.push(e.value.content);
   }
   return texts;
 }

@@ -60,9 +60,8 @@ export async function listThread(kv: Deno.Kv, questionId: string): Promise<Messa
     ids.push(e.value);
   }
   const out: MessageRecord[] = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    const got = await kv.getMany<MessageRecord[]>(ids.slice(i, i + 10).map(keys.message));
-    for (const e of got) if (e.value) out.push(e.value);
+  for (const e of await getAll<MessageRecord>(kv, ids.map(keys.message))) {
+    if (e.value) out.push(e.value);
   }
   return out;
 }
@@ -91,10 +90,9 @@ export async function listThreadTail(
   for await (const e of iter) ids.push(e.value);
   ids.reverse();
   const out: MessageRecord[] = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    const got = await kv.getMany<MessageRecord[]>(ids.slice(i, i + 10).map(keys.message));
-    // What a prompt reads is public: "[deleted]" placeholders and hidden posts stay out.
-    for (const e of got) if (e.value && isPublic(e.value)) out.push(e.value);
+  // What a prompt reads is public: "[deleted]" placeholders and hidden posts stay out.
+  for (const e of await getAll<MessageRecord>(kv, ids.map(keys.message))) {
+    if (e.value && isPublic(e.value)) out.push(e.value);
   }
   return out;
 }
