@@ -120,8 +120,22 @@ export async function startTree<T>(
   kvPath: string,
   extra: string[] = [],
 ): Promise<TreeServer<T>> {
+  // BENCH_V8_FLAGS runs the server with V8 flags (e.g. those `deno task start` passes).
+  const v8 = Deno.env.get("BENCH_V8_FLAGS");
+  const flags = v8 ? [`--v8-flags=${v8}`] : [];
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", `${root}/deno.json`, WORKER, mode, root, kvPath, ...extra],
+    args: [
+      "run",
+      "-A",
+      ...flags,
+      "--config",
+      `${root}/deno.json`,
+      WORKER,
+      mode,
+      root,
+      kvPath,
+      ...extra,
+    ],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();

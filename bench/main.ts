@@ -13,7 +13,8 @@
  * at 10k questions; BENCH_SEARCH_FULL=1 adds 100k and the extrapolation to 1M. The speed and stress sections build their "before" trees
  * themselves from named commits (bench/before_tree.ts: a temporary git worktree, removed
  * after; skipped with a line where git or the commit is missing); BENCH_BEFORE names the
- * speed section's commit (`none` skips it).
+ * speed section's commit (`none` skips it). BENCH_V8_FLAGS passes V8 flags to the servers
+ * bench/harness.ts `startTree` starts (e.g. the ones `deno task start` uses).
  */
 import { Hono } from "hono";
 import { createQuestion } from "../lib/community/questions/write.ts";
