@@ -89,8 +89,14 @@
  * before 98/126/205, after 94/110/193, bare Hono 23/31/38 (3.5×); busier, CPU time before
  * 112/118/221, after 102/105/214, bare 26/27/29. Deno 2.5.0 CPU time before 116/121/246,
  * after 106/110/220, bare 35/38/39. `BENCH_ONLY=coldstart BENCH_COLDSTART_RUNS=5`: 2.9.6
- * 96/102/174 against bare 24/28/30 (3.6×), 2.5.0 105/116/228 against 37/41/48 (2.8×): both
- * meet the goal on this machine, the 2.9 ratio with ~0.4× to spare. What is left is zod
+ * 96/102/174 against bare 24/28/30 (3.6×), 2.5.0 105/116/228 against 37/41/48 (2.8×); with
+ * the route-table change (22c03f3) at load ~2.7 on the 2 cores: 2.9.6 113/120/217 against
+ * 29/31/43 (3.9×), 2.5.0 122/138/264 against 42/42/51 (3.3×), and once 2.9.6 121/126/188
+ * against 26/31/43 (4.06×, missed) with 2.5.0 128/150/232 against 37/51/63 (3.0×, at the
+ * 150 ms line). Same-run A/B then, 9 runs, CPU time: before 104/112/214, after 96/104/112,
+ * bare 25/26/29. So the goal is met on a quiet machine with ~0.4× to spare and borderline
+ * on a busy one (Parley's start is ~4× bare's CPU and suffers more from waiting for a
+ * core). What is left is zod
  * (its modules and the configuration's schema, ~20 ms: a configuration on `zod/mini` still
  * loads zod's core, ~12 of it), loading ~110 modules, and the first render; one
  * pre-bundled server file would need the lazy loaders in a form a bundler follows, what
