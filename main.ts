@@ -31,7 +31,12 @@
  *   lib/text/excerpt.ts), no search analysis (the query parser loads with the first query
  *   that has text), no moderation (lib/moderation/queue_size.ts);
  * - no KV scan: start-up reads the Deno-version key and the app secret (a get each, and a
- *   write when the store is new).
+ *   write when the store is new);
+ * - of the zod schemas, only the configuration's and the home page's query
+ *   (lib/schemas/questions_query.ts, not every community schema; the embedder chooser
+ *   takes the stand-in model's name without its request schema);
+ * - a new store file gets its 8 KiB pages without SQLite's journal and fsyncs
+ *   (lib/kv/open.ts): they cost a first start on a fresh store 13–25 ms of waiting.
  *
  * What the first page needs of the routes — the root's `_app`, `_middleware`, `_404` and
  * `_500`, and the home page — is imported from the top of `main()`, while the
@@ -64,12 +69,39 @@
  * 30/33/33, before 202/210/531, after 133/144/150 (4.4×); 2.5.0 bare 40/47/55, before
  * 181/188/553, after 139/150/266 (3.2×). The process's CPU time to the first 200 (all
  * threads, /proc schedstat) is the steadier count: 2.9.6 165–183 before, 113–127 after,
- * bare 25–27. Deno 2.5 meets the goal; 2.9 is at ~110–145 ms (≤ 150) and 4.1–4.5×, the
- * ratio worse the busier the machine. What is left is loading and evaluating ~110
- * modules before the first answer (about 0.4 ms each), zod's module and schemas (~15),
- * and the first render; the next steps would be a config schema on `zod/mini` or without
- * zod's classic instances, or one pre-bundled server file — which needs the lazy loaders
- * in a form a bundler follows, what lib/import_on_use.ts avoids for Deno's own graph.
+ * bare 25–27. Deno 2.5 met the goal; 2.9 was at ~110–145 ms (≤ 150) and 4.1–4.5×, the
+ * ratio worse the busier the machine.
+ *
+ * Round 3 (each module of the first `GET /` imported in turn in a fresh process, deps
+ * first, median of 5; `--cpu-prof` of a cold start; a fresh store's steps timed alone):
+ *
+ * | cost (Deno 2.9.6) | before | after |
+ * | --- | --- | --- |
+ * | a new store file's page size (SQLite's journal and fsyncs) | 13–25 ms waiting | ~0.4 |
+ * | zod schemas the first `/` builds beyond the configuration's | ~7.5: every community schema (4.8), the stand-in's request schema (2.7) | ~1.8: the home page's query and paging |
+ * | zod's own modules, the configuration's schema and parse | ~11 + ~8 + ~2 | the same |
+ * | hono, preact and its renderer, signals | ~10 | the same |
+ * | `Deno.cron` (Deploy discovers it at the top level) | ~1.5 | the same |
+ * | ~95 local modules, ≤ 0.6 ms each | ~25 (imported one by one) | the same |
+ *
+ * Same run, 9 alternating runs, before = 60c70a6's parent (d1a881a), exec → first 200
+ * min/median/max ms and the process's CPU time (all threads) at that moment: Deno 2.9.6
+ * before 98/126/205, after 94/110/193, bare Hono 23/31/38 (3.5×); busier, CPU time before
+ * 112/118/221, after 102/105/214, bare 26/27/29. Deno 2.5.0 CPU time before 116/121/246,
+ * after 106/110/220, bare 35/38/39. `BENCH_ONLY=coldstart BENCH_COLDSTART_RUNS=5`: 2.9.6
+ * 96/102/174 against bare 24/28/30 (3.6×), 2.5.0 105/116/228 against 37/41/48 (2.8×); with
+ * the route-table change (22c03f3) at load ~2.7 on the 2 cores: 2.9.6 113/120/217 against
+ * 29/31/43 (3.9×), 2.5.0 122/138/264 against 42/42/51 (3.3×), and once 2.9.6 121/126/188
+ * against 26/31/43 (4.06×, missed) with 2.5.0 128/150/232 against 37/51/63 (3.0×, at the
+ * 150 ms line). Same-run A/B then, 9 runs, CPU time: before 104/112/214, after 96/104/112,
+ * bare 25/26/29. So the goal is met on a quiet machine with ~0.4× to spare and borderline
+ * on a busy one (Parley's start is ~4× bare's CPU and suffers more from waiting for a
+ * core). What is left is zod
+ * (its modules and the configuration's schema, ~20 ms: a configuration on `zod/mini` still
+ * loads zod's core, ~12 of it), loading ~110 modules, and the first render; one
+ * pre-bundled server file would need the lazy loaders in a form a bundler follows, what
+ * lib/import_on_use.ts avoids for Deno's own graph. An existing store (every start but a
+ * store's first; on Deno Deploy the platform's KV) never paid the page-size step.
  *
  * @module
  */

@@ -9,11 +9,14 @@
  * run has its own.
  *
  * Last measured (5 runs, 2-core machine shared with other work; main.ts's module doc has
- * the phases): Deno 2.9.6 Parley 107/111/154 ms against bare Hono 26/26/28 (4.2×), Deno
- * 2.5.0 99/106/233 against 32/36/39 (2.9×, met); on a busier stretch 2.9.6 142/143/188
- * against 29/32/35 (4.5×), 2.5.0 136/142/295 against 38/42/46 (3.4×, met). Before this
- * round, same machine: 2.9.6 166/167/286 against 27/29/30 (5.8×), 2.5.0 138/145/332
- * against 35/35/41 (4.2×).
+ * the phases and the same-run before/after): Deno 2.9.6 Parley 96/102/174 ms against bare
+ * Hono 24/28/30 (3.6×, met), Deno 2.5.0 105/116/228 against 37/41/48 (2.8×, met); busier
+ * (load ~2.7) 2.9.6 113/120/217 against 29/31/43 (3.9×), 2.5.0 122/138/264 against 42/42/51
+ * (3.3×), and once 2.9.6 4.06× (121/126/188 against 26/31/43, missed). The
+ * round before: 2.9.6 107/111/154 against 26/26/28 (4.2×), busier 142/143/188 against
+ * 29/32/35 (4.5×); 2.5.0 99/106/233 against 32/36/39 (2.9×), busier 136/142/295 against
+ * 38/42/46 (3.4×). Two rounds before: 2.9.6 166/167/286 against 27/29/30 (5.8×), 2.5.0
+ * 138/145/332 against 35/35/41 (4.2×).
  *
  * @module
  */

@@ -19,7 +19,7 @@ import { SEARCH_QUERY_MAX, TAG_MAX_LENGTH } from "@/lib/input_limits.ts";
 import { excerpt } from "@/lib/text/excerpt.ts";
 import { countQuestions } from "@/lib/community/questions/read.ts";
 import { type FeedPage, findQuestions } from "@/lib/community/questions/feed.ts";
-import { QuestionsQuery } from "@/lib/schemas/community.ts";
+import { QuestionsQuery } from "@/lib/schemas/questions_query.ts";
 import { queryObject } from "@/lib/schemas/parse.ts";
 import { cachedRead } from "@/lib/community/read_cache.ts";
 import { PageMeta } from "@/lib/seo/page_meta.tsx";

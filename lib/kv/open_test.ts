@@ -82,6 +82,16 @@ Deno.test("openKv() creates a new store file with 8 KiB pages and leaves an exis
     assert.equal((await kv.get(["a"])).value, "b");
     kv.close();
     assert.equal(pageSize(fresh), STORE_PAGE_SIZE);
+    // The page size was set without a journal or sync; Deno KV's own settings hold after.
+    const db = new DatabaseSync(fresh);
+    try {
+      assert.deepEqual({ ...db.prepare("PRAGMA journal_mode").get() }, { journal_mode: "wal" });
+      assert.deepEqual({ ...db.prepare("PRAGMA integrity_check").get() }, {
+        integrity_check: "ok",
+      });
+    } finally {
+      db.close();
+    }
     // A file made elsewhere (SQLite's default pages) opens as it is.
     const older = `${dir}/older.kv`;
     const before = await Deno.openKv(older);

@@ -11,7 +11,6 @@ import {
   contentTooLong,
   DESCRIPTION_MAX,
   descriptionTooLong,
-  SEARCH_QUERY_MAX,
   TAG_MAX_LENGTH,
   tagTooLong,
   TITLE_MAX,
@@ -19,23 +18,13 @@ import {
   titleRule,
 } from "../input_limits.ts";
 import { normalizeTags } from "../community/questions/model.ts";
+import { LimitParam, PageParam, positiveInt } from "./paging.ts";
+import { QuestionsQuery } from "./questions_query.ts";
 
-/** Query-string integer ≥ 1 (`page`, `limit`). */
-export function positiveInt(name: string) {
-  const error = `${name} must be an integer of at least 1`;
-  return z.coerce.number({ error }).int({ error }).min(1, { error }).max(1e9, {
-    error: `${name} is too large`,
-  });
-}
-
-/** `limit`: default 20; values above 50 are clamped to 50. */
-export const LimitParam = positiveInt("limit").default(20).transform((n) => Math.min(n, 50))
-  .meta({ description: "Items per page: default 20, maximum 50 (larger values are clamped)." });
-
-/** `page`: 1-based. */
-export const PageParam = positiveInt("page").default(1).meta({
-  description: "Page number, starting at 1. A page past the end returns an empty list.",
-});
+// Split out so the home page's query and paging rules load without the rest of the API's
+// schemas (a new instance's first `GET /`); the same objects, re-exported here.
+export { LimitParam, PageParam, positiveInt };
+export { QuestionsQuery };
 
 export const TargetType = z.enum(["question", "message"], {
   error: 'targetType must be "question" or "message"',
@@ -99,25 +88,6 @@ export const AuthorSchema = z.object({
 }).meta({ id: "Author" });
 
 // ——— Requests ———
-
-export const QuestionsQuery = z.object({
-  sort: z.enum(["new", "hot", "relevance"], {
-    error: 'sort must be "new", "hot" or "relevance"',
-  }).optional().meta({
-    description:
-      "Default: `relevance` when `q` searches, `new` otherwise. With `q`, `new` and `hot` reorder the best 200 matches.",
-  }),
-  q: z.string().max(SEARCH_QUERY_MAX, {
-    error: `q must be at most ${SEARCH_QUERY_MAX} characters`,
-  }).optional(),
-  tag: z.string().max(TAG_MAX_LENGTH, { error: "tag is too long" }).optional(),
-  filter: z.enum(["unanswered"], { error: 'filter must be "unanswered"' }).optional().meta({
-    description:
-      "`unanswered`: only questions with no top-level answer and no accepted answer (replies do not count). Newest-first pages scan at most 2000 questions (`total` is null when the scan stopped early).",
-  }),
-  page: PageParam,
-  limit: LimitParam,
-});
 
 export const NewQuestionBody = z.object({
   title: titleField(),

@@ -19,7 +19,7 @@ import {
   STANDIN_BASE_PATH,
   standInEnabled,
 } from "../llm/from_config.ts";
-import { STANDIN_EMBEDDING_MODEL } from "../llm/standin/embeddings.ts";
+import { STANDIN_EMBEDDING_MODEL } from "../llm/standin/embedding_model.ts";
 import { LlmError } from "../llm/types.ts";
 import { l2Normalize } from "./vectors.ts";
 

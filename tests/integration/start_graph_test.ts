@@ -147,6 +147,11 @@ Deno.test("the modules the first GET / loads import no heavy module", async () =
   for (const writes of ["lib/community/votes.ts", "lib/notifications/notifications.ts"]) {
     assert.ok(!graph.has(`file://${ROOT}/${writes}`), `${writes} is not needed to read`);
   }
+  // Building zod schemas costs at start: the home page's query comes from its own module,
+  // the embedder chooser takes only the stand-in model's name (each ~3–5 ms, Deno 2.9).
+  for (const other of ["lib/schemas/community.ts", "lib/schemas/llm.ts"]) {
+    assert.ok(!graph.has(`file://${ROOT}/${other}`), `${other} is built on first use`);
+  }
   // On Deno 2.9 the first `node:` module loads Node compatibility (~20 ms): compress.ts and
   // ids.ts import node:zlib and node:crypto when first needed, after the first response.
   assert.deepEqual([...graph].filter((s) => s.startsWith("node:")), []);

@@ -13,9 +13,9 @@
  */
 import { type StandInEmbeddingRequest, StandInEmbeddingRequestSchema } from "../../schemas/llm.ts";
 import { encodeVector, l2Normalize } from "../../search/vectors.ts";
+import { STANDIN_EMBEDDING_MODEL } from "./embedding_model.ts";
 
-/** The model name the stand-in's embeddings carry (never mixed with a real model's). */
-export const STANDIN_EMBEDDING_MODEL = "parley-stand-in-embedding";
+export { STANDIN_EMBEDDING_MODEL };
 
 /** Dimensions when a request names none. */
 export const STANDIN_DEFAULT_DIMENSIONS = 256;
