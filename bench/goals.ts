@@ -71,13 +71,14 @@
  *
  * Likes after the API-path work (branch `apipath`, Deno 2.9.6, 2 cores shared with a
  * cold-start engineer's runs, load average 1.6–2.6): 3971/4707/4722 votes/s against raw
- * sum 2729/4237/5374 (1.11×) and 3718/4143/4748 against 4952/5041/5064 (0.82×), counts
- * exact both times. The branch's starting tree (d1a881a), run in between: 2671/2825/3091
+ * sum 2729/4237/5374 (1.11×) and 3718/4143/4748 against 4952/5041/5064 (0.82×); in the
+ * quietest spell (load average 1.3) 4103/4768/4839 against 4863/4893/4952 (0.97×); counts
+ * exact every time. The branch's starting tree (d1a881a), run in between: 2671/2825/3091
  * against 2699/4349/5055 (0.65×) and 3864/4055/4174 against 3558/4932/5013 (0.82×). The
  * raw `sum` swings between ~2,700 and ~5,000 commits/s from run to run while the likes
  * move less, so the ratio says "met" when another process slows SQLite's commits and
- * "missed" when it does not: the likes' medians of 4,143–4,707 against a quiet ~5,000 are
- * 0.82–0.94×, so the goal is still missed.
+ * "missed" when it does not: against a quiet ~4,900–5,000 the likes' medians of
+ * 4,143–4,768 are 0.82–0.97×, so the goal is still (narrowly) missed.
  * Per-thread CPU per like over HTTP (`/proc/<pid>/task`, 4 s of 200 connections,
  * alternating trees): the main thread 179 and 168 → 152 and 156 µs, SQLite's thread
  * ~100–106 µs on both. The cuts, each for every API request unless said: routes of literal
