@@ -69,6 +69,34 @@
  * of a group commit, the routing and middleware (about half the main thread), and for a
  * like (not an unlike) waiting for the author's coalesced peak, badges and notice.
  *
+ * Likes after the API-path work (branch `apipath`, Deno 2.9.6, 2 cores shared with a
+ * cold-start engineer's runs, load average 1.6–2.6): 3971/4707/4722 votes/s against raw
+ * sum 2729/4237/5374 (1.11×) and 3718/4143/4748 against 4952/5041/5064 (0.82×); in the
+ * quietest spell (load average 1.3) 4103/4768/4839 against 4863/4893/4952 (0.97×); counts
+ * exact every time. The branch's starting tree (d1a881a), run in between: 2671/2825/3091
+ * against 2699/4349/5055 (0.65×) and 3864/4055/4174 against 3558/4932/5013 (0.82×). The
+ * raw `sum` swings between ~2,700 and ~5,000 commits/s from run to run while the likes
+ * move less, so the ratio says "met" when another process slows SQLite's commits and
+ * "missed" when it does not: against a quiet ~4,900–5,000 the likes' medians of
+ * 4,143–4,768 are 0.82–0.97×, so the goal is still (narrowly) missed.
+ * Per-thread CPU per like over HTTP (`/proc/<pid>/task`, 4 s of 200 connections,
+ * alternating trees): the main thread 179 and 168 → 152 and 156 µs, SQLite's thread
+ * ~100–106 µs on both. The cuts, each for every API request unless said: routes of literal
+ * segments and `[param]`s are matched segment by segment (URLPattern's exec was ~6% of
+ * the main thread; lib/fresh/routes.ts, checked against a URLPattern scan for every route);
+ * a body of declared length is read in one `arrayBuffer()` instead of a stream and reader
+ * (lib/http/body.ts); a small JSON answer to a client that accepts br no longer copies its
+ * headers with `new Headers(res.headers)`, which iterated a dozen headers pair by pair for
+ * ~20 µs (lib/http/compress.ts; the same for signed-in pages in routes/_middleware.ts);
+ * the rate-limit log is one kind of array and copied whole when all of it is in the window
+ * (`timesInWindow` was ~4% of the main thread); a like's follow-ups read the author's
+ * statistics with the liked posts' counts in one round trip and reuse the target record
+ * the vote read for its notification (lib/community/votes.ts, lib/notifications/hooks.ts).
+ * Left, from a CPU profile under this load: KV reads ~25% of the main thread (the session's
+ * 4 keys and the voter's 2 are two round trips per like), building and committing the
+ * group's op ~20% (each vote's checks, sets and a budget log of up to `limit` times),
+ * GC ~6%; routing and the middleware chain are down to a few % each.
+ *
  * @module
  */
 import { Hono } from "hono";

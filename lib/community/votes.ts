@@ -31,7 +31,14 @@ import { bumpQuestion } from "./questions/version.ts";
 import { perStore } from "../cache.ts";
 import { coalesce, coalescer } from "../coalesce.ts";
 import { afterCommit } from "../kv/after_commit.ts";
-import { addToCounter, commit, counterValue, invertTime, updateAtomically } from "../kv/atomic.ts";
+import {
+  addToCounter,
+  commit,
+  counterValue,
+  invertTime,
+  readCounters,
+  updateAtomically,
+} from "../kv/atomic.ts";
 import { groupCommitter, submit } from "../kv/group_commit.ts";
 import {
   type Budget,
@@ -42,6 +49,7 @@ import {
 } from "../limits/posting.ts";
 import type { HitLog } from "../limits/window.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
+import { userStatKeys, userStatsOf } from "../profile/user_stats.ts";
 import { invalidateReads } from "./read_cache.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { findTarget, type TargetInfo, type TargetType } from "./targets.ts";
@@ -245,7 +253,16 @@ async function castVoteAlone(
     }
     if (w.max) op.max(w.max[0], BigInt(w.max[1]));
     bumpQuestion(op, read.target.questionId); // the live question page
-    return { op, result: { ok: true, target: read.target, step: w.step, counts: w.counts } };
+    return {
+      op,
+      result: {
+        ok: true,
+        target: read.target,
+        record: read.record,
+        step: w.step,
+        counts: w.counts,
+      },
+    };
   });
 }
 
@@ -256,6 +273,8 @@ type NotVoted = { ok: false; reason: "not_found" | "own_post" } | RateLimited | 
 interface VoteDone {
   ok: true;
   target: TargetInfo;
+  /** The target's record as the vote read it. */
+  record: QuestionRecord | MessageRecord;
   step: ReturnType<typeof nextVote>;
   counts: { up: number; down: number };
   /** The answer's score its group filed its row under (when the group moved it). */
@@ -272,6 +291,8 @@ interface AnswerRead {
 interface VoteRead {
   ok: true;
   target: TargetInfo;
+  /** The target's record as read (what the notification of a like needs). */
+  record: QuestionRecord | MessageRecord;
   cur: Deno.KvEntryMaybe<VoteRecord>;
   log: Deno.KvEntryMaybe<HitLog>;
   /** The target's counters, read in the same snapshot as everything else here. */
@@ -387,7 +408,7 @@ async function readVote(
   const answer = m && !m.replyTo && pointer
     ? { ref: { id: m.id, questionId: m.questionId, createdAt: m.createdAt }, pointer }
     : null;
-  return { ok: true, target, cur, log, counts, answer, epoch };
+  return { ok: true, target, record: record!, cur, log, counts, answer, epoch };
 }
 
 /**
@@ -585,7 +606,7 @@ function buildGroup(
       maxes.set(k, [w.max[0], Math.max(maxes.get(k)?.[1] ?? 0, w.max[1])]);
     }
     questions.add(v.target.questionId);
-    return { ok: true, target: v.target, step: w.step, counts: w.counts };
+    return { ok: true, target: v.target, record: v.record, step: w.step, counts: w.counts };
   });
   for (const [key, delta] of sums.values()) if (delta !== 0) addToCounter(op, key, delta);
   for (const [key, value] of maxes.values()) op.max(key, BigInt(value));
@@ -619,7 +640,7 @@ async function afterVote(
   kv: Deno.Kv,
   { targetType, targetId }: VoteInput,
   now: number,
-  { target, step: { action, next }, counts }: VoteDone,
+  { target, record, step: { action, next }, counts }: VoteDone,
 ): Promise<CastVoteResult> {
   const author = target.authorId;
   // After the commit: nothing here may fail the request (the vote stands). The counts are
@@ -637,7 +658,8 @@ async function afterVote(
       ),
       afterCommit(
         "upvote notification",
-        () => coalesce(upvoteNotices(kv), `${targetType}\u0000${targetId}`, { target, now }),
+        () =>
+          coalesce(upvoteNotices(kv), `${targetType}\u0000${targetId}`, { target, record, now }),
       ),
     ]);
   }
@@ -682,35 +704,40 @@ const peakChecks = perStore((kv) =>
     const seen = new Map<string, { targetType: TargetType; targetId: string }>();
     for (const l of likes) seen.set(`${l.targetType}\u0000${l.targetId}`, l);
     const targets = [...seen.values()].slice(0, 8);
-    const best = (["question", "answer"] as const).map((k) =>
-      keys.userStat(author, k === "question" ? "best_question_upvotes" : "best_answer_upvotes")
-    );
-    const got = await kv.getMany<Deno.KvU64[]>([
-      ...best,
+    // The author's statistics (the two peaks among them) and the liked posts' counts in one
+    // read; the badges are judged from the same read, with any peak raised here.
+    const statKeys = userStatKeys(author);
+    const got = await readCounters(kv, [
+      ...statKeys,
       ...targets.map((t) => keys.voteCount(t.targetType, t.targetId, "up")),
     ]);
-    const peaks = [counterValue(got[0].value), counterValue(got[1].value)];
+    const stats = userStatsOf(got);
+    const best = ["best_question_upvotes", "best_answer_upvotes"] as const;
     const higher = [0, 0];
     targets.forEach((t, i) => {
       const j = t.targetType === "question" ? 0 : 1;
-      higher[j] = Math.max(higher[j], counterValue(got[2 + i].value));
+      higher[j] = Math.max(higher[j], got[statKeys.length + i]);
     });
-    const raised = [0, 1].filter((j) => higher[j] > peaks[j]);
+    const raised = [0, 1].filter((j) => higher[j] > stats[best[j]]);
     if (raised.length > 0) {
       await commit(kv, (op) => {
-        for (const j of raised) op.max(best[j], BigInt(higher[j]));
+        for (const j of raised) op.max(keys.userStat(author, best[j]), BigInt(higher[j]));
       });
+      for (const j of raised) stats[best[j]] = higher[j];
     }
-    await recordEarnedBadges(kv, author, Math.max(...likes.map((l) => l.now)));
+    await recordEarnedBadges(kv, author, Math.max(...likes.map((l) => l.now)), stats);
   })
 );
 
 /** Upvote notifications of one liked post: one write for every like that arrived meanwhile. */
 const upvoteNotices = perStore((kv) =>
-  coalescer<{ target: TargetInfo; now: number }>(async (_key, likes) => {
-    const { target, now } = likes[likes.length - 1];
-    await afterUpvote(kv, target, "", now, likes.length);
-  })
+  coalescer<{ target: TargetInfo; record: QuestionRecord | MessageRecord; now: number }>(
+    async (_key, likes) => {
+      // The latest like's read of the target: the post was there when it was voted.
+      const { target, record, now } = likes[likes.length - 1];
+      await afterUpvote(kv, target, "", now, likes.length, record);
+    },
+  )
 );
 
 function sameKey(a: Deno.KvKey, b: Deno.KvKey): boolean {

@@ -10,6 +10,7 @@ import { addMessage } from "./messages/write.ts";
 import type { Author } from "./questions/model.ts";
 import { createQuestion } from "./questions/write.ts";
 import { VoterPrivacy } from "./vote_privacy.ts";
+import { listNotifications } from "../notifications/notifications.ts";
 import { userVoteOf } from "./user_vote_rows.ts";
 import {
   castVote,
@@ -465,3 +466,63 @@ Deno.test("userVotesOn(): a voter's votes on more posts than one read holds, abs
   assert.deepEqual(await userVotesOn(kv, "u-voter", "message", ids), want);
   assert.deepEqual(await userVotesOn(kv, "u-other", "message", ids), {});
 });
+
+Deno.test("castVote(): likes' follow-up work — the peak, the badge, the notification — reads the author's statistics with the liked post's count and the post not again", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const { questionId, messageId } = await post(kv);
+  // A reply to the answer: its likes notify about the answer it sits under.
+  const reply = await addMessage(kv, {
+    questionId,
+    author,
+    content: "A reply.",
+    replyTo: messageId,
+    createdBy: "user",
+  });
+  assert.ok(reply.ok);
+  const reads: Deno.KvKey[][] = [];
+  const recorded = recordingReads(kv, reads);
+  const voters = Array.from({ length: 50 }, (_, i) => `u-fan-${i}`);
+  await Promise.all(
+    voters.map((userId) =>
+      castVote(recorded, { userId, targetType: "question", targetId: questionId, voteType: "up" })
+    ),
+  );
+  voted(
+    await castVote(recorded, {
+      userId: "u-fan-0",
+      targetType: "message",
+      targetId: reply.message.id,
+      voteType: "up",
+    }),
+  );
+  // The peak and the badge it earns, and one notification per liked post with every like.
+  const [best] = await readCounters(kv, [keys.userStat(author.id, "best_question_upvotes")]);
+  assert.equal(best, 50);
+  assert.notEqual((await kv.get(keys.badge(author.id, "popular-question"))).versionstamp, null);
+  const { notifications: items, links } = await listNotifications(kv, author.id, null);
+  const upvotes = items.filter((n) => n.type === "upvotes");
+  const onQuestion = upvotes.find((n) => n.messageId === null);
+  const onReply = upvotes.find((n) => n.messageId === reply.message.id);
+  assert.equal(onQuestion?.count, 50);
+  assert.equal(onQuestion?.questionId, questionId);
+  assert.equal(onReply?.count, 1);
+  // A reply's like links to the thread of the answer it sits under.
+  const replyLink = links[items.indexOf(onReply!)];
+  assert.ok(replyLink.includes(`answer=${encodeURIComponent(messageId)}`), replyLink);
+  // Every read of the author's statistics also read the liked posts' up counts (one round
+  // trip where there were two), and the only reads of the question are the votes' own.
+  const statReads = reads.filter((r) =>
+    r.some((k) => sameKey(k, keys.userStat(author.id, "questions")))
+  );
+  assert.ok(statReads.length > 0);
+  for (const r of statReads) {
+    assert.ok(r.some((k) => k[0] === keys.voteCount("question", questionId, "up")[0]), `${r}`);
+  }
+  for (const r of reads.filter((r) => r.some((k) => sameKey(k, keys.question(questionId))))) {
+    assert.ok(r.some((k) => sameKey(k, keys.voteCount("question", questionId, "up"))), `${r}`);
+  }
+});
+
+function sameKey(a: Deno.KvKey, b: Deno.KvKey): boolean {
+  return a.length === b.length && a.every((p, i) => p === b[i]);
+}

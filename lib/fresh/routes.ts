@@ -33,6 +33,12 @@ export interface CompiledRoute {
   segments: Segment[];
   /** The route's URL pattern, compiled on first use. */
   readonly matcher: URLPattern;
+  /**
+   * True when segment-by-segment comparison decides this route exactly as its URL pattern
+   * does on a canonical path (literal segments of plain text, `[param]`s, no `[...rest]`):
+   * see {@link matchRoute}.
+   */
+  segmentwise: boolean;
   /** The route's modules, imported on the first call (shared by every later one). */
   load(): Promise<LoadedRoute>;
   /** What {@link load} resolved to, once it has: requests after the first skip the await. */
@@ -280,6 +286,9 @@ export function compileRoutes(
       file,
       pattern,
       segments,
+      segmentwise: segments.every((s) =>
+        s.kind === "param" || (s.kind === "static" && PLAIN.test(s.text))
+      ),
       // Built when a request first gets past `mayMatch` for this route: compiling every
       // route's URLPattern at start-up cost a fresh instance more than its routing ever does.
       get matcher() {
@@ -365,10 +374,18 @@ export function matchRoute(
   pathname: string,
 ): { route: CompiledRoute; params: Record<string, string> } | null {
   const parts = pathname === "/" ? [] : pathname.split("/").slice(1);
+  // A canonical path (what `new URL()` gives: no dot segments, every other character
+  // escaped) is compared segment by segment where a route allows it, without URLPattern,
+  // whose exec was the costly part of routing a request; anything else goes to the pattern.
+  const canonical = CANONICAL_PATH.test(pathname) && !DOT_SEGMENT.test(pathname);
   for (const route of table.routes) {
-    // URLPattern's exec is the costly part of a request: skip routes whose literal
-    // segments or segment count cannot match (a necessary condition only, so the
-    // pattern still decides).
+    if (canonical && route.segmentwise) {
+      const params = segmentParams(route.segments, parts);
+      if (params) return { route, params };
+      continue;
+    }
+    // Skip routes whose literal segments or segment count cannot match (a necessary
+    // condition only, so the pattern still decides).
     if (!mayMatch(route.segments, parts)) continue;
     const m = route.matcher.exec({ pathname });
     if (!m) continue;
@@ -378,11 +395,7 @@ export function matchRoute(
         params[k] = "";
         continue;
       }
-      try {
-        params[k] = decodeURIComponent(v);
-      } catch {
-        params[k] = v; // a malformed escape stays as written rather than failing the request
-      }
+      params[k] = decodeParam(v);
     }
     return { route, params };
   }
@@ -391,6 +404,44 @@ export function matchRoute(
 
 /** Literal text URLPattern compares as written (no escaping differences). */
 const PLAIN = /^[A-Za-z0-9._~-]+$/;
+
+/** A path whose characters URLPattern's canonicalization leaves as they are. */
+const CANONICAL_PATH = /^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/;
+
+/** A segment starting with a dot, raw or escaped (`.`, `..` and kin are resolved by URLs). */
+const DOT_SEGMENT = /\/(\.|%2e)/i;
+
+/**
+ * The decoded params of a route of literal and `[param]` segments for a canonical path's
+ * parts, or null when it does not match — as its URL pattern decides: a literal equals its
+ * part, a param takes one non-empty part, and there are as many parts as segments.
+ */
+function segmentParams(segments: Segment[], parts: string[]): Record<string, string> | null {
+  if (segments.length !== parts.length) return null;
+  let params: Record<string, string> | null = null;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i];
+    const part = parts[i];
+    if (seg.kind === "static") {
+      if (seg.text !== part) return null;
+      continue;
+    }
+    if (part === "") return null;
+    params ??= {};
+    params[seg.name] = decodeParam(part);
+  }
+  return params ?? {};
+}
+
+/** A param's value decoded; a malformed escape stays as written rather than failing. */
+function decodeParam(value: string): string {
+  if (!value.includes("%")) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
 
 function mayMatch(segments: Segment[], parts: string[]): boolean {
   let rest = false;

@@ -1,5 +1,27 @@
 import assert from "node:assert/strict";
 import { compileRoutes, matchRoute, preloadRoutes } from "@/lib/fresh/routes.ts";
+import manifest from "@/manifest.gen.ts";
+
+/** What a scan of every route's URLPattern finds for `path`: the file and decoded params. */
+function scanned(table: ReturnType<typeof compileRoutes>, path: string) {
+  for (const r of table.routes) {
+    const m = r.matcher.exec({ pathname: path });
+    if (!m) continue;
+    const params: Record<string, string> = {};
+    for (const [k, v] of Object.entries(m.pathname.groups)) {
+      if (v === undefined) params[k] = "";
+      else {
+        try {
+          params[k] = decodeURIComponent(v);
+        } catch {
+          params[k] = v;
+        }
+      }
+    }
+    return { file: r.file, params };
+  }
+  return null;
+}
 
 Deno.test("matchRoute() skips impossible routes yet matches exactly as a scan of every URLPattern", () => {
   const page = { default: () => null };
@@ -59,4 +81,34 @@ Deno.test("preloadRoutes() starts the given files' imports only, and leaves a fa
   const table = compileRoutes(routes);
   await assert.rejects(table.routes.find((r) => r.pattern === "/")!.load(), /no index/);
   assert.deepEqual(started, ["_app", "index", "index"]);
+});
+
+Deno.test("matchRoute() finds the route and params a URLPattern scan finds, for every route of the app", () => {
+  // Built from file names only: no route module is imported. Paths as `new URL()` gives
+  // them (`new URL()` resolves dot segments before a path gets here).
+  const table = compileRoutes(manifest.routes);
+  const values = ["q1", "a%20b", "%c3%a9", "%C3%A9", "a%zz", "x.y", "~a_b-c", "a:b@c", "a b", "é"];
+  const paths = new Set<string>(["/", "//", "/api", "/api/", "/nothing/here"]);
+  for (const r of table.routes) {
+    for (const v of values) {
+      const path = r.pattern.replace(/:[A-Za-z_][A-Za-z0-9_]*\*?/g, v);
+      paths.add(path);
+      paths.add(`${path}/`);
+      paths.add(`${path}/extra`);
+      paths.add(path.toUpperCase());
+      paths.add(path.replace(/\/[^/]*$/, "/"));
+    }
+  }
+  let segmentwise = 0;
+  for (const path of paths) {
+    const got = matchRoute(table, path);
+    assert.deepEqual(
+      got && { file: got.route.file, params: got.params },
+      scanned(table, path),
+      path,
+    );
+    if (got?.route.segmentwise) segmentwise++;
+  }
+  // Most of the app's paths are decided without URLPattern.
+  assert.ok(segmentwise > paths.size / 4, `${segmentwise} of ${paths.size}`);
 });

@@ -87,3 +87,28 @@ Deno.test("pickEncoding(): a value seen before gets the same answer, also after 
   for (let i = 0; i < 500; i++) assert.equal(pickEncoding(`gzip;q=0.${i % 9 + 1}, x-${i}`), "gzip");
   assert.deepEqual(values.map(pickEncoding), first);
 });
+
+Deno.test("a small answer of unknown length goes out as it is, with every header it had and Vary", async () => {
+  const res = Response.json({ ok: true }, {
+    status: 201,
+    headers: { "x-frame-options": "DENY", "cache-control": "no-store" },
+  });
+  assert.equal(res.headers.get("content-length"), null);
+  const out = await compressResponse(req(), res);
+  assert.equal(out.status, 201);
+  assert.equal(out.headers.get("content-encoding"), null);
+  assert.equal(out.headers.get("vary"), "Accept-Encoding");
+  assert.equal(out.headers.get("x-frame-options"), "DENY");
+  assert.equal(out.headers.get("cache-control"), "no-store");
+  assert.equal(out.headers.get("content-type"), "application/json");
+  assert.deepEqual(await out.json(), { ok: true });
+  // A big one of unknown length is compressed, its headers kept.
+  const big = { items: Array.from({ length: 200 }, (_, i) => `item ${i}`) };
+  const zipped = await compressResponse(
+    req(),
+    Response.json(big, { headers: { "x-frame-options": "DENY" } }),
+  );
+  assert.equal(zipped.headers.get("content-encoding"), "br");
+  assert.equal(zipped.headers.get("x-frame-options"), "DENY");
+  assert.equal(zipped.headers.get("vary"), "Accept-Encoding");
+});

@@ -108,7 +108,13 @@ export function addHit(
   windowMs: number,
   now: number,
 ): RateLimitResult {
-  const { times, kept } = timesInWindow(entry.value?.times ?? [], now, windowMs);
+  const logged = entry.value?.times;
+  const { times, kept } = timesInWindow(
+    // One kind of array for the loops below (a log written as a plain array is copied).
+    logged === undefined ? NO_TIMES : Array.isArray(logged) ? Float64Array.from(logged) : logged,
+    now,
+    windowMs,
+  );
   if (kept >= limit) {
     // The slot frees when the hit `limit` places back leaves the window.
     const freesAt = times[kept - limit] + windowMs;
@@ -135,20 +141,34 @@ export function addHit(
   };
 }
 
+/** The times of a hit without a log. */
+const NO_TIMES = new Float64Array(0);
+
 /**
  * The times of `logged` still inside the window ending at `now`, in their order, with one
  * free slot at the end (`kept` of them are filled). Times from the future (a clock set
- * back) count as now, so they still expire.
+ * back) count as now, so they still expire. The usual log — every time inside the window
+ * and none ahead — is copied in one go.
  */
 function timesInWindow(
-  logged: ArrayLike<number>,
+  logged: Float64Array,
   now: number,
   windowMs: number,
 ): { times: Float64Array; kept: number } {
   const after = now - windowMs;
   let kept = 0;
-  for (let i = 0; i < logged.length; i++) if (Math.min(logged[i], now) > after) kept++;
+  let asLogged = true;
+  for (let i = 0; i < logged.length; i++) {
+    const t = logged[i];
+    if (t > now) asLogged = false;
+    if (Math.min(t, now) > after) kept++;
+    else asLogged = false;
+  }
   const times = new Float64Array(kept + 1);
+  if (asLogged) {
+    times.set(logged);
+    return { times, kept };
+  }
   let j = 0;
   for (let i = 0; i < logged.length; i++) {
     const t = Math.min(logged[i], now);

@@ -85,3 +85,24 @@ Deno.test("hitRateLimit() reads a log written as a plain array and writes it bac
     kv.close();
   }
 });
+
+Deno.test("hitRateLimit() keeps a log inside the window as it was, and counts a time ahead of now as now", async () => {
+  const kv = await openKv(":memory:");
+  try {
+    const now = 1_800_000_000_000;
+    const key = keys.rateLimitLog("post_votes", "u-log");
+    // Out of order (two instances' hits may commit so): kept in its order, whole.
+    const inWindow = [now - 50_000, now - 20_000, now - 40_000];
+    await kv.set(key, { times: new Float64Array(inWindow) });
+    const hit = await hitRateLimit(kv, "post_votes", "u-log", 5, 60_000, now);
+    assert.equal(hit.remaining, 1);
+    assert.deepEqual([...(await kv.get<HitLog>(key)).value!.times], [...inWindow, now]);
+    // A time from a clock that ran ahead counts as now: it stays in and leaves with now's.
+    await kv.set(key, { times: new Float64Array([now - 70_000, now + 90_000]) });
+    const ahead = await hitRateLimit(kv, "post_votes", "u-log", 5, 60_000, now);
+    assert.equal(ahead.remaining, 3);
+    assert.deepEqual([...(await kv.get<HitLog>(key)).value!.times], [now, now]);
+  } finally {
+    kv.close();
+  }
+});

@@ -105,31 +105,49 @@ export function acceptInOp(
   }, now);
 }
 
-/** After an up-vote's commit (under `afterCommit`): the author's `upvotes` entry of the day. */
+/**
+ * After an up-vote's commit (under `afterCommit`): the author's `upvotes` entry of the day.
+ * `read` is the target's record as the vote read it, when the caller has it: a vote reads
+ * its target (and refuses a missing, deleted or hidden one) just before it commits, so a
+ * voted question is not read again, nor a voted answer (only its question); left out,
+ * both are read.
+ */
 export async function afterUpvote(
   kv: Deno.Kv,
   target: { type: "question" | "message"; id: string; authorId: string; questionId: string },
   voterId: string,
   now: number,
   count = 1,
+  read?: QuestionRecord | MessageRecord,
 ): Promise<void> {
   if (target.authorId === voterId) return;
-  const [q, m] = await kv.getMany<[QuestionRecord, MessageRecord]>([
-    keys.question(target.questionId),
-    target.type === "message" ? keys.message(target.id) : keys.question("\u0000none"),
-  ]);
-  if (!q.value) return;
+  let message: MessageRecord | null = null;
+  if (read && target.type === "question") {
+    // Nothing to read: the vote saw the question there.
+  } else if (read) {
+    // The answer as the vote saw it; its question still there (the vote read only the answer).
+    const q = await kv.get<QuestionRecord>(keys.question(target.questionId));
+    if (!q.value) return;
+    message = read as MessageRecord;
+  } else {
+    const [q, m] = await kv.getMany<[QuestionRecord, MessageRecord]>([
+      keys.question(target.questionId),
+      target.type === "message" ? keys.message(target.id) : keys.question("\u0000none"),
+    ]);
+    if (!q.value) return;
+    message = m.value;
+  }
   let answerId: string | null = null;
-  if (m.value) {
-    answerId = m.value.id;
-    if (m.value.replyTo) answerId = await rootAnswerOf(kv, m.value);
+  if (message) {
+    answerId = message.id;
+    if (message.replyTo) answerId = await rootAnswerOf(kv, message);
   }
   await notifyUpvote(kv, {
     recipientId: target.authorId,
     voterId,
     targetType: target.type,
     targetId: target.id,
-    questionId: q.value.id,
+    questionId: target.questionId,
     answerId,
     count,
   }, now);

@@ -155,7 +155,9 @@ export async function readEarnedBadges(
 /**
  * Record badges the user's counters now qualify for, stamped `now`; called by the
  * writes that move counters. A badge, once earned, is kept (an unvote does not take it
- * back) and its time is never overwritten.
+ * back) and its time is never overwritten. `known` are the counters when the caller has
+ * just read them (lib/profile/user_stats.ts `userStatKeys`, with reads of its own); left
+ * out, they are read.
  *
  * @example
  * ```ts
@@ -168,8 +170,9 @@ export async function recordEarnedBadges(
   kv: Deno.Kv,
   userId: string,
   now: number,
+  known?: StatCounters,
 ): Promise<string[]> {
-  const counters = await readUserStats(kv, userId);
+  const counters = known ?? await readUserStats(kv, userId);
   const due = BADGES.filter((b) => counters[b.stat] >= b.threshold);
   if (due.length === 0) return [];
   const existing = await kv.getMany(due.map((b) => keys.badge(userId, b.id)));

@@ -35,6 +35,27 @@ const NAMES: UserStatName[] = [
  * ```
  */
 export async function readUserStats(kv: Deno.Kv, userId: string): Promise<UserStats> {
-  const values = await readCounters(kv, NAMES.map((n) => keys.userStat(userId, n)));
+  return userStatsOf(await readCounters(kv, userStatKeys(userId)));
+}
+
+/**
+ * The keys of a user's statistics, in the order {@link userStatsOf} reads their values:
+ * for a caller that reads them together with keys of its own, in one round trip.
+ *
+ * @example
+ * ```ts
+ * import { readCounters } from "@/lib/kv/atomic.ts";
+ * declare const kv: Deno.Kv;
+ * const statKeys = userStatKeys("u1");
+ * const values = await readCounters(kv, [...statKeys, ["vote_counts", "question", "q1", "up"]]);
+ * const stats = userStatsOf(values); // the extra value after them is left alone
+ * ```
+ */
+export function userStatKeys(userId: string): Deno.KvKey[] {
+  return NAMES.map((n) => keys.userStat(userId, n));
+}
+
+/** A user's statistics from the counter values of {@link userStatKeys}, in order. */
+export function userStatsOf(values: number[]): UserStats {
   return Object.fromEntries(NAMES.map((n, i) => [n, values[i]])) as UserStats;
 }
