@@ -97,6 +97,17 @@
  * group's op ~20% (each vote's checks, sets and a budget log of up to `limit` times),
  * GC ~6%; routing and the middleware chain are down to a few % each.
  *
+ * Final tree, one quiet machine (load average ~1.2), Deno 2.9.6, 3 runs of 5 s each:
+ * `GET /` br 26936/27099/28043 req/s against bare Hono JSON 91949/95507/98810 (0.28×; as
+ * bytes 60765, 0.64×); the question page br 8430/8830/9194 against 96160/96608/101779
+ * (0.09×; as bytes 53757, 0.56×); signed in 180/180/186 against 99078/99821/101446
+ * (0.002×); likes 4186/4357/4730 votes/s against raw sum 5027/5161/5182 (0.84×), counts
+ * exact. With `deno task start`'s V8 flags (`BENCH_V8_FLAGS`), the next run: 27742 (0.27×),
+ * 8646 (0.08×), 177 and 4074/5048 (0.81×) — the same within the noise. The bare baseline
+ * reaches ~96–104k req/s on a quiet machine (57–79k when the earlier figures were taken),
+ * so the ratios of the two signed-out rows did not rise with the app's own rates (18.8k →
+ * 27.1k and 8.2k → 8.8k req/s).
+ *
  * @module
  */
 import { Hono } from "hono";
