@@ -8,7 +8,12 @@
  * baseline's median. A store written by one Deno cannot be read by an older one, so every
  * run has its own.
  *
- * Last measured (5 runs, 2-core machine shared with other work; main.ts's module doc has
+ * Final tree, quiet machine (load average ~1.1): 9 runs, Deno 2.9.6 Parley 93/99/145 ms
+ * against bare Hono 24/26/30 (3.8×, met), Deno 2.5.0 89/100/192 against 32/35/41 (2.8×,
+ * met); 5 runs just before: 2.9.6 96/99/123 against 26/26/27 (3.8×), 2.5.0 92/102/216
+ * against 33/36/40 (2.9×).
+ *
+ * Measured before (5 runs, 2-core machine shared with other work; main.ts's module doc has
  * the phases and the same-run before/after): Deno 2.9.6 Parley 96/102/174 ms against bare
  * Hono 24/28/30 (3.6×, met), Deno 2.5.0 105/116/228 against 37/41/48 (2.8×, met); busier
  * (load ~2.7) 2.9.6 113/120/217 against 29/31/43 (3.9×), 2.5.0 122/138/264 against 42/42/51
