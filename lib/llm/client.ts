@@ -6,8 +6,7 @@
  *
  * @module
  */
-import type OpenAI from "openai";
-import { openAiLoaded, openAiModule } from "./openai_module.ts";
+import { lazyOpenAiClient, openAiLoaded } from "./openai_module.ts";
 import { type ChatMessage, type ChatOptions, type LlmClient, LlmError } from "./types.ts";
 
 /** Default deadline of one call, in ms. */
@@ -115,21 +114,13 @@ export function toLlmError(
 export function createLlmClient(opts: LlmClientOptions): LlmClient {
   const defaultTimeout = opts.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
   // The package is imported by the first call (lib/llm/openai_module.ts), not at start-up.
-  let created: Promise<OpenAI> | null = null;
-  const client = () =>
-    created ??= openAiModule().then(({ default: OpenAi }) =>
-      new OpenAi({
-        apiKey: opts.apiKey,
-        baseURL: opts.baseURL,
-        // Never pick up OPENAI_* variables from the environment: configuration is LLM_* only.
-        organization: null,
-        project: null,
-        maxRetries: opts.maxRetries ?? 1,
-        timeout: defaultTimeout,
-        fetch: opts.fetch,
-        logLevel: "off",
-      })
-    );
+  const client = lazyOpenAiClient({
+    apiKey: opts.apiKey,
+    baseURL: opts.baseURL,
+    maxRetries: opts.maxRetries,
+    timeout: defaultTimeout,
+    fetch: opts.fetch,
+  });
   const model = opts.model;
 
   function params(messages: ChatMessage[], o: ChatOptions) {

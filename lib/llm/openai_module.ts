@@ -44,3 +44,44 @@ export function openAiModule(): Promise<OpenAiModule> {
 export function openAiLoaded(): OpenAiModule | null {
   return loaded;
 }
+
+/** How an OpenAI-compatible client is reached (what {@link lazyOpenAiClient} needs). */
+export interface OpenAiClientOptions {
+  apiKey: string;
+  baseURL: string;
+  /** Tries after the first on a failed call. Default 1. */
+  maxRetries?: number;
+  /** Per-call timeout (ms). */
+  timeout: number;
+  fetch?: typeof fetch;
+}
+
+/**
+ * A getter of one OpenAI client made with `opts`, created (and the package imported) by
+ * the first call; later calls share it. Configuration is `LLM_*` only: the client never
+ * picks up `OPENAI_*` variables from the environment, and logs nothing.
+ *
+ * @example
+ * ```ts
+ * const client = lazyOpenAiClient({ apiKey: "sk-…", baseURL: "https://api.openai.com/v1", timeout: 30_000 });
+ * const models = await (await client()).models.list();
+ * ```
+ */
+export function lazyOpenAiClient(
+  opts: OpenAiClientOptions,
+): () => Promise<InstanceType<OpenAiModule["default"]>> {
+  let created: Promise<InstanceType<OpenAiModule["default"]>> | null = null;
+  return () =>
+    created ??= openAiModule().then(({ default: OpenAi }) =>
+      new OpenAi({
+        apiKey: opts.apiKey,
+        baseURL: opts.baseURL,
+        organization: null,
+        project: null,
+        maxRetries: opts.maxRetries ?? 1,
+        timeout: opts.timeout,
+        fetch: opts.fetch,
+        logLevel: "off",
+      })
+    );
+}

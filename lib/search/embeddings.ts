@@ -8,8 +8,7 @@
  *
  * @module
  */
-import type OpenAI from "openai";
-import { openAiLoaded, openAiModule } from "../llm/openai_module.ts";
+import { lazyOpenAiClient, openAiLoaded } from "../llm/openai_module.ts";
 import type { Config } from "../config.ts";
 import { callDeadline, toLlmError } from "../llm/client.ts";
 import {
@@ -110,21 +109,12 @@ export function embeddingRejected(err: unknown): boolean {
 export function createEmbedder(opts: EmbedderOptions): Embedder {
   const defaultTimeout = opts.timeoutMs ?? DEFAULT_EMBEDDING_TIMEOUT_MS;
   // The package is imported by the first call (lib/llm/openai_module.ts), not at start-up.
-  let created: Promise<OpenAI> | null = null;
-  const client = () =>
-    created ??= openAiModule().then(({ default: OpenAi }) =>
-      new OpenAi({
-        apiKey: opts.apiKey,
-        baseURL: opts.baseURL,
-        // Configuration is LLM_* only, never OPENAI_* from the environment.
-        organization: null,
-        project: null,
-        maxRetries: 1,
-        timeout: defaultTimeout,
-        fetch: opts.fetch,
-        logLevel: "off",
-      })
-    );
+  const client = lazyOpenAiClient({
+    apiKey: opts.apiKey,
+    baseURL: opts.baseURL,
+    timeout: defaultTimeout,
+    fetch: opts.fetch,
+  });
   const { model, dims } = opts;
   return {
     model,
