@@ -26,6 +26,7 @@
  * @module
  */
 import { formatSpread, spread } from "./harness.ts";
+import { freePort } from "../tests/helpers/oauth.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const RUNS = Number(Deno.env.get("BENCH_COLDSTART_RUNS") ?? 3);
@@ -33,14 +34,6 @@ const RUNS = Number(Deno.env.get("BENCH_COLDSTART_RUNS") ?? 3);
 const GIVE_UP_MS = 30_000;
 const GOAL_MS = 150;
 const GOAL_RATIO = 4;
-
-/** A free loopback port (the listener closed at once). */
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
 
 /**
  * ms from spawning `deno run -A <script>` in `root` to its first 200 on `/`; NaN when it

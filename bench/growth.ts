@@ -34,6 +34,7 @@ import { castVote } from "../lib/community/votes.ts";
 import { followInOp, unreadCount } from "../lib/notifications/notifications.ts";
 import { keys } from "../lib/kv/keys.ts";
 import { prng } from "./search_corpus.ts";
+import { freePort } from "../tests/helpers/oauth.ts";
 
 const ANSWERS = Number(Deno.env.get("BENCH_GROWTH_ANSWERS") ?? 10_000);
 const FOLLOWERS = Number(Deno.env.get("BENCH_GROWTH_FOLLOWERS") ?? 10_000);
@@ -83,13 +84,6 @@ function spread(runs: Latency[]): string {
     return `${s[0].toFixed(1)}/${s[Math.floor(s.length / 2)].toFixed(1)}/${s.at(-1)!.toFixed(1)}`;
   };
   return `p50 ${f(runs.map((r) => r.p50))}  p99 ${f(runs.map((r) => r.p99))} ms`;
-}
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
 }
 
 /** `main.ts` on `kvPath`, until `stop`. */

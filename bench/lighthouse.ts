@@ -18,16 +18,9 @@
  * @module
  */
 import { createTestApp, ROOT, signInAs, waitForJobs } from "../tests/helpers/app.ts";
+import { freePort } from "../tests/helpers/oauth.ts";
 
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
-
-/** A free loopback port (probe, close, use). */
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
 
 /** Seed a question (with the panel's answers) and a finished debate; returns their ids. */
 async function seed(kvPath: string): Promise<{ questionId: string; debateId: string }> {

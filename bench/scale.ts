@@ -36,6 +36,7 @@ import { jobRunner } from "../lib/jobs/runner.ts";
 import { connectHeapProbe, inspectFlag, rssOf } from "./heap_probe.ts";
 import { type Community, loadQuestions, newCommunity } from "./scale_load.ts";
 import { prng, TAGS, VOCABULARY } from "./search_corpus.ts";
+import { freePort } from "../tests/helpers/oauth.ts";
 
 const SIZES = (Deno.env.get("BENCH_SCALE_SIZES") ?? "10000,100000,1000000").split(",")
   .map((s) => Number(s.trim())).filter((n) => Number.isSafeInteger(n) && n > 0)
@@ -85,13 +86,6 @@ interface Point {
 interface Latency {
   p50: number;
   p99: number;
-}
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
 }
 
 function quantile(sorted: number[], q: number): number {

@@ -22,6 +22,7 @@
  */
 
 import { withBeforeTree } from "./before_tree.ts";
+import { freePort } from "../tests/helpers/oauth.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const PROCESSES = 3;
@@ -38,13 +39,6 @@ export interface StressResult {
   /** Mismatches found by the exact-count check (empty = every write counted). */
   mismatches: string[];
   statusCounts: Record<string, number>;
-}
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
 }
 
 async function waitHealthy(origin: string, proc: Deno.ChildProcess): Promise<void> {
