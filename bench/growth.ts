@@ -26,7 +26,7 @@
  */
 import { Hono } from "hono";
 import { createTestApp, serveOnLoopback, signInAs } from "../tests/helpers/app.ts";
-import { collectOutput, spawnMain, waitHealthy } from "../tests/helpers/processes.ts";
+import { collectOutput, localMainEnv, spawnMain, waitHealthy } from "../tests/helpers/processes.ts";
 import { createQuestion } from "../lib/community/questions/write.ts";
 import { buildMessage } from "../lib/community/messages/model.ts";
 import { writeFirstMessage } from "../lib/community/messages/write.ts";
@@ -34,7 +34,6 @@ import { castVote } from "../lib/community/votes.ts";
 import { followInOp, unreadCount } from "../lib/notifications/notifications.ts";
 import { keys } from "../lib/kv/keys.ts";
 import { prng } from "./search_corpus.ts";
-import { freePort } from "../tests/helpers/oauth.ts";
 
 const ANSWERS = Number(Deno.env.get("BENCH_GROWTH_ANSWERS") ?? 10_000);
 const FOLLOWERS = Number(Deno.env.get("BENCH_GROWTH_FOLLOWERS") ?? 10_000);
@@ -88,17 +87,8 @@ function spread(runs: Latency[]): string {
 
 /** `main.ts` on `kvPath`, until `stop`. */
 async function serveMain(kvPath: string): Promise<{ origin: string; stop(): Promise<void> }> {
-  const port = freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const child = spawnMain({
-    PORT: String(port),
-    HOSTNAME: "127.0.0.1",
-    APP_ORIGIN: origin,
-    KV_PATH: kvPath,
-    LOCAL_MODE: "on",
-    EXPERT_PANEL_PER_DAY: "0",
-    ...UNLIMITED,
-  });
+  const { origin, env } = localMainEnv(kvPath, { EXPERT_PANEL_PER_DAY: "0", ...UNLIMITED });
+  const child = spawnMain(env);
   const output = collectOutput(child);
   try {
     await waitHealthy(origin, 60_000);

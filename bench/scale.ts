@@ -31,7 +31,7 @@
  * @module
  */
 import { createTestApp, type TestApp } from "../tests/helpers/app.ts";
-import { collectOutput, spawnMain, waitHealthy } from "../tests/helpers/processes.ts";
+import { collectOutput, localMainEnv, spawnMain, waitHealthy } from "../tests/helpers/processes.ts";
 import { jobRunner } from "../lib/jobs/runner.ts";
 import { connectHeapProbe, inspectFlag, rssOf } from "./heap_probe.ts";
 import { type Community, loadQuestions, newCommunity } from "./scale_load.ts";
@@ -169,17 +169,9 @@ async function measureOnce(
   n: number,
   run: number,
 ): Promise<Point> {
-  const port = freePort();
   const inspectPort = freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const child = spawnMain({
-    PORT: String(port),
-    HOSTNAME: "127.0.0.1",
-    APP_ORIGIN: origin,
-    KV_PATH: kvPath,
-    LOCAL_MODE: "on",
-    EXPERT_PANEL_PER_DAY: "0",
-  }, ["-A", ...await startTaskV8Flags(), inspectFlag(inspectPort)]);
+  const { origin, env } = localMainEnv(kvPath, { EXPERT_PANEL_PER_DAY: "0" });
+  const child = spawnMain(env, ["-A", ...await startTaskV8Flags(), inspectFlag(inspectPort)]);
   const output = collectOutput(child);
   try {
     await waitHealthy(origin, 60_000);

@@ -16,7 +16,13 @@
  * 5 minutes. Linux only (RSS is read from /proc).
  */
 import { freePort } from "../tests/helpers/oauth.ts";
-import { collectOutput, localSignIn, spawnMain, waitHealthy } from "../tests/helpers/processes.ts";
+import {
+  collectOutput,
+  localMainEnv,
+  localSignIn,
+  spawnMain,
+  waitHealthy,
+} from "../tests/helpers/processes.ts";
 import { row } from "./harness.ts";
 
 const STREAMS = Number(Deno.env.get("STREAMS") ?? 8000);
@@ -107,17 +113,12 @@ async function measure(name: string, pid: number, port: number, path: string): P
 
 async function parleyRun(name: string, env: Record<string, string>): Promise<Run> {
   const dir = await Deno.makeTempDir({ prefix: "parley-bench-streams-" });
-  const port = freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const child = spawnMain({
-    PORT: String(port),
-    HOSTNAME: "127.0.0.1",
-    APP_ORIGIN: origin,
-    KV_PATH: `${dir}/kv.sqlite`,
-    LOCAL_MODE: "on",
+  const { origin, env: mainEnv } = localMainEnv(`${dir}/kv.sqlite`, {
     EXPERT_PANEL_PER_DAY: "0",
     ...env,
   });
+  const port = Number(mainEnv.PORT);
+  const child = spawnMain(mainEnv);
   const output = collectOutput(child);
   try {
     await waitHealthy(origin, 30_000);

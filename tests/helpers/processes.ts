@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { ROOT } from "./app.ts";
-import { CookieJar, ROUTES } from "./oauth.ts";
+import { CookieJar, freePort, ROUTES } from "./oauth.ts";
 import { readUntil, type SseEvent } from "./sse.ts";
 import type { ProviderId } from "@/lib/config.ts";
 import { deployDenoVersion } from "@/scripts/deploy_deno.ts";
@@ -56,6 +56,36 @@ export function spawnMain(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+}
+
+/**
+ * What a local-mode `main.ts` on its own free loopback port over `kvPath` needs: its
+ * origin, and the environment for {@link spawnMain} (`extra` on top, e.g. a fake model's).
+ */
+export function localMainEnv(
+  kvPath: string,
+  extra: Record<string, string> = {},
+): { origin: string; env: Record<string, string> } {
+  const port = freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    env: {
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      APP_ORIGIN: origin,
+      KV_PATH: kvPath,
+      LOCAL_MODE: "on",
+      ...extra,
+    },
+  };
+}
+
+/** {@link spawnMain} with its output drained and not shown. */
+export function spawnMainDrained(env: Record<string, string>): Deno.ChildProcess {
+  const child = spawnMain(env);
+  collectOutput(child);
+  return child;
 }
 
 /** Collect a child's output as text (for failure messages). */

@@ -5,22 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { type FakeCall, startFakeLlm, textOfLength, VALID_SYNTHESIS } from "../helpers/fake_llm.ts";
-import { freePort } from "../helpers/oauth.ts";
 import {
-  collectOutput,
   debateMidway,
+  localMainEnv,
   localSignIn,
-  spawnMain,
+  spawnMainDrained,
   stopCrashedAndSuccessor,
   waitHealthy,
 } from "../helpers/processes.ts";
-
-/** `main.ts` with `env`, its output drained (not shown). */
-function spawnApp(env: Record<string, string>): Deno.ChildProcess {
-  const child = spawnMain(env);
-  collectOutput(child);
-  return child;
-}
 
 Deno.test("a debate whose process is killed with SIGKILL mid-way is completed by a second process on the same KV file: 10 messages and a synthesis", async () => {
   const dir = await Deno.makeTempDir();
@@ -30,21 +22,11 @@ Deno.test("a debate whose process is killed with SIGKILL mid-way is completed by
       ? { text: textOfLength(150, `c${c.index}w`), tokenDelayMs: 15 }
       : { text: VALID_SYNTHESIS }
   );
-  const port = freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const env = {
-    ...llm.env,
-    PORT: String(port),
-    HOSTNAME: "127.0.0.1",
-    APP_ORIGIN: origin,
-    KV_PATH: kvPath,
-    LOCAL_MODE: "on",
-    JOBS_PASS_INTERVAL_MS: "500",
-  };
+  const { origin, env } = localMainEnv(kvPath, { ...llm.env, JOBS_PASS_INTERVAL_MS: "500" });
   // Everything goes through the processes' HTTP surface: the test never writes to their
   // KV file, so they may run on another Deno than the test (PARLEY_TEST_DENO, CI's 2.5 pass).
   let second: Deno.ChildProcess | null = null;
-  const first = spawnApp(env);
+  const first = spawnMainDrained(env);
   try {
     await waitHealthy(origin, 20_000);
     const cookie = (await localSignIn(origin, "provider_a", { account: "a-1001" })).header();
@@ -54,7 +36,7 @@ Deno.test("a debate whose process is killed with SIGKILL mid-way is completed by
     const killedAt = Date.now();
     await first.status;
 
-    second = spawnApp(env);
+    second = spawnMainDrained(env);
     await waitHealthy(origin, 20_000);
     let debate: {
       status: string;

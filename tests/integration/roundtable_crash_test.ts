@@ -6,38 +6,24 @@
 import assert from "node:assert/strict";
 import { startFakeLlm } from "../helpers/fake_llm.ts";
 import { roundtableReply } from "../helpers/roundtable_llm.ts";
-import { freePort } from "../helpers/oauth.ts";
 import {
-  collectOutput,
+  localMainEnv,
   localSignIn,
-  spawnMain,
+  spawnMainDrained,
   stopCrashedAndSuccessor,
   waitHealthy,
 } from "../helpers/processes.ts";
 import { readUntil } from "../helpers/sse.ts";
 
-function spawnApp(env: Record<string, string>): Deno.ChildProcess {
-  const child = spawnMain(env);
-  collectOutput(child);
-  return child;
-}
-
 Deno.test("a roundtable whose process is killed with SIGKILL mid-statement is finished by a second process on the same KV file", async () => {
   const dir = await Deno.makeTempDir({ prefix: "roundtable-crash-" });
   const llm = startFakeLlm(roundtableReply(15));
-  const port = freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const env = {
+  const { origin, env } = localMainEnv(`${dir}/kv.sqlite`, {
     ...llm.env,
-    PORT: String(port),
-    HOSTNAME: "127.0.0.1",
-    APP_ORIGIN: origin,
-    KV_PATH: `${dir}/kv.sqlite`,
-    LOCAL_MODE: "on",
     JOBS_PASS_INTERVAL_MS: "500",
-  };
+  });
   let second: Deno.ChildProcess | null = null;
-  const first = spawnApp(env);
+  const first = spawnMainDrained(env);
   try {
     await waitHealthy(origin, 20_000);
     const cookie = (await localSignIn(origin, "provider_a", { account: "a-1001" })).header();
@@ -61,7 +47,7 @@ Deno.test("a roundtable whose process is killed with SIGKILL mid-statement is fi
     first.kill("SIGKILL");
     await first.status;
 
-    second = spawnApp(env);
+    second = spawnMainDrained(env);
     await waitHealthy(origin, 20_000);
     let rt: {
       status: string;
