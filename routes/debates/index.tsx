@@ -2,6 +2,7 @@ import { ArrowRight } from "@/components/icons.gen.ts";
 import { z } from "zod";
 import { HttpError, page } from "@/lib/fresh/mod.ts";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
+import { DEBATE_STATUS_TEXT, RoundtableItem } from "@/components/RoundtableItem.tsx";
 import { InvalidCursorError } from "@/lib/kv/atomic.ts";
 import { listPublicDebates, type PublicDebateItem } from "@/lib/debates/public.ts";
 import { listPublicRoundtables } from "@/lib/roundtables/access.ts";
@@ -47,12 +48,6 @@ export const handler = define.handlers<Data>({
     }
   },
 });
-
-const STATUS_TEXT: Record<string, string> = {
-  in_progress: "live",
-  completed: "finished",
-  failed: "stopped early",
-};
 
 function watchesText(n: number): string {
   return `Watched by ${n} ${n === 1 ? "member" : "members"}`;
@@ -103,7 +98,7 @@ export default define.page<typeof handler>(function PublicDebatesPage({ data }) 
                 <div class="meta">
                   <span>{d.agentName} vs {d.opponentName}</span>
                   <span class={`debate-status debate-status-${d.status}`}>
-                    {STATUS_TEXT[d.status] ?? d.status}
+                    {DEBATE_STATUS_TEXT[d.status] ?? d.status}
                   </span>
                   <span data-testid="debate-watches">{watchesText(d.watches)}</span>
                   <RelativeTime ms={d.createdAt} now={now} />
@@ -124,22 +119,14 @@ export default define.page<typeof handler>(function PublicDebatesPage({ data }) 
             : (
               <ul class="list debate-history">
                 {roundtables.map((r) => (
-                  <li key={r.id} class="card debate-history-item" data-testid="public-roundtable">
-                    <h3 class="public-debate-title">
-                      <a href={`/roundtables/${encodeURIComponent(r.id)}`} dir="auto">{r.topic}</a>
-                    </h3>
-                    <div class="meta">
-                      <span>
-                        Roundtable: {r.experts.map((e) =>
-                          e.name
-                        ).join(", ")} (AI experts)
-                      </span>
-                      <span class={`debate-status debate-status-${r.status}`}>
-                        {STATUS_TEXT[r.status] ?? r.status}
-                      </span>
-                      <RelativeTime ms={r.createdAt} now={now} />
-                    </div>
-                  </li>
+                  <RoundtableItem
+                    key={r.id}
+                    r={r}
+                    now={now}
+                    testId="public-roundtable"
+                    prefix="Roundtable: "
+                    suffix=" (AI experts)"
+                  />
                 ))}
               </ul>
             )}

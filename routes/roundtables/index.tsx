@@ -1,6 +1,6 @@
 import { page } from "@/lib/fresh/mod.ts";
 import { signInHref } from "@/components/SignInPrompt.tsx";
-import { RelativeTime } from "@/components/RelativeTime.tsx";
+import { RoundtableItem } from "@/components/RoundtableItem.tsx";
 import RoundtableStart from "@/islands/RoundtableStart.tsx";
 import { EXPERTS } from "@/lib/panel/experts.ts";
 import { listPublicRoundtables } from "@/lib/roundtables/access.ts";
@@ -32,12 +32,6 @@ export const handler = define.handlers<Data>({
   },
 });
 
-const STATUS_TEXT: Record<string, string> = {
-  in_progress: "live",
-  completed: "finished",
-  failed: "stopped early",
-};
-
 /** A list of roundtables, each linking to its page. */
 function RoundtableList(
   { items, now, testId, empty }: {
@@ -50,24 +44,7 @@ function RoundtableList(
   if (items.length === 0) return <p class="empty" data-testid={`${testId}-empty`}>{empty}</p>;
   return (
     <ul class="list debate-history" data-testid={testId}>
-      {items.map((r) => (
-        <li key={r.id} class="card debate-history-item" data-testid="roundtable-item">
-          <h3 class="public-debate-title">
-            <a href={`/roundtables/${encodeURIComponent(r.id)}`} dir="auto">{r.topic}</a>
-          </h3>
-          <div class="meta">
-            <span>
-              {r.experts.map((e) =>
-                e.name
-              ).join(", ")}
-            </span>
-            <span class={`debate-status debate-status-${r.status}`}>
-              {STATUS_TEXT[r.status] ?? r.status}
-            </span>
-            <RelativeTime ms={r.createdAt} now={now} />
-          </div>
-        </li>
-      ))}
+      {items.map((r) => <RoundtableItem key={r.id} r={r} now={now} testId="roundtable-item" />)}
     </ul>
   );
 }
