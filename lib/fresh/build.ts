@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { fileHolds, writeIfChanged } from "./generated_file.ts";
 import { islandName } from "./islands.ts";
 import type { BuildInfo } from "./assets.ts";
 import { precompress } from "../http/compress.ts";
@@ -171,25 +172,12 @@ async function currentManifest(root: string): Promise<string> {
 
 /** Write the manifest; returns true when its content changed. */
 export async function writeManifest(root: string): Promise<boolean> {
-  const text = await currentManifest(root);
-  const path = `${root}/manifest.gen.ts`;
-  let old = "";
-  try {
-    old = await Deno.readTextFile(path);
-  } catch { /* first build */ }
-  if (old === text) return false;
-  await Deno.writeTextFile(path, text);
-  return true;
+  return await writeIfChanged(`${root}/manifest.gen.ts`, await currentManifest(root));
 }
 
 /** True when the committed manifest matches the files on disk. */
 export async function manifestIsCurrent(root: string): Promise<boolean> {
-  const text = await currentManifest(root);
-  try {
-    return (await Deno.readTextFile(`${root}/manifest.gen.ts`)) === text;
-  } catch {
-    return false;
-  }
+  return await fileHolds(`${root}/manifest.gen.ts`, await currentManifest(root));
 }
 
 async function sha256Hex(data: Uint8Array): Promise<string> {

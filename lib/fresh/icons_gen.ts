@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { fileHolds, writeIfChanged } from "./generated_file.ts";
 
 /** The icons Parley uses, by their lucide-preact export names. */
 export const ICONS = [
@@ -93,22 +94,10 @@ async function formatted(text: string): Promise<string> {
 
 /** Write `components/icons.gen.ts`; returns true when its content changed. */
 export async function writeIcons(root: string): Promise<boolean> {
-  const text = await iconsSource();
-  const path = `${root}/components/icons.gen.ts`;
-  let old = "";
-  try {
-    old = await Deno.readTextFile(path);
-  } catch { /* first build */ }
-  if (old === text) return false;
-  await Deno.writeTextFile(path, text);
-  return true;
+  return await writeIfChanged(`${root}/components/icons.gen.ts`, await iconsSource());
 }
 
 /** True when the committed `components/icons.gen.ts` is what {@link iconsSource} writes. */
 export async function iconsAreCurrent(root: string): Promise<boolean> {
-  try {
-    return (await Deno.readTextFile(`${root}/components/icons.gen.ts`)) === await iconsSource();
-  } catch {
-    return false;
-  }
+  return await fileHolds(`${root}/components/icons.gen.ts`, await iconsSource());
 }
