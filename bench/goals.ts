@@ -111,6 +111,7 @@
  * @module
  */
 import { Hono } from "hono";
+import { get as httpGet } from "node:http";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
 import {
   formatSpread,
@@ -206,26 +207,60 @@ export async function run(): Promise<void> {
       },
     ];
     let allMet = true;
+    const wrk = await hasWrk();
     for (const row of ONLY === "likes" ? [] : rows) {
       const app: number[] = [];
       const base: number[] = [];
       const asBytes: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        base.push((await measure({ url: `${bareSrv.url}/json`, connections: 50 })).requestsPerSec);
-        app.push((await measure(row.cfg)).requestsPerSec);
-        if (row.asBytes) {
-          asBytes.push((await measure({ ...row.cfg, bodiesAsBytes: true })).requestsPerSec);
+      const ceiling: number[] = [];
+      const wrkRuns: { app: number; base: number; ceiling: number }[] = [];
+      // A signed-out row's ceiling: a bare Deno.serve in this process answering the very
+      // response the app's page cache answers (same status, headers and brotli bytes), as a
+      // clone of one finished Response — what the runtime and the loader allow these bytes.
+      const bound = row.asBytes ? await ceilingServer(row.cfg.url) : null;
+      const boundCfg = bound ? { ...row.cfg, url: bound.url } : null;
+      try {
+        for (let i = 0; i < RUNS; i++) {
+          base.push(
+            (await measure({ url: `${bareSrv.url}/json`, connections: 50 })).requestsPerSec,
+          );
+          app.push((await measure(row.cfg)).requestsPerSec);
+          if (row.asBytes) {
+            asBytes.push((await measure({ ...row.cfg, bodiesAsBytes: true })).requestsPerSec);
+          }
+          if (boundCfg) ceiling.push((await measure(boundCfg)).requestsPerSec);
+          if (boundCfg && wrk) {
+            wrkRuns.push({
+              base: await wrkRate(`${bareSrv.url}/json`, {}, seconds),
+              app: await wrkRate(row.cfg.url, row.cfg.headerSets?.[0] ?? {}, seconds),
+              ceiling: await wrkRate(boundCfg.url, row.cfg.headerSets?.[0] ?? {}, seconds),
+            });
+          }
         }
+      } finally {
+        await bound?.close();
       }
       allMet = printRow(row.name, "req/s", app, base, row.goal) && allMet;
-      if (row.asBytes) {
-        // Not the goal's measure: the same load with autocannon not decoding each brotli
-        // body into a string (bench/load.ts), beside the same baseline runs.
-        const m = spread(asBytes);
+      const baseMedian = spread(base).median;
+      const informational = (label: string, xs: number[], over = baseMedian) => {
+        const m = spread(xs);
         console.log(
-          `  loader taking bodies as bytes: ${formatSpread(m)} req/s → ` +
-            `${(m.median / spread(base).median).toFixed(2)}× (informational)`,
+          `  ${label}: ${formatSpread(m)} req/s → ${(m.median / over).toFixed(2)}× (informational)`,
         );
+      };
+      // Not the goal's measure: the same load with autocannon not decoding each brotli
+      // body into a string (bench/load.ts), beside the same baseline runs.
+      if (row.asBytes) informational("loader taking bodies as bytes", asBytes);
+      if (ceiling.length) {
+        informational("ceiling, bare Deno.serve sending the same response", ceiling);
+      }
+      if (wrkRuns.length) {
+        const wb = spread(wrkRuns.map((r) => r.base)).median;
+        console.log(
+          `  wrk (C loader, reads bodies without decoding), bare Hono ${wb.toFixed(0)} req/s:`,
+        );
+        informational("  app", wrkRuns.map((r) => r.app), wb);
+        informational("  ceiling", wrkRuns.map((r) => r.ceiling), wb);
       }
     }
     if (ONLY !== "pages") allMet = await likesRow(srv, kvPath, seconds, failures) && allMet;
@@ -239,6 +274,70 @@ export async function run(): Promise<void> {
     console.error(`\nFailures:\n  ${failures.join("\n  ")}`);
     Deno.exitCode = 1;
   }
+}
+
+/**
+ * A loopback server answering every request with a clone of the response `url` answers
+ * now (fetched twice with `Accept-Encoding: br`, so the second is a page-cache hit).
+ */
+async function ceilingServer(url: string): Promise<{ url: string; close(): Promise<void> }> {
+  const headers = { "accept-encoding": "br" };
+  await (await fetch(url, { headers })).arrayBuffer();
+  const res = await fetch(url, { headers });
+  const body = new Uint8Array(await res.arrayBuffer());
+  // fetch decoded the body: take the brotli bytes again from a raw read of the encoding.
+  const raw = res.headers.get("content-encoding") === "br" ? await rawBody(url) : body;
+  const kept = [...res.headers].filter(([k]) => k !== "content-length" && k !== "date");
+  const template = new Response(raw as BodyInit, { status: res.status, headers: kept });
+  const srv = serveOnLoopback(() => template.clone());
+  return { url: `${srv.url}${new URL(url).pathname}`, close: srv.close };
+}
+
+/** The body bytes `url` sends for `Accept-Encoding: br`, as sent (node:http does not decode). */
+function rawBody(url: string): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers: { "accept-encoding": "br" } }, (res) => {
+      const chunks: Uint8Array[] = [];
+      res.on("data", (c: Uint8Array) => chunks.push(c));
+      res.on("end", () => resolve(concatBytes(chunks)));
+      res.on("error", reject);
+    }).on("error", reject);
+  });
+}
+
+/** `parts` as one array. */
+function concatBytes(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/** True when `wrk` (a C load generator) is on PATH. */
+async function hasWrk(): Promise<boolean> {
+  try {
+    return (await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" })
+      .output()).code !== 127;
+  } catch {
+    return false;
+  }
+}
+
+/** Requests per second `wrk` (1 thread, 50 connections) reaches on `url` in `seconds`. */
+async function wrkRate(url: string, headers: Record<string, string>, seconds: number) {
+  const args = ["-t1", "-c50", `-d${seconds}s`];
+  for (const [k, v] of Object.entries(headers)) args.push("-H", `${k}: ${v}`);
+  const run = (a: string[]) =>
+    new Deno.Command("wrk", { args: [...a, url], stdout: "piped" }).output();
+  await run(["-t1", "-c50", "-d1s"]); // warm
+  const out = new TextDecoder().decode((await run(args)).stdout);
+  const m = /Requests\/sec:\s+([0-9.]+)/.exec(out);
+  if (!m) throw new Error(`wrk printed no rate for ${url}`);
+  if (/Non-2xx/.test(out)) throw new Error(`wrk saw non-2xx answers from ${url}`);
+  return Number(m[1]);
 }
 
 /**
