@@ -5,6 +5,23 @@
  *
  * @module
  */
+import { flatString, LruCache } from "../cache.ts";
+
+/** Texts shorter than this are reduced again on every call: the patterns cost little there. */
+const MEMO_MIN_CHARS = 256;
+/**
+ * Most bytes of reduced texts kept (docs/decisions.md#memory; two a UTF-16 code unit of
+ * source and result, plus 128 an entry). A question page's structured data reduces every
+ * answer on it (up to 5,000 characters each) per signed-in request: ~10% of its render.
+ */
+export const EXCERPT_CACHE_BYTES = 1024 * 1024;
+
+const plainTexts = new LruCache<string, string>({
+  maxEntries: 2000,
+  maxSize: EXCERPT_CACHE_BYTES,
+  sizeOf: (text, plain) => 2 * (text.length + plain.length) + 128,
+  maxEntrySize: EXCERPT_CACHE_BYTES / 50,
+});
 
 /**
  * Plain-text excerpt of Markdown for feeds and meta descriptions (no HTML, no Markdown
@@ -21,7 +38,17 @@
  * ```
  */
 export function excerpt(text: string, max = 200): string {
-  const plain = text
+  let plain = text.length >= MEMO_MIN_CHARS ? plainTexts.get(text) : undefined;
+  if (plain === undefined) {
+    plain = plainText(text);
+    if (text.length >= MEMO_MIN_CHARS) plainTexts.set(flatString(text), flatString(plain));
+  }
+  return plain.length > max ? plain.slice(0, max - 1).trimEnd() + "…" : plain;
+}
+
+/** `text` without Markdown syntax and with its white space collapsed (see {@link excerpt}). */
+function plainText(text: string): string {
+  return text
     .replace(/\r\n?/g, "\n")
     .replace(/^\s{0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(^\s{0,3}\1[^\n]*$|(?![\s\S]))/gm, " ")
     .replace(/^(?: {4}|\t)[^\n]*$/gm, " ")
@@ -47,5 +74,4 @@ export function excerpt(text: string, max = 200): string {
     .replace(/(^|\s)_+|_+(?=\s|$)/g, "$1")
     .replace(/\s+/g, " ")
     .trim();
-  return plain.length > max ? plain.slice(0, max - 1).trimEnd() + "…" : plain;
 }
