@@ -8,7 +8,7 @@
 import { RelativeTime } from "@/components/RelativeTime.tsx";
 import type { Role } from "@/lib/debates/model.ts";
 import type { Synthesis } from "@/lib/schemas/debate.ts";
-import { distinctPoints } from "@/lib/text/distinct.ts";
+import { AgreementColumns, ReportPoints } from "@/components/ReportPoints.tsx";
 
 /** One side of a debate as shown. */
 export interface SideView {
@@ -136,14 +136,6 @@ export function TypingDots({ label }: { label: string }) {
   );
 }
 
-/** A list of the judge's points, each once (debates saved before repeats were dropped too). */
-function Points({ items, empty }: { items: string[]; empty: string }) {
-  const points = distinctPoints(items);
-  return points.length > 0
-    ? <ul>{points.map((p, i) => <li key={i}>{p}</li>)}</ul>
-    : <p class="muted">{empty}</p>;
-}
-
 /** The judge's report: verdict, conclusion, consensus, disagreements, recommendations. */
 export function SynthesisReport(
   { synthesis, userName, opponentName }: {
@@ -164,18 +156,9 @@ export function SynthesisReport(
       </div>
       <h3>Conclusion</h3>
       <p class="synthesis-conclusion" data-testid="synthesis-conclusion">{synthesis.conclusion}</p>
-      <div class="synthesis-grid">
-        <div>
-          <h3>Where they agreed</h3>
-          <Points items={synthesis.consensus} empty="No common ground was noted." />
-        </div>
-        <div>
-          <h3>Where they disagreed</h3>
-          <Points items={synthesis.disagreements} empty="No disagreements were noted." />
-        </div>
-      </div>
+      <AgreementColumns consensus={synthesis.consensus} disagreements={synthesis.disagreements} />
       <h3>Recommendations</h3>
-      <Points items={synthesis.recommendations} empty="No recommendations were made." />
+      <ReportPoints items={synthesis.recommendations} empty="No recommendations were made." />
     </section>
   );
 }

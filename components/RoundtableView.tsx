@@ -9,6 +9,7 @@
 import type { Minutes } from "@/lib/schemas/roundtable.ts";
 import type { TranscriptItem } from "@/lib/roundtables/live_state.ts";
 import { TypingDots } from "./DebateView.tsx";
+import { AgreementColumns, ReportPoints } from "./ReportPoints.tsx";
 
 /** An expert at the table as shown. */
 export interface SeatView {
@@ -151,12 +152,6 @@ export function RoundtableTranscript(
   );
 }
 
-function Points({ items, empty }: { items: string[]; empty: string }) {
-  return items.length > 0
-    ? <ul>{items.map((p, i) => <li key={i}>{p}</li>)}</ul>
-    : <p class="muted">{empty}</p>;
-}
-
 /** The minutes: conclusion, consensus and disagreements, and each expert's position side by side. */
 export function MinutesReport({ minutes, seats }: { minutes: Minutes; seats: SeatView[] }) {
   return (
@@ -191,18 +186,9 @@ export function MinutesReport({ minutes, seats }: { minutes: Minutes; seats: Sea
           );
         })}
       </ul>
-      <div class="synthesis-grid">
-        <div>
-          <h3>Where they agreed</h3>
-          <Points items={minutes.consensus} empty="No common ground was noted." />
-        </div>
-        <div>
-          <h3>Where they disagreed</h3>
-          <Points items={minutes.disagreements} empty="No disagreements were noted." />
-        </div>
-      </div>
+      <AgreementColumns consensus={minutes.consensus} disagreements={minutes.disagreements} />
       <h3>Open questions</h3>
-      <Points items={minutes.openQuestions} empty="No open questions were noted." />
+      <ReportPoints items={minutes.openQuestions} empty="No open questions were noted." />
     </section>
   );
 }
