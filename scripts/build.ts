@@ -31,7 +31,7 @@ if (args.has("--check")) {
 
 const changed = await writeManifest(root);
 if (changed) console.log("Wrote manifest.gen.ts");
-if (await writeIcons(root)) console.log("Wrote components/icons.gen.ts and static/icons.svg");
+for (const file of await writeIcons(root)) console.log(`Wrote ${file}`);
 if (!args.has("--manifest-only")) {
   const started = performance.now();
   const info = await buildAssets(root);

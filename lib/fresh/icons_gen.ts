@@ -124,7 +124,7 @@ export async function iconsSource(icons?: LucideIcon[]): Promise<string> {
     lines.push(`export const ${exportName} = icon(${JSON.stringify(name)});`);
   }
   lines.push("");
-  return await formatted(lines.join("\n"), "ts");
+  return await formatted(lines.join("\n"));
 }
 
 /** ` a="1" b="2"` for `{a: "1", b: "2"}` (values are already escaped as lucide wrote them). */
@@ -151,16 +151,15 @@ export async function spriteSource(icons?: LucideIcon[]): Promise<string> {
     lines.push(`<symbol id="${name}"${attributeText(stroke)}>${body}</symbol>`);
   }
   lines.push("</svg>", "");
-  return await formatted(lines.join("\n"), "svg");
+  // As written, one symbol a line: deno.json keeps `deno fmt` off the served file (and
+  // Deno 2.5, which runs `deno task build` on Deploy, cannot format SVG).
+  return lines.join("\n");
 }
 
-/**
- * `text` as `deno fmt` (deno.json's line width) leaves a file of extension `ext`, so the
- * committed file passes `deno fmt --check` and the is-current check compares alike.
- */
-async function formatted(text: string, ext: "ts" | "svg"): Promise<string> {
+/** `text` as `deno fmt` (deno.json's line width) leaves it, so the check compares alike. */
+async function formatted(text: string): Promise<string> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "--line-width=100", `--ext=${ext}`, "-"],
+    args: ["fmt", "--line-width=100", "--ext=ts", "-"],
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
@@ -183,21 +182,22 @@ async function iconFiles(root: string): Promise<[string, string][]> {
 }
 
 /**
- * Write `components/icons.gen.ts` and `static/icons.svg`; true when either changed.
+ * Write `components/icons.gen.ts` and `static/icons.svg` where they changed; returns the
+ * files written (relative to `root`).
  *
  * @example
  * ```ts
  * import { writeIcons } from "./icons_gen.ts";
  *
- * if (await writeIcons(".")) console.log("icons regenerated");
+ * for (const file of await writeIcons(".")) console.log(`Wrote ${file}`);
  * ```
  */
-export async function writeIcons(root: string): Promise<boolean> {
-  let changed = false;
+export async function writeIcons(root: string): Promise<string[]> {
+  const written: string[] = [];
   for (const [path, text] of await iconFiles(root)) {
-    if (await writeIfChanged(path, text)) changed = true;
+    if (await writeIfChanged(path, text)) written.push(path.slice(root.length + 1));
   }
-  return changed;
+  return written;
 }
 
 /**
