@@ -1,20 +1,25 @@
 /**
- * An icon as a Preact component, rendering the same `<svg>` as the lucide-preact package
- * (24×24, stroked in `currentColor`, classes `lucide lucide-<name>` before the caller's,
- * `aria-hidden` unless the caller gives an accessible name), from the icon's shapes alone.
- * The shapes come from `components/icons.gen.ts`, which `deno task build` writes from the
- * package (lib/fresh/icons_gen.ts): the package's own index imports all of its 3,700 icon
- * modules, which cost a fresh instance more than the rest of its start-up together.
+ * An icon as a Preact component: an `<svg>` the size and classes of lucide-preact's
+ * (24×24, `lucide lucide-<name>` before the caller's classes, `aria-hidden` unless the
+ * caller gives an accessible name) whose one child is a `<use>` of the icon's symbol in
+ * the build's sprite (`static/icons.svg`, generated with `components/icons.gen.ts` by
+ * `deno task build` from the package: lib/fresh/icons_gen.ts). The shapes travel once, in
+ * an immutable file the browser caches, not in every icon of every page.
+ *
+ * The symbol strokes in `currentColor`; `fill` is set here (`none`) and inherited through
+ * the `<use>`, so the stylesheet can still fill an icon (`.icon-filled`). The server and the
+ * islands render the same URL: the islands' boot sets the build folder (lib/fresh/client.ts).
  *
  * @module
  */
 import { h, type JSX, type VNode } from "preact";
-
-/** An icon's shapes: `[tag, attributes]` per element (lucide icons are flat). */
-export type IconNode = [string, Record<string, string>][];
+import { asset } from "../lib/fresh/assets.ts";
 
 /** What an icon takes: any SVG attribute, `class` included. */
 export type IconProps = JSX.SVGAttributes<SVGSVGElement> & { class?: string };
+
+/** The sprite's file under `static/` (lib/fresh/icons_gen.ts writes it). */
+const SPRITE = "icons.svg";
 
 /** True when the caller gives the icon an accessible name or role (then it is not hidden). */
 function hasA11yProp(props: Record<string, unknown>): boolean {
@@ -22,7 +27,7 @@ function hasA11yProp(props: Record<string, unknown>): boolean {
 }
 
 /**
- * The component of icon `name` (kebab-case, as lucide names it) drawn by `node`.
+ * The component of icon `name` (kebab-case, as lucide names it: the id of its symbol).
  *
  * @example
  * ```ts
@@ -30,26 +35,22 @@ function hasA11yProp(props: Record<string, unknown>): boolean {
  * import { h } from "preact";
  * import { icon } from "./icon.ts";
  *
- * const Check = icon("check", [["path", { d: "M20 6 9 17l-5-5" }]]);
- * renderToString(h(Check, { class: "icon", "aria-hidden": "true" }));
+ * const Check = icon("check");
+ * renderToString(h(Check, { class: "icon" }));
+ * // <svg class="lucide lucide-check icon" width="24" height="24" viewBox="0 0 24 24"
+ * //   fill="none" aria-hidden="true"><use href="/_parley/…/s/icons.svg#check"></use></svg>
  * ```
  */
-export function icon(name: string, node: IconNode): (props: IconProps) => VNode {
-  const children = () => node.map(([tag, attrs]) => h(tag, attrs));
+export function icon(name: string): (props: IconProps) => VNode {
   const Icon = ({ class: extra, ...rest }: IconProps): VNode =>
     h("svg", {
-      xmlns: "http://www.w3.org/2000/svg",
+      class: extra ? `lucide lucide-${name} ${extra}` : `lucide lucide-${name}`,
       width: 24,
       height: 24,
       viewBox: "0 0 24 24",
       fill: "none",
-      stroke: "currentColor",
-      "stroke-width": 2,
-      "stroke-linecap": "round",
-      "stroke-linejoin": "round",
-      class: extra ? `lucide lucide-${name} ${extra}` : `lucide lucide-${name}`,
       ...(hasA11yProp(rest) ? {} : { "aria-hidden": "true" }),
       ...rest,
-    } as Record<string, unknown>, children());
+    } as Record<string, unknown>, h("use", { href: `${asset(SPRITE)}#${name}` }));
   return Icon;
 }

@@ -24,36 +24,56 @@ const RELATION_WORDS: Record<string, string> = {
   evolve: "refines",
 };
 
-/** The shape of a stance centred on (x, y), half-size r. */
+/** A coordinate as written: to a hundredth, without float noise (2.8000000000000007). */
+const at = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * The shape of a stance centred on (x, y), half-size r: coloured by its classes, or (with
+ * `id`, in the picture's `<defs>`, for {@link ShapeIcon}) by what it inherits.
+ */
 function StanceShape(
-  { stance, x, y, r }: { stance: StanceValue; x: number; y: number; r: number },
+  { stance, x, y, r, id }: { stance: StanceValue; x: number; y: number; r: number; id?: string },
 ) {
-  const cls = `map-shape stance-${stance}`;
-  if (stance === "support") return <circle class={cls} cx={x} cy={y} r={r} />;
+  const attrs = id ? { id } : { class: `map-shape stance-${stance}` };
+  if (stance === "support") return <circle {...attrs} cx={at(x)} cy={at(y)} r={at(r)} />;
   if (stance === "oppose") {
     const s = r * 0.9;
-    return <rect class={cls} x={x - s} y={y - s} width={2 * s} height={2 * s} rx={2} />;
+    return (
+      <rect {...attrs} x={at(x - s)} y={at(y - s)} width={at(2 * s)} height={at(2 * s)} rx={2} />
+    );
   }
+  const points = (p: [number, number][]) => p.map(([px, py]) => `${at(px)},${at(py)}`).join(" ");
   if (stance === "conditional") {
     const d = r * 1.2;
-    return (
-      <polygon class={cls} points={`${x},${y - d} ${x + d},${y} ${x},${y + d} ${x - d},${y}`} />
-    );
+    return <polygon {...attrs} points={points([[x, y - d], [x + d, y], [x, y + d], [x - d, y]])} />;
   }
   const h = r * 1.15;
   return (
     <polygon
-      class={cls}
-      points={`${x},${y - h} ${x + h},${y + h * 0.8} ${x - h},${y + h * 0.8}`}
+      {...attrs}
+      points={points([[x, y - h], [x + h, y + h * 0.8], [x - h, y + h * 0.8]])}
     />
   );
 }
 
-/** A small shape for the legend and the text list (decorative: the words say it). */
+/** The id of a stance's icon shape in the picture's `<defs>`. */
+const iconId = (stance: StanceValue) => `map-icon-${stance}`;
+
+/**
+ * A small shape for the legend and the text list (decorative: the words say it): a `<use>`
+ * of the stance's shape, drawn once in the picture's `<defs>` (a long thread lists dozens),
+ * coloured through it by the classes on this `<svg>`, which the shape inherits.
+ */
 function ShapeIcon({ stance }: { stance: StanceValue }) {
   return (
-    <svg class="map-icon" viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
-      <StanceShape stance={stance} x={12} y={12} r={8} />
+    <svg
+      class={`map-icon map-shape stance-${stance}`}
+      viewBox="0 0 24 24"
+      width="16"
+      height="16"
+      aria-hidden="true"
+    >
+      <use href={`#${iconId(stance)}`} />
     </svg>
   );
 }
@@ -154,6 +174,16 @@ export function OpinionMap(
           >
             <path d="M0 0 L10 5 L0 10 z" class="map-arrow" />
           </marker>
+          {stances.map((s) => (
+            <StanceShape
+              key={s}
+              id={iconId(s)}
+              stance={s}
+              x={12}
+              y={12}
+              r={8}
+            />
+          ))}
         </defs>
         {layout.edges.map((e) => (
           <path

@@ -29,6 +29,23 @@ export function setBuildId(buildId: string): void {
 }
 
 /**
+ * In the browser, set what {@link asset} answers from the URL of the build's folder (the
+ * boot module's `./`), so islands render the same asset URLs as the server did (an icon's
+ * sprite URL above all: hydration keeps the server's markup, and a re-render must match).
+ *
+ * @example
+ * ```ts
+ * import { asset, setBuildBase } from "./assets.ts";
+ *
+ * setBuildBase("https://parley.example/_parley/0123456789ab/");
+ * asset("icons.svg"); // "/_parley/0123456789ab/s/icons.svg"
+ * ```
+ */
+export function setBuildBase(folderUrl: string): void {
+  base = new URL(folderUrl).pathname.replace(/\/+$/, "");
+}
+
+/**
  * The immutable URL of a file from `static/`.
  *
  * @example

@@ -5,6 +5,7 @@
  * @module
  */
 import { type ComponentType, h, hydrate } from "preact";
+import { setBuildBase } from "./assets.ts";
 
 const TAG = "\u0001parley";
 
@@ -77,6 +78,8 @@ export async function boot(components: Record<string, ComponentType<any>>): Prom
  * ```
  */
 export async function start(base: string): Promise<void> {
+  // Islands' asset URLs (icons' sprite) are the server's: the same build folder.
+  setBuildBase(base);
   const stateEl = document.getElementById("__parley_islands");
   const instances = JSON.parse(stateEl?.textContent ?? "[]") as { name: string }[];
   const names = [...new Set(instances.map((i) => i.name))].filter((n) => /^\w+$/.test(n));

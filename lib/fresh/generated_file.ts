@@ -1,7 +1,7 @@
 /**
- * Generated source files (the route manifest, the icon module): written only when their
- * text changed, so a build that changes nothing touches no file, and compared with what a
- * build would write, so `deno task check` can tell a stale committed copy.
+ * Generated files (the route manifest, the icon module, the icon sprite): written only
+ * when their text changed, so a build that changes nothing touches no file, and compared
+ * with what a build would write, so `deno task check` can tell a stale committed copy.
  *
  * @module
  */

@@ -1,9 +1,18 @@
 /**
- * `components/icons.gen.ts`: the icons Parley uses, as components over their shapes
- * (components/icon.ts), generated from the lucide-preact package by `deno task build`.
- * The server imports that small file instead of the package, whose index imports every one
- * of its 3,700 icon modules (most of a fresh instance's start-up). To use another icon,
- * add its name to {@link ICONS} and run `deno task build`.
+ * The icons Parley uses, generated from the lucide-preact package by `deno task build`
+ * into two committed files:
+ *
+ * - `static/icons.svg`, the sprite: one `<symbol id="<name>">` per icon with its shapes and
+ *   lucide's stroke attributes, served with the other files of `static/` under the build's
+ *   immutable URL (lib/fresh/build.ts: content-hashed, cached for a year, `.br`/`.gz`);
+ * - `components/icons.gen.ts`: one component per icon (components/icon.ts) drawing a
+ *   `<use>` of its symbol, so a page carries each icon's shapes once, in a file the
+ *   browser caches, instead of inline in every `<svg>` (a 30-answer question page drew
+ *   the same five icons 31 times each: ~80–90 KB of its ~200–270 KB of HTML).
+ *
+ * The server imports neither the package nor the shapes: the package's index imports
+ * every one of its 3,700 icon modules (most of a fresh instance's start-up). To use another
+ * icon, add its name to {@link ICONS} and run `deno task build`.
  *
  * @module
  */
@@ -28,6 +37,31 @@ export const ICONS = [
   "X",
 ] as const;
 
+/** Where the sprite is committed (and so, in the build, `asset("icons.svg")`). */
+export const SPRITE_PATH = "static/icons.svg";
+
+/** The attributes of lucide's `<svg>` a symbol keeps: how the shapes are stroked. */
+const STROKE_ATTRIBUTES = ["stroke", "stroke-width", "stroke-linecap", "stroke-linejoin"];
+
+/** One icon as lucide-preact draws it. */
+export interface LucideIcon {
+  /** The export name (`ArrowBigUp`). */
+  exportName: string;
+  /** The kebab-case name lucide gives it in its class (`arrow-big-up`): the symbol's id. */
+  name: string;
+  /** The `<svg>` element's own attributes. */
+  root: Record<string, string>;
+  /** Its shapes: `[tag, attributes]` per element (lucide icons are flat). */
+  shapes: [string, Record<string, string>][];
+}
+
+/** `a="1" b="2"` → `{a: "1", b: "2"}` (attribute values as written, still escaped). */
+function parseAttributes(text: string): Record<string, string> {
+  const attrs: Record<string, string> = {};
+  for (const [, k, v] of text.matchAll(/([a-zA-Z0-9:-]+)="([^"]*)"/g)) attrs[k] = v;
+  return attrs;
+}
+
 /** `<path d="…"></path><circle …></circle>` → `[["path", {d: "…"}], ["circle", {…}]]`. */
 function parseShapes(markup: string): [string, Record<string, string>][] {
   const out: [string, Record<string, string>][] = [];
@@ -35,9 +69,7 @@ function parseShapes(markup: string): [string, Record<string, string>][] {
   let read = 0;
   let m: RegExpExecArray | null;
   while ((m = element.exec(markup))) {
-    const attrs: Record<string, string> = {};
-    for (const [, k, v] of m[2].matchAll(/([a-zA-Z0-9-]+)="([^"]*)"/g)) attrs[k] = v;
-    out.push([m[1], attrs]);
+    out.push([m[1], parseAttributes(m[2])]);
     read = element.lastIndex;
   }
   // The sticky pattern stops at the first thing it cannot read: nothing may be left.
@@ -48,32 +80,80 @@ function parseShapes(markup: string): [string, Record<string, string>][] {
 }
 
 /**
- * The text of `components/icons.gen.ts`: each icon of {@link ICONS} rendered by the
- * package once, its shapes read back from the markup.
+ * Each icon of {@link ICONS} rendered by lucide-preact once, read back from its markup
+ * (the one place the package is imported: at build time, and by the tests).
+ *
+ * @example
+ * ```ts
+ * import { lucideIcons } from "./icons_gen.ts";
+ *
+ * const [first] = await lucideIcons();
+ * first.name; // "arrow-big-down"
+ * ```
  */
-export async function iconsSource(): Promise<string> {
+export async function lucideIcons(): Promise<LucideIcon[]> {
   const lucide = await import("lucide-preact") as unknown as Record<string, unknown>;
   const { h } = await import("preact");
   const { renderToString } = await import("preact-render-to-string");
+  return ICONS.map((exportName) => {
+    const component = lucide[exportName];
+    if (typeof component !== "function") {
+      throw new Error(`lucide-preact has no icon ${exportName}`);
+    }
+    const svg = renderToString(h(component as () => null, {}));
+    const m = /^<svg([^>]*)>(.*)<\/svg>$/s.exec(svg);
+    const root = m ? parseAttributes(m[1]) : {};
+    const name = /^lucide lucide-([a-z0-9-]+)(?: |$)/.exec(root.class ?? "")?.[1];
+    if (!m || !name) throw new Error(`Unexpected markup for icon ${exportName}`);
+    return { exportName, name, root, shapes: parseShapes(m[2]) };
+  });
+}
+
+/** The text of `components/icons.gen.ts`: a component per icon, by its symbol's id. */
+export async function iconsSource(icons?: LucideIcon[]): Promise<string> {
   const lines = [
     "// DO NOT EDIT. Generated by `deno task build` (lib/fresh/icons_gen.ts) from the",
-    "// lucide-preact package (ISC license): the shapes of the icons Parley uses.",
+    "// lucide-preact package (ISC license): the icons Parley uses, each a `<use>` of its",
+    `// symbol in the sprite ${SPRITE_PATH}.`,
     "",
     'import { icon } from "./icon.ts";',
     "",
   ];
-  for (const name of ICONS) {
-    const component = lucide[name];
-    if (typeof component !== "function") throw new Error(`lucide-preact has no icon ${name}`);
-    const svg = renderToString(h(component as () => null, {}));
-    const m = /^<svg[^>]*class="lucide lucide-([a-z0-9-]+)[^"]*"[^>]*>(.*)<\/svg>$/s.exec(svg);
-    if (!m) throw new Error(`Unexpected markup for icon ${name}`);
-    const shapes = JSON.stringify(parseShapes(m[2]));
-    lines.push(`/** lucide's \`${name}\` icon. */`);
-    lines.push(`export const ${name} = icon(${JSON.stringify(m[1])}, ${shapes});`);
+  for (const { exportName, name } of icons ?? await lucideIcons()) {
+    lines.push(`/** lucide's \`${exportName}\` icon. */`);
+    lines.push(`export const ${exportName} = icon(${JSON.stringify(name)});`);
   }
   lines.push("");
   return await formatted(lines.join("\n"));
+}
+
+/** ` a="1" b="2"` for `{a: "1", b: "2"}` (values are already escaped as lucide wrote them). */
+function attributeText(attrs: Record<string, string>): string {
+  return Object.entries(attrs).map(([k, v]) => ` ${k}="${v}"`).join("");
+}
+
+/**
+ * The text of `static/icons.svg`: one `<symbol>` per icon, its id the icon's name, with
+ * lucide's viewBox and stroke attributes and its shapes. No `fill` on a symbol: a `<use>`
+ * inherits `fill` from the `<svg>` around it (`fill="none"`, or `currentColor` by the
+ * stylesheet's `.icon-filled`), as lucide's shapes did from theirs.
+ */
+export async function spriteSource(icons?: LucideIcon[]): Promise<string> {
+  const lines = [
+    '<svg xmlns="http://www.w3.org/2000/svg">',
+    "<!-- DO NOT EDIT. Generated by `deno task build` (lib/fresh/icons_gen.ts) from the",
+    "     lucide-preact package (ISC license): the icons Parley uses. -->",
+  ];
+  for (const { name, root, shapes } of icons ?? await lucideIcons()) {
+    const stroke: Record<string, string> = { viewBox: root.viewBox };
+    for (const a of STROKE_ATTRIBUTES) if (root[a] !== undefined) stroke[a] = root[a];
+    const body = shapes.map(([tag, attrs]) => `<${tag}${attributeText(attrs)}/>`).join("");
+    lines.push(`<symbol id="${name}"${attributeText(stroke)}>${body}</symbol>`);
+  }
+  lines.push("</svg>", "");
+  // As written, one symbol a line: deno.json keeps `deno fmt` off the served file (and
+  // Deno 2.5, which runs `deno task build` on Deploy, cannot format SVG).
+  return lines.join("\n");
 }
 
 /** `text` as `deno fmt` (deno.json's line width) leaves it, so the check compares alike. */
@@ -92,12 +172,49 @@ async function formatted(text: string): Promise<string> {
   return new TextDecoder().decode(out.stdout);
 }
 
-/** Write `components/icons.gen.ts`; returns true when its content changed. */
-export async function writeIcons(root: string): Promise<boolean> {
-  return await writeIfChanged(`${root}/components/icons.gen.ts`, await iconsSource());
+/** The generated icon files under `root` and their texts. */
+async function iconFiles(root: string): Promise<[string, string][]> {
+  const icons = await lucideIcons();
+  return [
+    [`${root}/components/icons.gen.ts`, await iconsSource(icons)],
+    [`${root}/${SPRITE_PATH}`, await spriteSource(icons)],
+  ];
 }
 
-/** True when the committed `components/icons.gen.ts` is what {@link iconsSource} writes. */
-export async function iconsAreCurrent(root: string): Promise<boolean> {
-  return await fileHolds(`${root}/components/icons.gen.ts`, await iconsSource());
+/**
+ * Write `components/icons.gen.ts` and `static/icons.svg` where they changed; returns the
+ * files written (relative to `root`).
+ *
+ * @example
+ * ```ts
+ * import { writeIcons } from "./icons_gen.ts";
+ *
+ * for (const file of await writeIcons(".")) console.log(`Wrote ${file}`);
+ * ```
+ */
+export async function writeIcons(root: string): Promise<string[]> {
+  const written: string[] = [];
+  for (const [path, text] of await iconFiles(root)) {
+    if (await writeIfChanged(path, text)) written.push(path.slice(root.length + 1));
+  }
+  return written;
+}
+
+/**
+ * The generated icon files under `root` that are not what {@link writeIcons} would write
+ * (empty when both are current).
+ *
+ * @example
+ * ```ts
+ * import { staleIconFiles } from "./icons_gen.ts";
+ *
+ * const stale = await staleIconFiles(".");
+ * ```
+ */
+export async function staleIconFiles(root: string): Promise<string[]> {
+  const stale: string[] = [];
+  for (const [path, text] of await iconFiles(root)) {
+    if (!(await fileHolds(path, text))) stale.push(path.slice(root.length + 1));
+  }
+  return stale;
 }
