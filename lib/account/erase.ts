@@ -26,7 +26,7 @@ import { randomToken } from "../ids.ts";
 import { deleteMessage } from "../community/message_lifecycle.ts";
 import { deleteQuestion } from "../community/questions/delete.ts";
 import { bumpQuestion } from "../community/questions/version.ts";
-import { type QuestionRecord, snapshotOf } from "../community/questions/model.ts";
+import type { QuestionRecord } from "../community/questions/model.ts";
 import type { MessageRecord } from "../community/messages/model.ts";
 import type { QuestionSeqEntry } from "../community/questions/write.ts";
 import type { RevisionRecord } from "../community/revisions.ts";
@@ -219,9 +219,10 @@ export async function eraseQuestion(
       ...(q.deletedBy === userId ? { deletedBy: "" } : {}),
     };
     op.check(cur, seqs).set(keys.question(q.id), next);
-    // A live question's newest-feed row holds its author snapshot: rewritten with it.
+    // A store written before compact storage 3 may still hold a copy of the question, its
+    // author's name included, in the newest-feed row: the id replaces it (today's shape).
     if (q.deletedAt === undefined && seqs.value && seqs.value.seq > 0) {
-      op.set(keys.questionBySeq(seqs.value.seq), snapshotOf(next));
+      op.set(keys.questionBySeq(seqs.value.seq), q.id);
     }
     op.delete(keys.questionByAuthor(userId, invertTime(q.createdAt), q.id));
     dropPersonalRows(op, userId, "question", q.id, q.id, queue);

@@ -56,7 +56,7 @@
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
  * | `["question_seq_head"]` | number (last sequence number handed out) | checked + set by every question creation |
- * | `["questions_by_seq", seq]` | `QuestionSnapshot` (the fields that never change) | dense creation order: page p of n is the key range `(head − p·n, head − (p−1)·n]`, read in one list |
+ * | `["questions_by_seq", seq]` | question id (older stores: a `QuestionSnapshot` copy of the question until the compaction migration's shape 3, lib/ops/compact.ts; readers take both, `seqRowId`) | dense creation order: page p of n is the key range `(head − p·n, head − (p−1)·n]`, read in one list; the records and their counters are then read side by side (`summarizeIds`) |
  * | `["tag_seq_head", tag]` | number (last per-tag sequence number) | checked + set with the question (tag lower-cased) |
  * | `["questions_by_tag", tag, seq]` | question id | dense per-tag order; the head is the tag's total |
  * | `["sp", stem, impact + questionId]` | `dl·256 + tf` (number) | search postings of a question's own text (lib/search/index.ts): `impact` is one character, the higher the term's BM25 weight in the question the earlier it sorts, so a bounded scan reads the best postings first; short prefix because there are ~25 per question |
@@ -153,7 +153,7 @@
  * | `["question_version", questionId]` | `Deno.KvU64` | `sum` +1 in the op of every answer, vote, edit, delete, accept and moderation of the thread: the key `GET /api/questions/:id/events` watches |
  * | `["flags", targetType, targetId, userId]` | `FlagRecord` `{reason, note, createdAt}` | one per user and target, checked absent (lib/moderation/flags.ts) |
  * | `["mod_queue", targetType, targetId]` | `ModQueueEntry` | with each flag (count, weight, reasons, flaggers with standing); hidden at weight 3; removed by a moderator's decision |
- * | `["hidden_posts", targetType, targetId]` | `{at, by}` | with the record's `hiddenAt`: feeds that read snapshots skip these |
+ * | `["hidden_posts", targetType, targetId]` | `{at, by}` | with the record's `hiddenAt` (feeds read the records, whose `hiddenAt` leaves them out) |
  * | `["mod_log", invertTime(at), id]` | `ModLogEntry` | one per moderator action, in the action's op; newest first |
  *
  * Background jobs (lib/jobs/: debates, expert panels, the avatar, fan-outs):

@@ -1,8 +1,10 @@
 /**
  * The compaction migration (lib/ops/compact.ts) on a store written with the previous
  * shapes: notifications as the code before compact storage wrote them (copies of the
- * title, excerpt and actor, no expiry) and voters' activity rows holding copies of their
- * key's parts. The API serves the same content before, during
+ * title, excerpt and actor, no expiry), voters' activity rows holding copies of their
+ * key's parts, and newest-feed rows holding copies of their questions (before shape 3);
+ * and on a store the first migration finished (shape 2), which walks only the newest
+ * feed. The API serves the same content before, during
  * (an interrupted run, half the records rewritten) and after the migration run through
  * the job runner; fsck is clean after it; `fsck --repair` migrates too.
  */
@@ -14,7 +16,7 @@ import { isCompactUserVote } from "@/lib/community/user_vote_rows.ts";
 import { excerpt } from "@/lib/markdown.ts";
 import { markRead } from "@/lib/notifications/notifications.ts";
 import type { MessageRecord } from "@/lib/community/messages/model.ts";
-import type { QuestionRecord } from "@/lib/community/questions/model.ts";
+import { type QuestionRecord, snapshotOf } from "@/lib/community/questions/model.ts";
 import {
   COMPACT_JOB,
   COMPACT_PROGRESS,
@@ -24,6 +26,7 @@ import {
 } from "@/lib/ops/compact.ts";
 import { NOTIFICATION_PROBLEMS } from "@/lib/ops/fsck/notifications.ts";
 import { VOTE_PROBLEMS } from "@/lib/ops/fsck/votes.ts";
+import { QUESTION_PROBLEMS } from "@/lib/ops/fsck/questions.ts";
 import { backupStore } from "@/lib/ops/backup.ts";
 import { restoreStore } from "@/lib/ops/restore.ts";
 import {
@@ -78,9 +81,28 @@ async function toPreviousShapes(kv: Deno.Kv): Promise<number> {
     });
     n++;
   }
+  n += await toCopiesInFeedRows(kv);
   await kv.delete(keys.storeShape());
   await kv.delete(keys.backfill(COMPACT_PROGRESS));
   return n;
+}
+
+/** Newest-feed rows as the code before shape 3 wrote them: a copy of the question. */
+async function toCopiesInFeedRows(kv: Deno.Kv): Promise<number> {
+  let n = 0;
+  for await (const e of kv.list<string>({ prefix: keys.questionsBySeqPrefix() })) {
+    const q = (await kv.get<QuestionRecord>(keys.question(e.value))).value!;
+    await kv.set(e.key, snapshotOf(q));
+    n++;
+  }
+  return n;
+}
+
+/** The problems fsck reports for records in a previous shape. */
+function legacyFound(found: Awaited<ReturnType<typeof check>>): number {
+  return found.count("notifications", NOTIFICATION_PROBLEMS.legacy) +
+    found.count("votes", VOTE_PROBLEMS.legacyActivity) +
+    found.count("questions", QUESTION_PROBLEMS.legacyFeedRow);
 }
 
 /** Every member's notifications as the API serves them. */
@@ -92,6 +114,9 @@ async function served(c: Community): Promise<Record<string, unknown>> {
         "/api/notifications",
         "/api/profile/activity?type=likes",
         `/api/questions/${c.q1}`,
+        "/api/questions?sort=new",
+        "/api/questions?sort=hot",
+        "/api/questions?filter=unanswered",
       ]
     ) {
       const res = await getAs(c.t, who as Member, path);
@@ -111,6 +136,10 @@ async function storedShapes(kv: Deno.Kv): Promise<{ refs: number; legacy: number
   }
   for await (const e of kv.list({ prefix: ["user_votes"] })) {
     if (isCompactUserVote(e.value)) refs++;
+    else legacy++;
+  }
+  for await (const e of kv.list({ prefix: keys.questionsBySeqPrefix() })) {
+    if (typeof e.value === "string") refs++;
     else legacy++;
   }
   return { refs, legacy };
@@ -136,9 +165,7 @@ Deno.test("the migration rewrites a previous-shape store through the job runner,
     assert.ok(likes.activities.length > 0, "Ada's likes are listed from the activity rows");
     // fsck knows the previous shape: reported, not wrongly judged otherwise.
     const found = await check(kv);
-    const legacy = found.count("notifications", NOTIFICATION_PROBLEMS.legacy) +
-      found.count("votes", VOTE_PROBLEMS.legacyActivity);
-    assert.equal(legacy, total);
+    assert.equal(legacyFound(found), total);
     assert.equal(found.problems, total, found.lines().join("\n"));
 
     // An interrupted run: one batch of two, then the process stops.
@@ -176,9 +203,7 @@ Deno.test("fsck --repair migrates a previous-shape store and records its shape",
     const total = await toPreviousShapes(kv);
     const before = await served(c);
     const found = await repairClean(kv);
-    const legacy = found.count("notifications", NOTIFICATION_PROBLEMS.legacy) +
-      found.count("votes", VOTE_PROBLEMS.legacyActivity);
-    assert.equal(legacy, total);
+    assert.equal(legacyFound(found), total);
     assert.deepEqual(await storedShapes(kv), { refs: total, legacy: 0 });
     assert.equal(await isCompacted(kv), true);
     assert.deepEqual(await served(c), before);
@@ -209,5 +234,40 @@ Deno.test("a restored backup of a previous-shape store is migrated again, even o
   } finally {
     await c.t.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a store the first migration finished (shape 2) walks only the newest feed's rows, through the job runner; fsck is clean", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    await waitForJobs();
+    await compactStore(kv); // today's shapes everywhere, shape key set
+    // What the first migration left: shape 2, its finished progress, and feed-row copies.
+    const rows = await toCopiesInFeedRows(kv);
+    assert.ok(rows >= 2, `newest-feed rows: ${rows}`);
+    await kv.set(keys.storeShape(), 2);
+    await kv.set(keys.backfill(COMPACT_PROGRESS), {
+      step: 1,
+      after: null,
+      rewritten: 9,
+      doneAt: Date.now() - 1000,
+    });
+    assert.equal(await isCompacted(kv), false);
+    const before = await served(c);
+    assert.equal(legacyFound(await check(kv)), rows);
+
+    await kv.delete(keys.job(COMPACT_JOB, "main"));
+    await jobRunner(kv).tryPass();
+    await waitForJobs(10_000, COMPACT_JOB);
+    assert.equal((await kv.get(keys.storeShape())).value, SHAPE_VERSION);
+    const progress = (await kv.get<{ rewritten: number }>(keys.backfill(COMPACT_PROGRESS))).value!;
+    assert.equal(progress.rewritten, rows, "only the feed rows were rewritten");
+    assert.deepEqual((await storedShapes(kv)).legacy, 0);
+    assert.deepEqual(await served(c), before, "the same content after the migration");
+    const after = await check(kv);
+    assert.ok(after.clean, after.lines().join("\n"));
+  } finally {
+    await c.t.close();
   }
 });
