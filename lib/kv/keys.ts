@@ -72,7 +72,7 @@
  * | `["questions_by_author", userId, invertTime(createdAt), id]` | question id | profile activity "questions", newest first |
  * | `["messages", id]` | `MessageRecord` | with the three rows below and the counters |
  * | `["question_messages", questionId, createdAt, id]` | message id | thread order (oldest first) |
- * | `["messages_by_author", userId, invertTime(createdAt), id]` | `{id, questionId}` | profile activity "answers", newest first |
+ * | `["messages_by_author", userId, invertTime(createdAt), id]` | question id (older stores: `{id, questionId}` until the compaction migration's shape 4, lib/ops/compact.ts; readers take both, `authorRowQuestionId`) | profile activity "answers", newest first |
  * | `["message_counts", questionId]` | `Deno.KvU64` | `sum` ±1 per message |
  * | `["hidden_message_counts", questionId]` | `Deno.KvU64` | `sum` ±1 as a message is hidden / restored (and −1 when a hidden one leaves the thread): served `messageCount` is `message_counts` minus this |
  * | `["votes", targetType, targetId, userId]` | `VoteRecord` `{voteType, createdAt}` | the only key a vote checks; listed for `likedBy`/`dislikedBy` |

@@ -5,7 +5,10 @@
  * and each person keeps the newest {@link NOTIFICATIONS_KEPT}; voters' activity rows keep
  * only the vote's direction (lib/community/user_vote_rows.ts) — both shape 2; newest-feed
  * rows (`["questions_by_seq", seq]`) hold the question's id instead of a copy of the
- * question (shape 3; lib/community/questions/model.ts `seqRowId`).
+ * question (shape 3; lib/community/questions/model.ts `seqRowId`); authors' activity rows
+ * (`["messages_by_author", …]`) hold the message's question id instead of an object that
+ * also copied the message id of their key (shape 4; lib/community/messages/model.ts
+ * `authorRowQuestionId`).
  *
  * Each step names the shape version that introduced it. A store at an older version
  * (`["meta", "shape"]`) walks only the steps after it: raising {@link SHAPE_VERSION} with a
@@ -36,9 +39,10 @@ import {
 import { trimNotifications } from "../notifications/notifications.ts";
 import { isCompactUserVote, voteTypeOfRow } from "../community/user_vote_rows.ts";
 import { seqRowId } from "../community/questions/model.ts";
+import { authorRowQuestionId } from "../community/messages/model.ts";
 
 /** The record shapes this code writes; `["meta", "shape"]` holds the store's. */
-export const SHAPE_VERSION = 3;
+export const SHAPE_VERSION = 4;
 /** The job kind's name (a periodic job: one record, id "main"). */
 export const COMPACT_JOB = "compact";
 /** Its progress record's name (`["backfills", name]`). */
@@ -136,6 +140,15 @@ const STEPS: readonly Step[] = [{
   since: 3,
   prefix: ["questions_by_seq"],
   rewrite: (e) => seqRowRewrite(e.value),
+}, {
+  name: "messages_by_author",
+  since: 4,
+  prefix: ["messages_by_author"],
+  rewrite: (e) => {
+    if (typeof e.value === "string") return null;
+    const questionId = authorRowQuestionId(e.value);
+    return questionId ? { value: questionId } : null;
+  },
 }];
 
 /**

@@ -2,9 +2,9 @@
  * The compaction migration (lib/ops/compact.ts) on a store written with the previous
  * shapes: notifications as the code before compact storage wrote them (copies of the
  * title, excerpt and actor, no expiry), voters' activity rows holding copies of their
- * key's parts, and newest-feed rows holding copies of their questions (before shape 3);
- * and on a store the first migration finished (shape 2), which walks only the newest
- * feed. The API serves the same content before, during
+ * key's parts, newest-feed rows holding copies of their questions (before shape 3) and
+ * authors' activity rows holding `{id, questionId}` (before shape 4); and on a store the
+ * first migration finished (shape 2), which walks only the steps after it. The API serves the same content before, during
  * (an interrupted run, half the records rewritten) and after the migration run through
  * the job runner; fsck is clean after it; `fsck --repair` migrates too.
  */
@@ -27,6 +27,7 @@ import {
 import { NOTIFICATION_PROBLEMS } from "@/lib/ops/fsck/notifications.ts";
 import { VOTE_PROBLEMS } from "@/lib/ops/fsck/votes.ts";
 import { QUESTION_PROBLEMS } from "@/lib/ops/fsck/questions.ts";
+import { THREAD_PROBLEMS } from "@/lib/ops/fsck/threads.ts";
 import { backupStore } from "@/lib/ops/backup.ts";
 import { restoreStore } from "@/lib/ops/restore.ts";
 import {
@@ -82,6 +83,7 @@ async function toPreviousShapes(kv: Deno.Kv): Promise<number> {
     n++;
   }
   n += await toCopiesInFeedRows(kv);
+  n += await toObjectsInAuthorRows(kv);
   await kv.delete(keys.storeShape());
   await kv.delete(keys.backfill(COMPACT_PROGRESS));
   return n;
@@ -98,11 +100,22 @@ async function toCopiesInFeedRows(kv: Deno.Kv): Promise<number> {
   return n;
 }
 
+/** Authors' activity rows as the code before shape 4 wrote them: `{id, questionId}`. */
+async function toObjectsInAuthorRows(kv: Deno.Kv): Promise<number> {
+  let n = 0;
+  for await (const e of kv.list<string>({ prefix: ["messages_by_author"] })) {
+    await kv.set(e.key, { id: e.key[3], questionId: e.value });
+    n++;
+  }
+  return n;
+}
+
 /** The problems fsck reports for records in a previous shape. */
 function legacyFound(found: Awaited<ReturnType<typeof check>>): number {
   return found.count("notifications", NOTIFICATION_PROBLEMS.legacy) +
     found.count("votes", VOTE_PROBLEMS.legacyActivity) +
-    found.count("questions", QUESTION_PROBLEMS.legacyFeedRow);
+    found.count("questions", QUESTION_PROBLEMS.legacyFeedRow) +
+    found.count("threads", THREAD_PROBLEMS.legacyAuthorRow);
 }
 
 /** Every member's notifications as the API serves them. */
@@ -117,6 +130,7 @@ async function served(c: Community): Promise<Record<string, unknown>> {
         "/api/questions?sort=new",
         "/api/questions?sort=hot",
         "/api/questions?filter=unanswered",
+        "/api/profile/activity?type=answers",
       ]
     ) {
       const res = await getAs(c.t, who as Member, path);
@@ -138,9 +152,11 @@ async function storedShapes(kv: Deno.Kv): Promise<{ refs: number; legacy: number
     if (isCompactUserVote(e.value)) refs++;
     else legacy++;
   }
-  for await (const e of kv.list({ prefix: keys.questionsBySeqPrefix() })) {
-    if (typeof e.value === "string") refs++;
-    else legacy++;
+  for (const prefix of [keys.questionsBySeqPrefix(), ["messages_by_author"]]) {
+    for await (const e of kv.list({ prefix })) {
+      if (typeof e.value === "string") refs++;
+      else legacy++;
+    }
   }
   return { refs, legacy };
 }
@@ -237,15 +253,17 @@ Deno.test("a restored backup of a previous-shape store is migrated again, even o
   }
 });
 
-Deno.test("a store the first migration finished (shape 2) walks only the newest feed's rows, through the job runner; fsck is clean", async () => {
+Deno.test("a store the first migration finished (shape 2) walks only the steps after it (newest-feed and activity rows), through the job runner; fsck is clean", async () => {
   const c = await community();
   const { kv } = c.t;
   try {
     await waitForJobs();
     await compactStore(kv); // today's shapes everywhere, shape key set
     // What the first migration left: shape 2, its finished progress, and feed-row copies.
-    const rows = await toCopiesInFeedRows(kv);
-    assert.ok(rows >= 2, `newest-feed rows: ${rows}`);
+    const feedRows = await toCopiesInFeedRows(kv);
+    const authorRows = await toObjectsInAuthorRows(kv);
+    assert.ok(feedRows >= 2 && authorRows >= 1, `rows: ${feedRows}, ${authorRows}`);
+    const rows = feedRows + authorRows;
     await kv.set(keys.storeShape(), 2);
     await kv.set(keys.backfill(COMPACT_PROGRESS), {
       step: 1,
@@ -262,7 +280,7 @@ Deno.test("a store the first migration finished (shape 2) walks only the newest 
     await waitForJobs(10_000, COMPACT_JOB);
     assert.equal((await kv.get(keys.storeShape())).value, SHAPE_VERSION);
     const progress = (await kv.get<{ rewritten: number }>(keys.backfill(COMPACT_PROGRESS))).value!;
-    assert.equal(progress.rewritten, rows, "only the feed rows were rewritten");
+    assert.equal(progress.rewritten, rows, "only the feed and activity rows were rewritten");
     assert.deepEqual((await storedShapes(kv)).legacy, 0);
     assert.deepEqual(await served(c), before, "the same content after the migration");
     const after = await check(kv);
