@@ -30,7 +30,6 @@ import type { QuestionRecord } from "../community/questions/model.ts";
 import type { MessageRecord } from "../community/messages/model.ts";
 import type { QuestionSeqEntry } from "../community/questions/write.ts";
 import type { RevisionRecord } from "../community/revisions.ts";
-import type { VoteRecord } from "../community/votes.ts";
 import type { FavoriteRecord, UserFavoriteEntry } from "../community/favorites.ts";
 import type { TargetType } from "../community/targets.ts";
 import type { FlagRecord, ModQueueEntry } from "../moderation/moderation.ts";
@@ -259,7 +258,7 @@ export async function anonymizeVotes(
   for (let i = 0; i < rows.length; i += VOTES_PER_OP) {
     const chunk = rows.slice(i, i + VOTES_PER_OP).map((r) => ({ ...r, value: target(r) }));
     await updateAtomically(async () => {
-      const votes = await getAll<VoteRecord>(
+      const votes = await getAll(
         kv,
         chunk.map((r) => keys.vote(r.value.targetType, r.value.targetId, userId)),
       );

@@ -8,7 +8,8 @@
  * question (shape 3; lib/community/questions/model.ts `seqRowId`); authors' activity rows
  * (`["messages_by_author", …]`) hold the message's question id instead of an object that
  * also copied the message id of their key (shape 4; lib/community/messages/model.ts
- * `authorRowQuestionId`).
+ * `authorRowQuestionId`); vote rows (`["votes", …]`) hold one signed time instead of
+ * `{voteType, createdAt}` (shape 5; lib/community/vote_rows.ts).
  *
  * Each step names the shape version that introduced it. A store at an older version
  * (`["meta", "shape"]`) walks only the steps after it: raising {@link SHAPE_VERSION} with a
@@ -40,9 +41,10 @@ import { trimNotifications } from "../notifications/notifications.ts";
 import { isCompactUserVote, voteTypeOfRow } from "../community/user_vote_rows.ts";
 import { seqRowId } from "../community/questions/model.ts";
 import { authorRowQuestionId } from "../community/messages/model.ts";
+import { isCompactVote, storedVote, voteOf } from "../community/vote_rows.ts";
 
 /** The record shapes this code writes; `["meta", "shape"]` holds the store's. */
-export const SHAPE_VERSION = 4;
+export const SHAPE_VERSION = 5;
 /** The job kind's name (a periodic job: one record, id "main"). */
 export const COMPACT_JOB = "compact";
 /** Its progress record's name (`["backfills", name]`). */
@@ -148,6 +150,15 @@ const STEPS: readonly Step[] = [{
     if (typeof e.value === "string") return null;
     const questionId = authorRowQuestionId(e.value);
     return questionId ? { value: questionId } : null;
+  },
+}, {
+  name: "votes",
+  since: 5,
+  prefix: ["votes"],
+  rewrite: (e) => {
+    if (isCompactVote(e.value)) return null;
+    const vote = voteOf(e.value);
+    return vote ? { value: storedVote(vote.voteType, vote.createdAt) } : null;
   },
 }];
 

@@ -3,7 +3,8 @@
  * shapes: notifications as the code before compact storage wrote them (copies of the
  * title, excerpt and actor, no expiry), voters' activity rows holding copies of their
  * key's parts, newest-feed rows holding copies of their questions (before shape 3) and
- * authors' activity rows holding `{id, questionId}` (before shape 4); and on a store the
+ * authors' activity rows holding `{id, questionId}` (before shape 4), vote rows holding
+ * `{voteType, createdAt}` (before shape 5); and on a store the
  * first migration finished (shape 2), which walks only the steps after it. The API serves the same content before, during
  * (an interrupted run, half the records rewritten) and after the migration run through
  * the job runner; fsck is clean after it; `fsck --repair` migrates too.
@@ -13,6 +14,7 @@ import { jobRunner } from "@/lib/jobs/runner.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { invertTime } from "@/lib/kv/atomic.ts";
 import { isCompactUserVote } from "@/lib/community/user_vote_rows.ts";
+import { isCompactVote, voteOf } from "@/lib/community/vote_rows.ts";
 import { excerpt } from "@/lib/markdown.ts";
 import { markRead } from "@/lib/notifications/notifications.ts";
 import type { MessageRecord } from "@/lib/community/messages/model.ts";
@@ -84,6 +86,7 @@ async function toPreviousShapes(kv: Deno.Kv): Promise<number> {
   }
   n += await toCopiesInFeedRows(kv);
   n += await toObjectsInAuthorRows(kv);
+  n += await toObjectsInVoteRows(kv);
   await kv.delete(keys.storeShape());
   await kv.delete(keys.backfill(COMPACT_PROGRESS));
   return n;
@@ -110,12 +113,23 @@ async function toObjectsInAuthorRows(kv: Deno.Kv): Promise<number> {
   return n;
 }
 
+/** Vote rows as the code before shape 5 wrote them: `{voteType, createdAt}`. */
+async function toObjectsInVoteRows(kv: Deno.Kv): Promise<number> {
+  let n = 0;
+  for await (const e of kv.list({ prefix: ["votes"] })) {
+    await kv.set(e.key, voteOf(e.value));
+    n++;
+  }
+  return n;
+}
+
 /** The problems fsck reports for records in a previous shape. */
 function legacyFound(found: Awaited<ReturnType<typeof check>>): number {
   return found.count("notifications", NOTIFICATION_PROBLEMS.legacy) +
     found.count("votes", VOTE_PROBLEMS.legacyActivity) +
     found.count("questions", QUESTION_PROBLEMS.legacyFeedRow) +
-    found.count("threads", THREAD_PROBLEMS.legacyAuthorRow);
+    found.count("threads", THREAD_PROBLEMS.legacyAuthorRow) +
+    found.count("votes", VOTE_PROBLEMS.legacyVote);
 }
 
 /** Every member's notifications as the API serves them. */
@@ -152,9 +166,9 @@ async function storedShapes(kv: Deno.Kv): Promise<{ refs: number; legacy: number
     if (isCompactUserVote(e.value)) refs++;
     else legacy++;
   }
-  for (const prefix of [keys.questionsBySeqPrefix(), ["messages_by_author"]]) {
+  for (const prefix of [keys.questionsBySeqPrefix(), ["messages_by_author"], ["votes"]]) {
     for await (const e of kv.list({ prefix })) {
-      if (typeof e.value === "string") refs++;
+      if (typeof e.value === "string" || isCompactVote(e.value)) refs++;
       else legacy++;
     }
   }
@@ -253,7 +267,7 @@ Deno.test("a restored backup of a previous-shape store is migrated again, even o
   }
 });
 
-Deno.test("a store the first migration finished (shape 2) walks only the steps after it (newest-feed and activity rows), through the job runner; fsck is clean", async () => {
+Deno.test("a store the first migration finished (shape 2) walks only the steps after it (newest-feed, activity and vote rows), through the job runner; fsck is clean", async () => {
   const c = await community();
   const { kv } = c.t;
   try {
@@ -262,8 +276,9 @@ Deno.test("a store the first migration finished (shape 2) walks only the steps a
     // What the first migration left: shape 2, its finished progress, and feed-row copies.
     const feedRows = await toCopiesInFeedRows(kv);
     const authorRows = await toObjectsInAuthorRows(kv);
-    assert.ok(feedRows >= 2 && authorRows >= 1, `rows: ${feedRows}, ${authorRows}`);
-    const rows = feedRows + authorRows;
+    const voteRows = await toObjectsInVoteRows(kv);
+    assert.ok(feedRows >= 2 && authorRows >= 1 && voteRows >= 1, `${feedRows}, ${authorRows}`);
+    const rows = feedRows + authorRows + voteRows;
     await kv.set(keys.storeShape(), 2);
     await kv.set(keys.backfill(COMPACT_PROGRESS), {
       step: 1,
@@ -280,7 +295,7 @@ Deno.test("a store the first migration finished (shape 2) walks only the steps a
     await waitForJobs(10_000, COMPACT_JOB);
     assert.equal((await kv.get(keys.storeShape())).value, SHAPE_VERSION);
     const progress = (await kv.get<{ rewritten: number }>(keys.backfill(COMPACT_PROGRESS))).value!;
-    assert.equal(progress.rewritten, rows, "only the feed and activity rows were rewritten");
+    assert.equal(progress.rewritten, rows, "only the rows of shapes 3–5 were rewritten");
     assert.deepEqual((await storedShapes(kv)).legacy, 0);
     assert.deepEqual(await served(c), before, "the same content after the migration");
     const after = await check(kv);
