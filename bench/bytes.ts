@@ -13,6 +13,20 @@
  * built by bench/before_tree.ts. Environment: BENCH_BYTES_QUESTIONS, BENCH_BYTES_BEFORE (the
  * commit; `none` skips the before side).
  *
+ * Last measured (2,000 questions, Deno 2.9.6, one run, `BENCH_BYTES_BEFORE=7e565e8`, the tree
+ * before shapes 3–5): 24,166 → 22,893 file bytes a question (k+v 13,790 → 12,588; rows 145.6
+ * both). What moved: newest-feed rows hold the question's id instead of a copy of the
+ * question (`questions_by_seq` value 822 → 22 B a question; its file cost was 950 B, now
+ * small enough to fall outside the 14 costed prefixes); vote rows hold one signed time
+ * instead of `{voteType, createdAt}` (`votes` value 390 → 110 B, file 1,782 → 1,503 B);
+ * authors' activity rows hold the question id instead of `{id, questionId}`
+ * (`messages_by_author` value 192 → 66 B, file 700 → 569 B).
+ * Before compact storage (7330456) the figure was ~35.3 KB. The goal (≤ 10 KB) is not met:
+ * what is left is rows more than bytes — Deno KV's SQLite expiry index stores every key a
+ * second time (7,832 B a question), and of the 145.6 rows a question makes 51 are search
+ * postings (`sp`/`sa`, ~4.8 KB), 20 its votes in two indexes (by post for `likedBy`, by voter
+ * for profile likes, ~3.2 KB), 11 notifications (~2.5 KB); the message text is ~2.7 KB.
+ *
  * @module
  */
 import { DatabaseSync } from "node:sqlite";

@@ -120,9 +120,8 @@ async function eraseBatch(
       }
       return;
     case "legacy_messages":
-      for (const r of rows) {
-        await eraseMessage(kv, (r.value as { id: string }).id, userId, content, now);
-      }
+      // The activity row's key names the message (its value is the question's id).
+      for (const r of rows) await eraseMessage(kv, String(r.key[3]), userId, content, now);
       return;
     case "legacy_questions":
       for (const r of rows) await eraseQuestion(kv, r.value as string, userId, content, now);

@@ -26,11 +26,10 @@ import { randomToken } from "../ids.ts";
 import { deleteMessage } from "../community/message_lifecycle.ts";
 import { deleteQuestion } from "../community/questions/delete.ts";
 import { bumpQuestion } from "../community/questions/version.ts";
-import { type QuestionRecord, snapshotOf } from "../community/questions/model.ts";
+import type { QuestionRecord } from "../community/questions/model.ts";
 import type { MessageRecord } from "../community/messages/model.ts";
 import type { QuestionSeqEntry } from "../community/questions/write.ts";
 import type { RevisionRecord } from "../community/revisions.ts";
-import type { VoteRecord } from "../community/votes.ts";
 import type { FavoriteRecord, UserFavoriteEntry } from "../community/favorites.ts";
 import type { TargetType } from "../community/targets.ts";
 import type { FlagRecord, ModQueueEntry } from "../moderation/moderation.ts";
@@ -219,9 +218,10 @@ export async function eraseQuestion(
       ...(q.deletedBy === userId ? { deletedBy: "" } : {}),
     };
     op.check(cur, seqs).set(keys.question(q.id), next);
-    // A live question's newest-feed row holds its author snapshot: rewritten with it.
+    // A store written before compact storage 3 may still hold a copy of the question, its
+    // author's name included, in the newest-feed row: the id replaces it (today's shape).
     if (q.deletedAt === undefined && seqs.value && seqs.value.seq > 0) {
-      op.set(keys.questionBySeq(seqs.value.seq), snapshotOf(next));
+      op.set(keys.questionBySeq(seqs.value.seq), q.id);
     }
     op.delete(keys.questionByAuthor(userId, invertTime(q.createdAt), q.id));
     dropPersonalRows(op, userId, "question", q.id, q.id, queue);
@@ -258,7 +258,7 @@ export async function anonymizeVotes(
   for (let i = 0; i < rows.length; i += VOTES_PER_OP) {
     const chunk = rows.slice(i, i + VOTES_PER_OP).map((r) => ({ ...r, value: target(r) }));
     await updateAtomically(async () => {
-      const votes = await getAll<VoteRecord>(
+      const votes = await getAll(
         kv,
         chunk.map((r) => keys.vote(r.value.targetType, r.value.targetId, userId)),
       );

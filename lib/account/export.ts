@@ -127,8 +127,9 @@ async function postIds(kv: Deno.Kv, userId: string) {
   for (const e of await listAll<string>(kv, keys.questionsByAuthorPrefix(userId))) {
     questions.add(e.value);
   }
-  const byAuthor = await listAll<{ id: string }>(kv, keys.messagesByAuthorPrefix(userId));
-  for (const e of byAuthor) messages.add(e.value.id);
+  // The activity row's key names the message (its value is the question's id).
+  const byAuthor = await listAll<unknown>(kv, keys.messagesByAuthorPrefix(userId));
+  for (const e of byAuthor) messages.add(String(e.key[3]));
   return { questions: [...questions], messages: [...messages] };
 }
 

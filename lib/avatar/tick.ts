@@ -12,7 +12,8 @@ import { restriction } from "../moderation/sanctions.ts";
 import { keys } from "../kv/keys.ts";
 import { LlmError } from "../llm/types.ts";
 import { getProfile } from "../profile/profiles.ts";
-import type { QuestionSnapshot } from "../community/questions/model.ts";
+import { type QuestionRecord, seqRowId } from "../community/questions/model.ts";
+import { getQuestions } from "../community/questions/read.ts";
 import { getSettings } from "../profile/settings.ts";
 import type { Services } from "../services.ts";
 import {
@@ -111,24 +112,27 @@ async function rosterFrom(kv: Deno.Kv, cursor: string | null): Promise<string[]>
   return [...ids.slice(start), ...ids.slice(0, start)];
 }
 
-/** The newest questions, newest first (the snapshots kept in creation order). */
-async function newestQuestions(kv: Deno.Kv): Promise<QuestionSnapshot[]> {
-  const out: QuestionSnapshot[] = [];
-  const iter = kv.list<QuestionSnapshot>({ prefix: keys.questionsBySeqPrefix() }, {
+/** The newest public questions, newest first (the creation sequence, then the records). */
+async function newestQuestions(kv: Deno.Kv): Promise<QuestionRecord[]> {
+  const ids: string[] = [];
+  const iter = kv.list({ prefix: keys.questionsBySeqPrefix() }, {
     reverse: true,
     limit: AVATAR_QUESTION_WINDOW,
   });
-  for await (const e of iter) out.push(e.value);
-  return out;
+  for await (const e of iter) {
+    const id = seqRowId(e.value);
+    if (id) ids.push(id);
+  }
+  return await getQuestions(kv, ids);
 }
 
 /** The questions `userId`'s avatar may answer now, newest first, skipping answered ones. */
 async function* openQuestions(
   kv: Deno.Kv,
   userId: string,
-  questions: QuestionSnapshot[],
+  questions: QuestionRecord[],
   now: number,
-): AsyncGenerator<QuestionSnapshot> {
+): AsyncGenerator<QuestionRecord> {
   const eligible = questions.filter((q) =>
     now - q.createdAt > AVATAR_MIN_AGE_MS && q.author.id !== userId
   );

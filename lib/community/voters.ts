@@ -10,7 +10,7 @@ import { getAll } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import type { TargetType } from "./targets.ts";
 import type { VoterPrivacy } from "./vote_privacy.ts";
-import type { VoteRecord } from "./votes.ts";
+import { voteOf } from "./vote_rows.ts";
 import type { VoteType } from "./vote_table.ts";
 
 /**
@@ -35,9 +35,10 @@ export async function listVoters(
 ): Promise<{ likedBy: string[]; dislikedBy: string[] }> {
   const likedBy: string[] = [];
   const dislikedBy: string[] = [];
-  for await (const e of kv.list<VoteRecord>({ prefix: keys.votesPrefix(targetType, targetId) })) {
+  for await (const e of kv.list({ prefix: keys.votesPrefix(targetType, targetId) })) {
     const userId = e.key[e.key.length - 1] as string;
-    (e.value.voteType === "up" ? likedBy : dislikedBy).push(userId);
+    const vote = voteOf(e.value);
+    if (vote) (vote.voteType === "up" ? likedBy : dislikedBy).push(userId);
   }
   const [liked, disliked] = await Promise.all([privacy.shown(likedBy), privacy.shown(dislikedBy)]);
   return { likedBy: liked, dislikedBy: disliked };
@@ -60,9 +61,10 @@ export async function userVotesOn(
   ids: string[],
 ): Promise<Record<string, VoteType>> {
   const out: Record<string, VoteType> = {};
-  const entries = await getAll<VoteRecord>(kv, ids.map((id) => keys.vote(targetType, id, userId)));
+  const entries = await getAll(kv, ids.map((id) => keys.vote(targetType, id, userId)));
   entries.forEach((e, i) => {
-    if (e.value) out[ids[i]] = e.value.voteType;
+    const vote = voteOf(e.value);
+    if (vote) out[ids[i]] = vote.voteType;
   });
   return out;
 }

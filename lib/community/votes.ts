@@ -26,6 +26,7 @@
  *
  * @module
  */
+import { storedVote, voteOf } from "./vote_rows.ts";
 import { afterUpvote } from "../notifications/hooks.ts";
 import { bumpQuestion } from "./questions/version.ts";
 import { perStore } from "../cache.ts";
@@ -287,13 +288,20 @@ interface AnswerRead {
   pointer: Deno.KvEntryMaybe<ScorePointer>;
 }
 
+/** The voter's vote on the target as read: its key and stamp (checked at commit), its value. */
+interface CurrentVote {
+  key: Deno.KvKey;
+  versionstamp: string | null;
+  value: VoteRecord | null;
+}
+
 /** What one read gives a vote. */
 interface VoteRead {
   ok: true;
   target: TargetInfo;
   /** The target's record as read (what the notification of a like needs). */
   record: QuestionRecord | MessageRecord;
-  cur: Deno.KvEntryMaybe<VoteRecord>;
+  cur: CurrentVote;
   log: Deno.KvEntryMaybe<HitLog>;
   /** The target's counters, read in the same snapshot as everything else here. */
   counts: { up: number; down: number };
@@ -390,7 +398,13 @@ async function readVote(
     kv.getMany<unknown[]>(own),
     coalesce(targetReads(kv), targetKey({ targetType, targetId }), slot),
   ]);
-  const cur = mine[0] as Deno.KvEntryMaybe<VoteRecord>;
+  // Either stored shape, read into one (./vote_rows.ts); the check needs only the stamp.
+  const stored = mine[0];
+  const cur: CurrentVote = {
+    key: stored.key,
+    versionstamp: stored.versionstamp,
+    value: voteOf(stored.value),
+  };
   const log = budget ? mine[1] as Deno.KvEntryMaybe<HitLog> : NO_LOG;
   const sanction = knownSanction === undefined
     ? (mine[mine.length - 1] as Deno.KvEntryMaybe<Sanction>).value
@@ -452,7 +466,7 @@ function writeVote(
   if (step.next && newIndex) {
     sums.push([keys.voteCount(targetType, targetId, step.next), 1]);
     after[step.next]++;
-    op.set(voteKey, { voteType: step.next, createdAt: now } satisfies VoteRecord);
+    op.set(voteKey, storedVote(step.next, now)); // one signed number (./vote_rows.ts)
     // The key says who, when and on what: the row keeps only the direction
     // (./user_vote_rows.ts).
     op.set(newIndex, step.next);

@@ -12,6 +12,7 @@ import { createQuestion } from "./questions/write.ts";
 import { VoterPrivacy } from "./vote_privacy.ts";
 import { listNotifications } from "../notifications/notifications.ts";
 import { userVoteOf } from "./user_vote_rows.ts";
+import { voteOf } from "./vote_rows.ts";
 import {
   castVote,
   type CastVoteResult,
@@ -19,7 +20,6 @@ import {
   userVotesOn,
   voteCommitStats,
   type VoteInput,
-  type VoteRecord,
   type VoteResult,
 } from "./votes.ts";
 
@@ -368,7 +368,7 @@ Deno.test("castVote(): one voter's concurrent toggles on one post end in one con
   assert.equal(actions.filter((a) => a === "unliked").length, 5);
   assert.deepEqual(await countsOf(kv, "question", questionId), { up: 1, down: 0 });
   assert.equal(
-    (await kv.get<VoteRecord>(keys.vote("question", questionId, "u-eager"))).value?.voteType,
+    voteOf((await kv.get(keys.vote("question", questionId, "u-eager"))).value)?.voteType,
     "up",
   );
   assert.deepEqual(await userVoteEntries(kv, "u-eager"), [["question", questionId, "up"]]);

@@ -12,7 +12,7 @@
  *
  * | Where | Read | Shown on |
  * | --- | --- | --- |
- * | lib/community/questions/feed.ts `seqPage` | `kv.list` of `["questions_by_seq"…]` / `["tag_seq"…]` pages | `/`, `GET /api/questions`, `GET /api/agent/questions` |
+ * | lib/community/questions/feed.ts `seqIds` | `kv.list` of `["questions_by_seq"…]` / `["tag_seq"…]` pages | `/`, `GET /api/questions`, `GET /api/agent/questions` |
  * | lib/community/questions/feed.ts `listQuestionsPage` | `kv.getMany` of the sequence head and the question total | the same feeds' page counts |
  * | lib/community/questions/feed.ts `findQuestions` | the sequence heads (`kv.get`) of the newest/tag feeds | the same feeds |
  * | lib/search/rerank.ts `queryVector`, `readVectors` | the cached query vector (`kv.get`) and the candidates' `["question_vector", id]` (`kv.getMany`) | the order of text-search results (a vector only ranks; the results themselves are read by the search) |

@@ -56,7 +56,7 @@
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
  * | `["question_seq_head"]` | number (last sequence number handed out) | checked + set by every question creation |
- * | `["questions_by_seq", seq]` | `QuestionSnapshot` (the fields that never change) | dense creation order: page p of n is the key range `(head − p·n, head − (p−1)·n]`, read in one list |
+ * | `["questions_by_seq", seq]` | question id (older stores: a `QuestionSnapshot` copy of the question until the compaction migration's shape 3, lib/ops/compact.ts; readers take both, `seqRowId`) | dense creation order: page p of n is the key range `(head − p·n, head − (p−1)·n]`, read in one list; the records and their counters are then read side by side (`summarizeIds`) |
  * | `["tag_seq_head", tag]` | number (last per-tag sequence number) | checked + set with the question (tag lower-cased) |
  * | `["questions_by_tag", tag, seq]` | question id | dense per-tag order; the head is the tag's total |
  * | `["sp", stem, impact + questionId]` | `dl·256 + tf` (number) | search postings of a question's own text (lib/search/index.ts): `impact` is one character, the higher the term's BM25 weight in the question the earlier it sorts, so a bounded scan reads the best postings first; short prefix because there are ~25 per question |
@@ -72,10 +72,10 @@
  * | `["questions_by_author", userId, invertTime(createdAt), id]` | question id | profile activity "questions", newest first |
  * | `["messages", id]` | `MessageRecord` | with the three rows below and the counters |
  * | `["question_messages", questionId, createdAt, id]` | message id | thread order (oldest first) |
- * | `["messages_by_author", userId, invertTime(createdAt), id]` | `{id, questionId}` | profile activity "answers", newest first |
+ * | `["messages_by_author", userId, invertTime(createdAt), id]` | question id (older stores: `{id, questionId}` until the compaction migration's shape 4, lib/ops/compact.ts; readers take both, `authorRowQuestionId`) | profile activity "answers", newest first |
  * | `["message_counts", questionId]` | `Deno.KvU64` | `sum` ±1 per message |
  * | `["hidden_message_counts", questionId]` | `Deno.KvU64` | `sum` ±1 as a message is hidden / restored (and −1 when a hidden one leaves the thread): served `messageCount` is `message_counts` minus this |
- * | `["votes", targetType, targetId, userId]` | `VoteRecord` `{voteType, createdAt}` | the only key a vote checks; listed for `likedBy`/`dislikedBy` |
+ * | `["votes", targetType, targetId, userId]` | number: the vote's time, negative for a down-vote (lib/community/vote_rows.ts; older stores: a `VoteRecord` `{voteType, createdAt}` until the compaction migration's shape 5; readers take both, `voteOf`) | the only key a vote checks; listed for `likedBy`/`dislikedBy` |
  * | `["vote_counts", targetType, targetId, "up" \| "down"]` | `Deno.KvU64` | `sum` ±1 (never conflicts, docs/decisions.md#storage) |
  * | `["user_votes", userId, invertTime(createdAt), targetType, targetId]` | `"up" \| "down"` (the key says the rest; older stores: a `UserVoteEntry` copy of it until the compaction migration, lib/community/user_vote_rows.ts) | profile activity "likes", newest first; moved on a switch, deleted on unvote |
  * | `["favorites", userId, targetType, targetId]` | `FavoriteRecord` | one per user and target: created with a check on this key |
@@ -153,7 +153,7 @@
  * | `["question_version", questionId]` | `Deno.KvU64` | `sum` +1 in the op of every answer, vote, edit, delete, accept and moderation of the thread: the key `GET /api/questions/:id/events` watches |
  * | `["flags", targetType, targetId, userId]` | `FlagRecord` `{reason, note, createdAt}` | one per user and target, checked absent (lib/moderation/flags.ts) |
  * | `["mod_queue", targetType, targetId]` | `ModQueueEntry` | with each flag (count, weight, reasons, flaggers with standing); hidden at weight 3; removed by a moderator's decision |
- * | `["hidden_posts", targetType, targetId]` | `{at, by}` | with the record's `hiddenAt`: feeds that read snapshots skip these |
+ * | `["hidden_posts", targetType, targetId]` | `{at, by}` | with the record's `hiddenAt` (feeds read the records, whose `hiddenAt` leaves them out) |
  * | `["mod_log", invertTime(at), id]` | `ModLogEntry` | one per moderator action, in the action's op; newest first |
  *
  * Background jobs (lib/jobs/: debates, expert panels, the avatar, fan-outs):
@@ -174,7 +174,7 @@
  * | `["flags_by_user", userId, targetType, targetId]` | `true` | with the flag: a person's flags |
  * | `["deleted_users", userId]` | `DeletedUser` `{deletedAt, content}` | the tombstone of a deleted account, written in the op that deletes `["users", userId]`, never removed: a new user's op checks it absent, so an id is never reused |
  * | `["account_deletions", userId]` | `AccountDeletion` (phase, cursor, counts) | the progress of the deletion job `["jobs", "account-deletion", userId]` (lib/account/delete_job.ts): written with the tombstone, moved by every batch under the job's fence, deleted in its last op |
- * | `["votes", targetType, targetId, "anon_…"]` | `VoteRecord` | a deleted account's vote: moved off its voter's key (a fresh random id per vote, so no two of them link), counts unchanged; it has no `user_votes` row |
+ * | `["votes", targetType, targetId, "anon_…"]` | the vote's value, moved as it was | a deleted account's vote: moved off its voter's key (a fresh random id per vote, so no two of them link), counts unchanged; it has no `user_votes` row |
  * | `["flags", targetType, targetId, "anon_…"]` | `FlagRecord` | a deleted account's flag, moved the same way (the queue's weight unchanged) |
  * | `["sanctions", userId]` | `Sanction` `{action: "silence" \| "suspend", reason, until, at, by}` | set by `POST /api/mod/users/:id`, deleted by `lift`, with its `["mod_log", …]` entry; read with the session, the agent key and every write; past `until` it is void |
  *

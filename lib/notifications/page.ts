@@ -19,7 +19,8 @@
  */
 import { getAll } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
-import type { VoteRecord, VoteType } from "../community/votes.ts";
+import type { VoteType } from "../community/votes.ts";
+import { voteOf } from "../community/vote_rows.ts";
 import { voteTypeOfRow } from "../community/user_vote_rows.ts";
 import { expertsInThread, type PanelJob } from "../panel/model.ts";
 
@@ -83,7 +84,7 @@ export async function questionPageViewerState(
   ]);
   const votes: Record<string, VoteType> = {};
   const favorites: Record<string, boolean> = {};
-  const qVote = direct[1].value as VoteRecord | null;
+  const qVote = voteOf(direct[1].value);
   if (qVote) votes[questionId] = qVote.voteType;
   favorites[questionId] = direct[2].value !== null;
   for (const id of messageIds) favorites[id] = false;
@@ -110,7 +111,7 @@ export async function questionPageViewerState(
     let i = 0;
     if (!ownVotes) {
       for (const id of messageIds) {
-        const v = got[i++].value as VoteRecord | null;
+        const v = voteOf(got[i++].value);
         if (v) votes[id] = v.voteType;
       }
     }

@@ -3,7 +3,17 @@
  * into the current shapes ({@link SHAPE_VERSION}), so they take the bytes new writes take.
  * The steps: notifications become references (lib/notifications/stored.ts) that expire,
  * and each person keeps the newest {@link NOTIFICATIONS_KEPT}; voters' activity rows keep
- * only the vote's direction (lib/community/user_vote_rows.ts).
+ * only the vote's direction (lib/community/user_vote_rows.ts) — both shape 2; newest-feed
+ * rows (`["questions_by_seq", seq]`) hold the question's id instead of a copy of the
+ * question (shape 3; lib/community/questions/model.ts `seqRowId`); authors' activity rows
+ * (`["messages_by_author", …]`) hold the message's question id instead of an object that
+ * also copied the message id of their key (shape 4; lib/community/messages/model.ts
+ * `authorRowQuestionId`); vote rows (`["votes", …]`) hold one signed time instead of
+ * `{voteType, createdAt}` (shape 5; lib/community/vote_rows.ts).
+ *
+ * Each step names the shape version that introduced it. A store at an older version
+ * (`["meta", "shape"]`) walks only the steps after it: raising {@link SHAPE_VERSION} with a
+ * new step makes the finished job walk again, from that step.
  *
  * It runs as a periodic job of the runner (lib/jobs/runner.ts), so it starts at the first
  * resume pass after an upgrade — no scan at start: a finished store says so in one key,
@@ -29,9 +39,12 @@ import {
 } from "../notifications/stored.ts";
 import { trimNotifications } from "../notifications/notifications.ts";
 import { isCompactUserVote, voteTypeOfRow } from "../community/user_vote_rows.ts";
+import { seqRowId } from "../community/questions/model.ts";
+import { authorRowQuestionId } from "../community/messages/model.ts";
+import { isCompactVote, storedVote, voteOf } from "../community/vote_rows.ts";
 
 /** The record shapes this code writes; `["meta", "shape"]` holds the store's. */
-export const SHAPE_VERSION = 2;
+export const SHAPE_VERSION = 5;
 /** The job kind's name (a periodic job: one record, id "main"). */
 export const COMPACT_JOB = "compact";
 /** Its progress record's name (`["backfills", name]`). */
@@ -51,6 +64,8 @@ export interface CompactProgress {
   rewritten: number;
   /** When the last step reached its end (absent while it runs). */
   doneAt?: number;
+  /** The shape version the walk brings the store to (absent: 2, the first migration's). */
+  target?: number;
 }
 
 /** A stored value in an older shape, and what to write instead. */
@@ -62,6 +77,8 @@ interface Rewrite {
 /** One prefix the migration walks and how an entry there is rewritten. */
 interface Step {
   name: string;
+  /** The shape version whose records this step writes (a store at it or later skips it). */
+  since: number;
   prefix: Deno.KvKey;
   /** The entry's rewrite, or null when it already has the current shape (or no known one). */
   rewrite(entry: Deno.KvEntry<unknown>, now: number): Rewrite | null;
@@ -86,8 +103,25 @@ export function notificationRewrite(key: Deno.KvKey, value: unknown, now: number
   return n ? { value: refOf(n), expireIn: expireInOf(n, now) } : null;
 }
 
+/**
+ * A newest-feed row's current shape (the question's id) when `value` is the copy of the
+ * question older stores kept there, else null.
+ *
+ * @example
+ * ```ts
+ * seqRowRewrite({ id: "q-1", title: "…" }); // { value: "q-1" }
+ * seqRowRewrite("q-1"); // null: already the id
+ * ```
+ */
+export function seqRowRewrite(value: unknown): Rewrite | null {
+  if (typeof value === "string") return null;
+  const id = seqRowId(value);
+  return id ? { value: id } : null;
+}
+
 const STEPS: readonly Step[] = [{
   name: "notifications",
+  since: 2,
   prefix: ["notifications"],
   rewrite: (e, now) => notificationRewrite(e.key, e.value, now),
   ownerOf: (key) => String(key[1]),
@@ -96,13 +130,51 @@ const STEPS: readonly Step[] = [{
   },
 }, {
   name: "user_votes",
+  since: 2,
   prefix: ["user_votes"],
   rewrite: (e) => {
     if (isCompactUserVote(e.value)) return null;
     const voteType = voteTypeOfRow(e.value);
     return voteType ? { value: voteType } : null;
   },
+}, {
+  name: "questions_by_seq",
+  since: 3,
+  prefix: ["questions_by_seq"],
+  rewrite: (e) => seqRowRewrite(e.value),
+}, {
+  name: "messages_by_author",
+  since: 4,
+  prefix: ["messages_by_author"],
+  rewrite: (e) => {
+    if (typeof e.value === "string") return null;
+    const questionId = authorRowQuestionId(e.value);
+    return questionId ? { value: questionId } : null;
+  },
+}, {
+  name: "votes",
+  since: 5,
+  prefix: ["votes"],
+  rewrite: (e) => {
+    if (isCompactVote(e.value)) return null;
+    const vote = voteOf(e.value);
+    return vote ? { value: storedVote(vote.voteType, vote.createdAt) } : null;
+  },
 }];
+
+/**
+ * Where a walk to {@link SHAPE_VERSION} starts on a store at shape `shape` (0: none
+ * recorded): the first step a store at that shape has not had.
+ */
+function freshWalk(shape: number): CompactProgress {
+  const step = STEPS.findIndex((s) => s.since > shape);
+  return {
+    step: step < 0 ? STEPS.length - 1 : step,
+    after: null,
+    rewritten: 0,
+    target: SHAPE_VERSION,
+  };
+}
 
 /** Options of {@link compactStore}. */
 export interface CompactOptions {
@@ -157,11 +229,17 @@ export async function compactStore(
   let tries = 0;
   for (;;) {
     const [entry, shape] = await kv.getMany<[CompactProgress, number]>([key, keys.storeShape()]);
-    const progress = entry.value ?? { step: 0, after: null, rewritten: 0 };
-    if (typeof shape.value === "number" && shape.value >= SHAPE_VERSION) {
+    const at = typeof shape.value === "number" ? shape.value : 0;
+    if (at >= SHAPE_VERSION) {
+      const progress = entry.value ?? freshWalk(at);
       return { ...progress, doneAt: progress.doneAt ?? now() };
     }
-    if (progress.doneAt !== undefined || signal?.aborted || batches >= maxBatches) return progress;
+    // No walk yet, or the finished walk of an older version: walk the steps after the
+    // store's shape. An unfinished walk goes on where it stopped (steps are only appended).
+    const progress = !entry.value || entry.value.doneAt !== undefined
+      ? freshWalk(at)
+      : { ...entry.value, target: SHAPE_VERSION };
+    if (signal?.aborted || batches >= maxBatches) return progress;
     const step = STEPS[progress.step];
     const page: Deno.KvEntry<unknown>[] = [];
     const selector: Deno.KvListSelector = progress.after === null
@@ -169,8 +247,8 @@ export async function compactStore(
       // "" after the last key: the first key past it.
       : { prefix: step.prefix, start: [...progress.after, ""] };
     for await (const e of kv.list(selector, { limit: batch })) page.push(e);
-    const at = now();
-    const rewrites = page.map((e) => step.rewrite(e, at));
+    const time = now();
+    const rewrites = page.map((e) => step.rewrite(e, time));
     const stepDone = page.length < batch;
     const lastStep = progress.step === STEPS.length - 1;
     const next: CompactProgress = stepDone
@@ -178,12 +256,14 @@ export async function compactStore(
         step: lastStep ? progress.step : progress.step + 1,
         after: null,
         rewritten: progress.rewritten + rewrites.filter(Boolean).length,
-        ...(lastStep ? { doneAt: at } : {}),
+        target: SHAPE_VERSION,
+        ...(lastStep ? { doneAt: time } : {}),
       }
       : {
         step: progress.step,
         after: page.at(-1)!.key,
         rewritten: progress.rewritten + rewrites.filter(Boolean).length,
+        target: SHAPE_VERSION,
       };
     const res = await commit(kv, (op) => {
       fence(op).check(entry).set(key, next);

@@ -8,7 +8,7 @@
 import { isPublic } from "../community/visibility.ts";
 import { counterValue, getAll, InvalidCursorError, listNewestFirst } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
-import type { MessageRecord } from "../community/messages/model.ts";
+import { authorRowQuestionId, type MessageRecord } from "../community/messages/model.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
 import { summarize } from "../community/questions/read.ts";
 import type { Settings } from "../schemas/profile.ts";
@@ -209,12 +209,17 @@ export async function listActivity(
       );
     }
     case "answers": {
-      const { values, cursor } = await page<{ id: string; questionId: string }>(
-        keys.messagesByAuthorPrefix(userId),
-      );
+      const rows = await page<unknown>(keys.messagesByAuthorPrefix(userId));
+      const cursor = rows.cursor;
+      // The key's last part is the message; the value its question (older stores: an
+      // object holding both, lib/community/messages/model.ts authorRowQuestionId).
+      const values = rows.keys.map((key, i) => ({
+        id: String(key[3]),
+        questionId: authorRowQuestionId(rows.values[i]) ?? "",
+      }));
       const [messages, questions, ups] = await Promise.all([
         getAll<MessageRecord>(kv, values.map((v) => keys.message(v.id))),
-        getAll<QuestionRecord>(kv, values.map((v) => keys.question(v.questionId))),
+        getAll<QuestionRecord>(kv, values.map((v) => keys.question(v.questionId || "-"))),
         getAll(kv, values.map((v) => keys.voteCount("message", v.id, "up"))),
       ]);
       // Answers of a deleted question leave activity with it (a deleted message has no row).

@@ -24,7 +24,7 @@ import { EVENTUAL } from "../kv/consistency.ts";
 import { getAll } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import { getQuestions } from "../community/questions/read.ts";
-import type { QuestionRecord, QuestionSnapshot } from "../community/questions/model.ts";
+import { type QuestionRecord, seqRowId } from "../community/questions/model.ts";
 import type { User } from "../auth/users.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../profile/settings.ts";
 import { activityVisibleToOthers } from "../profile/activity.ts";
@@ -155,11 +155,14 @@ async function questionUrls(
   size: number,
 ): Promise<SitemapUrl[]> {
   const ids: string[] = [];
-  const iter = kv.list<QuestionSnapshot>({
+  const iter = kv.list({
     start: keys.questionBySeq((page - 1) * size + 1),
     end: keys.questionBySeq(page * size + 1),
   }, { limit: size, ...EVENTUAL });
-  for await (const e of iter) ids.push(e.value.id);
+  for await (const e of iter) {
+    const id = seqRowId(e.value);
+    if (id) ids.push(id);
+  }
   const records = await getQuestions(kv, ids);
   return records.map((q) => ({
     loc: `${origin}/questions/${encodeURIComponent(q.id)}`,

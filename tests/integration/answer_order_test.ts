@@ -18,6 +18,7 @@ import { ANSWER_ORDER_JOB } from "@/lib/community/answer_order_job.ts";
 import { jobRunner } from "@/lib/jobs/runner.ts";
 import { counterValue, getAll } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
+import { voteOf } from "@/lib/community/vote_rows.ts";
 import { createTestApp, type TestApp, waitForJobs } from "../helpers/app.ts";
 import {
   answer,
@@ -279,9 +280,8 @@ Deno.test("a crowd voting on several answers at once through two app instances o
     // The counters are the voters' own keys (nothing lost or doubled), and the order read
     // through either instance is the model's.
     for (const id of answers) {
-      const likes = await Array.fromAsync(t1.kv.list<{ voteType: string }>({
-        prefix: keys.votesPrefix("message", id),
-      }));
+      const likes = (await Array.fromAsync(t1.kv.list({ prefix: keys.votesPrefix("message", id) })))
+        .map((e) => ({ value: voteOf(e.value)! }));
       const [up, down] = (await getAll(t1.kv, [
         keys.voteCount("message", id, "up"),
         keys.voteCount("message", id, "down"),

@@ -1,8 +1,11 @@
 /**
  * The compaction migration (lib/ops/compact.ts) on a store written with the previous
  * shapes: notifications as the code before compact storage wrote them (copies of the
- * title, excerpt and actor, no expiry) and voters' activity rows holding copies of their
- * key's parts. The API serves the same content before, during
+ * title, excerpt and actor, no expiry), voters' activity rows holding copies of their
+ * key's parts, newest-feed rows holding copies of their questions (before shape 3) and
+ * authors' activity rows holding `{id, questionId}` (before shape 4), vote rows holding
+ * `{voteType, createdAt}` (before shape 5); and on a store the
+ * first migration finished (shape 2), which walks only the steps after it. The API serves the same content before, during
  * (an interrupted run, half the records rewritten) and after the migration run through
  * the job runner; fsck is clean after it; `fsck --repair` migrates too.
  */
@@ -11,10 +14,11 @@ import { jobRunner } from "@/lib/jobs/runner.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { invertTime } from "@/lib/kv/atomic.ts";
 import { isCompactUserVote } from "@/lib/community/user_vote_rows.ts";
+import { isCompactVote, voteOf } from "@/lib/community/vote_rows.ts";
 import { excerpt } from "@/lib/markdown.ts";
 import { markRead } from "@/lib/notifications/notifications.ts";
 import type { MessageRecord } from "@/lib/community/messages/model.ts";
-import type { QuestionRecord } from "@/lib/community/questions/model.ts";
+import { type QuestionRecord, snapshotOf } from "@/lib/community/questions/model.ts";
 import {
   COMPACT_JOB,
   COMPACT_PROGRESS,
@@ -24,6 +28,8 @@ import {
 } from "@/lib/ops/compact.ts";
 import { NOTIFICATION_PROBLEMS } from "@/lib/ops/fsck/notifications.ts";
 import { VOTE_PROBLEMS } from "@/lib/ops/fsck/votes.ts";
+import { QUESTION_PROBLEMS } from "@/lib/ops/fsck/questions.ts";
+import { THREAD_PROBLEMS } from "@/lib/ops/fsck/threads.ts";
 import { backupStore } from "@/lib/ops/backup.ts";
 import { restoreStore } from "@/lib/ops/restore.ts";
 import {
@@ -78,9 +84,52 @@ async function toPreviousShapes(kv: Deno.Kv): Promise<number> {
     });
     n++;
   }
+  n += await toCopiesInFeedRows(kv);
+  n += await toObjectsInAuthorRows(kv);
+  n += await toObjectsInVoteRows(kv);
   await kv.delete(keys.storeShape());
   await kv.delete(keys.backfill(COMPACT_PROGRESS));
   return n;
+}
+
+/** Newest-feed rows as the code before shape 3 wrote them: a copy of the question. */
+async function toCopiesInFeedRows(kv: Deno.Kv): Promise<number> {
+  let n = 0;
+  for await (const e of kv.list<string>({ prefix: keys.questionsBySeqPrefix() })) {
+    const q = (await kv.get<QuestionRecord>(keys.question(e.value))).value!;
+    await kv.set(e.key, snapshotOf(q));
+    n++;
+  }
+  return n;
+}
+
+/** Authors' activity rows as the code before shape 4 wrote them: `{id, questionId}`. */
+async function toObjectsInAuthorRows(kv: Deno.Kv): Promise<number> {
+  let n = 0;
+  for await (const e of kv.list<string>({ prefix: ["messages_by_author"] })) {
+    await kv.set(e.key, { id: e.key[3], questionId: e.value });
+    n++;
+  }
+  return n;
+}
+
+/** Vote rows as the code before shape 5 wrote them: `{voteType, createdAt}`. */
+async function toObjectsInVoteRows(kv: Deno.Kv): Promise<number> {
+  let n = 0;
+  for await (const e of kv.list({ prefix: ["votes"] })) {
+    await kv.set(e.key, voteOf(e.value));
+    n++;
+  }
+  return n;
+}
+
+/** The problems fsck reports for records in a previous shape. */
+function legacyFound(found: Awaited<ReturnType<typeof check>>): number {
+  return found.count("notifications", NOTIFICATION_PROBLEMS.legacy) +
+    found.count("votes", VOTE_PROBLEMS.legacyActivity) +
+    found.count("questions", QUESTION_PROBLEMS.legacyFeedRow) +
+    found.count("threads", THREAD_PROBLEMS.legacyAuthorRow) +
+    found.count("votes", VOTE_PROBLEMS.legacyVote);
 }
 
 /** Every member's notifications as the API serves them. */
@@ -92,6 +141,10 @@ async function served(c: Community): Promise<Record<string, unknown>> {
         "/api/notifications",
         "/api/profile/activity?type=likes",
         `/api/questions/${c.q1}`,
+        "/api/questions?sort=new",
+        "/api/questions?sort=hot",
+        "/api/questions?filter=unanswered",
+        "/api/profile/activity?type=answers",
       ]
     ) {
       const res = await getAs(c.t, who as Member, path);
@@ -112,6 +165,12 @@ async function storedShapes(kv: Deno.Kv): Promise<{ refs: number; legacy: number
   for await (const e of kv.list({ prefix: ["user_votes"] })) {
     if (isCompactUserVote(e.value)) refs++;
     else legacy++;
+  }
+  for (const prefix of [keys.questionsBySeqPrefix(), ["messages_by_author"], ["votes"]]) {
+    for await (const e of kv.list({ prefix })) {
+      if (typeof e.value === "string" || isCompactVote(e.value)) refs++;
+      else legacy++;
+    }
   }
   return { refs, legacy };
 }
@@ -136,9 +195,7 @@ Deno.test("the migration rewrites a previous-shape store through the job runner,
     assert.ok(likes.activities.length > 0, "Ada's likes are listed from the activity rows");
     // fsck knows the previous shape: reported, not wrongly judged otherwise.
     const found = await check(kv);
-    const legacy = found.count("notifications", NOTIFICATION_PROBLEMS.legacy) +
-      found.count("votes", VOTE_PROBLEMS.legacyActivity);
-    assert.equal(legacy, total);
+    assert.equal(legacyFound(found), total);
     assert.equal(found.problems, total, found.lines().join("\n"));
 
     // An interrupted run: one batch of two, then the process stops.
@@ -176,9 +233,7 @@ Deno.test("fsck --repair migrates a previous-shape store and records its shape",
     const total = await toPreviousShapes(kv);
     const before = await served(c);
     const found = await repairClean(kv);
-    const legacy = found.count("notifications", NOTIFICATION_PROBLEMS.legacy) +
-      found.count("votes", VOTE_PROBLEMS.legacyActivity);
-    assert.equal(legacy, total);
+    assert.equal(legacyFound(found), total);
     assert.deepEqual(await storedShapes(kv), { refs: total, legacy: 0 });
     assert.equal(await isCompacted(kv), true);
     assert.deepEqual(await served(c), before);
@@ -209,5 +264,43 @@ Deno.test("a restored backup of a previous-shape store is migrated again, even o
   } finally {
     await c.t.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a store the first migration finished (shape 2) walks only the steps after it (newest-feed, activity and vote rows), through the job runner; fsck is clean", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    await waitForJobs();
+    await compactStore(kv); // today's shapes everywhere, shape key set
+    // What the first migration left: shape 2, its finished progress, and feed-row copies.
+    const feedRows = await toCopiesInFeedRows(kv);
+    const authorRows = await toObjectsInAuthorRows(kv);
+    const voteRows = await toObjectsInVoteRows(kv);
+    assert.ok(feedRows >= 2 && authorRows >= 1 && voteRows >= 1, `${feedRows}, ${authorRows}`);
+    const rows = feedRows + authorRows + voteRows;
+    await kv.set(keys.storeShape(), 2);
+    await kv.set(keys.backfill(COMPACT_PROGRESS), {
+      step: 1,
+      after: null,
+      rewritten: 9,
+      doneAt: Date.now() - 1000,
+    });
+    assert.equal(await isCompacted(kv), false);
+    const before = await served(c);
+    assert.equal(legacyFound(await check(kv)), rows);
+
+    await kv.delete(keys.job(COMPACT_JOB, "main"));
+    await jobRunner(kv).tryPass();
+    await waitForJobs(10_000, COMPACT_JOB);
+    assert.equal((await kv.get(keys.storeShape())).value, SHAPE_VERSION);
+    const progress = (await kv.get<{ rewritten: number }>(keys.backfill(COMPACT_PROGRESS))).value!;
+    assert.equal(progress.rewritten, rows, "only the rows of shapes 3–5 were rewritten");
+    assert.deepEqual((await storedShapes(kv)).legacy, 0);
+    assert.deepEqual(await served(c), before, "the same content after the migration");
+    const after = await check(kv);
+    assert.ok(after.clean, after.lines().join("\n"));
+  } finally {
+    await c.t.close();
   }
 });

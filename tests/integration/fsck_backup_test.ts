@@ -15,6 +15,7 @@
 import assert from "node:assert/strict";
 import { counterValue } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
+import { voteOf } from "@/lib/community/vote_rows.ts";
 import { backupStore } from "@/lib/ops/backup.ts";
 import { compareKeys } from "@/lib/ops/fsck/key_order.ts";
 import { runFsck } from "@/lib/ops/fsck/run.ts";
@@ -225,10 +226,8 @@ Deno.test({
         let up = 0;
         let down = 0;
         for await (
-          const e of after.kv.list<{ voteType: string }>({
-            prefix: keys.votesPrefix("question", a.id),
-          })
-        ) e.value.voteType === "up" ? up++ : down++;
+          const e of after.kv.list({ prefix: keys.votesPrefix("question", a.id) })
+        ) voteOf(e.value)?.voteType === "up" ? up++ : down++;
         assert.deepEqual([view.upvotes, view.downvotes], [up, down], `votes of ${a.id}`);
         assert.equal(view.messageCount, view.messages.length, `messages of ${a.id}`);
       }
@@ -270,10 +269,12 @@ async function assertKept(t: TestApp, acks: Ack[]): Promise<void> {
       const ids = (await thread(a.questionId)).messages.map((m) => m.id);
       assert.ok(ids.includes(a.id), `answer ${a.id} in ${a.questionId}`);
     } else {
-      const vote = await t.kv.get<{ voteType: string }>(
-        keys.vote(a.targetType, a.targetId, a.userId),
+      const vote = await t.kv.get(keys.vote(a.targetType, a.targetId, a.userId));
+      assert.equal(
+        voteOf(vote.value)?.voteType,
+        a.voteType,
+        `vote of ${a.userId} on ${a.targetId}`,
       );
-      assert.equal(vote.value?.voteType, a.voteType, `vote of ${a.userId} on ${a.targetId}`);
     }
   }
 }

@@ -8,6 +8,7 @@ import { counterValue, readCounters } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { voteCommitStats, type VoteResult } from "@/lib/community/votes.ts";
 import { userVoteOf } from "@/lib/community/user_vote_rows.ts";
+import { voteOf } from "@/lib/community/vote_rows.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   answer,
@@ -279,8 +280,8 @@ Deno.test("one user firing 20 vote toggles at once ends in a consistent state", 
     );
     assert.ok(results.every((r) => r.status === 200));
     const q = await voters(t, "question", questionId, questionId);
-    const vote = (await t.kv.get<{ voteType: string }>(keys.vote("question", questionId, voter.id)))
-      .value?.voteType ?? null;
+    const vote = voteOf((await t.kv.get(keys.vote("question", questionId, voter.id))).value)
+      ?.voteType ?? null;
     // Counts agree with the one vote key, and the user is in at most one list.
     assert.equal(q.upvotes, vote === "up" ? 1 : 0);
     assert.equal(q.downvotes, vote === "down" ? 1 : 0);

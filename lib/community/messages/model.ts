@@ -49,6 +49,24 @@ export interface MessageRecord {
 }
 
 /**
+ * The question id an author's activity row (`["messages_by_author", userId, inv, id]`)
+ * holds: its value, or — in a store written before compact storage 4, until the
+ * compaction migration rewrites it — the `questionId` of the `{id, questionId}` object it
+ * held (the id was a copy of the key's last part). Null for anything else.
+ *
+ * @example
+ * ```ts
+ * authorRowQuestionId("q-1"); // "q-1"
+ * authorRowQuestionId({ id: "msg-1", questionId: "q-1" }); // "q-1" (the older shape)
+ * ```
+ */
+export function authorRowQuestionId(value: unknown): string | null {
+  if (typeof value === "string") return value;
+  const q = (value as { questionId?: unknown } | null)?.questionId;
+  return typeof value === "object" && typeof q === "string" ? q : null;
+}
+
+/**
  * A full message (docs/interface.md#question-fields) plus `editedAt` (null if never edited). A deleted
  * message that still has replies is served as a placeholder: `deleted: true`, content
  * `""`, and the author {@link DELETED_AUTHOR} (docs/interface.md#question-fields's author object stays well-formed;

@@ -65,10 +65,8 @@ function writeMessage(op: Deno.AtomicOperation, m: MessageRecord, rootId?: strin
   bumpQuestion(op, m.questionId); // the open question page hears of it
   markForReindex(op, m.questionId, m.createdAt); // its text is indexed after the commit
   if (!countsTowardStats(m)) return;
-  op.set(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id), {
-    id: m.id,
-    questionId: m.questionId,
-  });
+  // The key names the message; the value, its question (the activity page reads both).
+  op.set(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id), m.questionId);
   // Every post a person wrote, deleted ones included (their account's deletion finds it).
   op.set(keys.authored(m.author.id, "message", m.id), true);
   addToCounter(op, keys.userStat(m.author.id, "answers"), 1);

@@ -21,7 +21,7 @@ import { docKey, indexOps, planQuestion, type StoredDoc } from "../../search/ind
 import { markEmbeddingPending } from "../../search/question_vectors.ts";
 import { embedAfterWrite } from "../../search/embed_on_write.ts";
 import { addHole, tagFeed } from "./holes.ts";
-import { normalizeTags, type QuestionRecord, snapshotOf, tagKey } from "./model.ts";
+import { normalizeTags, type QuestionRecord, tagKey } from "./model.ts";
 import { findSeqEntry, readQuestionToChange } from "./seqs.ts";
 import { bumpQuestion } from "./version.ts";
 import type { QuestionSeqEntry } from "./write.ts";
@@ -79,8 +79,6 @@ export async function editQuestion(
     const op = kv.atomic().check(cur, seqsEntry).set(keys.question(q.id), next);
     bumpQuestion(op, q.id); // live question page
     markEmbeddingPending(op, q.id); // re-embedded after the commit (lib/search/)
-
-    if (seqs.seq > 0) op.set(keys.questionBySeq(seqs.seq), snapshotOf(next));
 
     // Search postings: only the difference from the stored document, in this op. A hidden
     // question has none; it is indexed again when restored (lib/search/reindex.ts).

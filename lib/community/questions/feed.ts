@@ -4,19 +4,14 @@
  *
  * @module
  */
-import { counterValue, getAll, listNewestFirst } from "../../kv/atomic.ts";
+import { counterValue, listNewestFirst } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
 import { EVENTUAL } from "../../kv/consistency.ts";
 import type { ParsedQuery } from "../../search/query.ts";
 import type { SearchOptions } from "../../search/search.ts";
 import type { Embedder } from "../../search/embeddings.ts";
-import {
-  type QuestionRecord,
-  type QuestionSnapshot,
-  type QuestionSummary,
-  tagKey,
-} from "./model.ts";
-import { getQuestions, summarize } from "./read.ts";
+import { type QuestionRecord, type QuestionSummary, seqRowId, tagKey } from "./model.ts";
+import { getQuestions, summarize, summarizeIds } from "./read.ts";
 import { ALL_FEED, livePage, tagFeed } from "./holes.ts";
 import { importOnUse } from "../../import_on_use.ts";
 
@@ -29,25 +24,25 @@ export const HOT_WINDOW = 200;
 export const SEARCH_REORDER_LIMIT = 200;
 
 /**
- * Page `page` of a dense sequence, newest first, skipping removed rows (./holes.ts): the
- * live rows at ranks `((page−1)·limit, page·limit]`. Snapshot rows of questions hidden by
- * moderation (`["hidden_posts", …]`) are left out (id rows are filtered by `getQuestions`).
+ * The question ids of page `page` of a dense sequence, newest first, skipping removed rows
+ * (./holes.ts): the live rows at ranks `((page−1)·limit, page·limit]`. A row's value is
+ * the id (a newest-feed row of an older store: a copy of the question, whose id is taken;
+ * ./model.ts `seqRowId`). Deleted and hidden questions are left out by the record reads
+ * that follow (`summarizeIds`, `getQuestions`).
  */
-async function seqPage<T>(
+async function seqIds(
   kv: Deno.Kv,
   feed: string,
   head: number,
   page: number,
   limit: number,
   keyOf: (seq: number) => Deno.KvKey,
-): Promise<T[]> {
-  const rows = await livePage<T>(kv, feed, head, page, limit, keyOf);
-  const ids = rows.map((r) =>
-    typeof r === "object" && r !== null ? (r as unknown as { id: string }).id : ""
-  );
-  if (ids.every((id) => id === "")) return rows;
-  const hidden = await getAll(kv, ids.map((id) => keys.hiddenPost("question", id || "-")));
-  return rows.filter((_, i) => hidden[i].value === null);
+): Promise<string[]> {
+  const rows = await livePage<unknown>(kv, feed, head, page, limit, keyOf);
+  return rows.flatMap((r) => {
+    const id = seqRowId(r);
+    return id ? [id] : [];
+  });
 }
 
 /**
@@ -68,15 +63,8 @@ export async function listQuestionsPage(
     keys.questionSeqHead(),
     keys.counter("questions"),
   ], EVENTUAL);
-  const snapshots = await seqPage<QuestionSnapshot>(
-    kv,
-    ALL_FEED,
-    head.value ?? 0,
-    page,
-    limit,
-    keys.questionBySeq,
-  );
-  const questions = await summarize(kv, snapshots, { downvotes });
+  const ids = await seqIds(kv, ALL_FEED, head.value ?? 0, page, limit, keys.questionBySeq);
+  const questions = await summarizeIds(kv, ids, { downvotes });
   return { questions, total: counterValue(total.value) };
 }
 
@@ -206,7 +194,7 @@ export async function findQuestions(
       keys.seqHoleCount(tagFeed(tag)),
     ], EVENTUAL);
     const total = Math.max(0, (head.value ?? 0) - counterValue(holes.value));
-    const ids = await seqPage<string>(
+    const ids = await seqIds(
       kv,
       tagFeed(tag),
       head.value ?? 0,
@@ -214,7 +202,7 @@ export async function findQuestions(
       limit,
       (s) => keys.questionByTag(tag, s),
     );
-    const questions = await summarize(kv, await getQuestions(kv, ids));
+    const questions = await summarizeIds(kv, ids);
     return answer(questions, total, page * limit < total);
   }
   if (sort === "new") {
@@ -228,14 +216,16 @@ export async function findQuestions(
     const chunk = 100;
     let exhausted = false;
     for (let p = 1;; p++) {
-      const rows = tag
-        ? await getQuestions(
-          kv,
-          await seqPage<string>(kv, feed, head, p, chunk, (s) => keys.questionByTag(tag, s)),
-        )
-        : await seqPage<QuestionSnapshot>(kv, feed, head, p, chunk, keys.questionBySeq);
-      matches.push(...(await summarize(kv, rows)).filter(isUnanswered));
-      if (rows.length < chunk) {
+      const ids = await seqIds(
+        kv,
+        feed,
+        head,
+        p,
+        chunk,
+        tag ? (s) => keys.questionByTag(tag, s) : keys.questionBySeq,
+      );
+      matches.push(...(await summarizeIds(kv, ids)).filter(isUnanswered));
+      if (ids.length < chunk) {
         exhausted = true;
         break;
       }
@@ -247,34 +237,27 @@ export async function findQuestions(
 
   const headKey = tag ? keys.tagSeqHead(tag) : keys.questionSeqHead();
   const head = (await kv.get<number>(headKey, EVENTUAL)).value ?? 0;
-  const candidates = tag
-    ? await getQuestions(
+  const candidates = await summarizeIds(
+    kv,
+    await seqIds(
       kv,
-      await seqPage<string>(
-        kv,
-        tagFeed(tag),
-        head,
-        1,
-        HOT_WINDOW,
-        (s) => keys.questionByTag(tag, s),
-      ),
-    )
-    : await seqPage<QuestionSnapshot>(kv, ALL_FEED, head, 1, HOT_WINDOW, keys.questionBySeq);
-  let total: number | null = candidates.length;
-
+      tag ? tagFeed(tag) : ALL_FEED,
+      head,
+      1,
+      HOT_WINDOW,
+      tag ? (s) => keys.questionByTag(tag, s) : keys.questionBySeq,
+    ),
+  );
   // Hot, with the filter: filter the (bounded) candidates.
-  let summaries: QuestionSummary[] | null = null;
-  if (unanswered) {
-    summaries = (await summarize(kv, candidates)).filter(isUnanswered);
-    if (total !== null) total = summaries.length;
-  }
+  const summaries = unanswered ? candidates.filter(isUnanswered) : candidates;
+  const total = summaries.length;
 
-  const ranked = (summaries ?? await summarize(kv, candidates))
+  const ranked = summaries
     .map((s) => ({ s, score: hotScore(s, now) }))
     .sort((a, b) => b.score - a.score || b.s.createdAt - a.s.createdAt)
     .map((r) => r.s);
   const slice = ranked.slice((page - 1) * limit, page * limit);
-  return answer(slice, total ?? ranked.length, page * limit < ranked.length);
+  return answer(slice, total, page * limit < ranked.length);
 }
 
 /**

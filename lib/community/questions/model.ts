@@ -47,8 +47,10 @@ export interface QuestionRecord {
 }
 
 /**
- * The fields of a question that never change, kept as the value of its sequence index so
- * a feed page is one range read.
+ * The fields of a question a feed summary is made of (a {@link QuestionRecord} has them
+ * all). Stores written before compact storage 3 kept this copy as the value of each
+ * `["questions_by_seq", seq]` row ({@link snapshotOf}); rows now hold the question's id
+ * ({@link seqRowId}) and feeds read the record.
  */
 export type QuestionSnapshot = Pick<
   QuestionRecord,
@@ -63,7 +65,17 @@ export type QuestionSnapshot = Pick<
   | "newAccount"
 >;
 
-/** The snapshot of a record (an edit rewrites it: lib/community/questions/edit.ts). */
+/**
+ * The copy of a record older stores kept in its newest-feed row (what the compaction
+ * migration, lib/ops/compact.ts, rewrites to the id; tests write it to make such stores).
+ *
+ * @example
+ * ```ts
+ * import type { QuestionRecord } from "@/lib/community/questions/model.ts";
+ * declare const q: QuestionRecord;
+ * snapshotOf(q).id === q.id; // true
+ * ```
+ */
 export function snapshotOf(q: QuestionRecord): QuestionSnapshot {
   const s: QuestionSnapshot = {
     id: q.id,
@@ -77,6 +89,24 @@ export function snapshotOf(q: QuestionRecord): QuestionSnapshot {
   if (q.editedAt !== undefined) s.editedAt = q.editedAt;
   if (q.newAccount) s.newAccount = true;
   return s;
+}
+
+/**
+ * The id of the question a newest-feed row (`["questions_by_seq", seq]`) names: the row's
+ * value, or — in a store written before compact storage 3, until the compaction migration
+ * rewrites it — the `id` of the {@link snapshotOf} copy it holds. Null for anything else.
+ *
+ * @example
+ * ```ts
+ * seqRowId("q-1"); // "q-1"
+ * seqRowId({ id: "q-1", title: "…" }); // "q-1" (the older shape)
+ * seqRowId(7); // null
+ * ```
+ */
+export function seqRowId(value: unknown): string | null {
+  if (typeof value === "string") return value;
+  const id = (value as { id?: unknown } | null)?.id;
+  return typeof value === "object" && typeof id === "string" ? id : null;
 }
 
 /** An item of the agent list (docs/interface.md#agent-api: only these fields). */

@@ -7,7 +7,7 @@
  * @module
  */
 import { keys } from "../../kv/keys.ts";
-import { type QuestionRecord, type QuestionSnapshot, tagKey } from "./model.ts";
+import { type QuestionRecord, seqRowId, tagKey } from "./model.ts";
 import type { QuestionSeqEntry } from "./write.ts";
 
 /** A question read for an edit or a delete: its entry (to check), record and positions entry. */
@@ -64,11 +64,9 @@ export async function findSeqEntry(kv: Deno.Kv, q: QuestionRecord): Promise<Ques
   let seq = 0;
   let n = 0;
   for await (
-    const e of kv.list<QuestionSnapshot>({ prefix: keys.questionsBySeqPrefix() }, {
-      reverse: true,
-    })
+    const e of kv.list({ prefix: keys.questionsBySeqPrefix() }, { reverse: true })
   ) {
-    if (e.value.id === q.id) {
+    if (seqRowId(e.value) === q.id) {
       seq = e.key[1] as number;
       break;
     }

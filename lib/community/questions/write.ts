@@ -20,14 +20,7 @@ import { markEmbeddingPending } from "../../search/question_vectors.ts";
 import { embedAfterWrite } from "../../search/embed_on_write.ts";
 import { followInOp } from "../../notifications/notifications.ts";
 import type { Restricted } from "../../moderation/sanctions.ts";
-import {
-  type Author,
-  feedKey,
-  normalizeTags,
-  type QuestionRecord,
-  snapshotOf,
-  tagKey,
-} from "./model.ts";
+import { type Author, feedKey, normalizeTags, type QuestionRecord, tagKey } from "./model.ts";
 
 /** Fields of a new question. */
 export interface NewQuestion {
@@ -91,7 +84,7 @@ export function writeQuestion(
   const inv = invertTime(q.createdAt);
   op.set(keys.question(q.id), q)
     .set(feedKey(q), q.id)
-    .set(keys.questionBySeq(seqs.seq), snapshotOf(q))
+    .set(keys.questionBySeq(seqs.seq), q.id)
     .set(keys.questionByAuthor(q.author.id, inv, q.id), q.id);
   for (const [tag, seq] of seqs.tagSeqs) op.set(keys.questionByTag(tag, seq), q.id);
   op.set(keys.questionSeqs(q.id), seqEntryOf(seqs));

@@ -1,7 +1,8 @@
 /**
  * Questions (lib/community/questions/): every live question has its rows — the time
  * feed, its author's activity, its positions record (`question_seqs`) and the rows those
- * positions name in the newest feed (with an up-to-date snapshot) and in each of its
+ * positions name in the newest feed (holding its id; a copy of the question there is the
+ * shape before compact storage 3, reported and rewritten to the id) and in each of its
  * tags' feeds — and every such row names a live question that is really there; the
  * question total equals the live questions.
  *
@@ -18,13 +19,7 @@
 import { invertTime } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
 import { addHole, ALL_FEED, tagFeed } from "../../community/questions/holes.ts";
-import {
-  feedKey,
-  type QuestionRecord,
-  type QuestionSnapshot,
-  snapshotOf,
-  tagKey,
-} from "../../community/questions/model.ts";
+import { feedKey, type QuestionRecord, seqRowId, tagKey } from "../../community/questions/model.ts";
 import { findSeqEntry } from "../../community/questions/seqs.ts";
 import type { QuestionSeqEntry } from "../../community/questions/write.ts";
 import { defineInvariant } from "./invariant.ts";
@@ -41,7 +36,8 @@ export const QUESTION_PROBLEMS = {
   noAuthorRow: "live question missing from its author's activity",
   noPositions: "live question without its feed positions record",
   noFeedRow: "live question missing from the newest feed",
-  staleSnapshot: "newest-feed row out of date with its question",
+  legacyFeedRow:
+    "newest-feed row holding a copy of its question (the shape before compact storage 3), not its id",
   noTagRow: "live question missing from one of its tags' feeds",
   extraTag: "question still placed in the feed of a tag it no longer has",
   strayTimeRow: "time-feed row that names no live question",
@@ -88,18 +84,17 @@ async function planPositions(
   const next: QuestionSeqEntry = { seq: found.seq, tags: {} };
   const allocate: string[] = []; // "" is the newest feed, else a tag
 
-  const snapshot = snapshotOf(q);
-  const allRow = rows[0] as Deno.KvEntryMaybe<QuestionSnapshot>;
-  if (found.seq > 0 && allRow.value?.id === q.id) {
-    if (JSON.stringify(allRow.value) !== JSON.stringify(snapshot)) {
-      kinds.push(QUESTION_PROBLEMS.staleSnapshot);
+  const allRow = rows[0];
+  if (found.seq > 0 && seqRowId(allRow.value) === q.id) {
+    if (allRow.value !== q.id) {
+      kinds.push(QUESTION_PROBLEMS.legacyFeedRow);
       checks.push(allRow);
-      writes.push((op) => op.set(allRow.key, snapshot));
+      writes.push((op) => op.set(allRow.key, q.id));
     }
   } else if (found.seq > 0 && allRow.versionstamp === null) {
     kinds.push(QUESTION_PROBLEMS.noFeedRow);
     checks.push(allRow);
-    writes.push((op) => op.set(allRow.key, snapshot));
+    writes.push((op) => op.set(allRow.key, q.id));
   } else {
     kinds.push(QUESTION_PROBLEMS.noFeedRow);
     allocate.push("");
@@ -140,7 +135,7 @@ async function planPositions(
       writes.push((op) => op.set(head.key, seq));
       if (t === "") {
         next.seq = seq;
-        writes.push((op) => op.set(keys.questionBySeq(seq), snapshot));
+        writes.push((op) => op.set(keys.questionBySeq(seq), q.id));
       } else {
         next.tags[t] = seq;
         writes.push((op) => op.set(keys.questionByTag(t, seq), q.id));
@@ -251,22 +246,21 @@ export const questionsInvariant = defineInvariant(
           return fine ? [] : strayVerdict(QUESTION_PROBLEMS.strayAuthorRow, e.key);
         },
       });
-      await runPass<QuestionSnapshot>(kv, report, repair, {
+      await runPass<unknown>(kv, report, repair, {
         invariant: NAME,
         label: "newest feed",
         prefix: keys.questionsBySeqPrefix(),
-        reads: (e) =>
-          typeof e.value?.id === "string"
-            ? [keys.question(e.value.id), keys.questionSeqs(e.value.id)]
-            : [],
+        reads: (e) => {
+          const id = seqRowId(e.value);
+          return id ? [keys.question(id), keys.questionSeqs(id)] : [];
+        },
         judge: (e, [q, seqs]) => {
           const seq = e.key[1];
           const at = (seqs?.value as QuestionSeqEntry | null)?.seq;
           const fine = isQuestion(q?.value) && isLive(q.value) && (at === undefined || at === seq);
           if (fine) return [];
-          const hole = typeof seq === "number" && typeof e.value?.id === "string"
-            ? { feed: ALL_FEED, seq, id: e.value.id }
-            : undefined;
+          const id = seqRowId(e.value);
+          const hole = typeof seq === "number" && id ? { feed: ALL_FEED, seq, id } : undefined;
           return strayVerdict(QUESTION_PROBLEMS.strayFeedRow, e.key, hole);
         },
       });

@@ -48,6 +48,8 @@ export const THREAD_PROBLEMS = {
   goneRow: "answer or reply row of a message no longer in its thread",
   noAuthorRow: "live message missing from its author's activity",
   staleAuthorRow: "activity row of a message that is deleted or not its author's",
+  legacyAuthorRow:
+    "activity row not holding its question's id (older stores held {id, questionId}, the shape before compact storage 4)",
   noScoreRow:
     "answer missing from the vote order, or filed under a score its votes do not add up to",
   goneScoreRow: "vote-order row of an answer that is gone or filed elsewhere",
@@ -121,7 +123,7 @@ async function judgeMessage(
     ...rowVerdict(
       author,
       live && countsTowardStats(m),
-      { id: m.id, questionId: m.questionId },
+      m.questionId,
       THREAD_PROBLEMS.noAuthorRow,
       THREAD_PROBLEMS.staleAuthorRow,
     ),
@@ -290,10 +292,17 @@ export const threadsInvariant = defineInvariant(
           const r = m?.value;
           const fine = isMessage(r) && isLive(r) && countsTowardStats(r) &&
             r.author.id === e.key[1] && invertTime(r.createdAt) === e.key[2];
-          return fine ? [] : [{
-            kind: THREAD_PROBLEMS.staleAuthorRow,
-            removes: true,
-            fix: (op) => op.delete(e.key),
+          if (!fine) {
+            return [{
+              kind: THREAD_PROBLEMS.staleAuthorRow,
+              removes: true,
+              fix: (op) => op.delete(e.key),
+            }];
+          }
+          // Older stores: `{id, questionId}` (the migration's step of shape 4 rewrites it).
+          return e.value === r.questionId ? [] : [{
+            kind: THREAD_PROBLEMS.legacyAuthorRow,
+            fix: (op) => op.check(e).set(e.key, r.questionId),
           }];
         },
       });

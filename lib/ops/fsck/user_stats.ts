@@ -16,7 +16,7 @@
  */
 import { keys, type UserStatName } from "../../kv/keys.ts";
 import { countsTowardStats, type MessageRecord } from "../../community/messages/model.ts";
-import type { VoteRecord } from "../../community/votes.ts";
+import { voteOf } from "../../community/vote_rows.ts";
 import { isExpertAuthor } from "../../panel/experts.ts";
 import { defineInvariant } from "./invariant.ts";
 import { runPass } from "./pass.ts";
@@ -98,7 +98,7 @@ export const userStatsInvariant = defineInvariant(
         const key = stat(post.author, peak);
         if (key) await tally.raise(key, post.up);
       };
-      await runPass<VoteRecord>(kv, report, repair, {
+      await runPass<unknown>(kv, report, repair, {
         invariant: NAME,
         label: "votes",
         prefix: ["votes"],
@@ -110,7 +110,7 @@ export const userStatsInvariant = defineInvariant(
             await endPost();
             post = { key: id, author: authorIdOf(target.value), type: e.key[1], up: 0 };
           }
-          if (e.value?.voteType !== "up" || !post.author) return;
+          if (voteOf(e.value)?.voteType !== "up" || !post.author) return;
           post.up++;
           await add(stat(post.author, "upvotes_received"));
         },

@@ -12,6 +12,7 @@
 import { invertTime } from "../../kv/atomic.ts";
 import { keys } from "../../kv/keys.ts";
 import type { VoteRecord } from "../../community/votes.ts";
+import { isCompactVote, storedVote, voteOf } from "../../community/vote_rows.ts";
 import { isCompactUserVote, voteTypeOfRow } from "../../community/user_vote_rows.ts";
 import { defineInvariant } from "./invariant.ts";
 import { runPass, type Verdict } from "./pass.ts";
@@ -28,12 +29,8 @@ export const VOTE_PROBLEMS = {
   noActivity: "vote without its row in the voter's activity",
   staleActivity: "activity row of a vote that does not exist",
   legacyActivity: "activity row in the old shape (a copy of its key)",
+  legacyVote: "vote row in the old shape ({voteType, createdAt}, not a signed time)",
 } as const;
-
-function isVote(v: unknown): v is VoteRecord {
-  const r = v as VoteRecord | null;
-  return !!r && (r.voteType === "up" || r.voteType === "down") && Number.isFinite(r.createdAt);
-}
 
 function activityKey(key: Deno.KvKey, v: VoteRecord): Deno.KvKey {
   const [, type, id, userId] = key as [string, string, string, string];
@@ -64,15 +61,16 @@ export const votesInvariant = defineInvariant(
         prefix: ["votes"],
         reads: (e) => {
           const [, type, id] = e.key;
-          const ok = e.key.length === 4 && typeof e.key[3] === "string" && isVote(e.value);
-          return ok ? [targetRecordKey(type, id), activityKey(e.key, e.value as VoteRecord)] : [];
+          const vote = voteOf(e.value);
+          const ok = e.key.length === 4 && typeof e.key[3] === "string" && vote;
+          return ok ? [targetRecordKey(type, id), activityKey(e.key, vote)] : [];
         },
         judge: (e, got) => {
           if (got.length === 0 || isNowhere(got[0].key)) {
             return [{ kind: VOTE_PROBLEMS.malformed }];
           }
           const [target, row] = got;
-          const vote = e.value as VoteRecord;
+          const vote = voteOf(e.value)!;
           if (target.versionstamp === null) {
             return [{
               kind: VOTE_PROBLEMS.orphan,
@@ -88,12 +86,19 @@ export const votesInvariant = defineInvariant(
               fix: (op) => op.set(row.key, vote.voteType),
             });
           }
+          if (!isCompactVote(e.value)) {
+            out.push({
+              kind: VOTE_PROBLEMS.legacyVote,
+              // One signed number (lib/community/vote_rows.ts).
+              fix: (op) => op.set(e.key, storedVote(vote.voteType, vote.createdAt)),
+            });
+          }
           return out;
         },
         counted: async (e, got, standing) => {
           if (!standing || got.length === 0 || got[0].versionstamp === null) return;
           const [, type, id] = e.key as [string, string, string];
-          await tally.add(keys.voteCount(type, id, (e.value as VoteRecord).voteType));
+          await tally.add(keys.voteCount(type, id, voteOf(e.value)!.voteType));
         },
       });
       await runPass<unknown>(kv, report, repair, {
@@ -107,8 +112,8 @@ export const votesInvariant = defineInvariant(
             : [];
         },
         judge: (e, got) => {
-          const vote = got[0]?.value;
-          const fine = isVote(vote) && invertTime(vote.createdAt) === e.key[2] &&
+          const vote = voteOf(got[0]?.value);
+          const fine = vote !== null && invertTime(vote.createdAt) === e.key[2] &&
             vote.voteType === voteTypeOfRow(e.value);
           if (!fine) {
             return [{
