@@ -47,7 +47,7 @@ import {
   type RateLimited,
   spendInOp,
 } from "../limits/posting.ts";
-import type { HitLog } from "../limits/window.ts";
+import { type HitLog, loggedBytes } from "../limits/window.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
 import { userStatKeys, userStatsOf } from "../profile/user_stats.ts";
 import { invalidateReads } from "./read_cache.ts";
@@ -497,8 +497,8 @@ const voteGroups = perStore((kv) =>
     maxItems: MAX_VOTES_PER_GROUP,
     maxInFlight: 2,
     maxCost: MAX_GROUP_BYTES,
-    // A budget log holds up to `limit` times (≈9 bytes each in V8's serialization).
-    costOf: (v) => 400 + (v.budget ? 9 * (v.log.value?.times.length ?? 0) + 100 : 0),
+    // A budget log holds up to `limit` times (packed: 1–3 bytes each; see loggedBytes).
+    costOf: (v) => 400 + (v.budget ? loggedBytes(v.log.value) + 100 : 0),
     // One voter per group: two of a voter's votes share the budget log (and may share the
     // vote key), so the second waits for the next group.
     keyOf: (v) => v.input.userId,
