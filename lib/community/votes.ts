@@ -128,6 +128,33 @@ export interface CastVoteOptions {
    * none. Left out, the vote reads it.
    */
   sanction?: Sanction | null;
+  /**
+   * The entries of {@link voterKeys} as the caller read them in this request (with the
+   * session: lib/auth/sessions.ts `userForSession`'s `extra`), in their order, so the vote
+   * reads only its target's shared keys. Used with `sanction` only, for the vote's first
+   * read: a vote whose group failed reads its own keys again.
+   */
+  own?: Deno.KvEntryMaybe<unknown>[];
+}
+
+/**
+ * The voter's own keys a vote reads (and checks at commit): the vote, then the budget log
+ * when `limits` limit votes. A caller that reads them early passes the entries as
+ * {@link CastVoteOptions.own}; none for a target id that cannot exist.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_LIMITS } from "@/lib/limits/posting.ts";
+ * const input = { userId: "u1", targetType: "question", targetId: "q-1", voteType: "up" } as const;
+ * const ownKeys = voterKeys(input, DEFAULT_LIMITS); // the vote key, the budget log
+ * ```
+ */
+export function voterKeys(input: VoteInput, limits?: PostingLimits): Deno.KvKey[] {
+  const { userId, targetType, targetId } = input;
+  if (!isLookupId(targetId)) return [];
+  const budget = budgetOf(limits, "votes", userId);
+  const vote = keys.vote(targetType, targetId, userId);
+  return budget ? [vote, budget.key] : [vote];
 }
 
 /**
@@ -156,13 +183,16 @@ export async function castVote(
   kv: Deno.Kv,
   input: VoteInput,
   now = Date.now(),
-  { limits, sanction }: CastVoteOptions = {},
+  { limits, sanction, own }: CastVoteOptions = {},
 ): Promise<CastVoteResult> {
   const { userId, targetId } = input;
   if (!isLookupId(targetId)) return { ok: false, reason: "not_found" };
   // Votes and favorites share one budget (`votes`), spent in the vote's own atomic op.
   const budget = budgetOf(limits, "votes", userId);
-  const read = await readVote(kv, input, budget, now, sanction);
+  const pre = sanction !== undefined && own && isVoterRead(own, voterKeys(input, limits))
+    ? own
+    : undefined;
+  const read = await readVote(kv, input, budget, now, sanction, pre);
   if (!read.ok) return read;
   // Over budget: the group answers rate_limited and writes nothing for it.
   const done = await submit(voteGroups(kv), {
@@ -371,8 +401,8 @@ const NO_LOG: Deno.KvEntryMaybe<HitLog> = {
 
 /**
  * Everything a vote needs, in two reads at once: the voter's own keys (the vote, the
- * budget log, the sanction unless the caller read it) and the target's shared keys
- * through {@link targetReads}. Only the voter's keys are checked at commit; the record and
+ * budget log, the sanction unless the caller read it; none when the caller read them
+ * all with the session) and the target's shared keys through {@link targetReads}. Only the voter's keys are checked at commit; the record and
  * counts are read as fresh as a read of the vote's own would be.
  */
 async function readVote(
@@ -381,15 +411,23 @@ async function readVote(
   budget: Budget | null,
   now: number,
   knownSanction: Sanction | null | undefined,
+  /** The voter's own keys as the caller read them ({@link voterKeys}), if it did. */
+  preread?: Deno.KvEntryMaybe<unknown>[],
 ): Promise<VoteRead | NotVoted> {
-  const own: Deno.KvKey[] = [keys.vote(targetType, targetId, userId)];
-  if (budget) own.push(budget.key);
-  if (knownSanction === undefined) own.push(keys.sanction(userId));
   const slot: TargetReadSlot = { targetType, targetId };
-  const [mine] = await Promise.all([
-    kv.getMany<unknown[]>(own),
-    coalesce(targetReads(kv), targetKey({ targetType, targetId }), slot),
-  ]);
+  let mine: Deno.KvEntryMaybe<unknown>[];
+  if (preread) {
+    mine = preread;
+    await coalesce(targetReads(kv), targetKey({ targetType, targetId }), slot);
+  } else {
+    const own: Deno.KvKey[] = [keys.vote(targetType, targetId, userId)];
+    if (budget) own.push(budget.key);
+    if (knownSanction === undefined) own.push(keys.sanction(userId));
+    [mine] = await Promise.all([
+      kv.getMany<unknown[]>(own),
+      coalesce(targetReads(kv), targetKey({ targetType, targetId }), slot),
+    ]);
+  }
   const cur = mine[0] as Deno.KvEntryMaybe<VoteRecord>;
   const log = budget ? mine[1] as Deno.KvEntryMaybe<HitLog> : NO_LOG;
   const sanction = knownSanction === undefined
@@ -739,6 +777,11 @@ const upvoteNotices = perStore((kv) =>
     },
   )
 );
+
+/** Whether `entries` are a read of exactly `wanted` (what the vote checks at commit). */
+function isVoterRead(entries: Deno.KvEntryMaybe<unknown>[], wanted: Deno.KvKey[]): boolean {
+  return entries.length === wanted.length && entries.every((e, i) => sameKey(e.key, wanted[i]));
+}
 
 function sameKey(a: Deno.KvKey, b: Deno.KvKey): boolean {
   return a.length === b.length && a.every((p, i) => p === b[i]);

@@ -26,7 +26,7 @@ import {
   type RootParts,
   type RouteTable,
 } from "./routes.ts";
-import type { Manifest, Middleware, PageProps, RouteModule } from "./types.ts";
+import type { Manifest, Middleware, PageProps, RouteConfig, RouteModule } from "./types.ts";
 
 /** Options of {@link createFreshHandler}. */
 export interface FreshOptions {
@@ -62,6 +62,9 @@ const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as 
 export type FreshHandler = ((req: Request, scope: RequestScope) => Promise<Response>) & {
   table: RouteTable;
 };
+
+/** `ctx.config` of a route without one (and of no route). */
+const NO_CONFIG: RouteConfig = Object.freeze({});
 
 /** What a page component gets as `Component` when nothing is inside it. */
 const Nothing = () => null;
@@ -175,6 +178,9 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
         state = value as Record<string, unknown>;
       },
       route,
+      get config() {
+        return loaded?.module.config ?? NO_CONFIG;
+      },
       info,
       get error() {
         return error;
