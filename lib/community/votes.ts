@@ -135,6 +135,44 @@ export interface CastVoteOptions {
    * read: a vote whose group failed reads its own keys again.
    */
   own?: Deno.KvEntryMaybe<unknown>[];
+  /**
+   * The read of the target's shared keys, started by {@link startTargetRead} for this
+   * vote's target while the caller read the rest (used with `own`, for the first read).
+   */
+  target?: TargetReadStarted | null;
+}
+
+/** A read of a vote target's shared keys, under way (see {@link startTargetRead}). */
+export interface TargetReadStarted {
+  targetType: TargetType;
+  targetId: string;
+  /** Filled when `done` resolves. */
+  slot: TargetReadSlot;
+  done: Promise<void>;
+}
+
+/**
+ * Start reading a vote target's shared keys (its record and counts: one read per target
+ * in flight, shared by the votes waiting for it) before the vote itself, so it overlaps
+ * the caller's other read — the session's — instead of following it. Null for an id
+ * that cannot exist. Pass it as {@link CastVoteOptions.target}; one never used costs a
+ * share of one read, and its failure is then nobody's.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const target = startTargetRead(kv, { targetType: "question", targetId: "q-1" });
+ * ```
+ */
+export function startTargetRead(
+  kv: Deno.Kv,
+  { targetType, targetId }: Pick<VoteInput, "targetType" | "targetId">,
+): TargetReadStarted | null {
+  if (!isLookupId(targetId)) return null;
+  const slot: TargetReadSlot = { targetType, targetId };
+  const done = coalesce(targetReads(kv), targetKey({ targetType, targetId }), slot);
+  done.catch(() => {}); // awaited (and its error met) by the vote, if one comes
+  return { targetType, targetId, slot, done };
 }
 
 /**
@@ -183,7 +221,7 @@ export async function castVote(
   kv: Deno.Kv,
   input: VoteInput,
   now = Date.now(),
-  { limits, sanction, own }: CastVoteOptions = {},
+  { limits, sanction, own, target }: CastVoteOptions = {},
 ): Promise<CastVoteResult> {
   const { userId, targetId } = input;
   if (!isLookupId(targetId)) return { ok: false, reason: "not_found" };
@@ -192,7 +230,11 @@ export async function castVote(
   const pre = sanction !== undefined && own && isVoterRead(own, voterKeys(input, limits))
     ? own
     : undefined;
-  const read = await readVote(kv, input, budget, now, sanction, pre);
+  const started = pre && target?.targetType === input.targetType &&
+      target.targetId === targetId
+    ? target
+    : undefined;
+  const read = await readVote(kv, input, budget, now, sanction, pre, started);
   if (!read.ok) return read;
   // Over budget: the group answers rate_limited and writes nothing for it.
   const done = await submit(voteGroups(kv), {
@@ -413,12 +455,15 @@ async function readVote(
   knownSanction: Sanction | null | undefined,
   /** The voter's own keys as the caller read them ({@link voterKeys}), if it did. */
   preread?: Deno.KvEntryMaybe<unknown>[],
+  /** The target's read, started by the caller (with `preread` only). */
+  started?: TargetReadStarted,
 ): Promise<VoteRead | NotVoted> {
-  const slot: TargetReadSlot = { targetType, targetId };
+  const slot: TargetReadSlot = started?.slot ?? { targetType, targetId };
   let mine: Deno.KvEntryMaybe<unknown>[];
   if (preread) {
     mine = preread;
-    await coalesce(targetReads(kv), targetKey({ targetType, targetId }), slot);
+    await (started?.done ??
+      coalesce(targetReads(kv), targetKey({ targetType, targetId }), slot));
   } else {
     const own: Deno.KvKey[] = [keys.vote(targetType, targetId, userId)];
     if (budget) own.push(budget.key);

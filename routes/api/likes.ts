@@ -1,5 +1,5 @@
 import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
-import { castVote, voterKeys } from "@/lib/community/votes.ts";
+import { castVote, startTargetRead, voterKeys } from "@/lib/community/votes.ts";
 import type { RouteConfig } from "@/lib/fresh/types.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
@@ -21,13 +21,15 @@ export const handler = define.handlers({
     // No cookie (or a bearer key): nobody to read, and a 401 before the body, as before.
     if (!session?.present) requireUser(ctx.state.user);
     // The body first, so the voter's own keys (the vote, the budget) come in the session's
-    // read: one round trip before the vote's target read, not two. A bad body still
-    // answers after the session: 401 when signed out, then 400.
+    // read, and the target's keys alongside it: one round trip before the commit, not two.
+    // A bad body still answers after the session: 401 when signed out, then 400.
     const parsed = await parseBody(ctx.req, LikeBody).then(
       (body) => ({ body, error: null }),
       (error: unknown) => ({ body: null, error }),
     );
     const { body } = parsed;
+    // The post's record and counts are read meanwhile (shared with the crowd voting on it).
+    const target = body ? startTargetRead(kv, body) : null;
     const read = await session!.read(
       body ? (userId) => voterKeys({ ...body, userId }, config.limits) : undefined,
     );
@@ -38,6 +40,7 @@ export const handler = define.handlers({
       limits: config.limits,
       sanction: user.sanction ?? null,
       own: read!.extra,
+      target,
     });
     const { vote } = orThrow(cast, {
       not_found: [404, `The ${body.targetType} was not found`],
