@@ -17,7 +17,10 @@
  * took as long as a commit): a vote reads its voter's own keys (the vote, the budget log;
  * the sanction only when the caller has not read it with the session), and the target's
  * shared keys (the record, the counts) once per read in flight per target
- * (lib/coalesce.ts), each vote waiting for a read that started after it arrived.
+ * (lib/coalesce.ts), each vote waiting for a read that started after it arrived. A like
+ * over HTTP reads the voter's keys in the session's own `getMany` ({@link voterKeys},
+ * `CastVoteOptions.own`) and starts the target's read beside it ({@link startTargetRead}):
+ * one round trip before the group commit.
  *
  * A vote on a top-level answer also moves the answer's `sort=votes` row
  * (./answer_order.ts) in its op: a group moves each answer's row once by the group's net
