@@ -43,6 +43,26 @@ export interface AppState {
   agent?: AgentCall;
   /** A moderator's page view: how many posts wait in the queue (the header's link). */
   moderation?: { waiting: number };
+  /**
+   * On a route whose config says `sessionRead: "handler"`: the session, not yet read (and
+   * `user` null until it is), so the handler reads it with keys of its own in one round
+   * trip. Absent on every other route, and for a request with a bearer key.
+   */
+  session?: DeferredSession;
+}
+
+/** The session a handler reads itself (see {@link AppState.session}). */
+export interface DeferredSession {
+  /** Whether the request carries a session cookie at all (without one, nobody to read). */
+  present: boolean;
+  /**
+   * Read the session, and `extra(userId)` in the same read (lib/auth/sessions.ts
+   * `userForSession`): the user — also set as `ctx.state.user` — and the extra entries in
+   * their order, or null when nobody is signed in.
+   */
+  read(
+    extra?: (userId: string) => Deno.KvKey[],
+  ): Promise<{ user: SessionUser; extra: Deno.KvEntryMaybe<unknown>[] } | null>;
 }
 
 /** Colour scheme preference. */

@@ -1,7 +1,12 @@
 import { getCookies, setCookie } from "@/lib/http/cookies.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
 import { isSameOrigin, isWriteMethod } from "@/lib/http/origin.ts";
-import { SESSION_TTL_MS, sessionCookieName, userForSession } from "@/lib/auth/sessions.ts";
+import {
+  SESSION_TTL_MS,
+  sessionCookieName,
+  type SessionFound,
+  userForSession,
+} from "@/lib/auth/sessions.ts";
 import { isModeratorUser } from "@/lib/auth/moderators.ts";
 import { modQueueSize } from "@/lib/moderation/queue_size.ts";
 import { define, parseTheme, THEME_COOKIE } from "@/lib/state.ts";
@@ -21,9 +26,10 @@ function noStoreFor(signedIn: boolean, res: Response): boolean {
 }
 
 /**
- * Root middleware: put the session user on `ctx.state`, refuse cross-site writes that
- * ride on the session cookie, renew the cookie while the session slides, and keep
- * signed-in pages out of the browser's caches.
+ * Root middleware: put the session user on `ctx.state` (or, on a route whose handler
+ * reads it with keys of its own, `ctx.state.session` to read it with), refuse cross-site
+ * writes that ride on the session cookie, renew the cookie while the session slides, and
+ * keep signed-in pages out of the browser's caches.
  */
 export default define.middleware(async (ctx) => {
   const { kv, config, now } = ctx.state.services;
@@ -39,27 +45,45 @@ export default define.middleware(async (ctx) => {
   }
   // A request that authenticates with a bearer key is not a browser session: its cookie
   // is ignored, so the cross-site exemption above can never lend a session to a write.
-  const found = bearer ? null : await userForSession(kv, token, now());
-  ctx.state.user = found?.user ?? null;
+  let found: SessionFound | null = null;
+  ctx.state.user = null;
+  if (!bearer && ctx.config.sessionRead === "handler") {
+    // The route's handler reads the session with its own keys about the person (one
+    // round trip where two would follow each other); the checks above already ran.
+    ctx.state.session = {
+      present: Boolean(token),
+      read: async (extra) => {
+        found = await userForSession(kv, token, now(), extra);
+        ctx.state.user = found?.user ?? null;
+        return found && { user: found.user, extra: found.extra };
+      },
+    };
+  } else if (!bearer) {
+    found = await userForSession(kv, token, now());
+    ctx.state.user = found?.user ?? null;
+  }
   // Pages show moderators a "Moderation" link with the queue's size; API calls skip it.
   if (found && ctx.req.method === "GET" && !ctx.url.pathname.startsWith("/api/")) {
     const moderator = await isModeratorUser(kv, config, found.user.id);
     ctx.state.user = { ...found.user, moderator };
     if (moderator) ctx.state.moderation = { waiting: await modQueueSize(kv) };
   }
-  const renew = found?.renewed && token
-    ? (headers: Headers) =>
-      setCookie(headers, cookieName, token, {
-        maxAge: SESSION_TTL_MS / 1000,
-        secure: config.appOrigin.startsWith("https:"),
-      })
-    : null;
+  // Asked after the handler: a handler that reads the session itself may renew it.
+  const renewal = () =>
+    (found as SessionFound | null)?.renewed && token
+      ? (headers: Headers) =>
+        setCookie(headers, cookieName, token, {
+          maxAge: SESSION_TTL_MS / 1000,
+          secure: config.appOrigin.startsWith("https:"),
+        })
+      : null;
   let res: Response;
   try {
     res = await ctx.next();
   } catch (err) {
     // A thrown answer (the app maps it to a response) carries the renewed cookie too:
     // the session's lifetime already slid in KV.
+    const renew = renewal();
     if (renew && err instanceof HttpError && !("set-cookie" in err.headers)) {
       const h = new Headers();
       renew(h);
@@ -67,6 +91,7 @@ export default define.middleware(async (ctx) => {
     }
     throw err;
   }
+  const renew = renewal();
   const noStore = noStoreFor(ctx.state.user !== null, res);
   if (!renew && !noStore) return res;
   // The answer takes `res.headers` as its init (a copy made with `new Headers(res.headers)`

@@ -8,7 +8,9 @@
  * profile in ONE `getMany` instead of two reads one after the other, on every signed-in
  * request. It grants nothing: the session record, under the hash of the whole token,
  * names the user, and a token whose id part differs from it is refused. Tokens issued
- * before the id part (no `.`) still work, with the second read.
+ * before the id part (no `.`) still work, with the second read. A caller may add keys of
+ * its own about the person to that same read (`userForSession`'s `extra`: a like's vote
+ * and budget log), answered only once the session is known to be that person's.
  *
  * @module
  */
@@ -208,44 +210,75 @@ export async function endSessionsOf(kv: Deno.Kv, userId: string): Promise<number
   }
 }
 
+/** Most keys of the caller's own that {@link userForSession} reads with the session. */
+export const MAX_EXTRA_SESSION_KEYS = 6;
+
+/** What {@link userForSession} found: the user, whether it renewed, the caller's keys. */
+export interface SessionFound {
+  user: SessionUser;
+  /** The cookie should be sent again with a fresh lifetime. */
+  renewed: boolean;
+  /** The entries of the `extra` keys, in their order (none without `extra`). */
+  extra: Deno.KvEntryMaybe<unknown>[];
+}
+
+const NO_EXTRA = (): Deno.KvKey[] => [];
+
 /**
  * The signed-in user for a session token, or null. `renewed` asks the caller to send
  * the cookie again with a fresh lifetime.
+ *
+ * `extra(userId)` names keys of the caller's own about the person (at most
+ * {@link MAX_EXTRA_SESSION_KEYS}: a vote's own key and budget log), read in the SAME
+ * `getMany` as the session for a token that carries its user id, so a write that needs
+ * them costs one round trip before its commit instead of two. They are read for the id
+ * the token claims and answered only when the session names that same user (a token
+ * with another id is refused, so nothing is answered for an id it does not own); for an
+ * older token they come with the user's record, after the session read.
+ *
+ * @example
+ * ```ts
+ * import { keys } from "@/lib/kv/keys.ts";
+ * declare const kv: Deno.Kv;
+ * declare const token: string;
+ * const found = await userForSession(kv, token, Date.now(), (id) => [keys.sanction(id)]);
+ * if (found) found.extra[0].value; // the person's sanction record, if any
+ * ```
  */
 export async function userForSession(
   kv: Deno.Kv,
   token: string | undefined,
   now = Date.now(),
-): Promise<{ user: SessionUser; renewed: boolean } | null> {
+  extra: (userId: string) => Deno.KvKey[] = NO_EXTRA,
+): Promise<SessionFound | null> {
   if (!token || token.length > 100) return null;
   const key = await sessionKey(token);
   const dot = token.indexOf(".");
   const claimed = dot === -1 ? null : token.slice(dot + 1);
   let found: { session: Session; renewed: boolean } | null;
-  let profile: Profile | null;
-  let sanction: Sanction | null;
+  let entries: Deno.KvEntryMaybe<unknown>[];
   if (claimed) {
-    // One round trip: the session, and the profile and standing of the user it names.
-    const [entry, user, custom, sanctioned] = await kv.getMany<
-      [Session, User, ProfileRecord, Sanction]
-    >([key, keys.user(claimed), keys.profile(claimed), keys.sanction(claimed)]);
-    found = await liveSession(kv, key, entry, now);
+    // One round trip: the session, the profile and standing of the user it names, and
+    // the caller's keys about them.
+    entries = await kv.getMany([
+      key,
+      ...personKeys(claimed),
+      ...extraKeys(extra, claimed),
+    ]);
+    found = await liveSession(kv, key, entries[0] as Deno.KvEntryMaybe<Session>, now);
     if (!found || found.session.userId !== claimed) return null;
-    profile = user.value ? effectiveProfile(user.value, custom.value) : null;
-    sanction = activeSanction(sanctioned.value, now);
+    entries = entries.slice(1);
   } else {
     found = await readSession(kv, token, now);
     if (!found) return null;
-    // The name and picture people see are the profile's (customized or from the provider).
     const id = found.session.userId;
-    const [user, custom, sanctioned] = await kv.getMany<[User, ProfileRecord, Sanction]>([
-      keys.user(id),
-      keys.profile(id),
-      keys.sanction(id),
-    ]);
-    profile = user.value ? effectiveProfile(user.value, custom.value) : null;
-    sanction = activeSanction(sanctioned.value, now);
+    entries = await kv.getMany([...personKeys(id), ...extraKeys(extra, id)]);
   }
+  // The name and picture people see are the profile's (customized or from the provider).
+  const user = entries[0] as Deno.KvEntryMaybe<User>;
+  const custom = entries[1] as Deno.KvEntryMaybe<ProfileRecord>;
+  const profile: Profile | null = user.value ? effectiveProfile(user.value, custom.value) : null;
+  const sanction = activeSanction((entries[2] as Deno.KvEntryMaybe<Sanction>).value, now);
   // A deleted account has no profile; a suspended one is signed out everywhere.
   if (!profile || sanction?.action === "suspend") return null;
   return {
@@ -258,5 +291,19 @@ export async function userForSession(
       ...(sanction ? { sanction } : {}),
     },
     renewed: found.renewed,
+    extra: entries.slice(3),
   };
+}
+
+/** The person's keys every session read takes: the user, their profile, their sanction. */
+function personKeys(id: string): Deno.KvKey[] {
+  return [keys.user(id), keys.profile(id), keys.sanction(id)];
+}
+
+function extraKeys(extra: (userId: string) => Deno.KvKey[], id: string): Deno.KvKey[] {
+  const more = extra(id);
+  if (more.length > MAX_EXTRA_SESSION_KEYS) {
+    throw new RangeError(`at most ${MAX_EXTRA_SESSION_KEYS} extra keys with a session`);
+  }
+  return more;
 }

@@ -17,7 +17,10 @@
  * took as long as a commit): a vote reads its voter's own keys (the vote, the budget log;
  * the sanction only when the caller has not read it with the session), and the target's
  * shared keys (the record, the counts) once per read in flight per target
- * (lib/coalesce.ts), each vote waiting for a read that started after it arrived.
+ * (lib/coalesce.ts), each vote waiting for a read that started after it arrived. A like
+ * over HTTP reads the voter's keys in the session's own `getMany` ({@link voterKeys},
+ * `CastVoteOptions.own`) and starts the target's read beside it ({@link startTargetRead}):
+ * one round trip before the group commit.
  *
  * A vote on a top-level answer also moves the answer's `sort=votes` row
  * (./answer_order.ts) in its op: a group moves each answer's row once by the group's net
@@ -48,7 +51,7 @@ import {
   type RateLimited,
   spendInOp,
 } from "../limits/posting.ts";
-import type { HitLog } from "../limits/window.ts";
+import { type HitLog, loggedBytes } from "../limits/window.ts";
 import { recordEarnedBadges } from "../profile/stats.ts";
 import { userStatKeys, userStatsOf } from "../profile/user_stats.ts";
 import { invalidateReads } from "./read_cache.ts";
@@ -129,6 +132,71 @@ export interface CastVoteOptions {
    * none. Left out, the vote reads it.
    */
   sanction?: Sanction | null;
+  /**
+   * The entries of {@link voterKeys} as the caller read them in this request (with the
+   * session: lib/auth/sessions.ts `userForSession`'s `extra`), in their order, so the vote
+   * reads only its target's shared keys. Used with `sanction` only, for the vote's first
+   * read: a vote whose group failed reads its own keys again.
+   */
+  own?: Deno.KvEntryMaybe<unknown>[];
+  /**
+   * The read of the target's shared keys, started by {@link startTargetRead} for this
+   * vote's target while the caller read the rest (used with `own`, for the first read).
+   */
+  target?: TargetReadStarted | null;
+}
+
+/** A read of a vote target's shared keys, under way (see {@link startTargetRead}). */
+export interface TargetReadStarted {
+  targetType: TargetType;
+  targetId: string;
+  /** Filled when `done` resolves. */
+  slot: TargetReadSlot;
+  done: Promise<void>;
+}
+
+/**
+ * Start reading a vote target's shared keys (its record and counts: one read per target
+ * in flight, shared by the votes waiting for it) before the vote itself, so it overlaps
+ * the caller's other read — the session's — instead of following it. Null for an id
+ * that cannot exist. Pass it as {@link CastVoteOptions.target}; one never used costs a
+ * share of one read, and its failure is then nobody's.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const target = startTargetRead(kv, { targetType: "question", targetId: "q-1" });
+ * ```
+ */
+export function startTargetRead(
+  kv: Deno.Kv,
+  { targetType, targetId }: Pick<VoteInput, "targetType" | "targetId">,
+): TargetReadStarted | null {
+  if (!isLookupId(targetId)) return null;
+  const slot: TargetReadSlot = { targetType, targetId };
+  const done = coalesce(targetReads(kv), targetKey({ targetType, targetId }), slot);
+  done.catch(() => {}); // awaited (and its error met) by the vote, if one comes
+  return { targetType, targetId, slot, done };
+}
+
+/**
+ * The voter's own keys a vote reads (and checks at commit): the vote, then the budget log
+ * when `limits` limit votes. A caller that reads them early passes the entries as
+ * {@link CastVoteOptions.own}; none for a target id that cannot exist.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_LIMITS } from "@/lib/limits/posting.ts";
+ * const input = { userId: "u1", targetType: "question", targetId: "q-1", voteType: "up" } as const;
+ * const ownKeys = voterKeys(input, DEFAULT_LIMITS); // the vote key, the budget log
+ * ```
+ */
+export function voterKeys(input: VoteInput, limits?: PostingLimits): Deno.KvKey[] {
+  const { userId, targetType, targetId } = input;
+  if (!isLookupId(targetId)) return [];
+  const budget = budgetOf(limits, "votes", userId);
+  const vote = keys.vote(targetType, targetId, userId);
+  return budget ? [vote, budget.key] : [vote];
 }
 
 /**
@@ -157,13 +225,20 @@ export async function castVote(
   kv: Deno.Kv,
   input: VoteInput,
   now = Date.now(),
-  { limits, sanction }: CastVoteOptions = {},
+  { limits, sanction, own, target }: CastVoteOptions = {},
 ): Promise<CastVoteResult> {
   const { userId, targetId } = input;
   if (!isLookupId(targetId)) return { ok: false, reason: "not_found" };
   // Votes and favorites share one budget (`votes`), spent in the vote's own atomic op.
   const budget = budgetOf(limits, "votes", userId);
-  const read = await readVote(kv, input, budget, now, sanction);
+  const pre = sanction !== undefined && own && isVoterRead(own, voterKeys(input, limits))
+    ? own
+    : undefined;
+  const started = pre && target?.targetType === input.targetType &&
+      target.targetId === targetId
+    ? target
+    : undefined;
+  const read = await readVote(kv, input, budget, now, sanction, pre, started);
   if (!read.ok) return read;
   // Over budget: the group answers rate_limited and writes nothing for it.
   const done = await submit(voteGroups(kv), {
@@ -379,8 +454,8 @@ const NO_LOG: Deno.KvEntryMaybe<HitLog> = {
 
 /**
  * Everything a vote needs, in two reads at once: the voter's own keys (the vote, the
- * budget log, the sanction unless the caller read it) and the target's shared keys
- * through {@link targetReads}. Only the voter's keys are checked at commit; the record and
+ * budget log, the sanction unless the caller read it; none when the caller read them
+ * all with the session) and the target's shared keys through {@link targetReads}. Only the voter's keys are checked at commit; the record and
  * counts are read as fresh as a read of the vote's own would be.
  */
 async function readVote(
@@ -389,15 +464,26 @@ async function readVote(
   budget: Budget | null,
   now: number,
   knownSanction: Sanction | null | undefined,
+  /** The voter's own keys as the caller read them ({@link voterKeys}), if it did. */
+  preread?: Deno.KvEntryMaybe<unknown>[],
+  /** The target's read, started by the caller (with `preread` only). */
+  started?: TargetReadStarted,
 ): Promise<VoteRead | NotVoted> {
-  const own: Deno.KvKey[] = [keys.vote(targetType, targetId, userId)];
-  if (budget) own.push(budget.key);
-  if (knownSanction === undefined) own.push(keys.sanction(userId));
-  const slot: TargetReadSlot = { targetType, targetId };
-  const [mine] = await Promise.all([
-    kv.getMany<unknown[]>(own),
-    coalesce(targetReads(kv), targetKey({ targetType, targetId }), slot),
-  ]);
+  const slot: TargetReadSlot = started?.slot ?? { targetType, targetId };
+  let mine: Deno.KvEntryMaybe<unknown>[];
+  if (preread) {
+    mine = preread;
+    await (started?.done ??
+      coalesce(targetReads(kv), targetKey({ targetType, targetId }), slot));
+  } else {
+    const own: Deno.KvKey[] = [keys.vote(targetType, targetId, userId)];
+    if (budget) own.push(budget.key);
+    if (knownSanction === undefined) own.push(keys.sanction(userId));
+    [mine] = await Promise.all([
+      kv.getMany<unknown[]>(own),
+      coalesce(targetReads(kv), targetKey({ targetType, targetId }), slot),
+    ]);
+  }
   // Either stored shape, read into one (./vote_rows.ts); the check needs only the stamp.
   const stored = mine[0];
   const cur: CurrentVote = {
@@ -511,8 +597,8 @@ const voteGroups = perStore((kv) =>
     maxItems: MAX_VOTES_PER_GROUP,
     maxInFlight: 2,
     maxCost: MAX_GROUP_BYTES,
-    // A budget log holds up to `limit` times (≈9 bytes each in V8's serialization).
-    costOf: (v) => 400 + (v.budget ? 9 * (v.log.value?.times.length ?? 0) + 100 : 0),
+    // A budget log holds up to `limit` times (packed: 1–3 bytes each; see loggedBytes).
+    costOf: (v) => 400 + (v.budget ? loggedBytes(v.log.value) + 100 : 0),
     // One voter per group: two of a voter's votes share the budget log (and may share the
     // vote key), so the second waits for the next group.
     keyOf: (v) => v.input.userId,
@@ -753,6 +839,11 @@ const upvoteNotices = perStore((kv) =>
     },
   )
 );
+
+/** Whether `entries` are a read of exactly `wanted` (what the vote checks at commit). */
+function isVoterRead(entries: Deno.KvEntryMaybe<unknown>[], wanted: Deno.KvKey[]): boolean {
+  return entries.length === wanted.length && entries.every((e, i) => sameKey(e.key, wanted[i]));
+}
 
 function sameKey(a: Deno.KvKey, b: Deno.KvKey): boolean {
   return a.length === b.length && a.every((p, i) => p === b[i]);

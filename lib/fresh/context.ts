@@ -1,10 +1,11 @@
 /**
  * `Context`: what every middleware and handler of one request is given, as Fresh 2's —
  * `ctx.req`, `ctx.url`, `ctx.params`, `ctx.state`, `ctx.route`, `ctx.info`, `ctx.error`,
- * `ctx.next()` and `ctx.redirect()`.
+ * `ctx.next()` and `ctx.redirect()` — and the matched route's `ctx.config`.
  *
  * @module
  */
+import type { RouteConfig } from "./types.ts";
 
 /** The per-request context given to middleware and handlers. */
 export interface Context<State> {
@@ -22,6 +23,8 @@ export interface Context<State> {
   state: State;
   /** The matched route pattern (`/questions/:id`), or null when nothing matched. */
   readonly route: string | null;
+  /** The matched route's `config` export (empty when it has none or nothing matched). */
+  readonly config: RouteConfig;
   /** The connection the request came on (its `remoteAddr`). */
   readonly info: Deno.ServeHandlerInfo;
   /** What was thrown, while an error is being answered; null otherwise. */

@@ -26,7 +26,7 @@ import {
   type RootParts,
   type RouteTable,
 } from "./routes.ts";
-import type { Manifest, Middleware, PageProps, RouteModule } from "./types.ts";
+import type { Manifest, Middleware, PageProps, RouteConfig, RouteModule } from "./types.ts";
 
 /** Options of {@link createFreshHandler}. */
 export interface FreshOptions {
@@ -62,6 +62,54 @@ const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as 
 export type FreshHandler = ((req: Request, scope: RequestScope) => Promise<Response>) & {
   table: RouteTable;
 };
+
+/** `ctx.config` of a route without one (and of no route). */
+const NO_CONFIG: RouteConfig = Object.freeze({});
+
+/** What every context of one request shares: its state, what was thrown, the route's config. */
+interface RequestSlots {
+  state: Record<string, unknown>;
+  error: unknown;
+  config: RouteConfig;
+}
+
+/**
+ * A middleware's or handler's `ctx`: its own `next`, the request's shared slots behind
+ * accessors on the prototype (an object literal with accessors made seven closures per
+ * context, two or more contexts a request).
+ */
+class RequestContext implements Context<unknown> {
+  readonly #slots: RequestSlots;
+  constructor(
+    slots: RequestSlots,
+    readonly req: Request,
+    readonly url: URL,
+    readonly params: Record<string, string>,
+    readonly route: string | null,
+    readonly info: Deno.ServeHandlerInfo,
+    readonly next: () => Promise<Response>,
+  ) {
+    this.#slots = slots;
+  }
+  get state(): unknown {
+    return this.#slots.state;
+  }
+  set state(value: unknown) {
+    this.#slots.state = value as Record<string, unknown>;
+  }
+  get error(): unknown {
+    return this.#slots.error;
+  }
+  set error(value: unknown) {
+    this.#slots.error = value;
+  }
+  get config(): RouteConfig {
+    return this.#slots.config;
+  }
+  redirect(pathOrUrl: string, status?: number): Response {
+    return redirectResponse(pathOrUrl, status);
+  }
+}
 
 /** What a page component gets as `Component` when nothing is inside it. */
 const Nothing = () => null;
@@ -129,8 +177,7 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
     const params = hit?.params ?? {};
     // One state per request: a middleware may replace `ctx.state` with a new object, and
     // every later middleware, the handler and the page see the replacement.
-    let state = scope.state;
-    let error: unknown = null;
+    const slots: RequestSlots = { state: scope.state, error: null, config: NO_CONFIG };
     // `_app`, `_404`, `_500`, the root middleware and the route's own modules are imported
     // by the first request that needs them (then kept): nothing of them loads at start-up.
     let root: RootParts = { rootMiddlewares: [] };
@@ -143,9 +190,9 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
       req,
       params: special ? {} : params,
       info,
-      state,
+      state: slots.state,
       route: special ? null : route,
-      error,
+      error: slots.error,
       Component: Nothing,
     });
 
@@ -164,27 +211,8 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
       renderPage(root, loaded?.module, loaded?.layouts ?? [], propsOf(result.data), result);
 
     // Each middleware gets its own `next`; `state` reads and writes the request's one slot.
-    const contextWith = (next: () => Promise<Response>): Context<unknown> => ({
-      req,
-      url,
-      params,
-      get state() {
-        return state;
-      },
-      set state(value) {
-        state = value as Record<string, unknown>;
-      },
-      route,
-      info,
-      get error() {
-        return error;
-      },
-      set error(value) {
-        error = value;
-      },
-      next,
-      redirect: redirectResponse,
-    });
+    const contextWith = (next: () => Promise<Response>): Context<unknown> =>
+      new RequestContext(slots, req, url, params, route, info, next);
 
     const ctx = contextWith(() =>
       Promise.reject(new Error("next() is only available in middleware"))
@@ -192,7 +220,7 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
     const final = async (): Promise<Response> => {
       if (!loaded) {
         // As Fresh 2: no route is a 404, which `_404` sees as its `error`.
-        error = new HttpError(404);
+        slots.error = new HttpError(404);
         return renderNotFound();
       }
       const result = await dispatch(loaded.module, ctx);
@@ -210,10 +238,11 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
     try {
       root = table.rootLoaded ?? await table.root();
       if (hit) loaded = hit.route.loaded ?? await hit.route.load();
+      slots.config = loaded?.module.config ?? NO_CONFIG;
       middlewares = loaded ? loaded.middlewares : root.rootMiddlewares;
       res = await run(0);
     } catch (err) {
-      error = err;
+      slots.error = err;
       res = options.onError?.(err, ctx) ??
         (err instanceof HttpError && err.status === 404
           ? renderNotFound(err.headers)

@@ -29,10 +29,16 @@ export interface PageProps<Data = unknown, State = unknown> {
   Component: FunctionComponent;
 }
 
-/** Optional per-route configuration. */
+/** Optional per-route configuration (middleware sees it as `ctx.config`). */
 export interface RouteConfig {
   skipAppWrapper?: boolean;
   skipInheritedLayouts?: boolean;
+  /**
+   * `"handler"`: the handler reads the session itself, with keys of its own in the same
+   * read, instead of the root middleware reading it first (Parley's routes/_middleware.ts;
+   * `ctx.state.session`).
+   */
+  sessionRead?: "handler";
 }
 
 /** A `_middleware` handler: `ctx.next()` continues the chain. */

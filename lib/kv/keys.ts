@@ -12,7 +12,7 @@
  * | `["questions", id]` | `QuestionRecord` | with `["questions_by_time", inv, id]`, `["counters", "questions"]` |
  * | `["questions_by_time", invertTime(createdAt), id]` | id | newest-first feed |
  * | `["counters", name]` | `Deno.KvU64` | `sum` only (never conflicts) |
- * | `["ratelimit_log", bucket, key]` | `HitLog` `{times}` (accepted hit times in the window, oldest first) | the sliding-window log (lib/limits/window.ts): checked + set per accepted hit; `expireIn` window + 1 min |
+ * | `["ratelimit_log", bucket, key]` | `HitLog`: packed bytes (lib/limits/packed_times.ts), or `{times}` as written before (accepted hit times in the window, oldest first) | the sliding-window log (lib/limits/window.ts): checked + set per accepted hit; `expireIn` window + 1 min |
  * | `["ratelimit_claims", bucket, key, subBucket]` | `Deno.KvU64` | tokens claimed by all processes in one sub-bucket (window / 9) of a sliced limit (lib/limits/slices.ts): `sum` per claim, in the same op as the delete of the sub-bucket 11 back (`sum` keys cannot expire): a limit key keeps at most ~10 |
  * | `["profiles", userId]` | `ProfileRecord` | customizations; absent until the first edit |
  * | `["settings", userId]` | `Settings` | privacy and AI avatar; absent means defaults |

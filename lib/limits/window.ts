@@ -13,9 +13,12 @@
  * all instances (a fixed window allows 2× across its edge; GCRA about 2× in a burst).
  * Cost: one read and one write per accepted hit; the log holds at most `limit` numbers,
  * so `limit` is capped (lib/config.ts `MAX_LIMIT`) to keep the value under 64 KiB. The
- * times are written as a `Float64Array`: V8 copies its bytes in one go, where a plain array
- * of 600 times took ~60 µs to deserialize, number by number, on every hit of a busy voter
- * (logs written before hold a plain array, read the same way).
+ * times are written packed (./packed_times.ts: varint differences, 1–3 bytes a hit instead
+ * of 8), as the value's raw bytes, which KV stores without V8's serializer: a busy voter's
+ * log of 600 an hour was 4.8 KB, read and written with each vote and past what one SQLite
+ * page of the store holds. Logs written before hold a `Float64Array` or a plain array (a
+ * plain array of 600 times took ~60 µs to deserialize, number by number), and are read the
+ * same way; a time that does not pack (not a whole millisecond) keeps the `Float64Array`.
  * Only one caller's own hits race on its log key; they retry with jittered backoff
  * (lib/kv/atomic.ts `updateAtomically`), never a 500.
  *
@@ -23,6 +26,7 @@
  */
 import { updateAtomically } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
+import { packTimes, unpackTimes } from "./packed_times.ts";
 
 /** The outcome of one hit. */
 export interface RateLimitResult {
@@ -37,11 +41,40 @@ export interface RateLimitResult {
 }
 
 /**
- * The stored log of one (bucket, key): accepted hit times, oldest first (a `Float64Array`
- * as written now, a `number[]` in logs written before).
+ * The stored log of one (bucket, key): accepted hit times, oldest first — packed bytes as
+ * written now (./packed_times.ts), `{times}` in logs written before (a `Float64Array`, or a
+ * `number[]` before that) and for times that do not pack.
  */
-export interface HitLog {
-  times: Float64Array | number[];
+export type HitLog = Uint8Array | { times: Float64Array | number[] };
+
+/**
+ * The times of a stored log, in their order (none for no log).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const entry = await kv.get<HitLog>(["ratelimit_log", "post_votes", "u1"]);
+ * const times = loggedTimes(entry.value); // e.g. [1_800_000_000_000, 1_800_000_004_000]
+ * ```
+ */
+export function loggedTimes(log: HitLog | null): number[] {
+  return [...logArray(log, 0)];
+}
+
+/** How many bytes a stored log takes as a value (for callers sizing an op). */
+export function loggedBytes(log: HitLog | null): number {
+  if (log instanceof Uint8Array) return log.length;
+  return 9 * (log?.times?.length ?? 0);
+}
+
+/** The times of `log` as one kind of array, with `spare` free slots at the end. */
+function logArray(log: HitLog | null, spare: number): Float64Array {
+  if (log instanceof Uint8Array) return unpackTimes(log, spare) ?? new Float64Array(spare);
+  const times = log?.times;
+  if (!times) return new Float64Array(spare);
+  const out = new Float64Array(times.length + spare);
+  out.set(times);
+  return out;
 }
 
 /** Largest limit the log can hold (one value stays well under KV's 64 KiB). */
@@ -108,10 +141,12 @@ export function addHit(
   windowMs: number,
   now: number,
 ): RateLimitResult {
-  const logged = entry.value?.times;
+  const value = entry.value;
   const { times, kept } = timesInWindow(
-    // One kind of array for the loops below (a log written as a plain array is copied).
-    logged === undefined ? NO_TIMES : Array.isArray(logged) ? Float64Array.from(logged) : logged,
+    // One kind of array for the loops below (a packed log or a plain array is copied out).
+    value !== null && "times" in value && value.times instanceof Float64Array
+      ? value.times
+      : logArray(value, 0),
     now,
     windowMs,
   );
@@ -127,7 +162,8 @@ export function addHit(
     };
   }
   times[kept] = now;
-  op.check(entry).set(entry.key, { times } satisfies HitLog, {
+  const log: HitLog = packTimes(times) ?? { times };
+  op.check(entry).set(entry.key, log, {
     // The log is useless once its newest hit left the window; expireIn is lazy, and
     // readers drop old times anyway.
     expireIn: windowMs + 60_000,
@@ -140,9 +176,6 @@ export function addHit(
     retryAfter: 0,
   };
 }
-
-/** The times of a hit without a log. */
-const NO_TIMES = new Float64Array(0);
 
 /**
  * The times of `logged` still inside the window ending at `now`, in their order, with one

@@ -1,6 +1,12 @@
 /** Rate limits in KV: a sliding-window log per key, with retry-after. */
 import assert from "node:assert/strict";
-import { type HitLog, hitRateLimit, rateLimitHeaders } from "@/lib/limits/window.ts";
+import {
+  type HitLog,
+  hitRateLimit,
+  loggedBytes,
+  loggedTimes,
+  rateLimitHeaders,
+} from "@/lib/limits/window.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { openKv } from "@/lib/kv/open.ts";
 
@@ -61,7 +67,7 @@ Deno.test("hitRateLimit() counts all concurrent hits", async () => {
   }
 });
 
-Deno.test("hitRateLimit() reads a log written as a plain array and writes it back as a Float64Array", async () => {
+Deno.test("hitRateLimit() reads a log written as a plain array and writes it back packed", async () => {
   const kv = await openKv(":memory:");
   try {
     const now = 1_800_000_000_000;
@@ -72,8 +78,8 @@ Deno.test("hitRateLimit() reads a log written as a plain array and writes it bac
     assert.equal(third.allowed, true);
     assert.equal(third.remaining, 0, "the two times in the window and this one");
     const log = (await kv.get<HitLog>(key)).value!;
-    assert.ok(log.times instanceof Float64Array);
-    assert.deepEqual([...log.times], [now - 30_000, now - 10_000, now]);
+    assert.ok(log instanceof Uint8Array, "written as packed bytes");
+    assert.deepEqual(loggedTimes(log), [now - 30_000, now - 10_000, now]);
     const fourth = await hitRateLimit(kv, "post_votes", "u-old", 3, 60_000, now + 1000);
     assert.equal(fourth.allowed, false);
     assert.equal(
@@ -96,12 +102,68 @@ Deno.test("hitRateLimit() keeps a log inside the window as it was, and counts a 
     await kv.set(key, { times: new Float64Array(inWindow) });
     const hit = await hitRateLimit(kv, "post_votes", "u-log", 5, 60_000, now);
     assert.equal(hit.remaining, 1);
-    assert.deepEqual([...(await kv.get<HitLog>(key)).value!.times], [...inWindow, now]);
+    assert.deepEqual(loggedTimes((await kv.get<HitLog>(key)).value), [...inWindow, now]);
     // A time from a clock that ran ahead counts as now: it stays in and leaves with now's.
     await kv.set(key, { times: new Float64Array([now - 70_000, now + 90_000]) });
     const ahead = await hitRateLimit(kv, "post_votes", "u-log", 5, 60_000, now);
     assert.equal(ahead.remaining, 3);
-    assert.deepEqual([...(await kv.get<HitLog>(key)).value!.times], [now, now]);
+    assert.deepEqual(loggedTimes((await kv.get<HitLog>(key)).value), [now, now]);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("hitRateLimit() keeps a busy log small and exact: 600 hits a few seconds apart", async () => {
+  const kv = await openKv(":memory:");
+  try {
+    const t0 = 1_800_000_000_000;
+    const key = keys.rateLimitLog("post_votes", "u-busy");
+    const hits: number[] = [];
+    for (let i = 0; i < 600; i++) {
+      const at = t0 + i * 5_000 + (i % 7); // 5 s apart, with odd milliseconds
+      assert.equal(
+        (await hitRateLimit(kv, "post_votes", "u-busy", 600, 3_600_000, at)).allowed,
+        true,
+      );
+      hits.push(at);
+    }
+    const log = (await kv.get<HitLog>(key)).value!;
+    assert.deepEqual(loggedTimes(log), hits, "every time kept to the millisecond");
+    assert.ok(
+      log instanceof Uint8Array && log.length <= 1 + 6 + 2 * 599,
+      `${loggedBytes(log)} bytes`,
+    );
+    const over = await hitRateLimit(kv, "post_votes", "u-busy", 600, 3_600_000, t0 + 3_000_000);
+    assert.equal(over.allowed, false);
+    // The first hit leaves the window an hour after it came: 600 s after the refused one.
+    assert.equal(over.retryAfter, 600);
+    const freed = await hitRateLimit(kv, "post_votes", "u-busy", 600, 3_600_000, t0 + 3_600_001);
+    assert.equal(freed.allowed, true, "one slot frees a millisecond after the first hit's hour");
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("hitRateLimit() reads a log written as a Float64Array, and keeps one for times that do not pack", async () => {
+  const kv = await openKv(":memory:");
+  try {
+    const now = 1_800_000_000_000;
+    const key = keys.rateLimitLog("agent", "k-old");
+    await kv.set(key, { times: new Float64Array([now - 20_000, now - 10_000]) });
+    assert.equal((await hitRateLimit(kv, "agent", "k-old", 3, 60_000, now)).remaining, 0);
+    assert.equal((await hitRateLimit(kv, "agent", "k-old", 3, 60_000, now)).allowed, false);
+    assert.deepEqual(loggedTimes((await kv.get<HitLog>(key)).value), [
+      now - 20_000,
+      now - 10_000,
+      now,
+    ]);
+    // A fractional clock (a test's or a polyfill's) is kept exactly, unpacked.
+    const frac = keys.rateLimitLog("agent", "k-frac");
+    await hitRateLimit(kv, "agent", "k-frac", 3, 60_000, now + 0.5);
+    const kept = (await kv.get<HitLog>(frac)).value!;
+    assert.ok(!(kept instanceof Uint8Array) && kept.times instanceof Float64Array);
+    assert.deepEqual(loggedTimes(kept), [now + 0.5]);
+    assert.equal((await hitRateLimit(kv, "agent", "k-frac", 3, 60_000, now + 1)).remaining, 1);
   } finally {
     kv.close();
   }

@@ -1,10 +1,14 @@
 import { err, type OperationDoc, unauthorizedSession } from "@/lib/agent/openapi_docs.ts";
-import { castVote } from "@/lib/community/votes.ts";
+import { castVote, startTargetRead, voterKeys } from "@/lib/community/votes.ts";
+import type { RouteConfig } from "@/lib/fresh/types.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
 import { orThrow, OWN_POST_VOTE } from "@/lib/http/outcome.ts";
 import { LikeBody, VoteResult } from "@/lib/schemas/community.ts";
 import { define } from "@/lib/state.ts";
+
+/** The handler reads the session, with the voter's own keys (routes/_middleware.ts). */
+export const config: RouteConfig = { sessionRead: "handler" };
 
 /**
  * POST /api/likes {targetId, targetType, voteType?} — docs/interface.md#votes's vote table (session).
@@ -12,13 +16,31 @@ import { define } from "@/lib/state.ts";
  */
 export const handler = define.handlers({
   async POST(ctx) {
-    const user = requireUser(ctx.state.user);
-    const body = await parseBody(ctx.req, LikeBody);
     const { kv, now, config } = ctx.state.services;
-    // The session read this request's sanction (routes/_middleware.ts): no second read.
+    const session = ctx.state.session;
+    // No cookie (or a bearer key): nobody to read, and a 401 before the body, as before.
+    if (!session?.present) requireUser(ctx.state.user);
+    // The body first, so the voter's own keys (the vote, the budget) come in the session's
+    // read, and the target's keys alongside it: one round trip before the commit, not two.
+    // A bad body still answers after the session: 401 when signed out, then 400.
+    const parsed = await parseBody(ctx.req, LikeBody).then(
+      (body) => ({ body, error: null }),
+      (error: unknown) => ({ body: null, error }),
+    );
+    const { body } = parsed;
+    // The post's record and counts are read meanwhile (shared with the crowd voting on it).
+    const target = body ? startTargetRead(kv, body) : null;
+    const read = await session!.read(
+      body ? (userId) => voterKeys({ ...body, userId }, config.limits) : undefined,
+    );
+    const user = requireUser(read?.user ?? null);
+    if (!body) throw parsed.error;
+    // The session read this request's sanction: no second read.
     const cast = await castVote(kv, { ...body, userId: user.id }, now(), {
       limits: config.limits,
       sanction: user.sanction ?? null,
+      own: read!.extra,
+      target,
     });
     const { vote } = orThrow(cast, {
       not_found: [404, `The ${body.targetType} was not found`],

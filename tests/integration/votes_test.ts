@@ -9,6 +9,7 @@ import { keys } from "@/lib/kv/keys.ts";
 import { voteCommitStats, type VoteResult } from "@/lib/community/votes.ts";
 import { userVoteOf } from "@/lib/community/user_vote_rows.ts";
 import { voteOf } from "@/lib/community/vote_rows.ts";
+import { type HitLog, loggedTimes } from "@/lib/limits/window.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   answer,
@@ -408,8 +409,8 @@ Deno.test("a crowd voting on several posts at once: each voter's budget counts e
       assert.equal(q.likedBy.length, 40);
     }
     for (const p of people) {
-      const log = await t.kv.get<{ times: number[] }>(keys.rateLimitLog("post_votes", p.id));
-      assert.equal(log.value?.times.length, 3, `${p.name}: every vote spent from the budget`);
+      const log = await t.kv.get<HitLog>(keys.rateLimitLog("post_votes", p.id));
+      assert.equal(loggedTimes(log.value).length, 3, `${p.name}: every vote spent from the budget`);
     }
   } finally {
     await t.close();
@@ -461,8 +462,8 @@ Deno.test("a user's double vote inside a crowd: one liked, one unliked, and the 
     assert.ok(!q.likedBy.includes(twice.id));
     const entries = await Array.fromAsync(t.kv.list({ prefix: keys.userVotesPrefix(twice.id) }));
     assert.equal(entries.length, 0);
-    const log = await t.kv.get<{ times: number[] }>(keys.rateLimitLog("post_votes", twice.id));
-    assert.equal(log.value?.times.length, 2, "both votes spent from the budget");
+    const log = await t.kv.get<HitLog>(keys.rateLimitLog("post_votes", twice.id));
+    assert.equal(loggedTimes(log.value).length, 2, "both votes spent from the budget");
   } finally {
     await t.close();
   }
