@@ -141,6 +141,29 @@
  * under this load; answering without waiting for them measured no faster (the other
  * stages' queues grew by as much), so they are not what bounds the rate.
  *
+ * This round's final tree (likes2, the icon sprite, the lazy flag dialog and the memoized
+ * excerpt merged; one quiet machine, load average ~1.2, Deno 2.9.6, 3 runs of 5 s): `GET /`
+ * br 26882/27701/29291 req/s against bare Hono 92742/97120/97632 (0.29×; as bytes 0.62×);
+ * the question page br 8918/9031/9393 against 93843/96506/97184 (0.09×; as bytes 0.56×);
+ * signed in 225/226/227 against 98733/98784/102816 (0.002×; 180 before this round); likes
+ * 5214/5217/5332 votes/s against raw sum 4956/4978/5097 (1.05×, met), counts exact.
+ *
+ * ## Why the signed-out rows sit where they do: the ceiling
+ *
+ * Each signed-out row also measures a ceiling: a bare `Deno.serve` in this process that
+ * answers every request with a clone of the very response the app's cache sends (same
+ * status, the same 13 headers, the same brotli bytes, taken after the app's first run), and
+ * the same three servers again under `wrk` (a C load generator that reads bodies without
+ * decoding them), when `wrk` is on PATH. One run (load ~1.2): under autocannon the ceiling
+ * is 0.28× (`/`, 2,443 B of brotli) and 0.09× (question page, 8,956 B) where the app
+ * measured 0.30× and 0.09× — the app is at the ceiling, and no server sending these bytes
+ * reaches 0.5× under this loader. Under wrk the bare Hono route reaches 177–192k req/s, the
+ * ceiling 0.51× and 0.45×, the app 0.43× and 0.39× (84–87% of the ceiling). So both rows
+ * are bounded by what the runtime costs per response of this size and header count (a
+ * `Deno.serve` answering the question page's bytes with 2 headers instead of 13 measured
+ * ~108–120k against ~85k with all 13), and by the loader; what the app adds on a hit is
+ * ~15% on top of the runtime's own cost.
+ *
  * @module
  */
 import { Hono } from "hono";
