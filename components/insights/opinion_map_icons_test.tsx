@@ -7,29 +7,11 @@ import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
 import type { MapResponseValue } from "@/lib/schemas/insights.ts";
 import { OpinionMap } from "./OpinionMap.tsx";
-
-const STANCES = ["support", "oppose", "conditional", "neutral"] as const;
+import { STANCES, starMap } from "../../tests/helpers/opinion_map.ts";
 
 function response(n: number): MapResponseValue {
-  const nodes = Array.from({ length: n }, (_, i) => ({
-    id: `n${i + 1}`,
-    messageId: `m${i + 1}`,
-    stance: STANCES[i % 4],
-    summary: `Answer summary ${i}`,
-    keyArgument: "",
-    weight: (i % 5) / 4,
-  }));
   return {
-    map: {
-      nodes,
-      edges: nodes.slice(1).map((node) => ({
-        source: node.id,
-        target: "n1",
-        relation: "support" as const,
-        reason: "",
-      })),
-      clusters: [{ label: "Yes", stance: "support", nodeIds: ["n1", "n5"], summary: "" }],
-    },
+    map: starMap(n, [{ label: "Yes", stance: "support", nodeIds: ["n1", "n5"], summary: "" }]),
     messageCount: n,
     generatedAt: 0,
     status: "ready",

@@ -1,34 +1,18 @@
 import assert from "node:assert/strict";
 import type { OpinionMapValue } from "../schemas/insights.ts";
 import { CAMP_LABEL_CHARS, layoutMap, nodeOrder } from "./layout.ts";
+import { starMap } from "../../tests/helpers/opinion_map.ts";
 
 function mapOf(n: number): OpinionMapValue {
-  const nodes = Array.from({ length: n }, (_, i) => ({
-    id: `n${i + 1}`,
-    messageId: `m${i + 1}`,
-    stance: (["support", "oppose", "conditional", "neutral"] as const)[i % 4],
-    summary: `s${i}`,
-    keyArgument: "",
-    weight: (i % 5) / 4,
-  }));
-  return {
-    nodes,
-    edges: nodes.slice(1).map((node) => ({
-      source: node.id,
-      target: "n1",
-      relation: "support" as const,
-      reason: "",
-    })),
-    clusters: [
-      {
-        label: "A camp with a very long label indeed",
-        stance: "oppose",
-        nodeIds: ["n2", "n6"],
-        summary: "",
-      },
-      { label: "Yes", stance: "support", nodeIds: ["n1"], summary: "" },
-    ],
-  };
+  return starMap(n, [
+    {
+      label: "A camp with a very long label indeed",
+      stance: "oppose",
+      nodeIds: ["n2", "n6"],
+      summary: "",
+    },
+    { label: "Yes", stance: "support", nodeIds: ["n1"], summary: "" },
+  ]);
 }
 
 Deno.test("layoutMap: every shape and camp label inside the picture, camps drawn together, an edge per edge", () => {
