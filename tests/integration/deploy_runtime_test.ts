@@ -198,7 +198,10 @@ Deno.test({
         (v) => v !== null,
         20_000,
       );
-      assert.ok(answered, "the avatar answered");
+      assert.ok(
+        answered,
+        `the avatar answered\n${c.instances.map((i) => i.output()).join("\n---\n")}`,
+      );
 
       // A debate on instance 0, killed mid-way; a load balancer's checks reach the others.
       const [victim, ...others] = c.instances;
