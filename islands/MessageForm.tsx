@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { typedBefore } from "@/lib/client/typed_before.ts";
 import { isSubmitShortcut, MarkdownEditor } from "@/components/MarkdownEditor.tsx";
 import { newIdempotencyKey, sendJson } from "@/lib/client/api.ts";
 import { contentTooLong, formatCount } from "@/lib/input_limits.ts";
@@ -19,8 +20,10 @@ interface Props {
  */
 export default function MessageForm(props: Props) {
   const isReply = Boolean(props.replyTo);
+  const fieldId = `content-${props.replyTo ?? "answer"}`;
   const [open, setOpen] = useState(!isReply);
-  const [content, setContent] = useState("");
+  // What was typed before this script ran is kept, not wiped by hydration.
+  const [content, setContent] = useState(() => typedBefore(fieldId));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // The AI draft the text started from (sent along: the post says "drafted with AI" unless edited a lot).
@@ -43,7 +46,6 @@ export default function MessageForm(props: Props) {
   // One Idempotency-Key per submission: made when the form is shown, reused when the same
   // text is sent again (a double click, a retry after a network error), new once edited.
   const [submissionKey, setSubmissionKey] = useState(newIdempotencyKey);
-  const fieldId = `content-${props.replyTo ?? "answer"}`;
   const field = useRef<HTMLTextAreaElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
   // The button that had focus disappears when the form opens (and the reverse on Cancel):
