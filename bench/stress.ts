@@ -22,7 +22,7 @@
  */
 
 import { withBeforeTree } from "./before_tree.ts";
-import { freePort } from "../tests/helpers/oauth.ts";
+import { localMainEnv } from "../tests/helpers/processes.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const PROCESSES = 3;
@@ -119,22 +119,16 @@ export async function stressOnce(root: string, label: string): Promise<StressRes
   try {
     // One at a time: the first creates the local-mode secret the others then read.
     for (let i = 0; i < PROCESSES; i++) {
-      const port = freePort();
-      const origin = `http://127.0.0.1:${port}`;
+      // Raised limits, so the stress measures contention, not the posting limits.
+      const { origin, env } = localMainEnv(kvPath, {
+        LIMIT_QUESTIONS_PER_HOUR: "5000",
+        LIMIT_MESSAGES_PER_HOUR: "5000",
+        LIMIT_VOTES_PER_HOUR: "5000",
+      });
       const proc = new Deno.Command(Deno.execPath(), {
         args: ["run", "-A", "main.ts"],
         cwd: root,
-        env: {
-          PORT: String(port),
-          HOSTNAME: "127.0.0.1",
-          APP_ORIGIN: origin,
-          KV_PATH: kvPath,
-          LOCAL_MODE: "on",
-          // Raised so the stress measures contention, not the posting limits.
-          LIMIT_QUESTIONS_PER_HOUR: "5000",
-          LIMIT_MESSAGES_PER_HOUR: "5000",
-          LIMIT_VOTES_PER_HOUR: "5000",
-        },
+        env,
         stdout: "null",
         stderr: "piped",
       }).spawn();
