@@ -4,7 +4,8 @@
  * through a second app instance on the same KV file, and the question events stream.
  */
 import assert from "node:assert/strict";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createTestApp, type TestApp, waitForJobs } from "../helpers/app.ts";
+import { FANOUT_JOB } from "@/lib/notifications/fanout.ts";
 import { answer, ask, getAs, json, type Member, member, postAs } from "../helpers/community.ts";
 import { readUntil } from "../helpers/sse.ts";
 
@@ -39,6 +40,9 @@ Deno.test("answer: followers (the asker) hear of an answer, never the answerer",
       { following: true },
     );
     const mid = await answer(t, helper, qid, "Followers do.");
+    // The asker hears in the answer's own op; other followers by the fan-out job, which
+    // runs after the answer is answered.
+    await waitForJobs(10_000, FANOUT_JOB);
     const a = await inbox(t, asker);
     assert.equal(a.unread, 1);
     assert.equal(a.notifications[0].type, "answer");
@@ -48,6 +52,7 @@ Deno.test("answer: followers (the asker) hear of an answer, never the answerer",
     assert.equal((await inbox(t, helper)).notifications.length, 0, "not to the actor");
     // The helper now follows too; the asker answering their own question notifies only others.
     await answer(t, asker, qid, "Thanks, adding a note.");
+    await waitForJobs(10_000, FANOUT_JOB);
     assert.equal((await inbox(t, asker)).unread, 1, "not to the actor");
     assert.equal((await inbox(t, helper)).unread, 1);
     // Unfollow: no more.
@@ -56,6 +61,7 @@ Deno.test("answer: followers (the asker) hear of an answer, never the answerer",
       { following: false },
     );
     await answer(t, helper, qid, "One more.");
+    await waitForJobs(10_000, FANOUT_JOB);
     assert.equal((await inbox(t, watcher)).notifications.length, 2, "the two answers before");
   } finally {
     await t.close();
