@@ -270,11 +270,13 @@ export async function run(): Promise<void> {
       const asBytes: number[] = [];
       const ceiling: number[] = [];
       const wrkRuns: { app: number; base: number; ceiling: number }[] = [];
-      // A signed-out row's ceiling: a bare Deno.serve in this process answering the very
-      // response the app's page cache answers (same status, headers and brotli bytes), as a
-      // clone of one finished Response — what the runtime and the loader allow these bytes.
-      // Taken after the app's first run, once the page's bytes have outlived a refill and
-      // the cache sends them at brotli's best quality (lib/http/page_cache.ts).
+      // A row's ceiling: a bare Deno.serve in this process answering the very response the
+      // app answers the row's requests (same status, headers and brotli bytes), as a clone
+      // of one finished Response — what the runtime and the loader allow these bytes.
+      // Taken after the app's first run: for a signed-out row once the page's bytes have
+      // outlived a refill and the cache sends them at brotli's best quality
+      // (lib/http/page_cache.ts); for the signed-in row, the page as rendered and
+      // compressed for its viewer.
       let bound: Awaited<ReturnType<typeof ceilingServer>> | null = null;
       let boundCfg: LoadConfig | null = null;
       try {
@@ -283,8 +285,8 @@ export async function run(): Promise<void> {
             (await measure({ url: `${bareSrv.url}/json`, connections: 50 })).requestsPerSec,
           );
           app.push((await measure(row.cfg)).requestsPerSec);
-          if (row.asBytes && !bound) {
-            bound = await ceilingServer(row.cfg.url);
+          if (!bound) {
+            bound = await ceilingServer(row.cfg.url, row.cfg.headerSets?.[0] ?? {});
             boundCfg = { ...row.cfg, url: bound.url };
           }
           if (row.asBytes) {
@@ -343,17 +345,19 @@ export async function run(): Promise<void> {
 
 /**
  * A loopback server answering every request with a clone of the response `url` answers
- * now (fetched twice with `Accept-Encoding: br`, so the second is a page-cache hit).
+ * now to the row's headers (fetched twice with `Accept-Encoding: br`, so the second is a
+ * page-cache hit on a signed-out row; a signed-in row's page is rendered for its cookie).
  */
 async function ceilingServer(
   url: string,
+  rowHeaders: Record<string, string>,
 ): Promise<{ url: string; bytes: number; close(): Promise<void> }> {
-  const headers = { "accept-encoding": "br" };
+  const headers = { ...rowHeaders, "accept-encoding": "br" };
   await (await fetch(url, { headers })).arrayBuffer();
   const res = await fetch(url, { headers });
   const body = new Uint8Array(await res.arrayBuffer());
   // fetch decoded the body: take the brotli bytes again from a raw read of the encoding.
-  const raw = res.headers.get("content-encoding") === "br" ? await rawBody(url) : body;
+  const raw = res.headers.get("content-encoding") === "br" ? await rawBody(url, headers) : body;
   const kept = [...res.headers].filter(([k]) => k !== "content-length" && k !== "date");
   const template = new Response(raw as BodyInit, { status: res.status, headers: kept });
   const srv = serveOnLoopback(() => template.clone());
@@ -361,9 +365,9 @@ async function ceilingServer(
 }
 
 /** The body bytes `url` sends for `Accept-Encoding: br`, as sent (node:http does not decode). */
-function rawBody(url: string): Promise<Uint8Array> {
+function rawBody(url: string, headers: Record<string, string>): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    httpGet(url, { headers: { "accept-encoding": "br" } }, (res) => {
+    httpGet(url, { headers }, (res) => {
       const chunks: Uint8Array[] = [];
       res.on("data", (c: Uint8Array) => chunks.push(c));
       res.on("end", () => resolve(concatBytes(chunks)));

@@ -62,8 +62,16 @@ export function zlibLoaded(): boolean {
   return zlib !== null;
 }
 
-/** Brotli quality per response: fast enough per request, most of the gain of 11. */
-const DYNAMIC_BROTLI_QUALITY = 5;
+/**
+ * Brotli quality per response: fast enough per request, most of the gain of 11. A page
+ * compressed per request — a signed-in person's, never cached — spent 43% of its main
+ * thread on brotli at quality 5: the 193 KB signed-in 30-answer question page took ~1.8 ms
+ * to become 10,595 bytes, at 4 ~1.2 ms (from the rates) for 11,774 (+11% bytes); the page
+ * served 240 → 283 req/s (`wrk`, 10 connections, alternating runs). Cached pages are sent
+ * at 11 once their bytes prove stable (./page_cache.ts), so only per-request bodies make
+ * this trade.
+ */
+const DYNAMIC_BROTLI_QUALITY = 4;
 
 /**
  * The encoding to use for an `Accept-Encoding` header: `br` when accepted, else `gzip`,
