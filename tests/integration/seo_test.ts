@@ -291,7 +291,7 @@ Deno.test("every page has one canonical link and one meta description; question,
   }
 });
 
-Deno.test("a question page carries QAPage JSON-LD that passes structured-data-testing-tool, escapes post text, leaves hidden answers out and labels AI-written answers", async () => {
+Deno.test("a question page served signed out carries QAPage JSON-LD that passes structured-data-testing-tool, escapes post text, leaves hidden answers out and labels AI-written answers; signed-in views carry none", async () => {
   const fake = startFakeLlm();
   const t = await createTestApp({
     env: { ...fake.env, APP_ORIGIN: ORIGIN, EXPERT_PANEL_PER_DAY: "50" },
@@ -329,8 +329,17 @@ Deno.test("a question page carries QAPage JSON-LD that passes structured-data-te
     const experts = api.body.messages.filter((m) => m.authorType === "ai" && !m.replyTo);
     assert.ok(experts.length >= 1, "the panel answered");
 
-    for (const who of [null, spammer]) {
+    // Signed in, a page is private: no structured data at all (the spammer, who still sees
+    // their hidden answer, has none to leak it through).
+    const ldScripts = (html: string) =>
+      parseHTML(html).document.querySelectorAll('script[type="application/ld+json"]').length;
+    for (const who of [spammer, asker]) {
       const res = await getAs(t, who, `/questions/${qid}`);
+      assert.equal(res.status, 200);
+      assert.equal(ldScripts(await res.text()), 0);
+    }
+    {
+      const res = await getAs(t, null, `/questions/${qid}`);
       assert.equal(res.status, 200);
       const html = await res.text();
       const { document } = parseHTML(html);
@@ -388,10 +397,9 @@ Deno.test("a question page carries QAPage JSON-LD that passes structured-data-te
     );
     const own = await (await getAs(t, asker, `/questions/${qid}`)).text();
     assert.match(own, /Why does/);
-    assert.equal(
-      parseHTML(own).document.querySelectorAll('script[type="application/ld+json"]').length,
-      0,
-    );
+    assert.equal(ldScripts(own), 0);
+    const signedOut = await getAs(t, null, `/questions/${qid}`);
+    assert.equal(signedOut.status, 404, "hidden from everyone else");
   } finally {
     await t.close();
     await fake.close();
