@@ -28,6 +28,7 @@ const code = <T>(path: string) => importOnUse<T>(new URL(path, import.meta.url))
 export interface LazyKindInfo {
   kind: string;
   every?: number;
+  revision?: number;
   canRun?: () => boolean;
 }
 
@@ -61,13 +62,15 @@ export function lazyJobKind<Local = unknown>(
   };
 }
 
-/** Default periods, as the kinds state them (checked by app_jobs_test.ts). */
+/** Default periods and revisions, as the kinds state them (checked by app_jobs_test.ts). */
 export const AVATAR_EVERY_MS = 30_000;
 export const SEARCH_EVERY_MS = 5_000;
 export const EMBEDDINGS_EVERY_MS = 30_000;
 export const SITEMAP_ROLLS_EVERY_MS = 10 * 60_000;
 export const DEBATE_INDEX_BACKFILL_EVERY_MS = 24 * 60 * 60_000;
 export const COMPACT_EVERY_MS = 24 * 60 * 60_000;
+/** The compaction migration's revision: the record shape it brings a store to. */
+export const COMPACT_REVISION = 5;
 
 /**
  * Every kind of `services`, each loaded on first use.
@@ -108,7 +111,7 @@ export function appJobKinds(services: Services): JobKind<never>[] {
         ),
     ),
     lazyJobKind(
-      { kind: "compact", every: COMPACT_EVERY_MS },
+      { kind: "compact", every: COMPACT_EVERY_MS, revision: COMPACT_REVISION },
       async () =>
         (await code<typeof import("../ops/compact.ts")>("../ops/compact.ts")).compactJobKind(
           services.now,

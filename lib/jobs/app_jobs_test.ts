@@ -41,10 +41,11 @@ function realKinds(services: Services): JobKind<never>[] {
 const summary = (k: JobKind<never>) => ({
   kind: k.kind,
   every: k.every,
+  revision: k.revision,
   canRun: k.canRun?.() ?? true,
 });
 
-Deno.test("appJobKinds() states every kind's name, period and canRun as its code does", async () => {
+Deno.test("appJobKinds() states every kind's name, period, revision and canRun as its code does", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
     const base: Services = {

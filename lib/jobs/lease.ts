@@ -32,6 +32,11 @@ export interface JobRecord {
   due: number;
   /** The holder let it go on purpose (shutdown): the next claim is not a re-claim. */
   released: boolean;
+  /**
+   * A periodic job's: the kind's `revision` its last run was done by (absent before kinds
+   * had one). A pass finds a record of another revision due at once.
+   */
+  revision?: number;
 }
 
 /** `["job_lease", kind, id]`. */
@@ -219,7 +224,7 @@ export function finishJobOps(op: Deno.AtomicOperation, lease: JobLease): Deno.At
 
 /**
  * Add the end of one run of a periodic job to `op`: the next run is due at `next`, and the
- * lease is let go (not a re-claim).
+ * lease is let go (not a re-claim). `revision` is the kind's, recorded with it.
  *
  * @example
  * ```ts
@@ -232,11 +237,11 @@ export function rescheduleJobOps(
   op: Deno.AtomicOperation,
   lease: JobLease,
   next: number,
+  revision?: number,
 ): Deno.AtomicOperation {
+  const record: JobRecord = { owner: lease.owner, claims: 0, due: next, released: true };
+  if (revision !== undefined) record.revision = revision;
   return fence(op, lease)
-    .set(
-      keys.job(lease.kind, lease.id),
-      { owner: lease.owner, claims: 0, due: next, released: true } satisfies JobRecord,
-    )
+    .set(keys.job(lease.kind, lease.id), record)
     .set(keys.jobLease(lease.kind, lease.id), { owner: lease.owner, until: 0 });
 }

@@ -20,7 +20,8 @@
  *   releases every lease so another instance resumes at once, and waits briefly.
  *
  * Periodic jobs (`every`) are one record per kind (id `"main"`) that is never finished: a
- * run ends by setting its next due time.
+ * run ends by setting its next due time, and the kind's `revision`; a record of another
+ * revision, waiting, is made due at once by the next pass (the same one read).
  *
  * @module
  */
@@ -89,6 +90,13 @@ export interface JobKind<Local = unknown> {
   kind: string;
   /** Periodic: one job of this kind, run every `every` ms. */
   every?: number;
+  /**
+   * Periodic kinds: the version of what a run does. A pass that finds the kind's record
+   * left by another revision, waiting for its next run, makes it due at once — so new work
+   * (a migration's new step) starts at the first pass after an upgrade, not up to `every`
+   * later.
+   */
+  revision?: number;
   /** Do (or continue) the work. Commits carry `ctx.fence`; stop when `ctx.signal` aborts. */
   run(ctx: JobContext<Local>): Promise<void>;
   /** Record that the job was given up after too many claims (under `ctx.fence`). */
@@ -292,15 +300,18 @@ export class JobRunner {
       const recs = await this.kv.getMany<JobRecord[]>(
         periodic.map((k) => keys.job(k.kind, PERIODIC_ID)),
       );
-      await Promise.all(
-        periodic.map((k, i) =>
-          recs[i].value ? null : commit(this.kv, (op) =>
-            op.check(recs[i]).set(
-              keys.job(k.kind, PERIODIC_ID),
-              { owner: this.owner, claims: 0, due: now, released: true } satisfies JobRecord,
-            ))
-        ),
-      );
+      await Promise.all(periodic.map((k, i) => {
+        const rec = recs[i].value;
+        // A record of another revision is rewritten only while it waits for its next run:
+        // a run in progress holds a lease fenced on the record, and reschedules it itself.
+        if (rec && (k.revision === rec.revision || rec.due <= now)) return null;
+        const due: JobRecord = rec
+          ? { ...rec, due: now }
+          : { owner: this.owner, claims: 0, due: now, released: true };
+        if (k.revision !== undefined) due.revision = k.revision;
+        else delete due.revision;
+        return commit(this.kv, (op) => op.check(recs[i]).set(keys.job(k.kind, PERIODIC_ID), due));
+      }));
     }
     const taken: string[] = [];
     for await (const e of this.kv.list<JobRecord>({ prefix: keys.jobsPrefix() }, { limit: 1000 })) {
@@ -360,7 +371,7 @@ export class JobRunner {
           this.kv,
           (op) =>
             kind.every !== undefined
-              ? rescheduleJobOps(op, lease, this.now() + kind.every)
+              ? rescheduleJobOps(op, lease, this.now() + kind.every, kind.revision)
               : finishJobOps(op, lease),
         );
       } catch (err) {

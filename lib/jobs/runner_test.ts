@@ -229,6 +229,76 @@ Deno.test("JobRunner: a periodic kind runs once per period across instances", as
   await Promise.all([a.shutdown(), b.shutdown()]);
 });
 
+Deno.test("JobRunner: a periodic kind of a new revision runs at the first pass after the upgrade; the same revision waits for its period", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const c = clock();
+  const runs: string[] = [];
+  const kind = (revision: number | undefined, tag: string) => ({
+    kind: "migrate",
+    every: 24 * 60 * 60_000,
+    revision,
+    run: () => Promise.resolve(void runs.push(tag)),
+  });
+  const pass = async (runner: JobRunner) => {
+    await runner.pass();
+    await runner.waitIdle();
+    await runner.shutdown();
+  };
+  // A record from before kinds had revisions: the first revised code runs it at once.
+  await pass(new JobRunner(kv, { owner: "old", now: c.now }).register(kind(undefined, "old")));
+  c.advance(60_000);
+  await pass(new JobRunner(kv, { owner: "v1", now: c.now }).register(kind(1, "v1")));
+  assert.deepEqual(runs, ["old", "v1"]);
+  const rec = await kv.get<{ due: number; revision?: number }>(keys.job("migrate", PERIODIC_ID));
+  assert.equal(rec.value?.revision, 1);
+  assert.equal(rec.value?.due, c.now() + 24 * 60 * 60_000);
+  // Restarted on the same revision: waits for its day.
+  c.advance(60_000);
+  await pass(new JobRunner(kv, { owner: "v1b", now: c.now }).register(kind(1, "v1b")));
+  assert.deepEqual(runs, ["old", "v1"]);
+  // Upgraded: runs at the first pass, on one instance of two, and then waits again.
+  c.advance(60_000);
+  const a = new JobRunner(kv, { owner: "v2a", now: c.now }).register(kind(2, "v2a"));
+  const b = new JobRunner(kv, { owner: "v2b", now: c.now }).register(kind(2, "v2b"));
+  await Promise.all([a.pass(), b.pass()]);
+  await Promise.all([a.waitIdle(), b.waitIdle()]);
+  await Promise.all([a.pass(), b.pass()]);
+  await Promise.all([a.waitIdle(), b.waitIdle()]);
+  assert.equal(runs.length, 3, runs.join());
+  assert.match(runs[2], /^v2/);
+  assert.equal(
+    (await kv.get<{ revision?: number }>(keys.job("migrate", PERIODIC_ID))).value?.revision,
+    2,
+  );
+  await Promise.all([a.shutdown(), b.shutdown()]);
+});
+
+Deno.test("JobRunner: a periodic kind's record of another revision is left alone while a run holds it", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const c = clock();
+  const gated = gatedKind("migrate");
+  const v1 = new JobRunner(kv, { owner: "v1", now: c.now })
+    .register({ ...gated.kind, every: 60_000, revision: 1 });
+  await v1.pass();
+  assert.equal(gated.runs.length, 1, "v1 runs");
+  // An upgraded instance's pass while v1's run is still going: it neither rewrites the
+  // record (which would fence v1 out mid-run) nor runs it twice.
+  const v2 = new JobRunner(kv, { owner: "v2", now: c.now })
+    .register({ ...gated.kind, every: 60_000, revision: 2 });
+  await v2.pass();
+  assert.equal(gated.runs.length, 1);
+  assert.equal(gated.runs[0].signal.aborted, false, "v1 keeps its lease");
+  gated.open();
+  await v1.waitIdle();
+  // v1 rescheduled it under revision 1; v2's next pass makes it due and runs it.
+  await v2.pass();
+  assert.equal(gated.runs.length, 2);
+  assert.equal(gated.runs[1].owner, "v2");
+  gated.open();
+  await v2.waitIdle();
+  await Promise.all([v1.shutdown(), v2.shutdown()]);
+});
+
 Deno.test("JobRunner: a job created again right as its previous run ends it is adopted once that run settles", async () => {
   using kv = await Deno.openKv(":memory:");
   const runner = new JobRunner(kv, { owner: "a" });

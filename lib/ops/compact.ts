@@ -15,8 +15,9 @@
  * (`["meta", "shape"]`) walks only the steps after it: raising {@link SHAPE_VERSION} with a
  * new step makes the finished job walk again, from that step.
  *
- * It runs as a periodic job of the runner (lib/jobs/runner.ts), so it starts at the first
- * resume pass after an upgrade — no scan at start: a finished store says so in one key,
+ * It runs as a periodic job of the runner (lib/jobs/runner.ts) whose revision is
+ * {@link SHAPE_VERSION}, so it starts at the first resume pass after an upgrade — a store
+ * whose job finished under an older shape has it due at once — with no scan at start: a finished store says so in one key,
  * `["meta", "shape"]`, which the job reads first (one read a day once done). Each batch
  * rewrites up to {@link COMPACT_BATCH} entries, each under a check of the version it read
  * (a person marking one read meanwhile wins, and the batch is read again), and commits
@@ -307,6 +308,8 @@ export function compactJobKind(now: () => number = Date.now): JobKind {
   return {
     kind: COMPACT_JOB,
     every: COMPACT_RECHECK_MS,
+    // A new step (a raised SHAPE_VERSION) starts at the first pass after the upgrade.
+    revision: SHAPE_VERSION,
     run: async (ctx) => {
       await compactStore(ctx.kv, { fence: ctx.fence, signal: ctx.signal, now });
     },

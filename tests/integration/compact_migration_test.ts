@@ -267,7 +267,7 @@ Deno.test("a restored backup of a previous-shape store is migrated again, even o
   }
 });
 
-Deno.test("a store the first migration finished (shape 2) walks only the steps after it (newest-feed, activity and vote rows), through the job runner; fsck is clean", async () => {
+Deno.test("a store the first migration finished (shape 2) walks only the steps after it (newest-feed, activity and vote rows), through the job runner at its first pass after the upgrade; fsck is clean", async () => {
   const c = await community();
   const { kv } = c.t;
   try {
@@ -290,10 +290,20 @@ Deno.test("a store the first migration finished (shape 2) walks only the steps a
     const before = await served(c);
     assert.equal(legacyFound(await check(kv)), rows);
 
-    await kv.delete(keys.job(COMPACT_JOB, "main"));
+    // The job's record as the code before revisions left it after its run: next due in a
+    // day. The upgraded code's first pass runs it anyway, its revision being newer.
+    await kv.set(keys.job(COMPACT_JOB, "main"), {
+      owner: "previous-release",
+      claims: 0,
+      due: Date.now() + 24 * 60 * 60_000,
+      released: true,
+    });
     await jobRunner(kv).tryPass();
     await waitForJobs(10_000, COMPACT_JOB);
     assert.equal((await kv.get(keys.storeShape())).value, SHAPE_VERSION);
+    const rec = await kv.get<{ due: number; revision: number }>(keys.job(COMPACT_JOB, "main"));
+    assert.equal(rec.value?.revision, SHAPE_VERSION);
+    assert.ok(rec.value!.due > Date.now() + 23 * 60 * 60_000, "then waits a day again");
     const progress = (await kv.get<{ rewritten: number }>(keys.backfill(COMPACT_PROGRESS))).value!;
     assert.equal(progress.rewritten, rows, "only the rows of shapes 3–5 were rewritten");
     assert.deepEqual((await storedShapes(kv)).legacy, 0);
