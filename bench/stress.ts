@@ -3,7 +3,9 @@
  * questions, answers and votes at once — the scale-out shape of docs/decisions.md#storage under
  * contention. Reports requests, responses ≥500 (must be 0) and p50/p99 per kind, then
  * checks every write was counted exactly (questions total = 201s, each question's
- * `messageCount` = answers created, each question's up-votes = the likes' net effect).
+ * `answerCount` = answers created, each question's up-votes = the likes' net effect). The
+ * count compared is `answerCount` (top-level answers by people and their agents):
+ * `messageCount` also counts the local AI expert panel's answers, which arrive on their own.
  *
  * The same run measures a baseline: the base commit (default e94b280, "today's code")
  * checked out as a git worktree in a temporary folder, built, stressed identically over its
@@ -251,8 +253,8 @@ export async function stressOnce(root: string, label: string): Promise<StressRes
             return;
           }
           const q = await res.json();
-          if (q.messageCount !== answers.get(id)) {
-            mismatches.push(`${id}: messageCount ${q.messageCount} ≠ ${answers.get(id)} answers`);
+          if (q.answerCount !== answers.get(id)) {
+            mismatches.push(`${id}: answerCount ${q.answerCount} ≠ ${answers.get(id)} answers`);
           }
           if (q.upvotes !== netUp.get(id)) {
             mismatches.push(`${id}: upvotes ${q.upvotes} ≠ ${netUp.get(id)} accepted`);
