@@ -41,7 +41,8 @@ export function typedBefore(id: string, serverValue = ""): string {
  * so what hydration leaves unpatched (a button's `disabled`, an `aria-invalid`) is right —
  * and a layout effect then moves the state to the typed text before the page paints. A
  * textarea that hydration reset gets its text and caret back at once, so the person's next
- * keystroke lands where it would have.
+ * keystroke lands where it would have. A field the island draws later (not in the server's
+ * HTML) simply starts from `serverValue`.
  *
  * @example
  * ```ts
@@ -72,6 +73,7 @@ export function useTypedBefore(
     };
   });
   const [value, setValue] = useState(serverValue);
+  // Once, right after hydration: layout effects run before the browser paints or handles input.
   useLayoutEffect(() => {
     if (!typed) return;
     const field = textField(id);

@@ -2,11 +2,11 @@
  * A person who starts typing into a form before the page's scripts have run keeps what
  * they typed. Each page's island scripts are held back (they answer only after the
  * typing), then the islands hydrate, and each form acts on the text typed before: the
- * answer box posts it; on /ask the details stay and the idea keyword is sent; on /debate
- * the topic stays and a typed trait is added; a roundtable starts on the typed topic and
- * background, and the host's typed interjection is sent; on /profile the typed name and
- * bio are saved, a key is created under the typed name, and the typed confirmation name
- * opens the delete step.
+ * answer box posts it, with what is typed next where the caret was left; on /ask the
+ * details stay and the idea keyword is sent; on /debate the topic stays and a typed trait
+ * is added; a roundtable starts on the typed topic and background, and the host's typed
+ * interjection is sent; on /profile the typed name and bio are saved, a key is created
+ * under the typed name, and the typed confirmation name opens the delete step.
  */
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
@@ -91,11 +91,16 @@ browserTest(
         const { page, hydrate } = await heldPage(browser, srv.url, cookie, `/questions/${q.id}`);
         const box = page.getByLabel("Your answer");
         await box.fill("Typed while the scripts were still on their way.");
+        // The caret is moved back after "Typed"; the next keystrokes land there.
+        await box.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(5, 5));
         await hydrate();
         assert.equal(await box.inputValue(), "Typed while the scripts were still on their way.");
+        await page.keyboard.type(" early");
+        const answer = "Typed early while the scripts were still on their way.";
+        assert.equal(await box.inputValue(), answer);
         await page.getByRole("button", { name: "Post answer" }).click();
         await page.waitForURL(/posted=/);
-        await page.getByText("Typed while the scripts were still on their way.").first().waitFor();
+        await page.getByText(answer).first().waitFor();
         await page.context().close();
       }
 
