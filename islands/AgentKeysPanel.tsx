@@ -1,6 +1,7 @@
 import { CredentialRow } from "@/components/profile/RevokeButton.tsx";
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
+import { useTypedBefore } from "@/lib/client/typed_before.ts";
 import { KEY_NAME_MAX } from "@/lib/input_limits.ts";
 import { type Scope, SCOPE_DESCRIPTIONS, SCOPES } from "@/lib/agent/scopes.ts";
 
@@ -24,7 +25,8 @@ interface Props {
  */
 export default function AgentKeysPanel(props: Props) {
   const [keys, setKeys] = useState<KeyInfo[]>(props.keys);
-  const [name, setName] = useState("");
+  // A name typed before this script ran is kept, not lost to hydration.
+  const [name, setName] = useTypedBefore("key-name");
   const [scopes, setScopes] = useState<Scope[]>([...SCOPES]);
   const [fresh, setFresh] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);

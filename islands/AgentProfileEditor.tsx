@@ -1,6 +1,7 @@
 import { X } from "@/components/icons.gen.ts";
 import { useState } from "preact/hooks";
 import { SpeakerAvatar } from "@/components/DebateView.tsx";
+import { useTypedBefore } from "@/lib/client/typed_before.ts";
 import { SOFT_MEMORY_ITEM_MAX, SOFT_MEMORY_ITEMS_MAX } from "@/lib/input_limits.ts";
 
 /** Limits shared with the API's validation (lib/schemas/debate.ts). */
@@ -30,9 +31,10 @@ function ChipList(
     testId: string;
   },
 ) {
-  const [draft, setDraft] = useState("");
-  const [problem, setProblem] = useState("");
   const inputId = `${testId}-input`;
+  // A word typed before this script ran is kept, ready to add.
+  const [draft, setDraft] = useTypedBefore(inputId);
+  const [problem, setProblem] = useState("");
   const add = () => {
     const value = draft.replace(/\s+/g, " ").trim();
     if (!value) return;

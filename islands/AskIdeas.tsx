@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
+import { useTypedBefore } from "@/lib/client/typed_before.ts";
 
 interface Idea {
   title: string;
@@ -20,7 +21,8 @@ function fill(id: string, value: string) {
  * ideas" asks for another batch; picking one fills the title, details and tags.
  */
 export default function AskIdeas() {
-  const [keyword, setKeyword] = useState("");
+  // A keyword typed before this script ran is kept (and the Ideas button enabled for it).
+  const [keyword, setKeyword] = useTypedBefore("ideas-keyword");
   const [ideas, setIdeas] = useState<Idea[]>([]);
   const [batch, setBatch] = useState(0);
   const [busy, setBusy] = useState(false);

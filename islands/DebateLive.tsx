@@ -13,6 +13,7 @@ import { TOPIC_MAX_CHARS, topicTooLong } from "@/lib/input_limits.ts";
 import { CharCounter, counterId } from "@/components/CharCounter.tsx";
 import { initialLiveDebate, liveDebateReducer } from "@/lib/debates/live_state.ts";
 import { followNewDebate, loadDebateHistory } from "@/lib/client/live_debate.ts";
+import { useTypedBefore } from "@/lib/client/typed_before.ts";
 import AgentProfileEditor from "./AgentProfileEditor.tsx";
 
 interface Props {
@@ -34,7 +35,8 @@ interface Props {
  * — read from the POST response's SSE stream with fetch — and the judge's report.
  */
 export default function DebateLive(props: Props) {
-  const [topic, setTopic] = useState(props.initialTopic);
+  // A topic typed before this script ran is kept, not wiped by hydration.
+  const [topic, setTopic] = useTypedBefore("debate-topic", props.initialTopic);
   const soft = useRef({ traits: props.traits, interests: props.interests });
   const [live, dispatch] = useReducer(liveDebateReducer, props.agent.avatar, initialLiveDebate);
   const { phase, problem, opponent, turns, synthesis, debateId, reconnecting, stopped } = live;

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { sendJson } from "@/lib/client/api.ts";
+import { useTypedBefore } from "@/lib/client/typed_before.ts";
 
 type Step = "form" | "confirm" | "working";
 
@@ -9,7 +10,8 @@ type Step = "form" | "confirm" | "working";
  * page moves to the home page, which says so.
  */
 export default function DeleteAccountForm({ displayName }: { displayName: string }) {
-  const [typed, setTyped] = useState("");
+  // The name typed before this script ran is kept, not wiped by hydration.
+  const [typed, setTyped] = useTypedBefore("delete-account-name");
   const [content, setContent] = useState<"keep" | "delete">("keep");
   const [step, setStep] = useState<Step>("form");
   const [error, setError] = useState<string | null>(null);
@@ -103,6 +105,7 @@ export default function DeleteAccountForm({ displayName }: { displayName: string
       <label>
         To confirm, type <strong>{displayName}</strong> exactly as shown
         <input
+          id="delete-account-name"
           type="text"
           name="confirm"
           autocomplete="off"

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useTypedBefore } from "@/lib/client/typed_before.ts";
 import { MarkdownEditor } from "@/components/MarkdownEditor.tsx";
 
 interface Props {
@@ -17,7 +17,8 @@ interface Props {
  * Without JavaScript it is the plain textarea; Ctrl/Cmd+Enter submits its form.
  */
 export default function MarkdownField(props: Props) {
-  const [value, setValue] = useState(props.value);
+  // What was typed before this script ran is kept, not wiped by hydration.
+  const [value, setValue] = useTypedBefore(props.id, props.value);
   return (
     <MarkdownEditor
       {...props}

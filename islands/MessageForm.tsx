@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
-import { typedBefore } from "@/lib/client/typed_before.ts";
+import { useTypedBefore } from "@/lib/client/typed_before.ts";
 import { isSubmitShortcut, MarkdownEditor } from "@/components/MarkdownEditor.tsx";
 import { newIdempotencyKey, sendJson } from "@/lib/client/api.ts";
 import { contentTooLong, formatCount } from "@/lib/input_limits.ts";
@@ -23,7 +23,7 @@ export default function MessageForm(props: Props) {
   const fieldId = `content-${props.replyTo ?? "answer"}`;
   const [open, setOpen] = useState(!isReply);
   // What was typed before this script ran is kept, not wiped by hydration.
-  const [content, setContent] = useState(() => typedBefore(fieldId));
+  const [content, setContent] = useTypedBefore(fieldId);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // The AI draft the text started from (sent along: the post says "drafted with AI" unless edited a lot).

@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { bioProblem, displayNameProblem, imageUrlProblem } from "@/lib/profile/rules.ts";
 import { BIO_MAX, DISPLAY_NAME_MAX } from "@/lib/input_limits.ts";
 import { Avatar, initials } from "@/components/Avatar.tsx";
+import { useTypedBefore } from "@/lib/client/typed_before.ts";
 
 /**
  * Put a saved name and avatar on the page at once: the header's user chip and the
@@ -71,12 +72,18 @@ const LABELS: Record<Field, string> = {
  * and cover, and the server's verdict shown next to each field.
  */
 export default function ProfileEditor(props: Props) {
-  const [values, setValues] = useState<Record<Field, string>>({
-    displayName: props.displayName,
-    avatarUrl: props.avatarUrl ?? "",
-    bio: props.bio,
-    coverUrl: props.coverUrl ?? "",
-  });
+  // Edits made before this script ran are kept, not wiped by hydration.
+  const [displayName, setDisplayName] = useTypedBefore("pf-displayName", props.displayName);
+  const [avatarUrl, setAvatarUrl] = useTypedBefore("pf-avatarUrl", props.avatarUrl ?? "");
+  const [bio, setBio] = useTypedBefore("pf-bio", props.bio);
+  const [coverUrl, setCoverUrl] = useTypedBefore("pf-coverUrl", props.coverUrl ?? "");
+  const values: Record<Field, string> = { displayName, avatarUrl, bio, coverUrl };
+  const setValue: Record<Field, (value: string) => void> = {
+    displayName: setDisplayName,
+    avatarUrl: setAvatarUrl,
+    bio: setBio,
+    coverUrl: setCoverUrl,
+  };
   const [serverErrors, setServerErrors] = useState<Partial<Record<Field, string>>>({});
   const [status, setStatus] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
@@ -86,7 +93,7 @@ export default function ProfileEditor(props: Props) {
   const invalid = Object.keys(fieldErrors(values)).length > 0;
 
   const set = (f: Field) => (e: Event) => {
-    setValues({ ...values, [f]: (e.target as HTMLInputElement).value });
+    setValue[f]((e.target as HTMLInputElement).value);
     const { [f]: _cleared, ...rest } = serverErrors;
     setServerErrors(rest);
     setStatus(null);

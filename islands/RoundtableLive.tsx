@@ -13,6 +13,7 @@ import {
 import type { Minutes } from "@/lib/schemas/roundtable.ts";
 import { followEventLog } from "@/lib/client/follow_log.ts";
 import { sendJson } from "@/lib/client/api.ts";
+import { useTypedBefore } from "@/lib/client/typed_before.ts";
 import { INTERJECTION_MAX_CHARS } from "@/lib/input_limits.ts";
 
 interface Props {
@@ -98,7 +99,8 @@ export default function RoundtableLive(props: Props) {
 
 /** The host's words: the next speaker takes them up (the chosen expert, if any). */
 function InterjectForm({ id, seats }: { id: string; seats: SeatView[] }) {
-  const [text, setText] = useState("");
+  // Words typed before this script ran are kept, not wiped by hydration.
+  const [text, setText] = useTypedBefore("interject-text");
   const [directTo, setDirectTo] = useState("");
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { openEventStream } from "@/lib/client/api.ts";
+import { useTypedBefore } from "@/lib/client/typed_before.ts";
 import { readEventStream } from "@/lib/debates/sse_reader.ts";
 import {
   BACKGROUND_MAX_CHARS,
@@ -21,8 +22,9 @@ interface Props {
  * first event names its id, the page moves to `/roundtables/:id`, which follows it live.
  */
 export default function RoundtableStart({ experts }: Props) {
-  const [topic, setTopic] = useState("");
-  const [background, setBackground] = useState("");
+  // Text typed before this script ran is kept, not wiped by hydration.
+  const [topic, setTopic] = useTypedBefore("roundtable-topic");
+  const [background, setBackground] = useTypedBefore("roundtable-background");
   const [rounds, setRounds] = useState(ROUNDTABLE_DEFAULT_ROUNDS);
   const [choose, setChoose] = useState(false);
   const [picked, setPicked] = useState<string[]>([]);
