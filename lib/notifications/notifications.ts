@@ -47,6 +47,7 @@ import {
   countUnreadInOp,
   isUnread,
   markAllReadOp,
+  takeUnreadInOp,
   touchUnreadInOp,
   unreadCount,
   unreadMarkKey as markKey,
@@ -494,7 +495,7 @@ export async function markRead(
       // Nothing filed under its day: it was taken off the count already (it expired on
       // another instance's clock), or is older than the ledger (recounted by the
       // compaction migration). Either way the count stays, but a recount must notice.
-      if (counterValue(day.value) > 0) countUnreadInOp(op, userId, n.createdAt, -1);
+      if (counterValue(day.value) > 0) takeUnreadInOp(op, userId, day, 1);
       else touchUnreadInOp(op, userId);
       return { op, result: null };
     });
@@ -534,13 +535,13 @@ export async function trimNotifications(
   const flush = async () => {
     const entries = batch;
     batch = [];
-    // Unread ones by the ledger day they are filed under: [how many, a creation time].
-    const unread = new Map<number, [number, number]>();
+    // Unread ones by the ledger day they are filed under.
+    const unread = new Map<number, number>();
     for (const e of entries) {
       const n = notificationOf(e.key[2] as string, e.value);
       if (!n || !isUnread(n, mark.value)) continue;
       const day = dueDayOf(n.createdAt);
-      unread.set(day, [(unread.get(day)?.[0] ?? 0) + 1, n.createdAt]);
+      unread.set(day, (unread.get(day) ?? 0) + 1);
     }
     const days = [...unread.keys()];
     const filed = await getAll<Deno.KvU64>(
@@ -552,9 +553,8 @@ export async function trimNotifications(
       for (const e of entries) op.check(e).delete(e.key);
       let taken = 0;
       days.forEach((day, i) => {
-        const [count, createdAt] = unread.get(day)!;
-        const take = Math.min(count, Math.max(0, counterValue(filed[i].value)));
-        if (take) countUnreadInOp(op, userId, createdAt, -take);
+        const take = Math.min(unread.get(day)!, Math.max(0, counterValue(filed[i].value)));
+        if (take) takeUnreadInOp(op, userId, filed[i], take);
         taken += take;
       });
       if (days.length && !taken) touchUnreadInOp(op, userId);

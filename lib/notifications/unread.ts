@@ -91,6 +91,31 @@ export function countUnreadInOp(
 }
 
 /**
+ * Take `take` unread notifications off `userId`'s count inside `op`, from the ledger day
+ * `filed` (read by the caller, whose op checks it): the counter and that day together; the
+ * day's key is deleted when nothing is left under it.
+ *
+ * @example
+ * ```ts
+ * import { keys } from "../kv/keys.ts";
+ * declare const kv: Deno.Kv;
+ * const filed = await kv.get<Deno.KvU64>(keys.notificationUnreadDue("u_1", 20_090));
+ * takeUnreadInOp(kv.atomic().check(filed), "u_1", filed, 1);
+ * ```
+ */
+export function takeUnreadInOp(
+  op: Deno.AtomicOperation,
+  userId: string,
+  filed: Deno.KvEntryMaybe<Deno.KvU64>,
+  take: number,
+): Deno.AtomicOperation {
+  addToCounter(op, keys.notificationUnread(userId), -take);
+  return counterValue(filed.value) <= take
+    ? op.delete(filed.key)
+    : addToCounter(op, filed.key, -take);
+}
+
+/**
  * Move nothing, but give the counter a new version: an op that changes what is unread
  * without changing the count (a notification marked read that the ledger no longer
  * holds) still fails a concurrent recount's check of the counter.
