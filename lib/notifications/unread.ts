@@ -21,8 +21,11 @@
  * notification without a trace, so after it ran nothing in the history says it had been
  * unread; and a person's history may hold hundreds, too many to count on every page view.
  * The ledger is written where the count is, without reading (a `sum` never conflicts, so
- * the answer fan-out writes it 100 recipients at a time as before), and holds at most one
- * key per day of the last 90. Why this is right with several instances on one KV: nothing
+ * the answer fan-out writes it 100 recipients at a time as before), and holds one key per
+ * day that brought unread notifications: at most 90 once a read took the begun ones off (a
+ * person who never comes back keeps one small key per such day, as they keep their
+ * counter). A read writes only when a day has begun since the last one, so at most once a
+ * day per person. Why this is right with several instances on one KV: nothing
  * lives in memory, and every change of the ledger moves the counter in the same op, so an
  * op that checks the counter's version (mark all read, {@link recountUnread}) sees any
  * ledger change; marking one read checks the ledger key it takes 1 from, so it never takes
@@ -171,8 +174,8 @@ export async function unreadCount(kv: Deno.Kv, userId: string, now: number): Pro
       addToCounter(op, keys.notificationUnread(userId), -expired);
     });
     // Taken off: done, unless more days have begun than one op takes. Lost to another
-    // writer (a reader taking the same days, one marked read): read again — but not for
-    // ever, the count answered is right either way, only not yet written.
+    // writer (a reader taking the same days, one marked read): read again — a few times,
+    // then answer what was read (the next read takes the days off).
     if ((res.ok && begun.length < EXPIRED_PER_OP) || round >= MAX_ROUNDS) return count;
   }
 }
