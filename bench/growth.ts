@@ -266,7 +266,7 @@ async function bigAudience(dir: string): Promise<void> {
     // One answer to the followed question, alone: request, then every follower notified.
     const first = await post(followed);
     const firstDone = await notifiedAfter(first.id, first.at);
-    const counts = await Promise.all(followers.map((f) => unreadCount(kv, f)));
+    const counts = await Promise.all(followers.map((f) => unreadCount(kv, f, Date.now())));
     const reached = counts.filter((n) => n > 0).length;
 
     // A burst: answers to both questions interleaved while the fan-outs run.

@@ -29,7 +29,8 @@ export const handler = define.handlers<Data>({
     const parsed = NotificationsQuery.safeParse(queryObject(ctx.url));
     const cursor = parsed.success ? parsed.data.cursor ?? null : null;
     const { kv, now } = ctx.state.services;
-    return page({ page: await listNotifications(kv, user.id, cursor), now: now() });
+    const at = now();
+    return page({ page: await listNotifications(kv, user.id, cursor, at), now: at });
   },
   /** The page's forms: mark one (`id`) or all read, then back (works without script). */
   async POST(ctx) {

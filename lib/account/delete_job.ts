@@ -174,6 +174,7 @@ async function eraseRest(kv: Deno.Kv, userId: string): Promise<void> {
       ["avatar_answered", userId],
       ["participation_drafts", userId],
       ["notification_daily", userId],
+      keys.notificationUnreadDuePrefix(userId),
       ["idempotency", userId],
       keys.sessionsByUserPrefix(userId),
       keys.authoredPrefix(userId),

@@ -390,8 +390,13 @@ export const MCP_TOOLS: readonly ToolDef[] = [
     input: ListNotificationsInput,
     output: NotificationsResult,
     readOnly: true,
-    async run({ kv, userId }, args) {
-      const { links: _links, ...page } = await listNotifications(kv, userId, args.cursor ?? null);
+    async run({ kv, now, userId }, args) {
+      const { links: _links, ...page } = await listNotifications(
+        kv,
+        userId,
+        args.cursor ?? null,
+        now(),
+      );
       return {
         ...page,
         notifications: page.notifications.map((n) =>

@@ -499,7 +499,7 @@ Deno.test("castVote(): likes' follow-up work — the peak, the badge, the notifi
   const [best] = await readCounters(kv, [keys.userStat(author.id, "best_question_upvotes")]);
   assert.equal(best, 50);
   assert.notEqual((await kv.get(keys.badge(author.id, "popular-question"))).versionstamp, null);
-  const { notifications: items, links } = await listNotifications(kv, author.id, null);
+  const { notifications: items, links } = await listNotifications(kv, author.id, null, Date.now());
   const upvotes = items.filter((n) => n.type === "upvotes");
   const onQuestion = upvotes.find((n) => n.messageId === null);
   const onReply = upvotes.find((n) => n.messageId === reply.message.id);

@@ -148,7 +148,9 @@
  * | --- | --- | --- |
  * | `["follows", questionId, userId]` | `{at}` | in the op of the question (asker) and of each message (its author); toggled by `POST /api/questions/:id/follow`; listed for the answer fan-out |
  * | `["notifications", userId, id]` | `NotificationRef` `{t, q, m?, a?, by?, n?, u?, r?}`: a reference (kind, question, message, answer, actor id, count, last change, read), rendered from the records when read (lib/notifications/stored.ts); older stores hold `LegacyNotification` copies until the compaction migration | id sorts by time (newest last); written with its cause (lib/notifications/); `expireIn` 90 days; the newest 200 are kept per person |
- * | `["notification_unread", userId]` | `Deno.KvU64` | `sum` +1 per new unread, −1 per one read: the unread count, and the key the stream `kv.watch`es |
+ * | `["notification_unread", userId]` | `Deno.KvU64` | `sum` +1 per new unread, −1 per one read, trimmed or expired: the unread count, and the key the stream `kv.watch`es (lib/notifications/unread.ts) |
+ * | `["notification_unread", userId, "mark"]` | number | "mark all read": notifications last changed at or before it are read |
+ * | `["notification_unread_due", userId, dueDay]` | `Deno.KvU64` | moved in the same op as the counter, by the same amount: how much of the count expires when UTC day `dueDay` begins; a read takes begun days off the counter and deletes them (lib/notifications/unread.ts) |
  * | `["notification_daily", userId, targetType, targetId, day]` | notification id | the `upvotes` entry of a post for a UTC day; `expireIn` 2 days |
  * | `["question_version", questionId]` | `Deno.KvU64` | `sum` +1 in the op of every answer, vote, edit, delete, accept and moderation of the thread: the key `GET /api/questions/:id/events` watches |
  * | `["flags", targetType, targetId, userId]` | `FlagRecord` `{reason, note, createdAt}` | one per user and target, checked absent (lib/moderation/flags.ts) |
@@ -540,6 +542,12 @@ export const keys = {
   notificationsPrefix: (userId: string): Deno.KvKey => ["notifications", userId],
   notification: (userId: string, id: string): Deno.KvKey => ["notifications", userId, id],
   notificationUnread: (userId: string): Deno.KvKey => ["notification_unread", userId],
+  notificationUnreadDuePrefix: (userId: string): Deno.KvKey => ["notification_unread_due", userId],
+  notificationUnreadDue: (userId: string, dueDay: number): Deno.KvKey => [
+    "notification_unread_due",
+    userId,
+    dueDay,
+  ],
   notificationDaily: (
     userId: string,
     targetType: string,

@@ -24,7 +24,10 @@ import { type NewNotification, notifyInOp } from "./notifications.ts";
 
 /** The job kind's name (the job id is the answer's message id). */
 export const FANOUT_JOB = "fanout";
-/** Recipients per commit (2 mutations each, far below KV's limit). */
+/**
+ * Recipients per commit (3 mutations each: the notification, the unread counter and its
+ * expiry day; far below KV's limit).
+ */
 export const FANOUT_BATCH = 100;
 
 /** Shortest and longest rest after a batch (ms): as long as the batch took, within these. */

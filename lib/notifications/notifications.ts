@@ -14,11 +14,15 @@
  *   follower (lib/notifications/fanout.ts); `upvotes` is merged into the day's entry after
  *   the vote's commit.
  * - Unread: the counter `["notification_unread", userId]` (`sum` ±1; mark-all sets 0 and a
- *   watermark), never a scan. The live stream watches that key.
+ *   watermark), never a scan. The live stream watches that key. Each change of it is also
+ *   filed under the day the notifications expire, so expired unread ones leave the count
+ *   when it is next read (./unread.ts).
+ * - Expired (lib/notifications/stored.ts `isExpired`): not listed, not counted, even while
+ *   KV has not removed them yet.
  *
  * @module
  */
-import { addToCounter, commit, counterValue, getAll, updateAtomically } from "../kv/atomic.ts";
+import { commit, counterValue, getAll, updateAtomically } from "../kv/atomic.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { maySee, type PostMarks } from "../community/visibility.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
@@ -28,7 +32,10 @@ import { DELETED_USER } from "../account/deleted_user.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
 import type { MessageRecord } from "../community/messages/model.ts";
 import {
+  createdAtOf,
+  dueDayOf,
   expireInOf,
+  isExpired,
   type Notification,
   NOTIFICATION_TTL_MS,
   notificationOf,
@@ -36,8 +43,18 @@ import {
   type NotificationType,
   refOf,
 } from "./stored.ts";
+import {
+  countUnreadInOp,
+  isUnread,
+  markAllReadOp,
+  takeUnreadInOp,
+  touchUnreadInOp,
+  unreadCount,
+  unreadMarkKey as markKey,
+} from "./unread.ts";
 
 export type { Notification, NotificationType } from "./stored.ts";
+export { unreadCount } from "./unread.ts";
 
 /** Who a notification is from, as served. */
 export type NotificationActor = { id: string; name: string; avatarUrl: string | null } | null;
@@ -144,7 +161,7 @@ export function notifyInOp(
   op.set(keys.notification(recipientId, record.id), refOf(record), {
     expireIn: NOTIFICATION_TTL_MS,
   });
-  addToCounter(op, keys.notificationUnread(recipientId), 1);
+  countUnreadInOp(op, recipientId, now, 1);
   return record;
 }
 
@@ -229,12 +246,14 @@ export async function notifyUpvote(
   await updateAtomically(async () => {
     const [daily, mark] = await kv.getMany<[string, number]>([
       dailyKey,
-      keys.notificationUnread(input.recipientId).concat("mark"),
+      markKey(input.recipientId),
     ]);
     const existing = daily.value
       ? await kv.get(keys.notification(input.recipientId, daily.value))
       : null;
-    const cur = existing?.value ? notificationOf(daily.value!, existing.value) : null;
+    const stored = existing?.value ? notificationOf(daily.value!, existing.value) : null;
+    // An expired entry is gone, whatever KV still holds: a new one instead.
+    const cur = stored && !isExpired(stored.createdAt, now) ? stored : null;
     const op = kv.atomic().check(daily);
     if (existing && cur) {
       op.check(existing, mark);
@@ -248,7 +267,7 @@ export async function notifyUpvote(
       op.set(keys.notification(input.recipientId, cur.id), refOf(next), {
         expireIn: expireInOf(cur, now),
       });
-      if (!wasUnread) addToCounter(op, keys.notificationUnread(input.recipientId), 1);
+      if (!wasUnread) countUnreadInOp(op, input.recipientId, cur.createdAt, 1);
       return { op, result: null };
     }
     const rec = notifyInOp(op, input.recipientId, {
@@ -262,10 +281,6 @@ export async function notifyUpvote(
     if (rec) op.set(dailyKey, rec.id, { expireIn: 2 * DAY });
     return { op, result: null };
   });
-}
-
-function isUnread(n: Notification, mark: number | null): boolean {
-  return !n.read && n.updatedAt > (mark ?? 0);
 }
 
 /** What a notification's view is rendered from: the records it points to. */
@@ -359,24 +374,6 @@ async function deletedActors(kv: Deno.Kv, list: Notification[]): Promise<Set<str
   return new Set(ids.filter((_, i) => tombs[i].value !== null));
 }
 
-/** The "mark all read" watermark: notifications last changed at or before it are read. */
-function markKey(userId: string): Deno.KvKey {
-  return keys.notificationUnread(userId).concat("mark");
-}
-
-/**
- * The user's unread count (the counter; never a scan).
- *
- * @example
- * ```ts
- * declare const kv: Deno.Kv;
- * const n = await unreadCount(kv, "u_1");
- * ```
- */
-export async function unreadCount(kv: Deno.Kv, userId: string): Promise<number> {
-  return Math.max(0, counterValue((await kv.get(keys.notificationUnread(userId))).value));
-}
-
 /** One page of notifications with the link target of each (for the page). */
 export interface NotificationsPage {
   notifications: NotificationView[];
@@ -397,22 +394,24 @@ export function notificationHref(
 }
 
 /**
- * A page of the user's notifications, newest first ({@link NOTIFICATIONS_PAGE} a page);
- * `cursor` is the previous page's `nextCursor` (an unknown one starts over).
+ * A page of the user's notifications at `now`, newest first ({@link NOTIFICATIONS_PAGE} a
+ * page; expired ones are gone even while KV still holds them); `cursor` is the previous
+ * page's `nextCursor` (an unknown one starts over).
  *
  * @example
  * ```ts
  * declare const kv: Deno.Kv;
- * const page = await listNotifications(kv, "u_1", null);
+ * const page = await listNotifications(kv, "u_1", null, Date.now());
  * ```
  */
 export async function listNotifications(
   kv: Deno.Kv,
   userId: string,
   cursor: string | null,
+  now = Date.now(),
 ): Promise<NotificationsPage> {
   const [unread, mark] = await Promise.all([
-    unreadCount(kv, userId),
+    unreadCount(kv, userId, now),
     kv.get<number>(markKey(userId)),
   ]);
   const records: Notification[] = [];
@@ -427,6 +426,8 @@ export async function listNotifications(
     })
   ) {
     const n = notificationOf(e.key[2] as string, e.value);
+    // Older ones come later (ids sort by time): expired too.
+    if (n && isExpired(n.createdAt, now)) break;
     if (n) records.push(n);
   }
   const more = records.length > NOTIFICATIONS_PAGE;
@@ -465,13 +466,9 @@ export async function markRead(
   now = Date.now(),
 ): Promise<{ unread: number }> {
   if (ids === undefined) {
-    await updateAtomically(async () => {
-      const counter = await kv.get(keys.notificationUnread(userId));
-      const op = kv.atomic().check(counter)
-        .set(keys.notificationUnread(userId), new Deno.KvU64(0n))
-        .set(markKey(userId), now);
-      return { op, result: null };
-    });
+    // Days begun are taken off first, so what is left of the ledger is at most 90 keys.
+    await unreadCount(kv, userId, now);
+    await updateAtomically(async () => ({ ...await markAllReadOp(kv, userId, now), result: 0 }));
     // Everything is read now: a good moment to keep only the newest.
     await afterCommit("notification history", () => trimNotifications(kv, userId));
     return { unread: 0 };
@@ -479,30 +476,46 @@ export async function markRead(
   for (const id of new Set(ids)) {
     if (!/^n-[0-9a-z]+$/.test(id)) continue;
     await updateAtomically(async () => {
-      const [cur, mark] = await kv.getMany<[unknown, number]>([
+      const guess = createdAtOf(id);
+      const [cur, mark, guessed] = await kv.getMany<[unknown, number, Deno.KvU64]>([
         keys.notification(userId, id),
         markKey(userId),
+        keys.notificationUnreadDue(userId, dueDayOf(Number.isFinite(guess) ? guess : 0)),
       ]);
       const n = notificationOf(id, cur.value);
       if (!n || !isUnread(n, mark.value)) return { op: null, result: null };
-      const op = kv.atomic().check(cur, mark)
+      // The ledger day it is filed under (an old-shape one may carry its own time).
+      const day = dueDayOf(n.createdAt) === dueDayOf(guess)
+        ? guessed
+        : await kv.get<Deno.KvU64>(keys.notificationUnreadDue(userId, dueDayOf(n.createdAt)));
+      const op = kv.atomic().check(cur, mark, day)
         .set(keys.notification(userId, id), refOf({ ...n, read: true }), {
           expireIn: expireInOf(n, now),
         });
-      addToCounter(op, keys.notificationUnread(userId), -1);
+      // Nothing filed under its day: it was taken off the count already (it expired on
+      // another instance's clock), or is older than the ledger (recounted by the
+      // compaction migration). Either way the count stays, but a recount must notice.
+      if (counterValue(day.value) > 0) takeUnreadInOp(op, userId, day, 1);
+      else touchUnreadInOp(op, userId);
       return { op, result: null };
     });
   }
-  return { unread: await unreadCount(kv, userId) };
+  return { unread: await unreadCount(kv, userId, now) };
 }
 
-/** Old notifications removed per commit by {@link trimNotifications}. */
-const TRIM_BATCH = 50;
+/**
+ * Old notifications removed per commit by {@link trimNotifications} (each checked, with
+ * the watermark and the ledger days they are filed under: at most 81 checks of KV's 100).
+ */
+const TRIM_BATCH = 40;
 
 /**
  * Keep only `userId`'s newest {@link NOTIFICATIONS_KEPT} notifications (./stored.ts): the
- * older are deleted, each under a check of the version read (one still unread takes its
- * count off the unread counter in the same op). Answers how many were removed.
+ * older are deleted, each under a check of the version read, and of the "mark all read"
+ * watermark the batch judged them by. The unread ones among them leave the unread count in
+ * the same op (./unread.ts: the counter and the ledger day each is filed under, as far as
+ * that day still holds them — one already taken off as expired is not taken twice).
+ * Answers how many were removed.
  *
  * @example
  * ```ts
@@ -515,21 +528,36 @@ export async function trimNotifications(
   userId: string,
   keep = NOTIFICATIONS_KEPT,
 ): Promise<number> {
-  const mark = (await kv.get<number>(markKey(userId))).value;
+  const mark = await kv.get<number>(markKey(userId));
   let removed = 0;
   let seen = 0;
   let batch: Deno.KvEntry<unknown>[] = [];
   const flush = async () => {
     const entries = batch;
     batch = [];
+    // Unread ones by the ledger day they are filed under.
+    const unread = new Map<number, number>();
+    for (const e of entries) {
+      const n = notificationOf(e.key[2] as string, e.value);
+      if (!n || !isUnread(n, mark.value)) continue;
+      const day = dueDayOf(n.createdAt);
+      unread.set(day, (unread.get(day) ?? 0) + 1);
+    }
+    const days = [...unread.keys()];
+    const filed = await getAll<Deno.KvU64>(
+      kv,
+      days.map((d) => keys.notificationUnreadDue(userId, d)),
+    );
     const res = await commit(kv, (op) => {
-      let unread = 0;
-      for (const e of entries) {
-        op.check(e).delete(e.key);
-        const n = notificationOf(e.key[2] as string, e.value);
-        if (n && isUnread(n, mark)) unread++;
-      }
-      if (unread) addToCounter(op, keys.notificationUnread(userId), -unread);
+      op.check(mark, ...filed);
+      for (const e of entries) op.check(e).delete(e.key);
+      let taken = 0;
+      days.forEach((day, i) => {
+        const take = Math.min(unread.get(day)!, Math.max(0, counterValue(filed[i].value)));
+        if (take) takeUnreadInOp(op, userId, filed[i], take);
+        taken += take;
+      });
+      if (days.length && !taken) touchUnreadInOp(op, userId);
     });
     if (res.ok) removed += entries.length;
   };

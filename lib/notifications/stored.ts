@@ -14,6 +14,10 @@
  * History is bounded: every notification expires {@link NOTIFICATION_TTL_MS} after it was
  * created (KV's `expireIn`), and at most {@link NOTIFICATIONS_KEPT} are kept per person
  * (the newest; the older are removed when the person marks all read and by the migration).
+ * Readers go by a whole-day expiry ({@link isExpired}): a notification is gone when the UTC
+ * day {@link NOTIFICATION_DAYS} days after the one it was created on begins — never later
+ * than KV's own removal, which may lag — so the list and the unread count
+ * (./unread.ts) agree on what still exists whenever KV gets round to removing it.
  *
  * @module
  */
@@ -77,6 +81,39 @@ export interface Notification {
 export const NOTIFICATION_TTL_MS = 90 * 86_400_000;
 /** The most notifications kept per person (the newest). */
 export const NOTIFICATIONS_KEPT = 200;
+
+/** Whole UTC days a notification is kept (readers' expiry: {@link isExpired}). */
+export const NOTIFICATION_DAYS = 90;
+
+/**
+ * The UTC day (days since the epoch) at whose start a notification created at `createdAt`
+ * is gone: {@link NOTIFICATION_DAYS} days after the day it was created on. Its unread
+ * count is filed under this day (./unread.ts), so a whole day's expired notifications
+ * leave the count together.
+ *
+ * @example
+ * ```ts
+ * dueDayOf(0); // 90
+ * ```
+ */
+export function dueDayOf(createdAt: number): number {
+  return Math.floor(createdAt / DAY) + NOTIFICATION_DAYS;
+}
+
+/**
+ * True when a notification created at `createdAt` no longer exists at `now`: its
+ * {@link dueDayOf} has begun. That is at most {@link NOTIFICATION_TTL_MS} after its
+ * creation, never after KV removes it (`expireIn` counts from the creation, or later).
+ *
+ * @example
+ * ```ts
+ * isExpired(0, 90 * 86_400_000 - 1); // false
+ * isExpired(0, 90 * 86_400_000); // true
+ * ```
+ */
+export function isExpired(createdAt: number, now: number): boolean {
+  return Math.floor(now / DAY) >= dueDayOf(createdAt);
+}
 
 const TYPES = new Set<string>(["answer", "reply", "accepted", "upvotes"]);
 

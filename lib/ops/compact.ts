@@ -9,7 +9,9 @@
  * (`["messages_by_author", …]`) hold the message's question id instead of an object that
  * also copied the message id of their key (shape 4; lib/community/messages/model.ts
  * `authorRowQuestionId`); vote rows (`["votes", …]`) hold one signed time instead of
- * `{voteType, createdAt}` (shape 5; lib/community/vote_rows.ts).
+ * `{voteType, createdAt}` (shape 5; lib/community/vote_rows.ts); each person's unread counter
+ * is recounted from their notifications together with its expiry ledger, which stores
+ * before shape 6 lack (lib/notifications/unread.ts `recountUnread`).
  *
  * Each step names the shape version that introduced it. A store at an older version
  * (`["meta", "shape"]`) walks only the steps after it: raising {@link SHAPE_VERSION} with a
@@ -39,13 +41,14 @@ import {
   refOf,
 } from "../notifications/stored.ts";
 import { trimNotifications } from "../notifications/notifications.ts";
+import { recountUnread } from "../notifications/unread.ts";
 import { isCompactUserVote, voteTypeOfRow } from "../community/user_vote_rows.ts";
 import { seqRowId } from "../community/questions/model.ts";
 import { authorRowQuestionId } from "../community/messages/model.ts";
 import { isCompactVote, storedVote, voteOf } from "../community/vote_rows.ts";
 
 /** The record shapes this code writes; `["meta", "shape"]` holds the store's. */
-export const SHAPE_VERSION = 5;
+export const SHAPE_VERSION = 6;
 /** The job kind's name (a periodic job: one record, id "main"). */
 export const COMPACT_JOB = "compact";
 /** Its progress record's name (`["backfills", name]`). */
@@ -84,9 +87,14 @@ interface Step {
   /** The entry's rewrite, or null when it already has the current shape (or no known one). */
   rewrite(entry: Deno.KvEntry<unknown>, now: number): Rewrite | null;
   /** After a batch: the owners whose entries the walk has left behind (e.g. to trim). */
-  leftBehind?(kv: Deno.Kv, owners: string[]): Promise<void>;
+  leftBehind?(kv: Deno.Kv, owners: string[], now: number): Promise<void>;
   /** The owner of an entry (the key part `leftBehind` groups by). */
   ownerOf?(key: Deno.KvKey): string;
+  /**
+   * `leftBehind` may see an owner twice (it is idempotent): it gets the last owner of a full
+   * page too, who may have no entries on the next one.
+   */
+  ownerTwice?: true;
 }
 
 /**
@@ -160,6 +168,17 @@ const STEPS: readonly Step[] = [{
     if (isCompactVote(e.value)) return null;
     const vote = voteOf(e.value);
     return vote ? { value: storedVote(vote.voteType, vote.createdAt) } : null;
+  },
+}, {
+  name: "notification_unread",
+  since: 6,
+  // Each person with a counter (or a watermark): nothing rewritten, the count recounted.
+  prefix: ["notification_unread"],
+  rewrite: () => null,
+  ownerOf: (key) => String(key[1]),
+  ownerTwice: true,
+  leftBehind: async (kv, owners, now) => {
+    for (const userId of owners) await recountUnread(kv, userId, now);
   },
 }];
 
@@ -287,7 +306,11 @@ export async function compactStore(
     if (step.leftBehind && step.ownerOf && page.length) {
       const owners = [...new Set(page.map((e) => step.ownerOf!(e.key)))];
       // The last owner of a full page may have more entries on the next one.
-      await step.leftBehind(kv, stepDone ? owners : owners.slice(0, -1));
+      await step.leftBehind(
+        kv,
+        stepDone || step.ownerTwice ? owners : owners.slice(0, -1),
+        time,
+      );
     }
     if (next.doneAt !== undefined) return next;
   }

@@ -283,6 +283,43 @@ Deno.test("notifications: an unread counter that drifted and a notification of a
   }
 });
 
+Deno.test("notifications: an expiry ledger missing or drifted is reported and rebuilt; days begun but not yet taken off are no problem", async () => {
+  const c = await community();
+  const { kv } = c.t;
+  try {
+    await waitForJobs(); // the answer fan-out to followers
+    const ledgerOf = async (userId: string) =>
+      (await Array.fromAsync(kv.list({ prefix: keys.notificationUnreadDuePrefix(userId) })))
+        .map((e) => [e.key[2], counterValue(e.value)]);
+    const adas = await ledgerOf(c.ada.id);
+    assert.ok(adas.length > 0, "Ada's unread notifications are filed under the day they expire");
+    const bobBefore = (await (await getAs(c.t, c.bob, "/api/notifications")).json()).unread;
+    assert.deepEqual((await check(kv)).lines(), []);
+    // Ada's ledger lost (a store from before it); Bob's count holds 2 of a day that has begun
+    // (his next read takes them off): only Ada's is a problem.
+    for await (const e of kv.list({ prefix: keys.notificationUnreadDuePrefix(c.ada.id) })) {
+      await kv.delete(e.key);
+    }
+    const yesterday = Math.floor(Date.now() / 86_400_000) - 1;
+    await kv.atomic()
+      .sum(keys.notificationUnread(c.bob.id), 2n)
+      .sum(keys.notificationUnreadDue(c.bob.id, yesterday), 2n)
+      .commit();
+    const found = await check(kv);
+    const count = (kind: string) => found.count("notifications", kind);
+    assert.equal(count(NOTIFICATION_PROBLEMS.ledger), adas.length, found.lines().join("\n"));
+    assert.equal(count(NOTIFICATION_PROBLEMS.counter), 0);
+
+    await repairClean(kv);
+    assert.deepEqual(await ledgerOf(c.ada.id), adas);
+    assert.equal((await (await getAs(c.t, c.bob, "/api/notifications")).json()).unread, bobBefore);
+    assert.ok((await ledgerOf(c.bob.id)).every(([day]) => Number(day) > yesterday), "taken off");
+    assert.deepEqual((await check(kv)).lines(), []);
+  } finally {
+    await c.t.close();
+  }
+});
+
 Deno.test("user stats: counts that drifted and peaks below what the posts have", async () => {
   const c = await community();
   const { kv } = c.t;

@@ -1,8 +1,11 @@
 /**
  * Notifications (lib/notifications/notifications.ts): each member's unread counter equals
- * their unread notifications (not read, and changed after the "mark all read"
- * watermark), and every notification names a question, and a message of that question,
- * that exist.
+ * their unread notifications that still exist (not read, changed after the "mark all read"
+ * watermark, not expired) plus what the expiry ledger still files under days that have
+ * begun (taken off at the next read: lib/notifications/unread.ts); each ledger day not yet
+ * begun equals the unread notifications that expire on it; and every notification names
+ * a question, and a message of that question, that exist. A repair writes the recounts
+ * (a store written before the ledger existed gets its ledger this way too).
  *
  * A notification whose question or message was deleted or hidden is not a problem: it is
  * kept and served as "[removed]" (docs/interface.md#notifications). One whose post does
@@ -18,7 +21,8 @@
  * @module
  */
 import { keys } from "../../kv/keys.ts";
-import { notificationOf } from "../../notifications/stored.ts";
+import { dueDayOf, isExpired, notificationOf } from "../../notifications/stored.ts";
+import { counterValue } from "../../kv/atomic.ts";
 import { compactStore, notificationRewrite } from "../compact.ts";
 import { defineInvariant } from "./invariant.ts";
 import { runPass } from "./pass.ts";
@@ -29,6 +33,7 @@ const NAME = "notifications";
 /** The problems this invariant reports. */
 export const NOTIFICATION_PROBLEMS = {
   counter: "unread counter differs from the unread notifications",
+  ledger: "unread count expiring on a day differs from the unread notifications expiring then",
   orphan: "notification of a question or message that does not exist",
   malformed: "malformed notification",
   legacy: "notification in the old shape (a copy of what it points to)",
@@ -61,8 +66,18 @@ export const notificationsInvariant = defineInvariant(
   "unread counters equal unread notifications; every notification names a post that exists",
   (kv, report, repair) =>
     withTally({}, async (tally) => {
+      const now = Date.now();
+      const today = Math.floor(now / 86_400_000);
       // The watermarks live under the counters' prefix, one part longer.
       await tally.snapshot(kv, ["notification_unread"], (key) => key.length === 2);
+      // Ledger days not begun are recounted; begun ones are part of their counter's recount
+      // (what the next read takes off it).
+      await tally.snapshot(kv, ["notification_unread_due"], (key) => Number(key[2]) > today);
+      for await (const e of kv.list({ prefix: ["notification_unread_due"] })) {
+        const [, userId, day] = e.key;
+        if (typeof userId !== "string" || Number(day) > today) continue;
+        await tally.add(keys.notificationUnread(userId), counterValue(e.value));
+      }
       await runPass<unknown>(kv, report, repair, {
         invariant: NAME,
         label: "notifications",
@@ -99,14 +114,22 @@ export const notificationsInvariant = defineInvariant(
           if (!standing || got.length === 0) return;
           const n = notificationAt(e)!;
           const mark = got[0].value;
-          if (!n.read && n.updatedAt > (typeof mark === "number" ? mark : 0)) {
-            await tally.add(keys.notificationUnread(e.key[1] as string));
+          const userId = e.key[1] as string;
+          if (
+            !n.read && n.updatedAt > (typeof mark === "number" ? mark : 0) &&
+            !isExpired(n.createdAt, now)
+          ) {
+            await tally.add(keys.notificationUnread(userId));
+            await tally.add(keys.notificationUnreadDue(userId, dueDayOf(n.createdAt)));
           }
         },
       });
       await tally.settle(kv, report, {
         invariant: NAME,
-        kind: NOTIFICATION_PROBLEMS.counter,
+        kind: (key) =>
+          key[0] === "notification_unread_due"
+            ? NOTIFICATION_PROBLEMS.ledger
+            : NOTIFICATION_PROBLEMS.counter,
         repair,
       });
       // What the compaction job would still do (nothing, after the fixes above), and the

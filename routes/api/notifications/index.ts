@@ -14,6 +14,7 @@ export const handler = define.handlers({
       ctx.state.services.kv,
       user.id,
       cursor ?? null,
+      ctx.state.services.now(),
     );
     return Response.json(page);
   },

@@ -3,14 +3,17 @@ import { sseHeadersFor } from "@/lib/http/sse.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { takeStreamSlot } from "@/lib/http/stream_slots.ts";
 import { STREAMS_PER_USER, unreadStream } from "@/lib/notifications/stream.ts";
+import { unreadCount } from "@/lib/notifications/unread.ts";
 import { UnreadResult } from "@/lib/schemas/notifications.ts";
 import { define } from "@/lib/state.ts";
 
 /** GET /api/notifications/stream — the unread count, live (SSE). */
 export const handler = define.handlers({
-  GET(ctx) {
+  async GET(ctx) {
     const user = requireUser(ctx.state.user);
-    const { kv, config } = ctx.state.services;
+    const { kv, config, now } = ctx.state.services;
+    // Expired unread notifications leave the counter first: the stream shows the counter.
+    await unreadCount(kv, user.id, now());
     const slot = takeStreamSlot(config, ctx.info);
     return new Response(unreadStream(kv, user.id, { onClose: slot.release }), {
       headers: sseHeadersFor(ctx.req),

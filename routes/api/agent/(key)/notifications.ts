@@ -18,6 +18,7 @@ export const handler = define.handlers({
       ctx.state.services.kv,
       credential.userId,
       cursor ?? null,
+      ctx.state.services.now(),
     );
     return Response.json(page);
   },

@@ -1,0 +1,205 @@
+import assert from "node:assert/strict";
+import { addToCounter, counterValue } from "../kv/atomic.ts";
+import { keys } from "../kv/keys.ts";
+import { compactStore, SHAPE_VERSION } from "../ops/compact.ts";
+import {
+  markRead,
+  type NewNotification,
+  notifyInOp,
+  notifyUpvote,
+  trimNotifications,
+} from "./notifications.ts";
+import { dueDayOf, notificationOf, refOf } from "./stored.ts";
+import { isUnread, recountUnread, unreadCount, unreadMarkKey } from "./unread.ts";
+
+const DAY = 86_400_000;
+/** Noon of a UTC day: what the tests write on. */
+const D0 = 20_000 * DAY + DAY / 2;
+const ADA = "u-ada";
+
+function reply(messageId: string): NewNotification {
+  return { type: "reply", actor: { id: "u-bob" }, questionId: "q-1", messageId, answerId: null };
+}
+
+async function notify(kv: Deno.Kv, at: number, messageId = "msg-1"): Promise<string> {
+  const op = kv.atomic();
+  const rec = notifyInOp(op, ADA, reply(messageId), at);
+  assert.ok(rec && (await op.commit()).ok);
+  return rec.id;
+}
+
+/** The ledger as `{dueDay: count}`. */
+async function ledger(kv: Deno.Kv, userId = ADA): Promise<Record<number, number>> {
+  const out: Record<number, number> = {};
+  for await (const e of kv.list({ prefix: keys.notificationUnreadDuePrefix(userId) })) {
+    out[e.key[2] as number] = counterValue(e.value);
+  }
+  return out;
+}
+
+async function counter(kv: Deno.Kv, userId = ADA): Promise<number> {
+  return counterValue((await kv.get(keys.notificationUnread(userId))).value);
+}
+
+/** What the count must be: the unread notifications in the history not expired at `now`. */
+async function truth(kv: Deno.Kv, now: number, userId = ADA): Promise<number> {
+  const mark = (await kv.get<number>(unreadMarkKey(userId))).value;
+  let n = 0;
+  for await (const e of kv.list({ prefix: keys.notificationsPrefix(userId) })) {
+    const rec = notificationOf(e.key[2] as string, e.value)!;
+    if (isUnread(rec, mark) && Math.floor(now / DAY) < dueDayOf(rec.createdAt)) n++;
+  }
+  return n;
+}
+
+Deno.test("unreadCount(): a day's unread notifications leave the count when their day begins, also after KV removed them", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const first = await notify(kv, D0);
+  await notify(kv, D0 + 1);
+  await notify(kv, D0 + DAY);
+  assert.deepEqual(await ledger(kv), { [dueDayOf(D0)]: 2, [dueDayOf(D0) + 1]: 1 });
+  const due = dueDayOf(D0) * DAY;
+  assert.equal(await unreadCount(kv, ADA, due - 1), 3);
+  // KV's expireIn removes one of them before anyone reads: nothing of it is left.
+  await kv.delete(keys.notification(ADA, first));
+  assert.equal(await unreadCount(kv, ADA, due), 1);
+  // Taken off for good: the counter itself, and the begun day is gone from the ledger.
+  assert.equal(await counter(kv), 1);
+  assert.deepEqual(await ledger(kv), { [dueDayOf(D0) + 1]: 1 });
+  assert.equal(await unreadCount(kv, ADA, due + DAY), 0);
+  assert.deepEqual(await ledger(kv), {});
+  assert.equal(await counter(kv), 0);
+});
+
+Deno.test("markRead(): one whose day another instance already took off is not taken twice", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const id = await notify(kv, D0);
+  const due = dueDayOf(D0) * DAY;
+  // One instance's clock turned midnight: the day leaves the count.
+  assert.equal(await unreadCount(kv, ADA, due), 0);
+  // Another, a moment behind, marks it read: the count stays 0, not −1.
+  assert.deepEqual(await markRead(kv, ADA, [id], due - 1), { unread: 0 });
+  assert.equal(await counter(kv), 0);
+  await notify(kv, due + 1);
+  assert.equal(await unreadCount(kv, ADA, due + 2), 1, "a new one counts as one");
+});
+
+Deno.test("markRead(): one still unread leaves its day with the counter; marking all read empties the ledger", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const ids = [await notify(kv, D0), await notify(kv, D0 + 1), await notify(kv, D0 + DAY)];
+  assert.deepEqual(await markRead(kv, ADA, [ids[0]], D0 + DAY), { unread: 2 });
+  assert.deepEqual(await ledger(kv), { [dueDayOf(D0)]: 1, [dueDayOf(D0) + 1]: 1 });
+  assert.deepEqual(await markRead(kv, ADA, undefined, D0 + DAY + 1), { unread: 0 });
+  assert.deepEqual(await ledger(kv), {});
+  // Their days begin: nothing to take off, nothing below zero.
+  assert.equal(await unreadCount(kv, ADA, (dueDayOf(D0) + 2) * DAY), 0);
+  assert.equal(await counter(kv), 0);
+});
+
+Deno.test("notifyUpvote(): an entry made unread again is filed under its own creation day", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const upvote = (voterId: string, at: number) =>
+    notifyUpvote(kv, {
+      recipientId: ADA,
+      voterId,
+      targetType: "message",
+      targetId: "msg-1",
+      questionId: "q-1",
+      answerId: "msg-1",
+    }, at);
+  await upvote("u-bob", D0);
+  await markRead(kv, ADA, undefined, D0 + 1);
+  await upvote("u-cyd", D0 + 2);
+  assert.deepEqual(await ledger(kv), { [dueDayOf(D0)]: 1 });
+  assert.equal(await unreadCount(kv, ADA, D0 + 3), 1);
+  assert.equal(await unreadCount(kv, ADA, dueDayOf(D0) * DAY), 0);
+});
+
+Deno.test("trimNotifications(): unread ones trimmed leave the counter and their day; a day already taken off is not taken twice", async () => {
+  using kv = await Deno.openKv(":memory:");
+  for (let i = 0; i < 3; i++) await notify(kv, D0 + i);
+  for (let i = 0; i < 2; i++) await notify(kv, D0 + DAY + i);
+  assert.equal(await trimNotifications(kv, ADA, 3), 2);
+  assert.deepEqual(await ledger(kv), { [dueDayOf(D0)]: 1, [dueDayOf(D0) + 1]: 2 });
+  assert.equal(await unreadCount(kv, ADA, D0 + DAY), 3);
+  // The first day begins (taken off), then the rest is trimmed: only the second day leaves.
+  assert.equal(await unreadCount(kv, ADA, dueDayOf(D0) * DAY), 2);
+  assert.equal(await trimNotifications(kv, ADA, 0), 3);
+  assert.equal(await counter(kv), 0);
+  assert.deepEqual(await ledger(kv), {});
+});
+
+Deno.test("trimNotifications(): a batch judged by a watermark that moved meanwhile does not commit", async () => {
+  using kv = await Deno.openKv(":memory:");
+  for (let i = 0; i < 4; i++) await notify(kv, D0 + i);
+  // "Mark all read" lands between the trim's read of the watermark and its commit: the
+  // counter is 0 then, and the unread ones the trim counted must not be taken again.
+  let once = false;
+  const list = kv.list.bind(kv);
+  kv.list = ((...args: Parameters<Deno.Kv["list"]>) => {
+    if (!once && (args[0] as { prefix: Deno.KvKey }).prefix?.[0] === "notifications") {
+      once = true;
+      return (async function* () {
+        await markRead(kv, ADA, undefined, D0 + 10);
+        yield* list(...args);
+      })() as unknown as Deno.KvListIterator<unknown>;
+    }
+    return list(...args);
+  }) as Deno.Kv["list"];
+  assert.equal(await trimNotifications(kv, ADA, 1), 0, "nothing removed by that batch");
+  kv.list = list;
+  assert.equal(await counter(kv), 0);
+  assert.equal(await trimNotifications(kv, ADA, 1), 3);
+  assert.equal(await counter(kv), 0);
+});
+
+Deno.test("counts stay exact with concurrent writes, reads and marks while a day ends", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const old = await Promise.all(Array.from({ length: 30 }, (_, i) => notify(kv, D0 + i)));
+  const later = dueDayOf(D0) * DAY;
+  await Promise.all([
+    ...Array.from({ length: 40 }, (_, i) => notify(kv, later + i, `msg-${i % 5}`)),
+    ...Array.from({ length: 10 }, (_, i) => unreadCount(kv, ADA, later + i)),
+    markRead(kv, ADA, old.slice(0, 10), later - 1),
+  ]);
+  const fresh = [];
+  for await (const e of kv.list({ prefix: keys.notificationsPrefix(ADA) }, { reverse: true })) {
+    fresh.push(e.key[2] as string);
+  }
+  await Promise.all([
+    markRead(kv, ADA, fresh.slice(0, 15), later + 100),
+    ...Array.from({ length: 10 }, (_, i) => notify(kv, later + 200 + i)),
+    ...Array.from({ length: 5 }, () => unreadCount(kv, ADA, later + 300)),
+  ]);
+  const now = later + 400;
+  assert.equal(await unreadCount(kv, ADA, now), await truth(kv, now));
+  assert.equal(await truth(kv, now), 35);
+  assert.equal(await counter(kv), 35);
+});
+
+Deno.test("recountUnread() and the migration: a store from before the ledger gets one, and then expiry works", async () => {
+  using kv = await Deno.openKv(":memory:");
+  // As the code before the ledger wrote them: the notification and +1 on the counter.
+  const old = async (at: number, read = false) => {
+    const id = `n-${at.toString(36).padStart(9, "0")}0000abc`;
+    const n = notificationOf(id, { t: "reply", q: "q-1", m: "msg-1" })!;
+    const op = kv.atomic().set(keys.notification(ADA, id), refOf({ ...n, read }));
+    if (!read) addToCounter(op, keys.notificationUnread(ADA), 1);
+    assert.ok((await op.commit()).ok);
+  };
+  await old(D0);
+  await old(D0 + 1, true);
+  await old(D0 + DAY);
+  await old(D0 - 100 * DAY); // already expired (KV would have removed it by now)
+  await kv.set(keys.storeShape(), SHAPE_VERSION - 1);
+  assert.equal(await counter(kv), 3);
+  const progress = await compactStore(kv, { now: () => D0 + DAY });
+  assert.ok(progress.doneAt !== undefined);
+  assert.equal((await kv.get(keys.storeShape())).value, SHAPE_VERSION);
+  assert.equal(await counter(kv), 2);
+  assert.deepEqual(await ledger(kv), { [dueDayOf(D0)]: 1, [dueDayOf(D0) + 1]: 1 });
+  assert.equal(await unreadCount(kv, ADA, dueDayOf(D0) * DAY), 1);
+  // Again: nothing changes.
+  assert.equal(await recountUnread(kv, ADA, dueDayOf(D0) * DAY), 1);
+  assert.deepEqual(await ledger(kv), { [dueDayOf(D0) + 1]: 1 });
+});
