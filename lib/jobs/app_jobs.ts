@@ -70,7 +70,7 @@ export const SITEMAP_ROLLS_EVERY_MS = 10 * 60_000;
 export const DEBATE_INDEX_BACKFILL_EVERY_MS = 24 * 60 * 60_000;
 export const COMPACT_EVERY_MS = 24 * 60 * 60_000;
 /** The compaction migration's revision: the record shape it brings a store to. */
-export const COMPACT_REVISION = 5;
+export const COMPACT_REVISION = 6;
 
 /**
  * Every kind of `services`, each loaded on first use.
