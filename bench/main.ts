@@ -9,7 +9,7 @@
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50), BENCH_ONLY (a
  * comma-separated subset of home, signin, debate, community, participation, speed, stress,
  * cache, notifications, panel, roundtable, streams, rerank, backup, search, insights, bytes, growth,
- * coldstart, goals; `scale` runs only when named: bench/scale.ts). The search section (bench/search.ts) runs
+ * hydration, coldstart, goals; `scale` runs only when named: bench/scale.ts). The search section (bench/search.ts) runs
  * at 10k questions; BENCH_SEARCH_FULL=1 adds 100k and the extrapolation to 1M. The speed and stress sections build their "before" trees
  * themselves from named commits (bench/before_tree.ts: a temporary git worktree, removed
  * after; skipped with a line where git or the commit is missing); BENCH_BEFORE names the
@@ -135,6 +135,9 @@ if (wanted("insights")) await (await import("./insights.ts")).run();
 if (wanted("bytes")) await (await import("./bytes.ts")).run();
 // Growth: ?sort=votes on 10,000 answers, and an answer to 10,000 followers (main.ts, same run).
 if (wanted("growth")) await (await import("./growth.ts")).run();
+// Hydration: the long tasks of waking a long page's islands on a phone-speed CPU, before
+// and after sliced hydration (Chromium; skipped without it).
+if (wanted("hydration")) await (await import("./hydration.ts")).run();
 // Scale (only when named, not part of CI): one store loaded to 10k, 100k (1M) questions.
 if (only?.includes("scale")) await (await import("./scale.ts")).run();
 // Cold start: exec → first 200 on / for main.ts beside a bare Hono app, Deno 2.9 and 2.5.
