@@ -19,15 +19,22 @@ interface Props {
   max: number;
 }
 
+/** The id of the checkbox for `scope`. */
+const scopeId = (scope: Scope) => `key-scope-${scope}`;
+
 /**
  * Agent API keys: create with a choice of scopes (the key is shown once, with a copy
  * button), list with what each may do, revoke (with a confirmation step).
  */
 export default function AgentKeysPanel(props: Props) {
   const [keys, setKeys] = useState<KeyInfo[]>(props.keys);
-  // A name typed before this script ran is kept, not lost to hydration.
+  // A name typed and scopes ticked or cleared before this script ran are kept.
   const [name, setName] = useTypedBefore("key-name");
-  const [scopes, setScopes] = useState<Scope[]>([...SCOPES]);
+  const chosen: Record<Scope, [boolean, (on: boolean) => void]> = {
+    read: useTypedBefore(scopeId("read"), true),
+    write: useTypedBefore(scopeId("write"), true),
+  };
+  const scopes = SCOPES.filter((s) => chosen[s][0]);
   const [fresh, setFresh] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -57,11 +64,8 @@ export default function AgentKeysPanel(props: Props) {
     setFresh(r.data.key);
     setCopied(false);
     setName("");
-    setScopes([...SCOPES]);
+    for (const s of SCOPES) chosen[s][1](true);
   };
-
-  const toggleScope = (scope: Scope, on: boolean) =>
-    setScopes(SCOPES.filter((s) => s === scope ? on : scopes.includes(s)));
 
   const revoke = async (id: string) => {
     if (confirming !== id) {
@@ -133,11 +137,12 @@ export default function AgentKeysPanel(props: Props) {
           {SCOPES.map((s) => (
             <label key={s} class="row">
               <input
+                id={scopeId(s)}
                 type="checkbox"
                 name="scopes"
                 value={s}
-                checked={scopes.includes(s)}
-                onChange={(e) => toggleScope(s, (e.target as HTMLInputElement).checked)}
+                checked={chosen[s][0]}
+                onChange={(e) => chosen[s][1]((e.target as HTMLInputElement).checked)}
               />
               <span>
                 <strong>{s}</strong> — {SCOPE_DESCRIPTIONS[s]}

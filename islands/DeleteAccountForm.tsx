@@ -10,9 +10,10 @@ type Step = "form" | "confirm" | "working";
  * page moves to the home page, which says so.
  */
 export default function DeleteAccountForm({ displayName }: { displayName: string }) {
-  // The name typed before this script ran is kept, not wiped by hydration.
+  // The name typed and the choice made before this script ran are kept.
   const [typed, setTyped] = useTypedBefore("delete-account-name");
-  const [content, setContent] = useState<"keep" | "delete">("keep");
+  const [deletePosts, setDeletePosts] = useTypedBefore("delete-account-content-delete", false);
+  const content = deletePosts ? "delete" : "keep";
   const [step, setStep] = useState<Step>("form");
   const [error, setError] = useState<string | null>(null);
   const matches = typed.trim() === displayName.trim();
@@ -86,8 +87,8 @@ export default function DeleteAccountForm({ displayName }: { displayName: string
             type="radio"
             name="content"
             value="keep"
-            checked={content === "keep"}
-            onChange={() => setContent("keep")}
+            checked={!deletePosts}
+            onChange={() => setDeletePosts(false)}
           />{" "}
           Keep them, shown as by "deleted user"
         </label>
@@ -95,9 +96,10 @@ export default function DeleteAccountForm({ displayName }: { displayName: string
           <input
             type="radio"
             name="content"
+            id="delete-account-content-delete"
             value="delete"
-            checked={content === "delete"}
-            onChange={() => setContent("delete")}
+            checked={deletePosts}
+            onChange={() => setDeletePosts(true)}
           />{" "}
           Delete them
         </label>

@@ -5,6 +5,7 @@ import { VoteAndFavorite } from "@/components/VoteAndFavorite.tsx";
 import MessageForm from "@/islands/MessageForm.tsx";
 import ShareButton from "@/islands/ShareButton.tsx";
 import { sendJson } from "@/lib/client/api.ts";
+import { useTypedBefore } from "@/lib/client/typed_before.ts";
 import { CONTENT_MAX, PANEL_SHOWN_EVENT } from "@/lib/input_limits.ts";
 
 interface ExpertInfo {
@@ -112,7 +113,8 @@ export default function ExpertPanel(props: Props) {
   const [live, setLive] = useState<LiveMessage[]>([]);
   const [inThread, setInThread] = useState<string[]>(props.inThread);
   const [quiet, setQuiet] = useState<string | null>(null);
-  const [pick, setPick] = useState("");
+  // An expert picked before this script ran stays picked (and is the one invited).
+  const [pick, setPick] = useTypedBefore("invite-expert");
   const [note, setNote] = useState<string | null>(null);
   const [gen, setGen] = useState(0);
   const lastId = useRef("");

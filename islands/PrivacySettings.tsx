@@ -1,4 +1,5 @@
-import { useState } from "preact/hooks";
+import { useLayoutEffect, useState } from "preact/hooks";
+import { typedBefore } from "@/lib/client/typed_before.ts";
 
 interface Settings {
   activityVisibility: "public" | "private";
@@ -23,10 +24,32 @@ const CHOICES: {
   { key: "debateArchive", label: "Debate archive", hint: "Who can read your saved debates." },
 ];
 
+/**
+ * What the person changed on this page before its script ran, against the `saved`
+ * settings it was drawn with: each choice is read through its "Only me" radio button.
+ */
+function changedBefore(saved: Settings): Partial<Settings> {
+  const changed: Partial<Settings> = {};
+  for (const { key } of CHOICES) {
+    const wasPrivate = saved[key] === "private";
+    const isPrivate = typedBefore(`privacy-${key}-private`, wasPrivate);
+    if (isPrivate !== wasPrivate) changed[key] = isPrivate ? "private" : "public";
+  }
+  const aiAvatar = typedBefore("privacy-aiAvatar", saved.aiAvatar);
+  if (aiAvatar !== saved.aiAvatar) changed.aiAvatar = aiAvatar;
+  const expertPanel = typedBefore("privacy-expertPanel", saved.expertPanel !== false);
+  if (expertPanel !== (saved.expertPanel !== false)) changed.expertPanel = expertPanel;
+  return changed;
+}
+
 /** Privacy and AI-avatar switches; each change is saved at once. */
 export default function PrivacySettings({ initial }: { initial: Settings }) {
+  // Drawn first as saved, so hydration matches the server's HTML.
   const [settings, setSettings] = useState(initial);
   const [status, setStatus] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  // Switches flipped before this script ran show in the page but were never sent: read
+  // them before hydration touches anything, and save them as soon as it is done.
+  const [early] = useState(() => changedBefore(initial));
 
   const save = async (patch: Partial<Settings>) => {
     const before = settings;
@@ -47,6 +70,10 @@ export default function PrivacySettings({ initial }: { initial: Settings }) {
     }
   };
 
+  useLayoutEffect(() => {
+    if (Object.keys(early).length > 0) save(early);
+  }, []);
+
   return (
     <div class="stack privacy-settings">
       {CHOICES.map((c) => (
@@ -56,6 +83,7 @@ export default function PrivacySettings({ initial }: { initial: Settings }) {
           {(["public", "private"] as const).map((v) => (
             <label key={v} class="inline">
               <input
+                id={`privacy-${c.key}-${v}`}
                 type="radio"
                 name={c.key}
                 value={v}
@@ -69,6 +97,7 @@ export default function PrivacySettings({ initial }: { initial: Settings }) {
       ))}
       <label class="inline">
         <input
+          id="privacy-aiAvatar"
           type="checkbox"
           name="aiAvatar"
           checked={settings.aiAvatar}
@@ -78,6 +107,7 @@ export default function PrivacySettings({ initial }: { initial: Settings }) {
       </label>
       <label class="inline">
         <input
+          id="privacy-expertPanel"
           type="checkbox"
           name="expertPanel"
           checked={settings.expertPanel !== false}

@@ -99,9 +99,9 @@ export default function RoundtableLive(props: Props) {
 
 /** The host's words: the next speaker takes them up (the chosen expert, if any). */
 function InterjectForm({ id, seats }: { id: string; seats: SeatView[] }) {
-  // Words typed before this script ran are kept, not wiped by hydration.
+  // Words typed and the speaker chosen before this script ran are kept.
   const [text, setText] = useTypedBefore("interject-text");
-  const [directTo, setDirectTo] = useState("");
+  const [directTo, setDirectTo] = useTypedBefore("interject-to");
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event) => {

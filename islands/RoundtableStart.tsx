@@ -22,11 +22,15 @@ interface Props {
  * first event names its id, the page moves to `/roundtables/:id`, which follows it live.
  */
 export default function RoundtableStart({ experts }: Props) {
-  // Text typed before this script ran is kept, not wiped by hydration.
+  // What was typed or chosen before this script ran is kept, not undone by hydration.
   const [topic, setTopic] = useTypedBefore("roundtable-topic");
   const [background, setBackground] = useTypedBefore("roundtable-background");
-  const [rounds, setRounds] = useState(ROUNDTABLE_DEFAULT_ROUNDS);
-  const [choose, setChoose] = useState(false);
+  const [rounds, setRounds] = useTypedBefore(
+    "roundtable-rounds",
+    String(ROUNDTABLE_DEFAULT_ROUNDS),
+  );
+  // The expert checkboxes are drawn only once "Choose them myself" is on, by this island.
+  const [choose, setChoose] = useTypedBefore("roundtable-choose", false);
   const [picked, setPicked] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -47,7 +51,7 @@ export default function RoundtableStart({ experts }: Props) {
       body: {
         topic: topic.trim(),
         ...(background.trim() ? { background: background.trim() } : {}),
-        rounds,
+        rounds: Number(rounds),
         ...(choose ? { expertIds: picked } : {}),
       },
       signal: abort.signal,
@@ -101,8 +105,8 @@ export default function RoundtableStart({ experts }: Props) {
         <select
           id="roundtable-rounds"
           name="rounds"
-          value={String(rounds)}
-          onChange={(e) => setRounds(Number((e.target as HTMLSelectElement).value))}
+          value={rounds}
+          onChange={(e) => setRounds((e.target as HTMLSelectElement).value)}
         >
           {Array.from(
             { length: ROUNDTABLE_MAX_ROUNDS - ROUNDTABLE_MIN_ROUNDS + 1 },
@@ -125,7 +129,13 @@ export default function RoundtableStart({ experts }: Props) {
           </span>
         </label>
         <label class="roundtable-choice">
-          <input type="radio" name="who" checked={choose} onChange={() => setChoose(true)} />
+          <input
+            id="roundtable-choose"
+            type="radio"
+            name="who"
+            checked={choose}
+            onChange={() => setChoose(true)}
+          />
           <span>Choose them myself</span>
         </label>
         {choose && (

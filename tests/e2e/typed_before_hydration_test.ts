@@ -1,17 +1,21 @@
 /**
- * A person who starts typing into a form before the page's scripts have run keeps what
- * they typed. Each page's island scripts are held back (they answer only after the
- * typing), then the islands hydrate, and each form acts on the text typed before: the
- * answer box posts it, with what is typed next where the caret was left; on /ask the
- * details stay and the idea keyword is sent; on /debate the topic stays and a typed trait
- * is added; a roundtable starts on the typed topic and background, and the host's typed
- * interjection is sent; on /profile the typed name and bio are saved, a key is created
- * under the typed name, and the typed confirmation name opens the delete step.
+ * A person who starts typing or choosing in a form before the page's scripts have run
+ * keeps what they typed and chose. Each page's island scripts are held back (they answer
+ * only after the typing), then the islands hydrate, and each form acts on what was entered
+ * before: the answer box posts the text, with what is typed next where the caret was left,
+ * and the expert picked to invite is invited; on /ask the details stay and the idea keyword
+ * is sent; on /debate the topic stays and a typed trait is added; a roundtable starts on
+ * the typed topic and background with the rounds chosen and the experts picked by hand
+ * (the picker opens for the choice made early), and the host's typed interjection goes to
+ * the expert chosen; on /profile the typed name and bio are saved, the privacy switches
+ * flipped early are saved, a key is created under the typed name with only the scope left
+ * ticked, and the typed confirmation name opens the delete step for the choice made.
  */
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { createQuestion } from "@/lib/community/questions/write.ts";
 import { getProfile } from "@/lib/profile/profiles.ts";
+import { DEFAULT_SETTINGS, getSettings } from "@/lib/profile/settings.ts";
 import { signInAs, waitForJobs } from "../helpers/app.ts";
 import { browserTest } from "../helpers/browser.ts";
 import { type FakeCall, startFakeLlm } from "../helpers/fake_llm.ts";
@@ -76,11 +80,12 @@ async function heldPage(
 }
 
 browserTest(
-  "text typed into a form before its island hydrates is kept and acted on",
+  "text typed and choices made in a form before its island hydrates are kept and acted on",
   async ({ t, srv, browser }) => {
     const { user: host, cookie } = await signInAs(t, "Early Typist");
     try {
-      // The answer box (MessageForm): the typed answer is posted.
+      // The answer box (MessageForm): the typed answer is posted. The expert picked in the
+      // panel's invite select (ExpertPanel) is the one invited.
       {
         const q = await createQuestion(t.kv, {
           title: "Does an early keystroke survive hydration?",
@@ -89,6 +94,10 @@ browserTest(
           createdBy: "user",
         });
         const { page, hydrate } = await heldPage(browser, srv.url, cookie, `/questions/${q.id}`);
+        const invitee = page.getByLabel("Invite an expert");
+        await invitee.selectOption({ index: 2 });
+        const picked = await invitee.inputValue();
+        assert.ok(picked, "an expert is picked");
         const box = page.getByLabel("Your answer");
         await box.fill("Typed while the scripts were still on their way.");
         // The caret is moved back after "Typed"; the next keystrokes land there.
@@ -98,6 +107,12 @@ browserTest(
         await page.keyboard.type(" early");
         const answer = "Typed early while the scripts were still on their way.";
         assert.equal(await box.inputValue(), answer);
+        const invite = page.getByRole("button", { name: "Invite", exact: true });
+        assert.ok(await invite.isEnabled(), "Invite is enabled for the expert picked early");
+        const invited = page.waitForRequest((r) => r.url().endsWith("/invite"));
+        await invite.click();
+        assert.equal((await invited).postDataJSON().expertId, picked);
+        await page.getByText("was invited and will answer here").waitFor();
         await page.getByRole("button", { name: "Post answer" }).click();
         await page.waitForURL(/posted=/);
         await page.getByText(answer).first().waitFor();
@@ -144,15 +159,30 @@ browserTest(
         await page.context().close();
       }
 
-      // /roundtables: the typed topic and background (RoundtableStart) start the roundtable.
+      // /roundtables: the typed topic and background, the rounds chosen and "Choose them
+      // myself" (RoundtableStart) start the roundtable with the experts picked.
       {
         const { page, hydrate } = await heldPage(browser, srv.url, cookie, "/roundtables");
         await page.getByLabel("Topic", { exact: true }).fill("Should buses be free at night?");
         await page.getByLabel("Background (optional)").fill("Our town runs six night lines.");
+        await page.getByLabel("Discussion rounds after the opening").selectOption("4");
+        await page.getByLabel("Choose them myself").check();
         await hydrate();
         assert.equal(
           await page.getByLabel("Background (optional)").inputValue(),
           "Our town runs six night lines.",
+        );
+        const picker = page.getByTestId("roundtable-picker");
+        assert.ok(await picker.isVisible(), "the picker is open for the choice made early");
+        const experts = picker.getByRole("checkbox");
+        for (const i of [0, 1, 2]) await experts.nth(i).check();
+        const expertIds = await Promise.all(
+          [0, 1, 2].map((i) => experts.nth(i).getAttribute("value")),
+        );
+        // Still shown after the picker's renders.
+        assert.equal(
+          await page.getByLabel("Discussion rounds after the opening").inputValue(),
+          "4",
         );
         const sent = page.waitForRequest((r) =>
           r.method() === "POST" && new URL(r.url()).pathname === "/api/roundtables"
@@ -161,32 +191,60 @@ browserTest(
         const body = (await sent).postDataJSON();
         assert.equal(body.topic, "Should buses be free at night?");
         assert.equal(body.background, "Our town runs six night lines.");
+        assert.equal(body.rounds, 4);
+        assert.deepEqual(body.expertIds, expertIds);
         await page.waitForURL(/\/roundtables\/rt_/);
         await page.context().close();
       }
 
-      // A running roundtable's page: the host's typed words (RoundtableLive) are sent.
+      // A running roundtable's page: the host's typed words (RoundtableLive) are sent, to
+      // the expert chosen.
       {
         const id = await seedRoundtable(t.kv, host.id, "Night buses");
         const { page, hydrate } = await heldPage(browser, srv.url, cookie, `/roundtables/${id}`);
         const words = page.getByLabel("Your question or remark");
         await words.fill("Who rides them after midnight?");
+        await page.getByLabel("Who should answer").selectOption({ label: "Ada Lindqvist" });
         await hydrate();
         assert.equal(await words.inputValue(), "Who rides them after midnight?");
+        const sent = page.waitForRequest((r) => r.url().endsWith("/interject"));
         await page.getByRole("button", { name: "Interject" }).click();
-        await page.getByTestId("interject-note").getByText(/^Sent\./).waitFor();
+        assert.equal((await sent).postDataJSON().directTo, "ada");
+        await page.getByTestId("interject-note")
+          .getByText("Sent. Ada Lindqvist will answer you next.").waitFor();
         await page.context().close();
       }
 
-      // /profile: name and bio (ProfileEditor), a key's name (AgentKeysPanel) and the
-      // confirmation name (DeleteAccountForm), all typed before the scripts ran.
+      // /profile: name and bio (ProfileEditor), two privacy switches (PrivacySettings), a
+      // key's name and scopes (AgentKeysPanel), the confirmation name and what becomes of
+      // the posts (DeleteAccountForm), all entered before the scripts ran.
       {
         const { page, hydrate } = await heldPage(browser, srv.url, cookie, "/profile");
         await page.locator("#pf-displayName").fill("Early Typist Renamed");
         await page.locator("#pf-bio").fill("A bio typed before the scripts arrived.");
+        const activityPrivate = page.getByRole("group", { name: "Activity feed" })
+          .getByLabel("Only me");
+        await activityPrivate.check();
+        const panelSwitch = page.getByLabel(/Let the AI expert panel discuss/);
+        await panelSwitch.uncheck();
         await page.getByLabel("Key name").fill("early agent");
+        await page.getByLabel(/^write —/).uncheck();
+        await page.getByLabel("Delete them").check();
         await page.getByLabel(/To confirm, type/).fill("Early Typist");
+        // The privacy switches are saved once the island runs, with no further click.
+        const privacySaved = page.waitForResponse((r) =>
+          r.request().method() === "PUT" && r.url().endsWith("/api/profile/settings")
+        );
         await hydrate();
+        assert.equal((await privacySaved).status(), 200);
+        assert.deepEqual(await getSettings(t.kv, host.id), {
+          ...DEFAULT_SETTINGS,
+          activityVisibility: "private",
+          expertPanel: false,
+        });
+        await page.getByText("Saved.", { exact: true }).waitFor();
+        assert.ok(await activityPrivate.isChecked());
+        assert.ok(!(await panelSwitch.isChecked()));
         assert.equal(
           await page.locator("#pf-bio").inputValue(),
           "A bio typed before the scripts arrived.",
@@ -197,17 +255,24 @@ browserTest(
         assert.equal(saved?.displayName, "Early Typist Renamed");
         assert.equal(saved?.bio, "A bio typed before the scripts arrived.");
 
+        const keyMade = page.waitForRequest((r) => r.url().endsWith("/api/profile/agent-keys"));
         await page.getByRole("button", { name: "Create key" }).click();
+        assert.deepEqual((await keyMade).postDataJSON().scopes, ["read"]);
         await page.getByTestId("key-list").getByText("early agent", { exact: true }).waitFor();
 
         await page.getByTestId("delete-account").click();
         await page.getByTestId("delete-account-confirm").waitFor();
+        assert.match(
+          await page.getByRole("alertdialog").innerText(),
+          /Your questions and answers will be deleted\./,
+          "the confirmation is for the choice made early",
+        );
         await page.getByRole("alertdialog").getByRole("button", { name: "Cancel" }).click();
         await page.getByTestId("delete-account-form").waitFor();
         await page.context().close();
       }
     } finally {
-      await waitForJobs(15_000, "roundtable"); // the roundtable started, before its model goes
+      await waitForJobs(15_000); // the roundtable and invitation started, before the model goes
       await llm.close();
     }
   },
