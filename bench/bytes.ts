@@ -29,7 +29,9 @@
  * for profile likes, ~3.2 KB), 11 notifications (~2.5 KB); the message text is ~2.7 KB.
  * A column beside it gives the file once every row written with `expireIn` is gone
  * (notifications after 90 days, per-day and rate-limit rows within days): 22,893 → 19,558
- * B a question (this tree, the next run) — what the older questions of a store cost.
+ * B a question (this tree, the next run) — what the older questions of a store cost. With
+ * the unread count's expiry ledger (one small key per person per day of unread
+ * notifications): 22,913 → 19,571 (145.8 rows a question).
  *
  * @module
  */

@@ -8,6 +8,10 @@
  * baseline's median. A store written by one Deno cannot be read by an older one, so every
  * run has its own.
  *
+ * Latest, this round's final tree (load average ~1.2, 9 runs): Deno 2.9.6 Parley
+ * 88/91/141 ms against bare Hono 22/24/30 (3.8×, met), Deno 2.5.0 85/87/236 against
+ * 29/33/44 (2.6×, met).
+ *
  * Final tree, quiet machine (load average ~1.1): 9 runs, Deno 2.9.6 Parley 93/99/145 ms
  * against bare Hono 24/26/30 (3.8×, met), Deno 2.5.0 89/100/192 against 32/35/41 (2.8×,
  * met); 5 runs just before: 2.9.6 96/99/123 against 26/26/27 (3.8×), 2.5.0 92/102/216

@@ -148,6 +148,17 @@
  * signed in 225/226/227 against 98733/98784/102816 (0.002×; 180 before this round); likes
  * 5214/5217/5332 votes/s against raw sum 4956/4978/5097 (1.05×, met), counts exact.
  *
+ * This round (per-request brotli at quality 4, JSON-LD only on signed-out pages, sliced
+ * hydration and the unread-count ledger merged; one quiet machine, load average ~1.2, Deno
+ * 2.9.6, 3 runs of 5 s): `GET /` br 28923/32474/35355 req/s against bare Hono
+ * 101933/105363/110189 (0.31×; as bytes 0.67×; its ceiling 0.30×; under wrk the app 0.42×,
+ * its ceiling 0.51×); the question page br 8961/9060/9311 against 103379/108998/109344
+ * (0.08×; as bytes 0.58×; ceiling 0.08×; under wrk 0.41× and 0.48×); signed in 288/293/298
+ * against 102688/105850/106221 (0.003×; 226 before this round) — and its ceiling, a bare
+ * `Deno.serve` sending the same 10,786 bytes of brotli to the same loader, 8561/8652/8665
+ * (0.08×): under autocannon no server sending this page reaches the goal's 0.1×; likes
+ * 5372/5424/5447 votes/s against raw sum 5320/5324/5371 (1.02×, met), counts exact.
+ *
  * ## Why the signed-out rows sit where they do: the ceiling
  *
  * Each signed-out row also measures a ceiling: a bare `Deno.serve` in this process that
