@@ -6,11 +6,12 @@
  * "should", "recommend" → support), its first sentence as the summary, the sentence with
  * "because" as the key argument, edges to the first answer of the same or the opposite
  * camp, one cluster per stance, and a summary from the camps' leading answers with their
- * labels cited. Same prompt, same answer.
+ * labels cited; the answers' Markdown is read as its plain words. Same prompt, same answer.
  *
  * @module
  */
 import { cutAtWord } from "./compose.ts";
+import { excerpt } from "../../text/excerpt.ts";
 
 /** One answer line of the prompt. */
 interface PromptAnswer {
@@ -36,7 +37,9 @@ export function readInsightPrompt(
   if (!task) return null;
   const answers: PromptAnswer[] = [];
   for (const m of prompt.matchAll(/^\[(A\d{1,3})\]( \(accepted\))? (.+)$/gm)) {
-    answers.push({ label: m[1], accepted: !!m[2], text: m[3].trim() });
+    // The answers' words without their Markdown: the stand-in quotes them in summaries,
+    // which are shown as text ("**KV**" would be read literally).
+    answers.push({ label: m[1], accepted: !!m[2], text: excerpt(m[3], m[3].length) });
   }
   return { task: task === "opinion map" ? "map" : "summary", answers };
 }

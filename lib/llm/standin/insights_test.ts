@@ -52,3 +52,26 @@ Deno.test("stand-in: stanceOf", () => {
   assert.equal(stanceOf("Definitely."), "support");
   assert.equal(stanceOf("Here is a link."), "neutral");
 });
+
+Deno.test("stand-in: summaries and map nodes quote the answers' words, not their Markdown", () => {
+  const marked: InsightAnswer[] = [
+    "**KV** keeps *every* read small, because `getMany` batches them.",
+    "No, [avoid it](https://example.com): ~~never~~ __do__ that.",
+  ].map((content, i) => ({
+    id: `m${i}`,
+    label: `A${i + 1}`,
+    author: "x",
+    content,
+    accepted: false,
+    revision: 1,
+  }));
+  const summary = repairSummary(JSON.parse(ask(summaryPrompt(q, marked))), marked);
+  const map = repairMap(JSON.parse(ask(mapPrompt(q, marked))), marked);
+  const texts = [
+    JSON.stringify(summary),
+    ...(map?.nodes ?? []).flatMap((n) => [n.summary, n.keyArgument]),
+  ];
+  assert.ok(map && map.nodes.length === 2, JSON.stringify(map));
+  assert.match(texts.join(" "), /KV keeps every read small/);
+  for (const t of texts) assert.doesNotMatch(t, /\*\*|~~|__|`|\]\(/, t);
+});
