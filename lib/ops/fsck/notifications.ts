@@ -22,6 +22,7 @@
  */
 import { keys } from "../../kv/keys.ts";
 import { dueDayOf, isExpired, notificationOf } from "../../notifications/stored.ts";
+import { unreadMarkKey } from "../../notifications/unread.ts";
 import { counterValue } from "../../kv/atomic.ts";
 import { compactStore, notificationRewrite } from "../compact.ts";
 import { defineInvariant } from "./invariant.ts";
@@ -42,11 +43,6 @@ export const NOTIFICATION_PROBLEMS = {
 /** The notification at `e` in either stored shape (lib/notifications/stored.ts), or null. */
 function notificationAt(e: Deno.KvEntry<unknown>) {
   return typeof e.key[2] === "string" ? notificationOf(e.key[2], e.value) : null;
-}
-
-/** The "mark all read" watermark of a member (lib/notifications/notifications.ts). */
-function markKey(userId: string): Deno.KvKey {
-  return [...keys.notificationUnread(userId), "mark"];
 }
 
 /**
@@ -86,7 +82,7 @@ export const notificationsInvariant = defineInvariant(
           const n = notificationAt(e);
           const userId = e.key[1];
           if (!n || typeof userId !== "string") return [];
-          const reads = [markKey(userId), keys.question(n.questionId)];
+          const reads = [unreadMarkKey(userId), keys.question(n.questionId)];
           return n.messageId ? [...reads, keys.message(n.messageId)] : reads;
         },
         judge: (e, got) => {
