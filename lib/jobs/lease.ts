@@ -223,6 +223,21 @@ export function finishJobOps(op: Deno.AtomicOperation, lease: JobLease): Deno.At
 }
 
 /**
+ * A periodic job's record while it waits for its run at `due`: released (its next claim is
+ * not a re-claim), no claims counted, and the kind's `revision` when it has one.
+ *
+ * @example
+ * ```ts
+ * periodicJobRecord("instance-a", Date.now() + 30_000, 5).revision; // 5
+ * ```
+ */
+export function periodicJobRecord(owner: string, due: number, revision?: number): JobRecord {
+  const record: JobRecord = { owner, claims: 0, due, released: true };
+  if (revision !== undefined) record.revision = revision;
+  return record;
+}
+
+/**
  * Add the end of one run of a periodic job to `op`: the next run is due at `next`, and the
  * lease is let go (not a re-claim). `revision` is the kind's, recorded with it.
  *
@@ -239,9 +254,7 @@ export function rescheduleJobOps(
   next: number,
   revision?: number,
 ): Deno.AtomicOperation {
-  const record: JobRecord = { owner: lease.owner, claims: 0, due: next, released: true };
-  if (revision !== undefined) record.revision = revision;
   return fence(op, lease)
-    .set(keys.job(lease.kind, lease.id), record)
+    .set(keys.job(lease.kind, lease.id), periodicJobRecord(lease.owner, next, revision))
     .set(keys.jobLease(lease.kind, lease.id), { owner: lease.owner, until: 0 });
 }

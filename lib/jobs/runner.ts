@@ -33,6 +33,7 @@ import {
   type JobLease,
   type JobRecord,
   newJobOps,
+  periodicJobRecord,
   releaseJob,
   renewJob,
   rescheduleJobOps,
@@ -305,11 +306,7 @@ export class JobRunner {
         // A record of another revision is rewritten only while it waits for its next run:
         // a run in progress holds a lease fenced on the record, and reschedules it itself.
         if (rec && (k.revision === rec.revision || rec.due <= now)) return null;
-        const due: JobRecord = rec
-          ? { ...rec, due: now }
-          : { owner: this.owner, claims: 0, due: now, released: true };
-        if (k.revision !== undefined) due.revision = k.revision;
-        else delete due.revision;
+        const due = periodicJobRecord(rec?.owner ?? this.owner, now, k.revision);
         return commit(this.kv, (op) => op.check(recs[i]).set(keys.job(k.kind, PERIODIC_ID), due));
       }));
     }
