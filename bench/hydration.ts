@@ -17,14 +17,14 @@
  *
  * @module
  */
-import { chromium } from "playwright-core";
 import { withBeforeTree } from "./before_tree.ts";
 import { formatSpread, spread, startTree } from "./harness.ts";
-import { CHROMIUM_ARGS } from "../tests/helpers/browser.ts";
+import { launchBrowser } from "../tests/helpers/browser.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const LOADS = Number(Deno.env.get("BENCH_HYDRATION_LOADS") ?? 5);
 const BEFORE = Deno.env.get("BENCH_HYDRATION_BEFORE") ?? "3df9e64";
+/** Where tests/helpers/browser.ts `launchBrowser` finds Chromium. */
 const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 
 interface Info {
@@ -44,7 +44,7 @@ interface Side {
 async function measure(root: string, name: string): Promise<Side> {
   const dir = await Deno.makeTempDir({ prefix: "parley-hydration-" });
   const srv = await startTree<Info>(root, "serve", `${dir}/store.kv`);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchBrowser();
   const side: Side = { name, longest: [], blocking: [], islands: 0 };
   try {
     const { url, questionId, viewerCookie } = srv.info;
