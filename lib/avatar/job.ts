@@ -30,7 +30,11 @@ export function avatarJobKind(services: Services, intervalMs = AVATAR_INTERVAL_M
     every: intervalMs,
     canRun: () => services.llm !== undefined,
     run: async (ctx) => {
-      await runAvatarTick(services, services.now(), { signal: ctx.signal, fence: ctx.fence });
+      await runAvatarTick(services, services.now(), {
+        signal: ctx.signal,
+        fence: ctx.fence,
+        intervalMs,
+      });
     },
   };
 }

@@ -47,10 +47,11 @@ export type TickRefusal = "too_soon";
 async function takeTick(
   kv: Deno.Kv,
   now: number,
+  intervalMs: number,
 ): Promise<{ state: AvatarTickState; versionstamp: string } | { refused: TickRefusal }> {
   const entry = await kv.get<AvatarTickState>(keys.avatarJob());
   const cur = entry.value;
-  if (cur && now - cur.lastTickAt < AVATAR_INTERVAL_MS - INTERVAL_SLACK_MS) {
+  if (cur && now - cur.lastTickAt < intervalMs - INTERVAL_SLACK_MS) {
     return { refused: "too_soon" };
   }
   const state: AvatarTickState = { lastTickAt: now, cursor: cur?.cursor ?? null };
@@ -88,6 +89,11 @@ export interface AvatarTickOptions {
   signal?: AbortSignal;
   /** The avatar job's fence: every answer of the tick checks it. */
   fence?: (op: Deno.AtomicOperation) => Deno.AtomicOperation;
+  /**
+   * The least time between two ticks (default {@link AVATAR_INTERVAL_MS}): the job's own
+   * period, so a job run every second is not held to 30 s by its tick.
+   */
+  intervalMs?: number;
 }
 
 /** What a tick did. */
@@ -170,7 +176,7 @@ export async function runAvatarTick(
     kv.list({ prefix: keys.avatarRosterPrefix() }, { limit: 1 }),
   );
   if (anyone.length === 0) return report;
-  const tick = await takeTick(kv, now);
+  const tick = await takeTick(kv, now, opts.intervalMs ?? AVATAR_INTERVAL_MS);
   if ("refused" in tick) return { ...report, refused: tick.refused };
   report.ran = true;
 

@@ -154,6 +154,24 @@ Deno.test("interval: a second tick within 30 s does nothing; at 30 s it runs", a
   }
 });
 
+Deno.test("interval: a tick configured for a shorter period runs at that period", async () => {
+  const fake = avatarModel();
+  const t = await createTestApp({ env: fake.env });
+  try {
+    await person(t, "Ada", "Gardener.", true);
+    const bob = await person(t, "Bob", "", false);
+    await question(t, bob, "First", T0);
+    await question(t, bob, "Second", T0);
+    const every = { intervalMs: 5 * S };
+    assert.equal((await runAvatarTick(t.services, T0 + 120 * S, every)).answers.length, 1);
+    assert.equal((await runAvatarTick(t.services, T0 + 122 * S, every)).refused, "too_soon");
+    assert.equal((await runAvatarTick(t.services, T0 + 125 * S, every)).answers.length, 1);
+  } finally {
+    await t.close();
+    await fake.close();
+  }
+});
+
 Deno.test("no duplicates: each question is answered once per user, however many ticks run", async () => {
   const fake = avatarModel();
   const t = await createTestApp({ env: fake.env });
