@@ -120,6 +120,7 @@ import { llmFromConfig } from "./lib/llm/from_config.ts";
 import { embedderFromConfig } from "./lib/search/embeddings.ts";
 import { resolveAppSecret } from "./lib/auth/secret.ts";
 import { startServer } from "./lib/serve.ts";
+import { handling } from "./lib/http/busy.ts";
 import { startLine } from "./lib/start_line.ts";
 import type { Services } from "./lib/services.ts";
 import manifest from "./manifest.gen.ts";
@@ -222,7 +223,7 @@ async function main(): Promise<void> {
   };
   const serve: Deno.ServeHandler = async (req, info) => {
     try {
-      return await app.fetch(req, info);
+      return await handling(app.fetch(req, info));
     } finally {
       if (started) nudgeAfter();
       else info.completed.then(nudgeAfter, nudgeAfter);
