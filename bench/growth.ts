@@ -10,7 +10,8 @@
  *    HTML page (signed out: its page cache answers most reads), and a bare Hono JSON route
  *    in the same run. Goal: p50 ≤ 10 ms.
  * 2. Answers to a question 10,000 people follow, beside answers nobody else hears of (each
- *    to a question of its own) in the same run: 300 of the latter before any fan-out runs
+ *    to a question of its own; every thread starts with the 40 answers a search reindex
+ *    reads) in the same run: 300 of the latter before any fan-out runs
  *    (the baseline); 30 answers to the followed question one at a time, each request timed,
  *    then up to 10 answers nobody else hears of while its fan-out runs, then the time until
  *    every follower is notified through the job runner (goal: request p99 unchanged, all
@@ -34,6 +35,7 @@ import { writeFirstMessage } from "../lib/community/messages/write.ts";
 import { castVote } from "../lib/community/votes.ts";
 import { followInOp, unreadCount } from "../lib/notifications/notifications.ts";
 import { keys } from "../lib/kv/keys.ts";
+import { ANSWERS_READ } from "../lib/search/index.ts";
 import { prng } from "./search_corpus.ts";
 
 const ANSWERS = Number(Deno.env.get("BENCH_GROWTH_ANSWERS") ?? 10_000);
@@ -92,6 +94,32 @@ function spread(runs: Latency[]): string {
   return `p50 ${f(runs.map((r) => r.p50))}  p99 ${f(runs.map((r) => r.p99))} ms`;
 }
 
+/**
+ * `n` answers to `questionId` by 50 seeded authors, a second apart and ending a minute ago,
+ * written as a post writes them (`buildMessage` + `writeFirstMessage`), 80 to an op. Their
+ * ids in order.
+ */
+async function seedAnswers(kv: Deno.Kv, questionId: string, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  const start = Date.now() - n * 1_000 - 60_000;
+  // An answer writes ~11 rows: 80 an op stay within KV's 1,000 mutations.
+  for (let i = 0; i < n; i += 80) {
+    const op = kv.atomic();
+    for (let j = i; j < Math.min(n, i + 80); j++) {
+      const m = buildMessage({
+        questionId,
+        author: { id: `u-growth-author-${j % 50}`, name: `Author ${j % 50}`, avatar: null },
+        content: `Answer ${j}: keep **every** read bounded by its page, not by its thread.`,
+        createdBy: "user",
+      }, { now: start + j * 1_000 });
+      writeFirstMessage(op, m);
+      ids.push(m.id);
+    }
+    if (!(await op.commit()).ok) throw new Error("answer batch failed");
+  }
+  return ids;
+}
+
 /** `main.ts` on `kvPath`, until `stop`. */
 async function serveMain(kvPath: string): Promise<{ origin: string; stop(): Promise<void> }> {
   const { origin, env } = localMainEnv(kvPath, { EXPERT_PANEL_PER_DAY: "0", ...UNLIMITED });
@@ -127,23 +155,7 @@ async function longThread(dir: string): Promise<void> {
       createdBy: "user",
     });
     id = q.id;
-    const ids: string[] = [];
-    const start = Date.now() - ANSWERS * 1_000 - 60_000;
-    // An answer writes ~11 rows: 80 an op stay within KV's 1,000 mutations.
-    for (let i = 0; i < ANSWERS; i += 80) {
-      const op = t.kv.atomic();
-      for (let j = i; j < Math.min(ANSWERS, i + 80); j++) {
-        const m = buildMessage({
-          questionId: q.id,
-          author: { id: `u-growth-author-${j % 50}`, name: `Author ${j % 50}`, avatar: null },
-          content: `Answer ${j}: keep **every** read bounded by its page, not by its thread.`,
-          createdBy: "user",
-        }, { now: start + j * 1_000 });
-        writeFirstMessage(op, m);
-        ids.push(m.id);
-      }
-      if (!(await op.commit()).ok) throw new Error("answer batch failed");
-    }
+    const ids = await seedAnswers(t.kv, q.id, ANSWERS);
     const rand = prng(29);
     const votes = Array.from({ length: 2_000 }, (_, i) => ({
       userId: `u-growth-voter-${i % 200}`,
@@ -229,6 +241,9 @@ async function bigAudience(dir: string): Promise<void> {
     followed = await ask("A question ten thousand people follow");
     const answers = 3 + QUIET + POSTS * (1 + DURING_EACH) + 2 * POSTS;
     for (let i = 0; i < answers; i++) alone.push(await ask(`A question nobody else follows, ${i}`));
+    // Every thread starts as long as a search reindex reads, so an answer costs the same
+    // there whether its thread is followed or not (seeded authors follow nothing).
+    for (const id of [followed, ...alone]) await seedAnswers(t.kv, id, ANSWERS_READ);
     for (let i = 0; i < followers.length; i += 400) {
       const op = t.kv.atomic();
       for (const f of followers.slice(i, i + 400)) followInOp(op, followed, f, Date.now());
