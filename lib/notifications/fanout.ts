@@ -19,10 +19,12 @@
  */
 import { perStore } from "../cache.ts";
 import { untilIdle } from "../http/busy.ts";
-import { commit } from "../kv/atomic.ts";
+import { commit, counterValue } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import type { JobContext, JobKind, JobRunner } from "../jobs/runner.ts";
-import { type NewNotification, notifyInOp } from "./notifications.ts";
+import { afterCommit } from "../kv/after_commit.ts";
+import { type NewNotification, notifyInOp, trimNotifications } from "./notifications.ts";
+import { NOTIFICATIONS_KEPT } from "./stored.ts";
 
 /** The job kind's name (the job id is the answer's message id). */
 export const FANOUT_JOB = "fanout";
@@ -40,6 +42,16 @@ export const FANOUT_BATCH = { least: 25, most: 100 } as const;
 
 /** Shortest and longest rest after a batch (ms): as long as the batch took, within these. */
 export const FANOUT_REST_MS = { min: 2, max: 100 } as const;
+
+/**
+ * About one notification in this many that a fan-out sends also trims its recipient's
+ * history to the newest {@link NOTIFICATIONS_KEPT} when they have more unread than that
+ * (after the batch's commit, in its turn). Marking read trims too, but a follower of busy
+ * questions who never reads would keep every notification for 90 days; this bounds their
+ * history near the limit at the cost of one `get` per 50 notifications (and a trim's list
+ * when it is due).
+ */
+export const FANOUT_TRIM_EVERY = 50;
 
 /** Longest wait for a moment when this process makes no response, before a batch (ms). */
 export const FANOUT_YIELD_MS = 100;
@@ -119,7 +131,8 @@ export function fanoutOps(
 }
 
 /**
- * The fan-out job kind.
+ * The fan-out job kind. `random` (in [0, 1)) picks the recipients whose history is
+ * trimmed ({@link FANOUT_TRIM_EVERY}).
  *
  * @example
  * ```ts
@@ -128,13 +141,16 @@ export function fanoutOps(
  * jobRunner(kv).register(fanoutJobKind(Date.now));
  * ```
  */
-export function fanoutJobKind(now: () => number): JobKind {
+export function fanoutJobKind(now: () => number, random: () => number = Math.random): JobKind {
   return {
     kind: FANOUT_JOB,
     run: async (ctx) => {
       for (;;) {
         if (ctx.signal.aborted) return;
-        const step = await inTurn(ctx.kv, (behind) => batchOnce(ctx, now, batchSize(behind)));
+        const step = await inTurn(
+          ctx.kv,
+          (behind) => batchOnce(ctx, now, random, batchSize(behind)),
+        );
         if (step !== "more") return;
       }
     },
@@ -150,6 +166,7 @@ function batchSize(behind: number): number {
 async function batchOnce(
   ctx: JobContext,
   now: () => number,
+  random: () => number,
   size: number,
 ): Promise<"more" | "end"> {
   const { kv, id } = ctx;
@@ -167,13 +184,15 @@ async function batchOnce(
   const skip = new Set(state.skip);
   const at = now();
   const last = page.at(-1);
+  const sentTo: string[] = [];
   const res = await commit(kv, (op) => {
     ctx.fence(op).check(entry);
-    let sent = 0;
+    sentTo.length = 0;
     for (const e of page) {
       const userId = e.key[2] as string;
-      if (!skip.has(userId) && notifyInOp(op, userId, state.n, at)) sent++;
+      if (!skip.has(userId) && notifyInOp(op, userId, state.n, at)) sentTo.push(userId);
     }
+    const sent = sentTo.length;
     if (page.length < size) {
       ctx.finish(op).delete(keys.fanoutJob(id));
     } else {
@@ -184,5 +203,14 @@ async function batchOnce(
     }
   });
   if (!res.ok) return "end"; // not ours any more: the new holder continues from the cursor
+  for (const userId of sentTo) {
+    if (random() * FANOUT_TRIM_EVERY >= 1) continue;
+    await afterCommit("notification history", async () => {
+      // Only someone with more unread than are kept can have too many: whoever reads
+      // notifications is trimmed as they do (./notifications.ts `markRead`).
+      const unread = await kv.get<Deno.KvU64>(keys.notificationUnread(userId));
+      if (counterValue(unread.value) > NOTIFICATIONS_KEPT) await trimNotifications(kv, userId);
+    });
+  }
   return page.length < size ? "end" : "more";
 }

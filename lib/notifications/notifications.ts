@@ -500,6 +500,8 @@ export async function markRead(
       return { op, result: null };
     });
   }
+  // Whoever reads one by one keeps their history near the limit too.
+  await afterCommit("notification history", () => trimNotifications(kv, userId));
   return { unread: await unreadCount(kv, userId, now) };
 }
 

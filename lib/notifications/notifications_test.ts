@@ -302,19 +302,26 @@ Deno.test("answers, replies and accepts notify in their own op: the asker, the p
   assert.equal(await unreadCount(kv, bob.id, Date.now()), 2);
 });
 
-Deno.test("history is bounded: marking all read keeps the newest 200, and trimmed unread ones leave the unread counter", async () => {
+Deno.test("history is bounded: marking read (one or all) keeps the newest 200, and trimmed unread ones leave the unread counter", async () => {
   using kv = await Deno.openKv(":memory:");
   const ids: string[] = [];
   for (let i = 0; i < NOTIFICATIONS_KEPT + 5; i++) {
     ids.push((await notify(kv, ada.id, reply(`msg-r${i}`), 1_000 + i))!.id);
   }
-  // Marking some read first: the ones trimmed away must not leave the counter behind.
-  await markRead(kv, ada.id, [ids[0]], LATER);
-  assert.equal(await stored(kv, ada.id), NOTIFICATIONS_KEPT + 5);
-  assert.deepEqual(await markRead(kv, ada.id, undefined, 5_000), { unread: 0 });
-  const left = await Array.fromAsync(kv.list({ prefix: keys.notificationsPrefix(ada.id) }));
+  const history = () => Array.fromAsync(kv.list({ prefix: keys.notificationsPrefix(ada.id) }));
+  // Marking one read trims: the oldest five go (the one just read among them), and the four
+  // unread ones leave the counter with them.
+  assert.deepEqual(await markRead(kv, ada.id, [ids[0]], LATER), { unread: NOTIFICATIONS_KEPT });
+  let left = await history();
   assert.equal(left.length, NOTIFICATIONS_KEPT);
   assert.equal(left[0].key[2], ids[5], "the oldest five are gone");
+  // Marking all read does too.
+  for (let i = 0; i < 5; i++) await notify(kv, ada.id, reply(`msg-s${i}`), 3_000 + i);
+  assert.equal((await history()).length, NOTIFICATIONS_KEPT + 5);
+  assert.deepEqual(await markRead(kv, ada.id, undefined, 5_000), { unread: 0 });
+  left = await history();
+  assert.equal(left.length, NOTIFICATIONS_KEPT);
+  assert.equal(left[0].key[2], ids[10], "the next five are gone");
   assert.equal(await trimNotifications(kv, ada.id, 3), NOTIFICATIONS_KEPT - 3);
   const later = await notify(kv, ada.id, reply("msg-r0"), 6_000);
   assert.ok(later);

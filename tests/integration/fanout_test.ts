@@ -9,6 +9,7 @@ import { FANOUT_JOB } from "@/lib/notifications/fanout.ts";
 import { JobRunner, jobRunner, LEASE_MS } from "@/lib/jobs/runner.ts";
 import { fanoutJobKind } from "@/lib/notifications/fanout.ts";
 import { notificationOf } from "@/lib/notifications/stored.ts";
+import { notifyInOp, unreadCount } from "@/lib/notifications/notifications.ts";
 import { createTestApp, type TestApp, waitForJobs } from "../helpers/app.ts";
 import { answer, ask, member } from "../helpers/community.ts";
 
@@ -82,6 +83,56 @@ Deno.test("the answer's instance dies right after the commit: another instance's
     const got = await answerNotifications(t, mid);
     assert.deepEqual(followers.filter((f) => got.get(f) !== 1), []);
     assert.equal((await t.kv.get(keys.job(FANOUT_JOB, mid))).value, null);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a fan-out trims its recipients' histories to the newest 200, the unread count with them", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const bob = await member(t, "Bob");
+    const qid = await ask(t, ada, { title: "Who keeps everything?" });
+    const [hoarder, other] = await seedFollowers(t, qid, 2);
+    // 250 unread notifications from yesterday, never marked read.
+    const yesterday = Date.now() - 86_400_000;
+    for (let i = 0; i < 250; i += 50) {
+      const op = t.kv.atomic();
+      for (let j = i; j < i + 50; j++) {
+        for (const userId of [hoarder, other]) {
+          notifyInOp(op, userId, {
+            type: "answer",
+            actor: { id: ada.id },
+            questionId: qid,
+            messageId: `msg-old-${j}`,
+            answerId: `msg-old-${j}`,
+          }, yesterday + j);
+        }
+      }
+      assert.ok((await op.commit()).ok);
+    }
+    // The fan-out runs on another instance (once this one's lease lapsed), whose dice pick
+    // the hoarder only.
+    await jobRunner(t.kv).shutdown(0);
+    const runner = new JobRunner(t.kv, { owner: "other", now: () => Date.now() + LEASE_MS + 1 });
+    let picks = 0;
+    runner.register(fanoutJobKind(Date.now, () => picks++ === 0 ? 0 : 0.99));
+    const mid = await answer(t, bob, qid, "Only the newest stay.");
+    assert.deepEqual(await runner.pass(), [`${FANOUT_JOB}/${mid}`]);
+    await runner.waitIdle(30_000);
+    await runner.shutdown();
+
+    const history = async (userId: string) =>
+      (await Array.fromAsync(t.kv.list({ prefix: keys.notificationsPrefix(userId) })))
+        .map((e) => notificationOf(e.key[2] as string, e.value)!);
+    const kept = await history(hoarder);
+    assert.equal(kept.length, 200);
+    assert.equal(kept.at(-1)!.messageId, mid, "the new one is among them");
+    assert.equal(kept[0].messageId, "msg-old-51", "the oldest 51 went");
+    assert.equal(await unreadCount(t.kv, hoarder, Date.now()), 200, "only what is left counts");
+    assert.equal((await history(other)).length, 251, "not picked: untouched");
+    assert.equal(await unreadCount(t.kv, other, Date.now()), 251);
   } finally {
     await t.close();
   }
