@@ -288,6 +288,14 @@ async function bigAudience(dir: string): Promise<void> {
       const [state, job] = await kv.getMany([keys.fanoutJob(id), keys.job("fanout", id)]);
       return state.value !== null || job.value !== null;
     };
+    // The seeded threads wait for the `search` job to index them: time nothing before it has.
+    const started = performance.now();
+    while ((await kv.list({ prefix: keys.searchDirtyPrefix() }, { limit: 1 }).next()).value) {
+      if (performance.now() - started > 300_000) {
+        throw new Error("the seeded threads were not indexed");
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
     // Warm the route (on the unfollowed question: no fan-out).
     for (let i = 0; i < 3; i++) await post(alone.pop()!);
 

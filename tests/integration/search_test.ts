@@ -10,6 +10,7 @@ import { commit } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { jobRunner, PERIODIC_ID } from "@/lib/jobs/runner.ts";
 import { SEARCH_JOB } from "@/lib/search/job.ts";
+import { ANSWERS_READ, docKey } from "@/lib/search/index.ts";
 
 type Page = { questions: { id: string; title: string }[]; total: number | null; hasMore: boolean };
 
@@ -177,6 +178,31 @@ Deno.test("the search job indexes questions stored before the index, and what a 
     const legacy = await Array.fromAsync(t.kv.list({ prefix: ["question_terms"] }));
     assert.equal(legacy.length, 0, "the previous index's postings are gone");
     assert.deepEqual((await t.kv.get(keys.searchBackfill())).value, { cursor: null, done: true });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a thread's search document takes its first 40 messages: a later answer does not rewrite it", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const qid = await ask(t, ada, { title: "Which birds winter here?" });
+    for (let i = 0; i < ANSWERS_READ - 1; i++) {
+      await answer(t, await member(t, `Birder ${i}`), qid, `Sparrows, as every year (${i}).`);
+    }
+    const doc = () => t.kv.get(docKey("answers", qid));
+    // The 40th is read into the document: it is searchable.
+    const before = await doc();
+    await answer(t, await member(t, "Late birder"), qid, "A lone waxwing came by.");
+    const fortieth = await doc();
+    assert.notEqual(fortieth.versionstamp, before.versionstamp);
+    assert.deepEqual(await search(t, "waxwing"), [qid]);
+    // The 41st is not, so the thread is neither reindexed nor marked for the job.
+    await answer(t, await member(t, "Later birder"), qid, "And a hoopoe, once.");
+    assert.equal((await doc()).versionstamp, fortieth.versionstamp, "the document stands");
+    assert.equal((await t.kv.get(keys.searchDirty(qid))).value, null, "nothing left to do");
+    assert.deepEqual(await search(t, "hoopoe"), []);
   } finally {
     await t.close();
   }

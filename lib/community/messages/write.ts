@@ -11,6 +11,7 @@
  * @module
  */
 import { markForReindex, reindexSoon } from "../../search/reindex.ts";
+import { ANSWERS_READ } from "../../search/index.ts";
 import { afterCommit } from "../../kv/after_commit.ts";
 import {
   addToCounter,
@@ -46,7 +47,12 @@ import {
  * top-level answer joins the question's answer index; a reply joins its top-level answer's
  * reply index (`rootId`, the answer at the top of its reply chain).
  */
-function writeMessage(op: Deno.AtomicOperation, m: MessageRecord, rootId?: string): void {
+function writeMessage(
+  op: Deno.AtomicOperation,
+  m: MessageRecord,
+  rootId?: string,
+  searchable = true,
+): void {
   if (m.replyTo) {
     const root = rootId ?? m.replyTo;
     op.set(keys.answerReply(root, m.createdAt, m.id), m.id);
@@ -63,13 +69,31 @@ function writeMessage(op: Deno.AtomicOperation, m: MessageRecord, rootId?: strin
     .set(keys.questionMessage(m.questionId, m.createdAt, m.id), m.id);
   addToCounter(op, keys.messageCount(m.questionId), 1);
   bumpQuestion(op, m.questionId); // the open question page hears of it
-  markForReindex(op, m.questionId, m.createdAt); // its text is indexed after the commit
+  // Its text is indexed after the commit, when it is among the messages search reads.
+  if (searchable) markForReindex(op, m.questionId, m.createdAt);
   if (!countsTowardStats(m)) return;
   // The key names the message; the value, its question (the activity page reads both).
   op.set(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id), m.questionId);
   // Every post a person wrote, deleted ones included (their account's deletion finds it).
   op.set(keys.authored(m.author.id, "message", m.id), true);
   addToCounter(op, keys.userStat(m.author.id, "answers"), 1);
+}
+
+/**
+ * Whether `m` is among the first {@link ANSWERS_READ} messages of its thread, the only ones
+ * the thread's search document holds (lib/search/reindex.ts): when it is not, reindexing
+ * the thread after it would read those 40 records and change nothing (about half of an
+ * answer's time on a long thread). A new message is usually the last; it sorts earlier
+ * only when its clock is behind that of the messages before it.
+ */
+async function firstOfThread(kv: Deno.Kv, m: MessageRecord): Promise<boolean> {
+  const first = await Array.fromAsync(kv.list<string>(
+    { prefix: keys.questionMessagesPrefix(m.questionId) },
+    { limit: ANSWERS_READ, batchSize: ANSWERS_READ },
+  ));
+  if (first.length < ANSWERS_READ) return true;
+  const [, , at, id] = first.at(-1)!.key as [string, string, number, string];
+  return m.createdAt < at || (m.createdAt === at && m.id < id);
 }
 
 /**
@@ -193,6 +217,7 @@ export async function addMessage(
   // The author's `messages` budget is spent in the message's own atomic op.
   const budget = budgetOf(opts.limits, "messages", input.author.id);
   let after: AfterMessage | null = null;
+  let searchable = true;
   let callerChecks: Deno.AtomicCheck[] = [];
   const result = await updateAtomically<AddMessageResult | ChecksFailed>(async () => {
     // A retry after a lost check: if it was the caller's, its state moved on — say so.
@@ -200,14 +225,19 @@ export async function addMessage(
       return { op: null, result: { ok: false, reason: "check_failed" } };
     }
     // One read (KV's most, 10 keys): the question, the parent, the author's hourly log,
-    // their sanction and standing, and a new account's daily log.
-    const entries = await kv.getMany([
-      keys.question(input.questionId),
-      keys.message(input.replyTo && input.replyTo.length <= 200 ? input.replyTo : "\u0000none"),
-      budget?.key ?? keys.rateLimitLog("none", "none"),
-      ...admissionKeys(input.author.id),
-      keys.rateLimitLog("post_new_messages", input.author.id),
+    // their sanction and standing, and a new account's daily log; beside it, the first
+    // messages of the thread, which are all its search document reads.
+    const [entries, first] = await Promise.all([
+      kv.getMany([
+        keys.question(input.questionId),
+        keys.message(input.replyTo && input.replyTo.length <= 200 ? input.replyTo : "\u0000none"),
+        budget?.key ?? keys.rateLimitLog("none", "none"),
+        ...admissionKeys(input.author.id),
+        keys.rateLimitLog("post_new_messages", input.author.id),
+      ]),
+      firstOfThread(kv, message),
     ]);
+    searchable = first;
     const q = entries[0] as Deno.KvEntryMaybe<QuestionRecord>;
     const parent = entries[1] as Deno.KvEntryMaybe<MessageRecord>;
     const log = entries[2] as Deno.KvEntryMaybe<HitLog>;
@@ -240,7 +270,7 @@ export async function addMessage(
     }
     const updated = opts.updateQuestion?.(q.value);
     if (updated) op.check(q).set(keys.question(q.value.id), updated);
-    writeMessage(op, message, rootId);
+    writeMessage(op, message, rootId, searchable);
     opts.extra?.(op, message);
     if (opts.within) callerChecks = checksAddedBy(op, (o) => opts.within!(o, message));
     after = await messageInOp(kv, op, message, q.value, parent.value, rootId, {
@@ -253,7 +283,7 @@ export async function addMessage(
     // After the commit: nothing here may fail the call (the message exists).
     await afterCommit("message caches and badges", async () => {
       invalidateReads(kv); // message counts in the feed
-      await reindexSoon(kv, message.questionId); // its text becomes searchable
+      if (searchable) await reindexSoon(kv, message.questionId); // its text becomes searchable
       // Prolific; an uncounted message moved no statistic.
       if (countsTowardStats(message)) {
         await recordEarnedBadges(kv, message.author.id, message.createdAt);
