@@ -3,10 +3,11 @@
  *
  * Why: a follower fan-out writes hundreds of notifications a second through the same
  * event loop and the same store as the requests. A batch started while a request is being
- * answered makes that request wait for it. {@link handling} counts the requests whose
- * response is being made (until the handler returns its `Response`: a live stream counts
- * only until its headers, or one open page would hold background work off for good), and
- * {@link untilIdle} lets background work start when none is, within a bounded wait.
+ * answered, or just before the next one comes, makes that request wait for it.
+ * {@link handling} counts the requests whose response is being made (until the handler
+ * returns its `Response`: a live stream counts only until its headers, or one open page
+ * would hold background work off for good), and {@link untilIdle} lets background work
+ * start once none has been for a moment, within a bounded wait.
  *
  * Kept per process, and only a scheduling hint: another instance needs none of it.
  *
@@ -14,6 +15,8 @@
  */
 
 let making = 0;
+/** When the last response in making was made (`performance.now()`). */
+let lastMade = -Infinity;
 let idle: PromiseWithResolvers<void> | null = null;
 
 /**
@@ -30,8 +33,9 @@ export async function handling<T>(response: T | Promise<T>): Promise<T> {
   try {
     return await response;
   } finally {
-    if (--making === 0 && idle) {
-      idle.resolve();
+    if (--making === 0) {
+      lastMade = performance.now();
+      idle?.resolve();
       idle = null;
     }
   }
@@ -43,21 +47,28 @@ export function responsesInMaking(): number {
 }
 
 /**
- * Resolve when this process makes no response, or after `maxWaitMs` (background work
- * that waited that long goes ahead: under constant load it must still progress).
+ * Resolve once this process has made no response for `quietMs`, or after `maxWaitMs`
+ * (background work that waited that long goes ahead: under constant load it must still
+ * progress). Answers whether it was quiet (false: the wait ran out).
  *
  * @example
  * ```ts
- * await untilIdle(100);
+ * const quiet = await untilIdle(100, 2);
  * ```
  */
-export async function untilIdle(maxWaitMs: number): Promise<void> {
-  if (making === 0) return;
-  idle ??= Promise.withResolvers<void>();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    idle.promise,
-    new Promise<void>((r) => timer = setTimeout(r, maxWaitMs)),
-  ]);
-  clearTimeout(timer);
+export async function untilIdle(maxWaitMs: number, quietMs = 0): Promise<boolean> {
+  const deadline = performance.now() + maxWaitMs;
+  for (;;) {
+    const now = performance.now();
+    if (making === 0 && now - lastMade >= quietMs) return true;
+    if (now >= deadline) return false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const wake = making === 0
+      ? Math.min(quietMs - (now - lastMade), deadline - now)
+      : deadline - now;
+    const waits = [new Promise<void>((r) => timer = setTimeout(r, wake))];
+    if (making > 0) waits.push((idle ??= Promise.withResolvers<void>()).promise);
+    await Promise.race(waits);
+    clearTimeout(timer);
+  }
 }

@@ -42,3 +42,30 @@ Deno.test("background work waits for the last response in making, within its bou
   endless.resolve("c");
   await c;
 });
+
+Deno.test("background work waits for a quiet moment after the last response, not just its end", async () => {
+  const made = Promise.withResolvers<string>();
+  const served = handling(made.promise);
+  made.resolve("done");
+  await served;
+  // Just made: not quiet for 40 ms yet.
+  const started = performance.now();
+  assert.equal(await untilIdle(10_000, 40), true);
+  assert.ok(performance.now() - started >= 35, "it waited out the quiet window");
+  // Another response within the window starts it over.
+  await handling(Promise.resolve("first"));
+  const next = Promise.withResolvers<string>();
+  let quietAt = 0;
+  const waited = untilIdle(10_000, 40).then(() => quietAt = performance.now());
+  await new Promise((r) => setTimeout(r, 10));
+  const again = handling(next.promise);
+  await new Promise((r) => setTimeout(r, 10));
+  next.resolve("again");
+  await again;
+  const lastEnd = performance.now();
+  await waited;
+  assert.ok(quietAt - lastEnd >= 35, "quiet counted from the later response");
+  // A bound shorter than the window: it gives up and says so.
+  const gaveUp = handling(Promise.resolve("x")).then(() => untilIdle(5, 1_000));
+  assert.equal(await gaveUp, false);
+});

@@ -53,7 +53,13 @@ export const FANOUT_REST_MS = { min: 2, max: 100 } as const;
  */
 export const FANOUT_TRIM_EVERY = 50;
 
-/** Longest wait for a moment when this process makes no response, before a batch (ms). */
+/**
+ * Before a batch: how long this process must have made no response (ms), and the longest
+ * wait for that. Requests often come back to back (a client's next one within a
+ * millisecond of the last answer): a batch started in such a gap holds the next one up.
+ */
+export const FANOUT_QUIET_MS = 2;
+/** See {@link FANOUT_QUIET_MS}. */
 export const FANOUT_YIELD_MS = 100;
 
 /** Each store's turn: the end of the batch (and its rest) before the next one. */
@@ -64,7 +70,8 @@ const turns = perStore((): { tail: Promise<void>; waiting: number } => ({
 
 /**
  * Run `batch` when every batch queued before it on this store has written and rested and
- * this process makes no response (or {@link FANOUT_YIELD_MS} has passed), then rest as
+ * this process has made no response for {@link FANOUT_QUIET_MS} (or
+ * {@link FANOUT_YIELD_MS} has passed), then rest as
  * long as it took (within {@link FANOUT_REST_MS}) before the next one starts. `batch` is
  * told how many batches wait behind it.
  *
@@ -81,7 +88,7 @@ export async function inTurn<T>(kv: Deno.Kv, batch: (behind: number) => Promise<
   turn.tail = done.promise;
   turn.waiting++;
   await before;
-  await untilIdle(FANOUT_YIELD_MS);
+  await untilIdle(FANOUT_YIELD_MS, FANOUT_QUIET_MS);
   turn.waiting--;
   const started = performance.now();
   try {
