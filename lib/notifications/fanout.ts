@@ -12,8 +12,8 @@
  * request's own commit waits behind at most one batch, of 25 recipients unless a backlog
  * waits, and the fan-outs take at most about half of the store's write time however many
  * answers start them at once. Measured (`BENCH_ONLY=growth`): 10,000 followers are
- * notified in about 2 s, well within the 30 s goal, while answer requests keep their
- * latency.
+ * notified in about 2 s, well within the 30 s goal, and answers posted meanwhile keep
+ * their p50 (docs/decisions.md#jobs has the figures, and what is left of their p99).
  *
  * @module
  */
@@ -34,7 +34,7 @@ export const FANOUT_JOB = "fanout";
  * for their turn, within these. One fan-out alone goes in small batches: a commit of 25
  * holds the store about 0.6 ms, one of 100 about 2 ms, and a request that comes meanwhile
  * waits for it (`BENCH_ONLY=growth`: answers posted while a fan-out to 10,000 runs had a
- * p50 1.5× a quiet answer's with batches of 100, unchanged with 25; the 10,000 were
+ * p50 1.5× a quiet answer's with batches of 100, within 10% of it with 25; the 10,000 were
  * notified in 1.9 s instead of 0.9). A backlog goes in larger ones, so a burst of
  * fan-outs still ends within seconds of the last.
  */
@@ -70,10 +70,9 @@ const turns = perStore((): { tail: Promise<void>; waiting: number } => ({
 
 /**
  * Run `batch` when every batch queued before it on this store has written and rested and
- * this process has made no response for {@link FANOUT_QUIET_MS} (or
- * {@link FANOUT_YIELD_MS} has passed), then rest as
- * long as it took (within {@link FANOUT_REST_MS}) before the next one starts. `batch` is
- * told how many batches wait behind it.
+ * this process has made no response for {@link FANOUT_QUIET_MS} (or {@link FANOUT_YIELD_MS}
+ * has passed), then rest as long as it took (within {@link FANOUT_REST_MS}) before the next
+ * one starts. `batch` is told how many batches wait behind it.
  *
  * @example
  * ```ts
