@@ -48,8 +48,8 @@ export const FANOUT_REST_MS = { min: 2, max: 100 } as const;
  * history to the newest {@link NOTIFICATIONS_KEPT} when they have more unread than that
  * (after the batch's commit, in its turn). Marking read trims too, but a follower of busy
  * questions who never reads would keep every notification for 90 days; this bounds their
- * history near the limit at the cost of one `get` per 50 notifications (and a trim's list
- * when it is due).
+ * history to about twice the limit (what was kept at their last read, then up to the limit
+ * unread) at the cost of one `get` per 50 notifications (and a trim's list when it is due).
  */
 export const FANOUT_TRIM_EVERY = 50;
 

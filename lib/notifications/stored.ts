@@ -12,9 +12,10 @@
  * migration (lib/ops/compact/) rewrites them.
  *
  * History is bounded: every notification expires {@link NOTIFICATION_TTL_MS} after it was
- * created (KV's `expireIn`), and at most {@link NOTIFICATIONS_KEPT} are kept per person
- * (the newest; the older are removed when the person marks all read, by the migration, and
- * by a follower fan-out for about one notification in 50 it sends: ./fanout.ts).
+ * created (KV's `expireIn`), and a person's history is trimmed to the newest
+ * {@link NOTIFICATIONS_KEPT} when they mark some or all read, by the migration, and by a
+ * follower fan-out that finds more than that unread (checking about one notification in
+ * 50: ./fanout.ts). Between trims a history can reach about twice that.
  * Readers go by a whole-day expiry ({@link isExpired}): a notification is gone when the UTC
  * day {@link NOTIFICATION_DAYS} days after the one it was created on begins — never later
  * than KV's own removal, which may lag — so the list and the unread count
