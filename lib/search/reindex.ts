@@ -40,13 +40,44 @@ export function markForReindex(op: Deno.AtomicOperation, questionId: string, now
   op.set(keys.searchDirty(questionId), now);
 }
 
+/**
+ * The index rows of a thread's first {@link ANSWERS_READ} messages (answers and replies
+ * alike, in time order): the only messages its search document is made of.
+ */
+function firstMessages(kv: Deno.Kv, questionId: string): Promise<Deno.KvEntry<string>[]> {
+  return Array.fromAsync(kv.list<string>(
+    { prefix: keys.questionMessagesPrefix(questionId) },
+    { limit: ANSWERS_READ, batchSize: ANSWERS_READ },
+  ));
+}
+
+/**
+ * Whether a new message `m` will be among the messages its thread's search document is made
+ * of: when it is not, reindexing the thread after it would read those records and change
+ * nothing (about half of an answer's time on a long thread). A new message usually sorts
+ * last; it sorts earlier only when its clock is behind that of the messages before it.
+ *
+ * @example
+ * ```ts
+ * import type { MessageRecord } from "@/lib/community/messages/model.ts";
+ * declare const kv: Deno.Kv;
+ * declare const m: MessageRecord;
+ * if (await inSearchDocument(kv, m)) console.log("reindex the thread after it");
+ * ```
+ */
+export async function inSearchDocument(
+  kv: Deno.Kv,
+  m: Pick<MessageRecord, "id" | "questionId" | "createdAt">,
+): Promise<boolean> {
+  const first = await firstMessages(kv, m.questionId);
+  if (first.length < ANSWERS_READ) return true;
+  const [, , at, id] = first.at(-1)!.key as [string, string, number, string];
+  return m.createdAt < at || (m.createdAt === at && m.id < id);
+}
+
 /** The text of the first visible messages of a thread (answers and replies alike). */
 async function threadTexts(kv: Deno.Kv, questionId: string): Promise<string[]> {
-  const ids: string[] = [];
-  const list = kv.list<string>({ prefix: keys.questionMessagesPrefix(questionId) }, {
-    limit: ANSWERS_READ,
-  });
-  for await (const e of list) ids.push(e.value);
+  const ids = (await firstMessages(kv, questionId)).map((e) => e.value);
   const texts: string[] = [];
   for (const e of await getAll<MessageRecord>(kv, ids.map(keys.message))) {
     if (e.value && isPublic(e.value)) texts.push(e.value.content);

@@ -10,8 +10,7 @@
  *
  * @module
  */
-import { markForReindex, reindexSoon } from "../../search/reindex.ts";
-import { ANSWERS_READ } from "../../search/index.ts";
+import { inSearchDocument, markForReindex, reindexSoon } from "../../search/reindex.ts";
 import { afterCommit } from "../../kv/after_commit.ts";
 import {
   addToCounter,
@@ -77,23 +76,6 @@ function writeMessage(
   // Every post a person wrote, deleted ones included (their account's deletion finds it).
   op.set(keys.authored(m.author.id, "message", m.id), true);
   addToCounter(op, keys.userStat(m.author.id, "answers"), 1);
-}
-
-/**
- * Whether `m` is among the first {@link ANSWERS_READ} messages of its thread, the only ones
- * the thread's search document holds (lib/search/reindex.ts): when it is not, reindexing
- * the thread after it would read those 40 records and change nothing (about half of an
- * answer's time on a long thread). A new message is usually the last; it sorts earlier
- * only when its clock is behind that of the messages before it.
- */
-async function firstOfThread(kv: Deno.Kv, m: MessageRecord): Promise<boolean> {
-  const first = await Array.fromAsync(kv.list<string>(
-    { prefix: keys.questionMessagesPrefix(m.questionId) },
-    { limit: ANSWERS_READ, batchSize: ANSWERS_READ },
-  ));
-  if (first.length < ANSWERS_READ) return true;
-  const [, , at, id] = first.at(-1)!.key as [string, string, number, string];
-  return m.createdAt < at || (m.createdAt === at && m.id < id);
 }
 
 /**
@@ -227,7 +209,7 @@ export async function addMessage(
     // One read (KV's most, 10 keys): the question, the parent, the author's hourly log,
     // their sanction and standing, and a new account's daily log; beside it, the first
     // messages of the thread, which are all its search document reads.
-    const [entries, first] = await Promise.all([
+    const [entries, inDocument] = await Promise.all([
       kv.getMany([
         keys.question(input.questionId),
         keys.message(input.replyTo && input.replyTo.length <= 200 ? input.replyTo : "\u0000none"),
@@ -235,9 +217,9 @@ export async function addMessage(
         ...admissionKeys(input.author.id),
         keys.rateLimitLog("post_new_messages", input.author.id),
       ]),
-      firstOfThread(kv, message),
+      inSearchDocument(kv, message),
     ]);
-    searchable = first;
+    searchable = inDocument;
     const q = entries[0] as Deno.KvEntryMaybe<QuestionRecord>;
     const parent = entries[1] as Deno.KvEntryMaybe<MessageRecord>;
     const log = entries[2] as Deno.KvEntryMaybe<HitLog>;
