@@ -469,11 +469,8 @@ export async function markRead(
     // Days begun are taken off first, so what is left of the ledger is at most 90 keys.
     await unreadCount(kv, userId, now);
     await updateAtomically(async () => ({ ...await markAllReadOp(kv, userId, now), result: 0 }));
-    // Everything is read now: a good moment to keep only the newest.
-    await afterCommit("notification history", () => trimNotifications(kv, userId));
-    return { unread: 0 };
   }
-  for (const id of new Set(ids)) {
+  for (const id of new Set(ids ?? [])) {
     if (!/^n-[0-9a-z]+$/.test(id)) continue;
     await updateAtomically(async () => {
       const guess = createdAtOf(id);
@@ -500,9 +497,9 @@ export async function markRead(
       return { op, result: null };
     });
   }
-  // Whoever reads one by one keeps their history near the limit too.
+  // Having read, some or all: a good moment to keep only the newest.
   await afterCommit("notification history", () => trimNotifications(kv, userId));
-  return { unread: await unreadCount(kv, userId, now) };
+  return { unread: ids === undefined ? 0 : await unreadCount(kv, userId, now) };
 }
 
 /**
