@@ -35,6 +35,7 @@ import { writeFirstMessage } from "../lib/community/messages/write.ts";
 import { castVote } from "../lib/community/votes.ts";
 import { followInOp, unreadCount } from "../lib/notifications/notifications.ts";
 import { keys } from "../lib/kv/keys.ts";
+import { FANOUT_JOB } from "../lib/notifications/fanout.ts";
 import { ANSWERS_READ } from "../lib/search/index.ts";
 import { prng } from "./search_corpus.ts";
 
@@ -275,18 +276,15 @@ async function bigAudience(dir: string): Promise<void> {
       if (res.status !== 201) throw new Error(`answer: ${res.status} ${JSON.stringify(body)}`);
       return { ms, id: body.id, at };
     };
-    /** When the fan-out of answer `id` has ended (its job gone), ms after `at`. */
-    const notifiedAfter = async (id: string, at: number): Promise<number> => {
-      for (;;) {
-        const [state, job] = await kv.getMany([keys.fanoutJob(id), keys.job("fanout", id)]);
-        if (state.value === null && job.value === null) return performance.now() - at;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
     /** Whether the fan-out of answer `id` still runs. */
     const fanningOut = async (id: string): Promise<boolean> => {
-      const [state, job] = await kv.getMany([keys.fanoutJob(id), keys.job("fanout", id)]);
+      const [state, job] = await kv.getMany([keys.fanoutJob(id), keys.job(FANOUT_JOB, id)]);
       return state.value !== null || job.value !== null;
+    };
+    /** When the fan-out of answer `id` has ended (its job gone), ms after `at`. */
+    const notifiedAfter = async (id: string, at: number): Promise<number> => {
+      while (await fanningOut(id)) await new Promise((r) => setTimeout(r, 20));
+      return performance.now() - at;
     };
     // The seeded threads wait for the `search` job to index them: time nothing before it has.
     const started = performance.now();
