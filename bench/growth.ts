@@ -260,21 +260,26 @@ async function bigAudience(dir: string): Promise<void> {
   const kv = await Deno.openKv(kvPath);
   try {
     let who = 0;
-    const post = async (questionId: string): Promise<{ ms: number; id: string; at: number }> => {
+    /** A timed write as the answerer with `cookie`: its time and body. */
+    const send = async (method: string, path: string, cookie: string, body: unknown) => {
       const at = performance.now();
-      const res = await fetch(`${srv.origin}/api/questions/${questionId}/messages`, {
-        method: "POST",
-        headers: {
-          cookie: answerers[who++],
-          origin: srv.origin,
-          "content-type": "application/json",
-        },
-        body: JSON.stringify({ content: `An answer, number ${who}.` }),
+      const res = await fetch(`${srv.origin}${path}`, {
+        method,
+        headers: { cookie, origin: srv.origin, "content-type": "application/json" },
+        body: JSON.stringify(body),
       });
-      const body = await res.json();
+      const json = await res.json();
       const ms = performance.now() - at;
-      if (res.status !== 201) throw new Error(`answer: ${res.status} ${JSON.stringify(body)}`);
-      return { ms, id: body.id, at };
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return { ms, at, json };
+    };
+    const post = async (questionId: string) => {
+      const cookie = answerers[who++];
+      const path = `/api/questions/${questionId}/messages`;
+      const { ms, at, json } = await send("POST", path, cookie, {
+        content: `An answer, number ${who}.`,
+      });
+      return { ms, id: json.id as string, at, cookie };
     };
     /** Whether the fan-out of answer `id` still runs. */
     const fanningOut = async (id: string): Promise<boolean> => {
@@ -299,7 +304,19 @@ async function bigAudience(dir: string): Promise<void> {
 
     // Answers nobody else hears of, before any fan-out runs.
     const quiet: number[] = [];
-    for (let i = 0; i < QUIET; i++) quiet.push((await post(alone.pop()!)).ms);
+    const quietPosts: { id: string; cookie: string }[] = [];
+    for (let i = 0; i < QUIET; i++) {
+      const a = await post(alone.pop()!);
+      quiet.push(a.ms);
+      quietPosts.push(a);
+    }
+    // Each of them edited by its author: the 41st message of its thread, past what the
+    // thread's search document reads.
+    const edits: number[] = [];
+    for (const a of quietPosts) {
+      const path = `/api/messages/${a.id}`;
+      edits.push((await send("PATCH", path, a.cookie, { content: "An answer, edited." })).ms);
+    }
 
     // Answers to the followed question one at a time: each request, then (back to back,
     // at most DURING_EACH) answers nobody follows while its fan-out runs, then the time
@@ -348,6 +365,7 @@ async function bigAudience(dir: string): Promise<void> {
         `(POST /api/questions/:id/messages, sequential requests)`,
     );
     row("answer, 0 other followers, no fan-out running", f(quiet));
+    row(`edit of one of them (its thread's message ${ANSWERS_READ + 1})`, f(edits));
     row(`answer, ${n} followers, one at a time (starts a fan-out)`, f(followedMs));
     row(`answer, 0 other followers, while a fan-out to ${n} runs`, f(during));
     row(

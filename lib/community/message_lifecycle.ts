@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { markForReindex, reindexSoon } from "../search/reindex.ts";
+import { inSearchDocument, markForReindex, reindexSoon } from "../search/reindex.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { addToCounter, counterValue, getAll, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
@@ -69,12 +69,12 @@ export async function editMessage(
   const restricted = await restriction(kv, input.userId, now);
   if (restricted) return restricted;
   const content = input.content.trim();
+  let searched = true;
   const result = await updateAtomically<EditMessageResult>(async () => {
-    const cur = await kv.get<MessageRecord>(keys.message(input.messageId));
-    const m = cur.value;
-    if (!m || m.deletedAt !== undefined || !await questionLive(kv, m.questionId)) {
-      return { op: null, result: { ok: false, reason: "message_not_found" } };
-    }
+    const found = await liveMessage(kv, input.messageId);
+    if (!found) return { op: null, result: { ok: false, reason: "message_not_found" } };
+    const { cur, m } = found;
+    searched = found.searched;
     if (m.author.id !== input.userId) {
       return { op: null, result: { ok: false, reason: "not_author" } };
     }
@@ -83,7 +83,7 @@ export async function editMessage(
     const next: MessageRecord = { ...m, content, editedAt: now, revision };
     const op = kv.atomic().check(cur).set(keys.message(m.id), next);
     bumpQuestion(op, m.questionId); // live question page
-    markForReindex(op, m.questionId, now); // search sees the new text
+    if (searched) markForReindex(op, m.questionId, now); // search sees the new text
     writeRevisions(
       op,
       "message",
@@ -98,15 +98,29 @@ export async function editMessage(
   if (result.ok) {
     await afterCommit("message edit caches", async () => {
       invalidateReads(kv);
-      await reindexSoon(kv, result.message.questionId);
+      if (searched) await reindexSoon(kv, result.message.questionId);
     });
   }
   return result;
 }
 
-async function questionLive(kv: Deno.Kv, questionId: string): Promise<boolean> {
-  const q = (await kv.get<QuestionRecord>(keys.question(questionId))).value;
-  return !!q && q.deletedAt === undefined;
+/**
+ * A message that can still be edited or deleted (neither it nor its question deleted),
+ * with whether its thread's search document reads it (`inSearchDocument`).
+ */
+async function liveMessage(
+  kv: Deno.Kv,
+  messageId: string,
+): Promise<{ cur: Deno.KvEntry<MessageRecord>; m: MessageRecord; searched: boolean } | null> {
+  const cur = await kv.get<MessageRecord>(keys.message(messageId));
+  const m = cur.value;
+  if (!m || m.deletedAt !== undefined) return null;
+  const [q, searched] = await Promise.all([
+    kv.get<QuestionRecord>(keys.question(m.questionId)),
+    inSearchDocument(kv, m),
+  ]);
+  if (!q.value || q.value.deletedAt !== undefined) return null;
+  return { cur: cur as Deno.KvEntry<MessageRecord>, m, searched };
 }
 
 /** The outcome of a delete: `placeholder` when it stays as "[deleted]" (it has replies). */
@@ -130,12 +144,12 @@ export async function deleteMessage(
   { now = Date.now() }: { now?: number } = {},
 ): Promise<DeleteMessageResult> {
   if (!isLookupId(input.messageId)) return { ok: false, reason: "message_not_found" };
+  let searched = true;
   const result = await updateAtomically<DeleteMessageResult>(async () => {
-    const cur = await kv.get<MessageRecord>(keys.message(input.messageId));
-    const m = cur.value;
-    if (!m || m.deletedAt !== undefined || !await questionLive(kv, m.questionId)) {
-      return { op: null, result: { ok: false, reason: "message_not_found" } };
-    }
+    const found = await liveMessage(kv, input.messageId);
+    if (!found) return { op: null, result: { ok: false, reason: "message_not_found" } };
+    const { cur, m } = found;
+    searched = found.searched;
     if (m.author.id !== input.userId && !input.moderator) {
       return { op: null, result: { ok: false, reason: "forbidden" } };
     }
@@ -153,7 +167,7 @@ export async function deleteMessage(
     const placeholder = replies > 0;
     const op = kv.atomic().check(cur, direct, accepted);
     bumpQuestion(op, m.questionId); // live question page
-    markForReindex(op, m.questionId, now); // its text leaves search
+    if (searched) markForReindex(op, m.questionId, now); // its text leaves search
     op.set(
       keys.message(m.id),
       {
@@ -189,7 +203,7 @@ export async function deleteMessage(
   if (result.ok) {
     await afterCommit("message delete caches", async () => {
       invalidateReads(kv);
-      await reindexSoon(kv, result.questionId);
+      if (searched) await reindexSoon(kv, result.questionId);
     });
   }
   return result;

@@ -5,7 +5,16 @@
  */
 import assert from "node:assert/strict";
 import { createTestApp, type TestApp, waitForJobs } from "../helpers/app.ts";
-import { answer, ask, getAs, json, member, postAs, sendAs } from "../helpers/community.ts";
+import {
+  answer,
+  ask,
+  getAs,
+  json,
+  type Member,
+  member,
+  postAs,
+  sendAs,
+} from "../helpers/community.ts";
 import { commit } from "@/lib/kv/atomic.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { jobRunner, PERIODIC_ID } from "@/lib/jobs/runner.ts";
@@ -183,7 +192,7 @@ Deno.test("the search job indexes questions stored before the index, and what a 
   }
 });
 
-Deno.test("a thread's search document takes its first 40 messages: a later answer does not rewrite it", async () => {
+Deno.test("a thread's search document takes its first 40 messages: a later answer, edit or delete does not rewrite it", async () => {
   const t = await createTestApp();
   try {
     const ada = await member(t, "Ada");
@@ -192,17 +201,38 @@ Deno.test("a thread's search document takes its first 40 messages: a later answe
       await answer(t, await member(t, `Birder ${i}`), qid, `Sparrows, as every year (${i}).`);
     }
     const doc = () => t.kv.get(docKey("answers", qid));
+    const unmarked = async () =>
+      assert.equal((await t.kv.get(keys.searchDirty(qid))).value, null, "nothing left to do");
     // The 40th is read into the document: it is searchable.
     const before = await doc();
-    await answer(t, await member(t, "Late birder"), qid, "A lone waxwing came by.");
-    const fortieth = await doc();
-    assert.notEqual(fortieth.versionstamp, before.versionstamp);
+    const late = await member(t, "Late birder");
+    const fortieth = await answer(t, late, qid, "A lone waxwing came by.");
+    const withFortieth = await doc();
+    assert.notEqual(withFortieth.versionstamp, before.versionstamp);
     assert.deepEqual(await search(t, "waxwing"), [qid]);
     // The 41st is not, so the thread is neither reindexed nor marked for the job.
-    await answer(t, await member(t, "Later birder"), qid, "And a hoopoe, once.");
-    assert.equal((await doc()).versionstamp, fortieth.versionstamp, "the document stands");
-    assert.equal((await t.kv.get(keys.searchDirty(qid))).value, null, "nothing left to do");
+    const later = await member(t, "Later birder");
+    const fortyFirst = await answer(t, later, qid, "And a hoopoe, once.");
+    const fortySecond = await answer(t, later, qid, "A kestrel hovered.");
+    assert.equal((await doc()).versionstamp, withFortieth.versionstamp, "the document stands");
+    await unmarked();
     assert.deepEqual(await search(t, "hoopoe"), []);
+    // Nor does editing or deleting a message past the 40th.
+    const edit = (who: Member, id: string, content: string) =>
+      sendAs(t, who, "PATCH", `/api/messages/${id}`, { content });
+    assert.equal((await edit(later, fortyFirst, "And a hoopoe, twice.")).status, 200);
+    assert.equal((await sendAs(t, later, "DELETE", `/api/messages/${fortySecond}`)).status, 200);
+    assert.equal((await doc()).versionstamp, withFortieth.versionstamp, "the document stands");
+    await unmarked();
+    // Editing the 40th rewrites it; deleting it brings the 41st into the document.
+    assert.equal((await edit(late, fortieth, "A waxwing and a nuthatch.")).status, 200);
+    assert.notEqual((await doc()).versionstamp, withFortieth.versionstamp);
+    assert.deepEqual(await search(t, "nuthatch"), [qid]);
+    assert.equal((await sendAs(t, late, "DELETE", `/api/messages/${fortieth}`)).status, 200);
+    assert.deepEqual(await search(t, "nuthatch"), []);
+    assert.deepEqual(await search(t, "hoopoe"), [qid]);
+    assert.deepEqual(await search(t, "kestrel"), [], "deleted past the 40th, never indexed");
+    await unmarked();
   } finally {
     await t.close();
   }
