@@ -22,7 +22,9 @@
  * served by `main.ts`; answers are posted through HTTP as signed-in members.
  * BENCH_GROWTH_ANSWERS (default 10000), BENCH_GROWTH_FOLLOWERS (default 10000),
  * BENCH_GROWTH_SAMPLES (default 200 reads per row and run), BENCH_GROWTH_POSTS (default 30
- * answers of each kind), BENCH_GROWTH_ROWS (`thread`, `audience`; default both).
+ * answers of each kind), BENCH_GROWTH_ROWS (`thread`, `audience`; default both),
+ * BENCH_GROWTH_STRACE (`1`: also attach `strace` to the audience row's `main.ts` and print
+ * which timed answers overlapped one of its store's WAL checkpoints, bench/wal_trace.ts).
  *
  * @module
  */
@@ -38,6 +40,7 @@ import { keys } from "../lib/kv/keys.ts";
 import { FANOUT_JOB } from "../lib/notifications/fanout.ts";
 import { ANSWERS_READ } from "../lib/search/index.ts";
 import { prng } from "./search_corpus.ts";
+import { checkpoints, overlapping, type Span, traceSyncs } from "./wal_trace.ts";
 
 const ANSWERS = Number(Deno.env.get("BENCH_GROWTH_ANSWERS") ?? 10_000);
 const FOLLOWERS = Number(Deno.env.get("BENCH_GROWTH_FOLLOWERS") ?? 10_000);
@@ -50,6 +53,8 @@ const QUIET = 10 * POSTS;
 const DURING_EACH = 10;
 /** Which rows run: `thread`, `audience` or both (the default). */
 const ROWS = new Set((Deno.env.get("BENCH_GROWTH_ROWS") ?? "thread,audience").split(","));
+/** Trace main.ts's syncs in the audience row (needs `strace`): bench/wal_trace.ts. */
+const STRACE = Deno.env.get("BENCH_GROWTH_STRACE") === "1";
 
 const UNLIMITED = {
   LIMIT_MESSAGES_PER_HOUR: "0",
@@ -122,7 +127,9 @@ async function seedAnswers(kv: Deno.Kv, questionId: string, n: number): Promise<
 }
 
 /** `main.ts` on `kvPath`, until `stop`. */
-async function serveMain(kvPath: string): Promise<{ origin: string; stop(): Promise<void> }> {
+async function serveMain(
+  kvPath: string,
+): Promise<{ origin: string; pid: number; stop(): Promise<void> }> {
   const { origin, env } = localMainEnv(kvPath, { EXPERT_PANEL_PER_DAY: "0", ...UNLIMITED });
   const child = spawnMain(env);
   const output = collectOutput(child);
@@ -134,6 +141,7 @@ async function serveMain(kvPath: string): Promise<{ origin: string; stop(): Prom
   }
   return {
     origin,
+    pid: child.pid,
     stop: async () => {
       child.kill("SIGTERM");
       await child.status;
@@ -271,15 +279,16 @@ async function bigAudience(dir: string): Promise<void> {
       const json = await res.json();
       const ms = performance.now() - at;
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-      return { ms, at, json };
+      const start = performance.timeOrigin + at;
+      return { ms, at, json, span: { start, end: start + ms } };
     };
     const post = async (questionId: string) => {
       const cookie = answerers[who++];
       const path = `/api/questions/${questionId}/messages`;
-      const { ms, at, json } = await send("POST", path, cookie, {
+      const { ms, at, json, span } = await send("POST", path, cookie, {
         content: `An answer, number ${who}.`,
       });
-      return { ms, id: json.id as string, at, cookie };
+      return { ms, id: json.id as string, at, cookie, span };
     };
     /** Whether the fan-out of answer `id` still runs. */
     const fanningOut = async (id: string): Promise<boolean> => {
@@ -299,6 +308,10 @@ async function bigAudience(dir: string): Promise<void> {
       }
       await new Promise((r) => setTimeout(r, 200));
     }
+    // With BENCH_GROWTH_STRACE=1, which requests overlapped a WAL checkpoint (bench/wal_trace.ts).
+    const trace = STRACE ? await traceSyncs(srv.pid) : null;
+    if (STRACE && !trace) console.log("BENCH_GROWTH_STRACE=1: strace cannot run here, skipped");
+    const spans = { quiet: [] as Span[], during: [] as Span[], followed: [] as Span[] };
     // Warm the route (on the unfollowed question: no fan-out).
     for (let i = 0; i < 3; i++) await post(alone.pop()!);
 
@@ -309,6 +322,7 @@ async function bigAudience(dir: string): Promise<void> {
       const a = await post(alone.pop()!);
       quiet.push(a.ms);
       quietPosts.push(a);
+      spans.quiet.push(a.span);
     }
     // Each of them edited by its author: the 41st message of its thread, past what the
     // thread's search document reads.
@@ -327,11 +341,15 @@ async function bigAudience(dir: string): Promise<void> {
     for (let i = 0; i < POSTS; i++) {
       const a = await post(followed);
       followedMs.push(a.ms);
+      spans.followed.push(a.span);
       for (let j = 0; j < DURING_EACH && await fanningOut(a.id); j++) {
-        during.push((await post(alone.pop()!)).ms);
+        const d = await post(alone.pop()!);
+        during.push(d.ms);
+        spans.during.push(d.span);
       }
       notified.push(await notifiedAfter(a.id, a.at));
     }
+    const syncs = await trace?.stop();
     const counts = await Promise.all(followers.map((f) => unreadCount(kv, f, Date.now())));
     const reached = counts.filter((n) => n >= POSTS).length;
 
@@ -380,9 +398,41 @@ async function bigAudience(dir: string): Promise<void> {
       `${s(lastDone)} after its request (${(POSTS * FOLLOWERS).toLocaleString("en")} ` +
         `notifications queued within about ${s(burst.at(-1)!.at - burst[0].at)})`,
     );
+    if (syncs !== undefined) printCheckpoints(syncs, spans);
   } finally {
     kv.close();
     await srv.stop();
+  }
+}
+
+/**
+ * Which of the audience row's timed requests (up to the burst) overlapped a WAL checkpoint
+ * of `main.ts`'s store, from the `strace` output `syncs` (bench/wal_trace.ts).
+ */
+function printCheckpoints(syncs: string, spans: Record<"quiet" | "during" | "followed", Span[]>) {
+  const cps = checkpoints(syncs);
+  const took = latencyOf(cps.map((c) => c.end - c.start));
+  const max = Math.max(0, ...cps.map((c) => c.end - c.start));
+  console.log(
+    `\nWAL checkpoints of main.ts's store (strace; every request is slower under it): ` +
+      `${cps.length}, each p50 ${took.p50.toFixed(1)} ms, p99 ${took.p99.toFixed(1)}, ` +
+      `max ${max.toFixed(1)}`,
+  );
+  const groups: [string, Span[]][] = [
+    ["answer, 0 other followers, no fan-out running", spans.quiet],
+    ["answer, 0 other followers, while a fan-out runs", spans.during],
+    ["answer, 10,000 followers (starts a fan-out)", spans.followed],
+  ];
+  for (const [label, group] of groups) {
+    const { overlapped, clear } = overlapping(group, cps);
+    const all = latencyOf(group.map((r) => r.end - r.start));
+    const c = latencyOf(clear);
+    const o = overlapped.length ? `p50 ${latencyOf(overlapped).p50.toFixed(1)} ms` : "none";
+    console.log(
+      `  ${label.padEnd(50)} all p50 ${all.p50.toFixed(1)}, p99 ${all.p99.toFixed(1)} ms; ` +
+        `${overlapped.length} of ${group.length} overlapped one (${o}); ` +
+        `the rest p50 ${c.p50.toFixed(1)}, p99 ${c.p99.toFixed(1)} ms`,
+    );
   }
 }
 
