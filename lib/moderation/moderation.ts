@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { markForReindex, reindexSoon } from "../search/reindex.ts";
+import { inSearchDocument, markForReindex, reindexSoon } from "../search/reindex.ts";
 import { isPublic } from "../community/visibility.ts";
 import { addToCounter, commit, getAll, invertTime, updateAtomically } from "../kv/atomic.ts";
 import { afterCommit } from "../kv/after_commit.ts";
@@ -160,6 +160,7 @@ export async function flagPost(
   if (restricted) return restricted;
   const budget = budgetOf(limits, "flags", userId);
   const recordKey = targetType === "question" ? keys.question(targetId) : keys.message(targetId);
+  let searched = false;
   const result = await updateAtomically<FlagResult>(async () => {
     const entries = await kv.getMany([
       recordKey,
@@ -227,7 +228,8 @@ export async function flagPost(
     op.set(keys.flagByUser(userId, targetType, targetId), true); // a person's flags
     if (entry.weight! >= FLAG_WEIGHT_TO_HIDE && r.hiddenAt === undefined) {
       entry.hidden = true;
-      setHidden(op, targetType, r, now, "flags");
+      searched = await searchReads(kv, targetType, r);
+      setHidden(op, targetType, r, now, "flags", searched);
     }
     op.set(keys.modQueue(targetType, targetId), entry);
     return { op, result: { ok: true, hidden: entry.hidden } };
@@ -235,10 +237,19 @@ export async function flagPost(
   if (result.ok && result.hidden) {
     await afterCommit("flag caches", async () => {
       invalidateReads(kv);
-      await reindexTarget(kv, targetType, targetId);
+      if (searched) await reindexTarget(kv, targetType, targetId);
     });
   }
   return result;
+}
+
+/**
+ * Whether hiding or restoring post `r` changes a search document: always for a question;
+ * for a message only among its thread's first messages (lib/search/reindex.ts
+ * `inSearchDocument`).
+ */
+function searchReads(kv: Deno.Kv, type: TargetType, r: PostRecord): Promise<boolean> {
+  return type === "question" ? Promise.resolve(true) : inSearchDocument(kv, r as MessageRecord);
 }
 
 function setHidden(
@@ -247,6 +258,7 @@ function setHidden(
   r: PostRecord,
   now: number,
   by: string,
+  searched: boolean,
 ): void {
   const key = type === "question" ? keys.question(r.id) : keys.message(r.id);
   op.set(key, { ...r, hiddenAt: now });
@@ -255,10 +267,16 @@ function setHidden(
   if (type === "message") addToCounter(op, keys.hiddenMessageCount(questionIdOf(type, r)), 1);
   if (type === "question") dropQuestionVector(op, r.id); // no search result, no vector
   bumpQuestion(op, questionIdOf(type, r));
-  markForReindex(op, questionIdOf(type, r), now); // its text leaves search (lib/search/reindex.ts)
+  // Its text leaves search (lib/search/reindex.ts).
+  if (searched) markForReindex(op, questionIdOf(type, r), now);
 }
 
-function clearHidden(op: Deno.AtomicOperation, type: TargetType, r: PostRecord): void {
+function clearHidden(
+  op: Deno.AtomicOperation,
+  type: TargetType,
+  r: PostRecord,
+  searched: boolean,
+): void {
   const key = type === "question" ? keys.question(r.id) : keys.message(r.id);
   const { hiddenAt: _h, ...rest } = r;
   op.set(key, rest);
@@ -266,7 +284,7 @@ function clearHidden(op: Deno.AtomicOperation, type: TargetType, r: PostRecord):
   if (type === "message") addToCounter(op, keys.hiddenMessageCount(questionIdOf(type, r)), -1);
   if (type === "question") markEmbeddingPending(op, r.id); // back in search: the job embeds it
   bumpQuestion(op, questionIdOf(type, r));
-  markForReindex(op, questionIdOf(type, r), Date.now()); // searchable again
+  if (searched) markForReindex(op, questionIdOf(type, r), Date.now()); // searchable again
 }
 
 /** The outcome of a moderator action. */
@@ -349,6 +367,7 @@ export async function moderate(
       }));
     return { ok: true };
   }
+  let searched = false;
   const result = await updateAtomically<ModActionResult>(async () => {
     const rec = await kv.get<PostRecord>(recordKey);
     const r = rec.value;
@@ -357,8 +376,11 @@ export async function moderate(
     }
     const op = kv.atomic().check(rec);
     const hidden = r.hiddenAt !== undefined;
-    if (action === "hide" && !hidden) setHidden(op, targetType, r, now, moderator.id);
-    if ((action === "restore" || action === "dismiss") && hidden) clearHidden(op, targetType, r);
+    const hide = action === "hide" && !hidden;
+    const restore = (action === "restore" || action === "dismiss") && hidden;
+    searched = (hide || restore) && await searchReads(kv, targetType, r);
+    if (hide) setHidden(op, targetType, r, now, moderator.id, searched);
+    if (restore) clearHidden(op, targetType, r, searched);
     const entry = logEntry(questionIdOf(targetType, r));
     op.set(keys.modLog(invertTime(loggedAt), entry.id), entry);
     op.delete(keys.modQueue(targetType, targetId));
@@ -367,7 +389,7 @@ export async function moderate(
   if (result.ok) {
     await afterCommit("moderation caches", async () => {
       invalidateReads(kv);
-      await reindexTarget(kv, targetType, targetId);
+      if (searched) await reindexTarget(kv, targetType, targetId);
     });
   }
   return result;

@@ -4,9 +4,9 @@
  * changes what is searchable — an answer written, edited, deleted, hidden or restored, the
  * question hidden, restored or deleted — marks the question in its own op
  * ({@link markForReindex}) and is reindexed right after the commit; the `search` job
- * (lib/search/job.ts) picks up whatever a crash left marked. A message written, edited or
- * deleted past the thread's first {@link ANSWERS_READ} messages marks nothing
- * ({@link inSearchDocument}): the document does not read it. Searches read question
+ * (lib/search/job.ts) picks up whatever a crash left marked. A message written, edited,
+ * hidden, restored or deleted past the thread's first {@link ANSWERS_READ} messages marks
+ * nothing ({@link inSearchDocument}): the document does not read it. Searches read question
  * records before they answer, so a deleted or hidden question never shows in between.
  *
  * @module
@@ -56,9 +56,9 @@ function firstMessages(kv: Deno.Kv, questionId: string): Promise<Deno.KvEntry<st
 /**
  * Whether message `m` is, or once written will be, among the messages its thread's search
  * document is made of: when it is not, reindexing the thread after writing, editing,
- * hiding or deleting it would read those records and change nothing (about half of an
- * answer's time on a long thread). A new message usually sorts last; it sorts earlier only
- * when its clock is behind that of the messages before it. Deleting a message past the
+ * hiding, restoring or deleting it would read those records and change nothing (about half
+ * of an answer's time on a long thread). A new message usually sorts last; it sorts earlier
+ * only when its clock is behind that of the messages before it. Deleting a message past the
  * first ones removes no row the document reads, so it too leaves the document as it is.
  *
  * @example

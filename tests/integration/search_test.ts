@@ -192,7 +192,7 @@ Deno.test("the search job indexes questions stored before the index, and what a 
   }
 });
 
-Deno.test("a thread's search document takes its first 40 messages: a later answer, edit or delete does not rewrite it", async () => {
+Deno.test("a thread's search document takes its first 40 messages: a later answer, edit, hide or delete does not rewrite it", async () => {
   const t = await createTestApp();
   try {
     const ada = await member(t, "Ada");
@@ -217,16 +217,27 @@ Deno.test("a thread's search document takes its first 40 messages: a later answe
     assert.equal((await doc()).versionstamp, withFortieth.versionstamp, "the document stands");
     await unmarked();
     assert.deepEqual(await search(t, "hoopoe"), []);
-    // Nor does editing or deleting a message past the 40th.
+    // Nor does editing, hiding, restoring or deleting a message past the 40th.
     const edit = (who: Member, id: string, content: string) =>
       sendAs(t, who, "PATCH", `/api/messages/${id}`, { content });
+    const mod = await member(t, "Mo");
+    t.services.config.moderators = [mod.id];
+    const act = (targetId: string, action: string) =>
+      postAs(t, mod, "/api/mod/actions", { targetType: "message", targetId, action });
     assert.equal((await edit(later, fortyFirst, "And a hoopoe, twice.")).status, 200);
+    assert.equal((await act(fortyFirst, "hide")).status, 200);
+    assert.equal((await act(fortyFirst, "restore")).status, 200);
     assert.equal((await sendAs(t, later, "DELETE", `/api/messages/${fortySecond}`)).status, 200);
     assert.equal((await doc()).versionstamp, withFortieth.versionstamp, "the document stands");
     await unmarked();
-    // Editing the 40th rewrites it; deleting it brings the 41st into the document.
+    // Editing the 40th rewrites it, and so do hiding and restoring it; deleting it brings
+    // the 41st into the document.
     assert.equal((await edit(late, fortieth, "A waxwing and a nuthatch.")).status, 200);
     assert.notEqual((await doc()).versionstamp, withFortieth.versionstamp);
+    assert.deepEqual(await search(t, "nuthatch"), [qid]);
+    assert.equal((await act(fortieth, "hide")).status, 200);
+    assert.deepEqual(await search(t, "nuthatch"), []);
+    assert.equal((await act(fortieth, "restore")).status, 200);
     assert.deepEqual(await search(t, "nuthatch"), [qid]);
     assert.equal((await sendAs(t, late, "DELETE", `/api/messages/${fortieth}`)).status, 200);
     assert.deepEqual(await search(t, "nuthatch"), []);
