@@ -12,7 +12,8 @@
  * 2. Answers to a question 10,000 people follow, beside answers nobody else hears of (each
  *    to a question of its own; every thread starts with the 40 answers a search reindex
  *    reads) in the same run: 300 of the latter before any fan-out runs
- *    (the baseline); 30 answers to the followed question one at a time, each request timed,
+ *    (the baseline), and 30 more, each after 0.3 s without a request (what an idle server
+ *    adds); 30 answers to the followed question one at a time, each request timed,
  *    then up to 10 answers nobody else hears of while its fan-out runs, then the time until
  *    every follower is notified through the job runner (goal: request p99 unchanged, all
  *    notified ≤ 30 s); then a burst of 30 answers to it back to back (300,000
@@ -49,6 +50,8 @@ const POSTS = Number(Deno.env.get("BENCH_GROWTH_POSTS") ?? 30);
 const RUNS = 3;
 /** Answers nobody follows timed before any fan-out runs. */
 const QUIET = 10 * POSTS;
+/** The pause before each answer of the "after idle" row (ms). */
+const IDLE_MS = 300;
 /** Most answers nobody follows timed while one fan-out runs. */
 const DURING_EACH = 10;
 /** Which rows run: `thread`, `audience` or both (the default). */
@@ -248,7 +251,7 @@ async function bigAudience(dir: string): Promise<void> {
         createdBy: "user",
       })).id;
     followed = await ask("A question ten thousand people follow");
-    const answers = 3 + QUIET + POSTS * (1 + DURING_EACH) + 2 * POSTS;
+    const answers = 3 + QUIET + POSTS * (1 + DURING_EACH) + POSTS + 2 * POSTS;
     for (let i = 0; i < answers; i++) alone.push(await ask(`A question nobody else follows, ${i}`));
     // Every thread starts as long as a search reindex reads, so an answer costs the same
     // there whether its thread is followed or not (seeded authors follow nothing).
@@ -332,9 +335,19 @@ async function bigAudience(dir: string): Promise<void> {
       edits.push((await send("PATCH", path, a.cookie, { content: "An answer, edited." })).ms);
     }
 
+    // Answers nobody follows, each the first request after 0.3 s without any: what a
+    // server that sat idle adds to a request, whatever the request does.
+    const afterIdle: number[] = [];
+    for (let i = 0; i < POSTS; i++) {
+      await new Promise((r) => setTimeout(r, IDLE_MS));
+      afterIdle.push((await post(alone.pop()!)).ms);
+    }
+
     // Answers to the followed question one at a time: each request, then (back to back,
     // at most DURING_EACH) answers nobody follows while its fan-out runs, then the time
-    // until every follower has it.
+    // until every follower has it. Each is the first request after the wait for the last
+    // fan-out's end (the bench reads the store meanwhile, not the server): see the row
+    // above for what that alone costs; the burst below answers back to back.
     const followedMs: number[] = [];
     const during: number[] = [];
     const notified: number[] = [];
@@ -384,6 +397,7 @@ async function bigAudience(dir: string): Promise<void> {
     );
     row("answer, 0 other followers, no fan-out running", f(quiet));
     row(`edit of one of them (its thread's message ${ANSWERS_READ + 1})`, f(edits));
+    row(`answer, 0 other followers, first after ${IDLE_MS / 1000} s idle`, f(afterIdle));
     row(`answer, ${n} followers, one at a time (starts a fan-out)`, f(followedMs));
     row(`answer, 0 other followers, while a fan-out to ${n} runs`, f(during));
     row(
