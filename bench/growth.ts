@@ -413,9 +413,46 @@ async function bigAudience(dir: string): Promise<void> {
         `notifications queued within about ${s(burst.at(-1)!.at - burst[0].at)})`,
     );
     if (syncs !== undefined) printCheckpoints(syncs, spans);
+    await printIdleCost(dir);
   } finally {
     kv.close();
     await srv.stop();
+  }
+}
+
+/**
+ * What idle costs with no app code at all, beside the "after idle" row: a bare store's
+ * `get` and one-key commit in this process, back to back and each first after
+ * {@link IDLE_MS} without any (the threads that serve KV calls sleep meanwhile).
+ */
+async function printIdleCost(dir: string): Promise<void> {
+  const kv = await Deno.openKv(`${dir}/idle.kv`);
+  try {
+    for (let i = 0; i < 100; i++) await kv.set(["k", i], "x".repeat(100));
+    const pair = async () => {
+      let at = performance.now();
+      await kv.get(["k", Math.floor(Math.random() * 100)]);
+      const get = performance.now() - at;
+      at = performance.now();
+      await kv.atomic().set(["w", Math.random()], 1).commit();
+      return [get, performance.now() - at];
+    };
+    const warm: number[][] = [];
+    const idle: number[][] = [];
+    for (let i = 0; i < 10 * POSTS; i++) warm.push(await pair());
+    for (let i = 0; i < POSTS; i++) {
+      await new Promise((r) => setTimeout(r, IDLE_MS));
+      idle.push(await pair());
+    }
+    const p50 = (rows: number[][], col: number) =>
+      latencyOf(rows.map((r) => r[col])).p50.toFixed(3);
+    console.log(
+      `\nThe same machine's idle cost without the app (a bare store in this process, p50): ` +
+        `get ${p50(warm, 0)} ms back to back, ${p50(idle, 0)} ms first after ` +
+        `${IDLE_MS / 1000} s idle; commit ${p50(warm, 1)} ms, ${p50(idle, 1)} ms right after it`,
+    );
+  } finally {
+    kv.close();
   }
 }
 
