@@ -27,6 +27,9 @@ const CHOICES: {
 /**
  * What the person changed on this page before its script ran, against the `saved`
  * settings it was drawn with: each choice is read through its "Only me" radio button.
+ * Every switch carries `autocomplete="off"`: without it, a back/forward visit has the
+ * browser put the switches back as they were when the page was left, which this would
+ * take for choices made early and save — undoing a change made elsewhere since.
  */
 function changedBefore(saved: Settings): Partial<Settings> {
   const changed: Partial<Settings> = {};
@@ -86,6 +89,7 @@ export default function PrivacySettings({ initial }: { initial: Settings }) {
                 id={`privacy-${c.key}-${v}`}
                 type="radio"
                 name={c.key}
+                autocomplete="off"
                 value={v}
                 checked={settings[c.key] === v}
                 onChange={() => save({ [c.key]: v })}
@@ -100,6 +104,7 @@ export default function PrivacySettings({ initial }: { initial: Settings }) {
           id="privacy-aiAvatar"
           type="checkbox"
           name="aiAvatar"
+          autocomplete="off"
           checked={settings.aiAvatar}
           onChange={(e) => save({ aiAvatar: (e.target as HTMLInputElement).checked })}
         />{" "}
@@ -110,6 +115,7 @@ export default function PrivacySettings({ initial }: { initial: Settings }) {
           id="privacy-expertPanel"
           type="checkbox"
           name="expertPanel"
+          autocomplete="off"
           checked={settings.expertPanel !== false}
           onChange={(e) => save({ expertPanel: (e.target as HTMLInputElement).checked })}
         />{" "}
