@@ -9,6 +9,7 @@
 import { counterValue } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import { type LiveStream, watchStream } from "../http/sse.ts";
+import { nextLedgerDay, unreadCount } from "./unread.ts";
 
 /** Open notification streams per user and process; the oldest is closed beyond it. */
 export const STREAMS_PER_USER = 5;
@@ -25,7 +26,10 @@ export function openNotificationStreams(): number {
 /**
  * The SSE body of a user's unread stream: `event: unread`, `data: {"unread": N}` at once
  * and on every change. A user's streams in this process follow one watch. `onClose` runs
- * once when the stream ends (its slot is given back there).
+ * once when the stream ends (its slot is given back there). The counter keeps counting
+ * notifications that expired when a UTC day began until a read takes them off
+ * (./unread.ts): while open, the stream takes them off itself at each day's start (on
+ * the clock `now`), and the watch sends the count that is left.
  *
  * @example
  * ```ts
@@ -36,15 +40,28 @@ export function openNotificationStreams(): number {
 export function unreadStream(
   kv: Deno.Kv,
   userId: string,
-  options: { onClose?: () => void } = {},
+  options: { onClose?: () => void; now?: () => number } = {},
 ): ReadableStream<Uint8Array> {
+  const now = options.now ?? Date.now;
   const list = open.get(userId) ?? [];
   open.set(userId, list);
+  let closed = false;
+  let dayStart: ReturnType<typeof setTimeout> | undefined;
+  const atNextDay = () => {
+    if (closed) return;
+    const at = now();
+    dayStart = setTimeout(() => {
+      unreadCount(kv, userId, now()).catch(() => {}).finally(atNextDay);
+    }, nextLedgerDay(at) - at);
+    Deno.unrefTimer(dayStart);
+  };
   const stream: LiveStream = watchStream(kv, {
     keys: [keys.notificationUnread(userId)],
     render: ([e]) => ["unread", { unread: Math.max(0, counterValue(e.value)) }],
     share: `unread:${userId}`,
     onClose: () => {
+      closed = true;
+      clearTimeout(dayStart);
       options.onClose?.();
       const cur = open.get(userId);
       if (!cur) return;
@@ -55,5 +72,6 @@ export function unreadStream(
   });
   list.push(stream);
   while (list.length > STREAMS_PER_USER) list.shift()!.close();
+  atNextDay();
   return stream.body;
 }

@@ -40,6 +40,20 @@ import { dueDayOf, isExpired, type Notification, notificationOf } from "./stored
 
 const DAY = 86_400_000;
 
+/**
+ * When the next ledger day begins after `now` (the start of the next UTC day): the moment
+ * the notifications filed under it stop counting, though the counter holds them until
+ * {@link unreadCount} takes them off.
+ *
+ * @example
+ * ```ts
+ * nextLedgerDay(Date.UTC(2026, 10, 24, 13)); // Date.UTC(2026, 10, 25)
+ * ```
+ */
+export function nextLedgerDay(now: number): number {
+  return (Math.floor(now / DAY) + 1) * DAY;
+}
+
 /** Begun ledger days taken off the counter per op (one check each; KV allows 100). */
 export const EXPIRED_PER_OP = 50;
 

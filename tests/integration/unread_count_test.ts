@@ -281,3 +281,42 @@ Deno.test("exact with concurrent writes: two instances answer, mark read and rea
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("an open live stream sends the count left when a day's start expires unread notifications", async () => {
+  const clock = testClock(Math.floor(Date.now() / DAY) * DAY - 200 * DAY + DAY / 2);
+  const t = await createTestApp({ now: clock.now });
+  try {
+    let asker = await member(t, "Asker");
+    const helper = await member(t, "Helper");
+    const qid = await ask(t, asker, { title: "Does an open bell notice midnight?" });
+    await answer(t, helper, qid, "It should.");
+    const [n] = (await inbox(t, asker)).notifications;
+    // A second before the day on which it is gone begins, a stream opens and shows it.
+    clock.at = goneAt(n.createdAt) - 1_000;
+    asker = await fresh(t, asker);
+    const res = await getAs(t, asker, "/api/notifications/stream");
+    assert.equal(res.status, 200);
+    const counts: number[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const events = readUntil(res, (e) => {
+      if (e.type !== "unread") return false;
+      const { unread } = e.data as { unread: number };
+      counts.push(unread);
+      // The day begins while the stream stays open, with nothing else happening.
+      if (counts.length === 1) clock.at = goneAt(n.createdAt);
+      return unread === 0;
+    }, { resumable: true });
+    const late = new Promise<never>((_, fail) =>
+      timer = setTimeout(() => fail(new Error(`no new count; sent ${counts}`)), 10_000)
+    );
+    try {
+      await Promise.race([events, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+    assert.deepEqual(counts, [1, 0]);
+    assert.equal((await inbox(t, asker)).unread, 0);
+  } finally {
+    await t.close();
+  }
+});

@@ -15,7 +15,7 @@ export const handler = define.handlers({
     // Expired unread notifications leave the counter first: the stream shows the counter.
     await unreadCount(kv, user.id, now());
     const slot = takeStreamSlot(config, ctx.info);
-    return new Response(unreadStream(kv, user.id, { onClose: slot.release }), {
+    return new Response(unreadStream(kv, user.id, { onClose: slot.release, now }), {
       headers: sseHeadersFor(ctx.req),
     });
   },
