@@ -51,6 +51,7 @@ import {
   touchUnreadInOp,
   unreadCount,
   unreadMarkKey as markKey,
+  unreadMarkOf,
 } from "./unread.ts";
 
 export type { Notification, NotificationType } from "./stored.ts";
@@ -257,7 +258,7 @@ export async function notifyUpvote(
     const op = kv.atomic().check(daily);
     if (existing && cur) {
       op.check(existing, mark);
-      const wasUnread = isUnread(cur, mark.value);
+      const wasUnread = isUnread(cur, existing.versionstamp!, unreadMarkOf(mark));
       const next: Notification = {
         ...cur,
         count: cur.count + (input.count ?? 1),
@@ -299,7 +300,7 @@ function viewOf(
   n: Notification,
   { question, message }: Pointed,
   userId: string,
-  mark: number | null,
+  read: boolean,
 ): NotificationView | null {
   const viewer = { userId };
   const ok = (r: PostMarks | null) => !!r && maySee(r, viewer);
@@ -317,11 +318,11 @@ function viewOf(
     excerpt: excerpt(text, 140),
     count: n.count,
     createdAt: n.createdAt,
-    read: !isUnread(n, mark),
+    read,
   };
 }
 
-function removedViewOf(n: Notification, mark: number | null): NotificationView {
+function removedViewOf(n: Notification, read: boolean): NotificationView {
   return {
     id: n.id,
     type: n.type,
@@ -332,7 +333,7 @@ function removedViewOf(n: Notification, mark: number | null): NotificationView {
     excerpt: "",
     count: n.count,
     createdAt: n.createdAt,
-    read: !isUnread(n, mark),
+    read,
     removed: true,
   };
 }
@@ -410,11 +411,14 @@ export async function listNotifications(
   cursor: string | null,
   now = Date.now(),
 ): Promise<NotificationsPage> {
-  const [unread, mark] = await Promise.all([
+  const [unread, markEntry] = await Promise.all([
     unreadCount(kv, userId, now),
     kv.get<number>(markKey(userId)),
   ]);
+  const mark = unreadMarkOf(markEntry);
   const records: Notification[] = [];
+  /** Whether each of `records` is read. */
+  const read: boolean[] = [];
   const start = cursor && /^n-[0-9a-z]+$/.test(cursor) ? cursor : null;
   const selector: Deno.KvListSelector = start
     ? { prefix: keys.notificationsPrefix(userId), end: keys.notification(userId, start) }
@@ -428,7 +432,9 @@ export async function listNotifications(
     const n = notificationOf(e.key[2] as string, e.value);
     // Older ones come later (ids sort by time): expired too.
     if (n && isExpired(n.createdAt, now)) break;
-    if (n) records.push(n);
+    if (!n) continue;
+    records.push(n);
+    read.push(!isUnread(n, e.versionstamp, mark));
   }
   const more = records.length > NOTIFICATIONS_PAGE;
   const shown = records.slice(0, NOTIFICATIONS_PAGE);
@@ -438,8 +444,8 @@ export async function listNotifications(
   ]);
   return {
     notifications: shown.map((n, i) => {
-      const view = viewOf(n, pointed[i], userId, mark.value);
-      if (!view) return removedViewOf(n, mark.value);
+      const view = viewOf(n, pointed[i], userId, read[i]);
+      if (!view) return removedViewOf(n, read[i]);
       // An actor who deleted their account is "deleted user" here too.
       const deleted = n.actorId && (gone.has(n.actorId) || view.actor?.id === DELETED_USER.id);
       return deleted ? { ...view, actor: DELETED_ACTOR } : view;
@@ -480,7 +486,9 @@ export async function markRead(
         keys.notificationUnreadDue(userId, dueDayOf(Number.isFinite(guess) ? guess : 0)),
       ]);
       const n = notificationOf(id, cur.value);
-      if (!n || !isUnread(n, mark.value)) return { op: null, result: null };
+      if (!n || !isUnread(n, cur.versionstamp!, unreadMarkOf(mark))) {
+        return { op: null, result: null };
+      }
       // The ledger day it is filed under (an old-shape one may carry its own time).
       const day = dueDayOf(n.createdAt) === dueDayOf(guess)
         ? guessed
@@ -527,7 +535,8 @@ export async function trimNotifications(
   userId: string,
   keep = NOTIFICATIONS_KEPT,
 ): Promise<number> {
-  const mark = await kv.get<number>(markKey(userId));
+  const markEntry = await kv.get<number>(markKey(userId));
+  const mark = unreadMarkOf(markEntry);
   let removed = 0;
   let seen = 0;
   let batch: Deno.KvEntry<unknown>[] = [];
@@ -538,7 +547,7 @@ export async function trimNotifications(
     const unread = new Map<number, number>();
     for (const e of entries) {
       const n = notificationOf(e.key[2] as string, e.value);
-      if (!n || !isUnread(n, mark.value)) continue;
+      if (!n || !isUnread(n, e.versionstamp, mark)) continue;
       const day = dueDayOf(n.createdAt);
       unread.set(day, (unread.get(day) ?? 0) + 1);
     }
@@ -548,7 +557,7 @@ export async function trimNotifications(
       days.map((d) => keys.notificationUnreadDue(userId, d)),
     );
     const res = await commit(kv, (op) => {
-      op.check(mark, ...filed);
+      op.check(markEntry, ...filed);
       for (const e of entries) op.check(e).delete(e.key);
       let taken = 0;
       days.forEach((day, i) => {

@@ -36,7 +36,13 @@
  */
 import { addToCounter, commit, counterValue, updateAtomically } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
-import { dueDayOf, isExpired, type Notification, notificationOf } from "./stored.ts";
+import {
+  dueDayOf,
+  isExpired,
+  isNotificationRef,
+  type Notification,
+  notificationOf,
+} from "./stored.ts";
 
 const DAY = 86_400_000;
 
@@ -58,7 +64,7 @@ export function nextLedgerDay(now: number): number {
 export const EXPIRED_PER_OP = 50;
 
 /**
- * The "mark all read" watermark's key: notifications last changed at or before it are read.
+ * The "mark all read" watermark's key: notifications written before it (commit order) are read.
  *
  * @example
  * ```ts
@@ -70,20 +76,101 @@ export function unreadMarkKey(userId: string): Deno.KvKey {
 }
 
 /**
- * True when `n` counts as unread under the watermark `mark`.
+ * The "mark all read" watermark as a read found it: the time it was set (by the clock of
+ * the instance that set it) and the versionstamp of that write.
+ */
+export interface UnreadMark {
+  at: number;
+  versionstamp: string;
+}
+
+/**
+ * The watermark held by `entry` (the entry of {@link unreadMarkKey}), or null when the
+ * person never marked all read.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const mark = unreadMarkOf(await kv.get(unreadMarkKey("u_1")));
+ * ```
+ */
+export function unreadMarkOf(entry: Deno.KvEntryMaybe<unknown>): UnreadMark | null {
+  return typeof entry.value === "number" && entry.versionstamp !== null
+    ? { at: entry.value, versionstamp: entry.versionstamp }
+    : null;
+}
+
+/**
+ * How far before the watermark's time a notification written after it may be stamped and
+ * still be unread: the most two instances' clocks are taken to differ. It matters only
+ * for rows written again without changing (a restore, a shape migration): see
+ * {@link isUnread}.
+ */
+export const MARK_CLOCK_SLACK_MS = 60_000;
+
+/**
+ * True when `n`, stored at `versionstamp`, counts as unread under the watermark `mark`.
+ *
+ * Which notifications "mark all read" covered is decided by commit order, not by clocks:
+ * a notification is unread when its row was written after the watermark's (versionstamps
+ * grow with every commit of the store; a backup carries what the watermark covered in the
+ * rows' flags, {@link notificationsForBackup}, as a restore writes them anew). A time comparison would go wrong by the clock
+ * difference of two instances: a notification stamped by a clock behind the one that
+ * marked would be read before anyone saw it while the counter still counts it, and one
+ * stamped by a clock ahead would stay unread after the counter went to 0. The time is a
+ * second condition, for rows a restore or a migration wrote again after the watermark:
+ * those stamped more than {@link MARK_CLOCK_SLACK_MS} before it stay read.
  *
  * @example
  * ```ts
  * import type { Notification } from "./stored.ts";
  * declare const n: Notification;
- * isUnread(n, null);
+ * isUnread(n, "00000000000000010000", null); // true unless n.read
  * ```
  */
 export function isUnread(
   n: Pick<Notification, "read" | "updatedAt">,
-  mark: number | null,
+  versionstamp: string,
+  mark: UnreadMark | null,
 ): boolean {
-  return !n.read && n.updatedAt > (mark ?? 0);
+  if (n.read) return false;
+  if (!mark) return true;
+  // Never equal in use ("mark all read" writes no notification); a restore's batch may
+  // write a watermark and notifications in one commit, then the rows' own flags say it.
+  return versionstamp >= mark.versionstamp && n.updatedAt > mark.at - MARK_CLOCK_SLACK_MS;
+}
+
+/**
+ * What a backup writes for the entry at `["notifications", userId, id]`: a row the
+ * watermark has read gets the row's own read flag. A restore writes every row again after
+ * the watermarks, so the commit order {@link isUnread} goes by is not in the file; with the
+ * flag, what was read stays read. Each person's watermark is read once, at their first row
+ * (a backup lists keys in order, so a person's rows come together). Rows of the older
+ * shape are left as they are (the compaction migration rewrites them).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const valueOf = notificationsForBackup(kv);
+ * for await (const e of kv.list({ prefix: ["notifications"] })) await valueOf(e);
+ * ```
+ */
+export function notificationsForBackup(
+  kv: Deno.Kv,
+): (entry: Deno.KvEntry<unknown>) => Promise<unknown> {
+  let userId: unknown = undefined;
+  let mark: UnreadMark | null = null;
+  return async (entry) => {
+    const ref = entry.value;
+    if (!isNotificationRef(ref) || ref.r === true) return ref;
+    const n = notificationOf(String(entry.key[2]), ref);
+    if (!n) return ref;
+    if (entry.key[1] !== userId) {
+      userId = entry.key[1];
+      mark = unreadMarkOf(await kv.get(unreadMarkKey(String(userId))));
+    }
+    return isUnread(n, entry.versionstamp, mark) ? ref : { ...ref, r: true };
+  };
 }
 
 /**
@@ -241,21 +328,22 @@ export async function markAllReadOp(
  */
 export async function recountUnread(kv: Deno.Kv, userId: string, now: number): Promise<number> {
   return await updateAtomically(async () => {
-    const [[counter, mark], history, ledger] = await Promise.all([
+    const [[counter, markEntry], history, ledger] = await Promise.all([
       kv.getMany<[unknown, number]>([keys.notificationUnread(userId), unreadMarkKey(userId)]),
       Array.fromAsync(kv.list({ prefix: keys.notificationsPrefix(userId) })),
       Array.fromAsync(kv.list({ prefix: keys.notificationUnreadDuePrefix(userId) })),
     ]);
+    const mark = unreadMarkOf(markEntry);
     const byDay = new Map<number, number>();
     for (const e of history) {
       const n = notificationOf(e.key[2] as string, e.value);
-      if (!n || !isUnread(n, mark.value) || isExpired(n.createdAt, now)) continue;
+      if (!n || !isUnread(n, e.versionstamp, mark) || isExpired(n.createdAt, now)) continue;
       const day = dueDayOf(n.createdAt);
       byDay.set(day, (byDay.get(day) ?? 0) + 1);
     }
     let total = 0;
     for (const v of byDay.values()) total += v;
-    const op = kv.atomic().check(counter, mark);
+    const op = kv.atomic().check(counter, markEntry);
     for (const e of ledger) op.delete(e.key);
     for (const [day, v] of byDay) {
       op.set(keys.notificationUnreadDue(userId, day), new Deno.KvU64(BigInt(v)));

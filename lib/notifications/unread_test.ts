@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { addToCounter, counterValue } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
+import { backupStore } from "../ops/backup.ts";
 import { compactStore, SHAPE_VERSION } from "../ops/compact.ts";
+import { restoreStore } from "../ops/restore.ts";
 import {
   markRead,
   type NewNotification,
@@ -10,7 +12,7 @@ import {
   trimNotifications,
 } from "./notifications.ts";
 import { dueDayOf, notificationOf, refOf } from "./stored.ts";
-import { isUnread, recountUnread, unreadCount, unreadMarkKey } from "./unread.ts";
+import { isUnread, recountUnread, unreadCount, unreadMarkKey, unreadMarkOf } from "./unread.ts";
 
 const DAY = 86_400_000;
 /** Noon of a UTC day: what the tests write on. */
@@ -43,11 +45,11 @@ async function counter(kv: Deno.Kv, userId = ADA): Promise<number> {
 
 /** What the count must be: the unread notifications in the history not expired at `now`. */
 async function truth(kv: Deno.Kv, now: number, userId = ADA): Promise<number> {
-  const mark = (await kv.get<number>(unreadMarkKey(userId))).value;
+  const mark = unreadMarkOf(await kv.get<number>(unreadMarkKey(userId)));
   let n = 0;
   for await (const e of kv.list({ prefix: keys.notificationsPrefix(userId) })) {
     const rec = notificationOf(e.key[2] as string, e.value)!;
-    if (isUnread(rec, mark) && Math.floor(now / DAY) < dueDayOf(rec.createdAt)) n++;
+    if (isUnread(rec, e.versionstamp, mark) && Math.floor(now / DAY) < dueDayOf(rec.createdAt)) n++;
   }
   return n;
 }
@@ -202,4 +204,39 @@ Deno.test("recountUnread() and the migration: a store from before the ledger get
   // Again: nothing changes.
   assert.equal(await recountUnread(kv, ADA, dueDayOf(D0) * DAY), 1);
   assert.deepEqual(await ledger(kv), { [dueDayOf(D0) + 1]: 1 });
+});
+
+Deno.test("a backup keeps what mark all read covered: after a restore read ones stay read, unread ones unread", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "unread-backup-" });
+  try {
+    using kv = await Deno.openKv(":memory:");
+    const before = await notify(kv, D0, "msg-1");
+    await markRead(kv, ADA, undefined, D0 + 1_000);
+    // After the mark, on a clock 5 s behind the one that marked: unread all the same.
+    const behind = await notify(kv, D0 - 4_000, "msg-2");
+    const after = await notify(kv, D0 + 2_000, "msg-3");
+    const unreadIds = async (store: Deno.Kv) => {
+      const mark = unreadMarkOf(await store.get(unreadMarkKey(ADA)));
+      const ids: string[] = [];
+      for await (const e of store.list({ prefix: keys.notificationsPrefix(ADA) })) {
+        if (isUnread(notificationOf(e.key[2] as string, e.value)!, e.versionstamp, mark)) {
+          ids.push(e.key[2] as string);
+        }
+      }
+      return ids.sort();
+    };
+    assert.deepEqual(await unreadIds(kv), [behind, after].sort());
+    assert.ok(before);
+    const file = `${dir}/store.backup.gz`;
+    await backupStore(kv, file, { now: () => D0 + 3_000 });
+    using restored = await Deno.openKv(":memory:");
+    const outcome = await restoreStore(restored, file, { now: () => D0 + 3_000 });
+    assert.ok(outcome.ok);
+    // The restore wrote every notification after the watermark: the rows say it now.
+    assert.deepEqual(await unreadIds(restored), [behind, after].sort());
+    assert.equal(await unreadCount(restored, ADA, D0 + 3_000), 2);
+    assert.equal(await truth(restored, D0 + 3_000), 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

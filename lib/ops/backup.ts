@@ -10,7 +10,10 @@
  *
  * A backup reads the store page by page, each page at one moment, not the whole store
  * at one moment: taken while people write, it can hold a vote without the counter move of
- * the same op. Secrets are copied as stored (sealed), never opened.
+ * the same op. Secrets are copied as stored (sealed), never opened. Values are written as
+ * stored but for one thing: a notification that "mark all read" covered carries its read
+ * flag (which notifications it covered goes by commit order, and a restore writes them all
+ * anew: lib/notifications/unread.ts `notificationsForBackup`).
  *
  * @module
  */
@@ -18,6 +21,7 @@ import { createHash } from "node:crypto";
 import { entryLine, headerLine, trailerLine } from "./backup_format.ts";
 import { writeCompressed } from "./backup_file.ts";
 import { isStoreKey } from "./backup_scope.ts";
+import { notificationsForBackup } from "../notifications/unread.ts";
 
 /** Options of {@link backupStore}. */
 export interface BackupOptions {
@@ -69,10 +73,13 @@ export async function backupStore(
       build: opts.build ?? null,
       deno: Deno.version.deno,
     }) + "\n";
+    const notification = notificationsForBackup(kv);
     for await (const entry of kv.list({ prefix: [] }, { batchSize: PAGE })) {
       opts.signal?.throwIfAborted();
       if (isStoreKey(entry.key)) continue;
-      text += entryLine(entry.key, entry.value) + "\n";
+      // Read state a restore could not rebuild goes into the row (lib/notifications/unread.ts).
+      const value = entry.key[0] === "notifications" ? await notification(entry) : entry.value;
+      text += entryLine(entry.key, value) + "\n";
       entries++;
       if (text.length >= CHUNK_CHARS) {
         hash.update(text);

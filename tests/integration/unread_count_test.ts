@@ -4,7 +4,7 @@
  * notification that expires leaves the count the API, the page and the live stream show —
  * also after KV itself removed it; trimming a full history takes the unread ones it drops off
  * the count; reading still clears it; and the count is exact while two instances on one KV
- * file write, read and mark at once (fsck agrees).
+ * file write, read and mark at once (fsck agrees), also when their clocks differ.
  */
 import assert from "node:assert/strict";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -278,6 +278,62 @@ Deno.test("exact with concurrent writes: two instances answer, mark read and rea
   } finally {
     await a.close();
     await b.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("mark all read goes by commit order, not by clocks: two instances whose clocks are 40 s apart", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "unread-skew-" });
+  const kvPath = `${dir}/kv.sqlite3`;
+  // Instance A's clock runs 20 s ahead, B's 20 s behind.
+  const ahead = await createTestApp({ kvPath, now: () => Date.now() + 20_000 });
+  const behind = await createTestApp({ kvPath, now: () => Date.now() - 20_000 });
+  const listedUnread = async (t: TestApp, who: Member) =>
+    (await everyListed(t, who)).filter((n) => !n.read).length;
+  try {
+    const asker = await member(ahead, "Asker");
+    const helper = await member(ahead, "Helper");
+    const qid = await ask(ahead, asker, { title: "Whose clock says what was read?" });
+    // Written on the clock ahead, then everything marked read on the clock behind: the
+    // notification is older than the mark, though its time is later than the mark's.
+    await answer(ahead, helper, qid, "Written on the fast clock.");
+    assert.equal((await inbox(behind, asker)).unread, 1);
+    assert.deepEqual((await json(postAs(behind, asker, "/api/notifications/read", {}))).body, {
+      unread: 0,
+    });
+    assert.equal(await listedUnread(ahead, asker), 0, "the mark read it, whatever its time");
+    assert.equal(await pageUnread(behind, asker), 0);
+    // Marked read on the clock ahead, then a new one on the clock behind: it came after the
+    // mark, though its time is earlier than the mark's. It is unread, and counted.
+    assert.deepEqual((await json(postAs(ahead, asker, "/api/notifications/read", {}))).body, {
+      unread: 0,
+    });
+    await answer(behind, helper, qid, "Written on the slow clock.");
+    // Listed after the first one (ids sort by their clock's time): 20 s behind the real
+    // clock, where the mark's time is 20 s ahead of it.
+    const [, newest] = (await inbox(behind, asker)).notifications;
+    assert.ok(new Date(newest.createdAt).getTime() < Date.now(), "stamped before the mark's time");
+    assert.equal(newest.read, false);
+    assert.equal(await listedUnread(ahead, asker), 1);
+    assert.equal((await inbox(ahead, asker)).unread, 1);
+    assert.equal(await streamed(behind, asker), 1);
+    // The checker counts the same way.
+    const report = await check(ahead.kv);
+    assert.deepEqual(
+      report.lines().filter((l) =>
+        l.includes(NOTIFICATION_PROBLEMS.counter) || l.includes(NOTIFICATION_PROBLEMS.ledger)
+      ),
+      [],
+    );
+    // Reading it one by one takes it off (it is unread by the same rule there).
+    assert.deepEqual(
+      (await json(postAs(behind, asker, "/api/notifications/read", { ids: [newest.id] }))).body,
+      { unread: 0 },
+    );
+    assert.equal(await listedUnread(ahead, asker), 0);
+  } finally {
+    await ahead.close();
+    await behind.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -1,6 +1,6 @@
 /**
  * Notifications (lib/notifications/notifications.ts): each member's unread counter equals
- * their unread notifications that still exist (not read, changed after the "mark all read"
+ * their unread notifications that still exist (not read, written after the "mark all read"
  * watermark, not expired) plus what the expiry ledger still files under days that have
  * begun (taken off at the next read: lib/notifications/unread.ts); each ledger day not yet
  * begun equals the unread notifications that expire on it; and every notification names
@@ -22,7 +22,7 @@
  */
 import { keys } from "../../kv/keys.ts";
 import { dueDayOf, isExpired, notificationOf } from "../../notifications/stored.ts";
-import { unreadMarkKey } from "../../notifications/unread.ts";
+import { isUnread, unreadMarkKey, unreadMarkOf } from "../../notifications/unread.ts";
 import { counterValue } from "../../kv/atomic.ts";
 import { compactStore, notificationRewrite } from "../compact.ts";
 import { defineInvariant } from "./invariant.ts";
@@ -109,12 +109,8 @@ export const notificationsInvariant = defineInvariant(
         counted: async (e, got, standing) => {
           if (!standing || got.length === 0) return;
           const n = notificationAt(e)!;
-          const mark = got[0].value;
           const userId = e.key[1] as string;
-          if (
-            !n.read && n.updatedAt > (typeof mark === "number" ? mark : 0) &&
-            !isExpired(n.createdAt, now)
-          ) {
+          if (isUnread(n, e.versionstamp, unreadMarkOf(got[0])) && !isExpired(n.createdAt, now)) {
             await tally.add(keys.notificationUnread(userId));
             await tally.add(keys.notificationUnreadDue(userId, dueDayOf(n.createdAt)));
           }
