@@ -21,6 +21,7 @@ const DAY = 86_400_000;
 
 interface N {
   id: string;
+  type: string;
   createdAt: number;
   read: boolean;
 }
@@ -331,6 +332,17 @@ Deno.test("mark all read goes by commit order, not by clocks: two instances whos
       { unread: 0 },
     );
     assert.equal(await listedUnread(ahead, asker), 0);
+    // The day's up-votes entry: made on the clock ahead, everything marked read there, then
+    // another up-vote on the clock behind makes it unread again — and counted once.
+    const fan = await member(ahead, "Fan");
+    await postAs(ahead, helper, "/api/likes", { targetType: "question", targetId: qid });
+    await json(postAs(ahead, asker, "/api/notifications/read", {}));
+    await postAs(behind, fan, "/api/likes", { targetType: "question", targetId: qid });
+    const upvotes = (await everyListed(ahead, asker)).filter((n) => n.type === "upvotes");
+    assert.equal(upvotes.length, 1);
+    assert.equal(upvotes[0].read, false);
+    assert.equal((await inbox(behind, asker)).unread, 1);
+    assert.equal(await listedUnread(behind, asker), 1);
   } finally {
     await ahead.close();
     await behind.close();
