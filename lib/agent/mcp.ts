@@ -51,7 +51,7 @@ import {
   ReadResourceRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { messageViews } from "../community/messages/read.ts";
+import { messageViews, newMessageView } from "../community/messages/read.ts";
 import { postMessage } from "../community/messages/write.ts";
 import { findQuestions } from "../community/questions/feed.ts";
 import { similarQuestions } from "../search/similar.ts";
@@ -298,7 +298,8 @@ export const MCP_TOOLS: readonly ToolDef[] = [
         }, { now: now(), idPrefix: "msg-agent-reply-", limits }),
         AGENT_WRITE_FAILURES,
       );
-      const [view] = await messageViews(kv, [message], { voters: false });
+      // The MCP message has no voter lists.
+      const { likedBy: _l, dislikedBy: _d, ...view } = newMessageView(message);
       return { ...view, author: compactAuthor(view.author) } as unknown as Json;
     },
   }),

@@ -2,6 +2,8 @@
 import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/app.ts";
 import { countingKv, questionWithAnswers } from "../helpers/kv_calls.ts";
+import { signInAs } from "../helpers/app.ts";
+import { appJobs } from "../../lib/jobs/app_jobs.ts";
 import { invalidateReads } from "../../lib/community/read_cache.ts";
 
 Deno.test("a question page with 30 answers costs at most 18 KV calls signed in (6 from the thread cache), 12 signed out, and lists no voters; the feed API 6", async () => {
@@ -38,6 +40,41 @@ Deno.test("a question page with 30 answers costs at most 18 KV calls signed in (
     // Head + total, the feed-gap list, the page range, the moderation markers of the page's
     // rows (one getMany per 10), the vote counts: 6 for a 20-question page.
     assert.ok(log.length <= 6, `${log.length} calls: ${log.join(", ")}`);
+    t.services.kv = t.kv;
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("posting an answer answers the new message from what it wrote: nothing read back after the commit", async () => {
+  const t = await createTestApp();
+  try {
+    const { id } = await questionWithAnswers(t, 1, {
+      title: "How many calls does an answer take?",
+    });
+    const author = await signInAs(t, "Author");
+    const log: string[] = [];
+    t.services.kv = countingKv(t.kv, log);
+    // The counted store's own job kinds: the answer's fan-out runs on it after the post.
+    const jobs = appJobs(t.services);
+    const res = await t.request(`/api/questions/${id}/messages`, {
+      method: "POST",
+      headers: {
+        cookie: author.cookie,
+        origin: t.services.config.appOrigin,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ content: "A second answer." }),
+    });
+    assert.equal(res.status, 201);
+    const created = await res.json();
+    assert.deepEqual([created.upvotes, created.likedBy, created.dislikedBy], [0, [], []]);
+    const commit = log.indexOf("atomic");
+    assert.ok(commit >= 0, log.join(", "));
+    const after = log.slice(commit + 1);
+    assert.ok(!after.includes("get(messages)"), `read back: ${after.join(", ")}`);
+    assert.ok(!after.includes("list(votes)"), `voters read: ${after.join(", ")}`);
+    await jobs.waitIdle(10_000);
     t.services.kv = t.kv;
   } finally {
     await t.close();

@@ -146,19 +146,41 @@ export async function messageViews(
   unread.forEach((m, i) =>
     counts.set(m.id, [counterValue(entries[2 * i].value), counterValue(entries[2 * i + 1].value)])
   );
-  return messages.map((m, i) => {
-    const [up, down] = counts.get(m.id)!;
-    const { editedAt, revision: _r, deletedBy: _d, hiddenAt: _h, ...rest } = m;
-    const base: MessageViewBase = {
-      ...rest,
-      editedAt: editedAt ?? null,
-      upvotes: up,
-      downvotes: down,
-      ...voterLists?.[i],
-    };
-    if (m.deletedAt === undefined) return base;
-    return { ...base, content: "", author: DELETED_AUTHOR, deleted: true as const };
-  });
+  return messages.map((m, i) => viewOf(m, counts.get(m.id)!, voterLists?.[i]));
+}
+
+/** The view of `m` with its `[up, down]` counts and, when read, its voter lists. */
+function viewOf(
+  m: MessageRecord,
+  [up, down]: readonly [number, number],
+  voters?: { likedBy: string[]; dislikedBy: string[] },
+): MessageViewBase {
+  const { editedAt, revision: _r, deletedBy: _d, hiddenAt: _h, ...rest } = m;
+  const base: MessageViewBase = {
+    ...rest,
+    editedAt: editedAt ?? null,
+    upvotes: up,
+    downvotes: down,
+    ...voters,
+  };
+  if (m.deletedAt === undefined) return base;
+  return { ...base, content: "", author: DELETED_AUTHOR, deleted: true as const };
+}
+
+/**
+ * The view of a message just created, from its record alone: no votes and no voters yet.
+ * What a create answers without reading back what it wrote (an idempotent repeat reads it
+ * again with {@link getMessageView}, which a vote since may have moved).
+ *
+ * @example
+ * ```ts
+ * import type { MessageRecord } from "./model.ts";
+ * declare const m: MessageRecord;
+ * newMessageView(m).upvotes; // 0
+ * ```
+ */
+export function newMessageView(m: MessageRecord): MessageView {
+  return viewOf(m, [0, 0], { likedBy: [], dislikedBy: [] }) as MessageView;
 }
 
 /**

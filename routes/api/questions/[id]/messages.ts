@@ -4,7 +4,7 @@ import {
   questionIdParam,
   unauthorizedSession,
 } from "@/lib/agent/openapi_docs.ts";
-import { getMessageView } from "@/lib/community/messages/read.ts";
+import { getMessageView, newMessageView } from "@/lib/community/messages/read.ts";
 import { postMessage } from "@/lib/community/messages/write.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
@@ -40,7 +40,10 @@ export const handler = define.handlers({
       );
       // A reply to an AI expert gets that expert's answer (bounded; never fails the post).
       if (message.replyTo) await expertAnswersReply(ctx.state.services, message);
-      return { resourceId: message.id, response: await created(message.id) };
+      return {
+        resourceId: message.id,
+        response: Response.json(newMessageView(message), { status: 201 }),
+      };
     }, created);
   },
 });

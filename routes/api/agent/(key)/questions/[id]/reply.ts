@@ -7,7 +7,7 @@ import {
   tooLarge,
   unauthorizedKey,
 } from "@/lib/agent/openapi_docs.ts";
-import { getMessageView } from "@/lib/community/messages/read.ts";
+import { getMessageView, newMessageView } from "@/lib/community/messages/read.ts";
 import { postMessage } from "@/lib/community/messages/write.ts";
 import { idempotentCreate } from "@/lib/http/idempotency.ts";
 import { requireAgent } from "@/lib/http/agent.ts";
@@ -45,7 +45,10 @@ export const handler = define.handlers({
         }),
         AGENT_WRITE_FAILURES,
       );
-      return { resourceId: message.id, response: await created(message.id) };
+      return {
+        resourceId: message.id,
+        response: Response.json(newMessageView(message), { status: 201 }),
+      };
     }, created);
   },
 });
