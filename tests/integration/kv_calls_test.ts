@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/app.ts";
 import { countingKv, questionWithAnswers } from "../helpers/kv_calls.ts";
-import { signInAs } from "../helpers/app.ts";
+import { member, postAs } from "../helpers/community.ts";
 import { appJobs } from "../../lib/jobs/app_jobs.ts";
 import { invalidateReads } from "../../lib/community/read_cache.ts";
 
@@ -52,19 +52,13 @@ Deno.test("posting an answer answers the new message from what it wrote: nothing
     const { id } = await questionWithAnswers(t, 1, {
       title: "How many calls does an answer take?",
     });
-    const author = await signInAs(t, "Author");
+    const author = await member(t, "Author");
     const log: string[] = [];
     t.services.kv = countingKv(t.kv, log);
     // The counted store's own job kinds: the answer's fan-out runs on it after the post.
     const jobs = appJobs(t.services);
-    const res = await t.request(`/api/questions/${id}/messages`, {
-      method: "POST",
-      headers: {
-        cookie: author.cookie,
-        origin: t.services.config.appOrigin,
-        "content-type": "application/json",
-      },
-      body: JSON.stringify({ content: "A second answer." }),
+    const res = await postAs(t, author, `/api/questions/${id}/messages`, {
+      content: "A second answer.",
     });
     assert.equal(res.status, 201);
     const created = await res.json();
