@@ -113,13 +113,14 @@ export const MARK_CLOCK_SLACK_MS = 60_000;
  *
  * Which notifications "mark all read" covered is decided by commit order, not by clocks:
  * a notification is unread when its row was written after the watermark's (versionstamps
- * grow with every commit of the store; a backup carries what the watermark covered in the
- * rows' flags, {@link notificationsForBackup}, as a restore writes them anew). A time comparison would go wrong by the clock
+ * grow with every commit of the store). A time comparison goes wrong by the clock
  * difference of two instances: a notification stamped by a clock behind the one that
  * marked would be read before anyone saw it while the counter still counts it, and one
- * stamped by a clock ahead would stay unread after the counter went to 0. The time is a
- * second condition, for rows a restore or a migration wrote again after the watermark:
- * those stamped more than {@link MARK_CLOCK_SLACK_MS} before it stay read.
+ * stamped by a clock ahead would stay unread after the counter went to 0. A restore writes
+ * every row anew, so a backup carries what the watermark covered in the rows' own flags
+ * ({@link notificationsForBackup}). The time is a second condition, for rows a migration
+ * wrote again after the watermark: those stamped more than {@link MARK_CLOCK_SLACK_MS}
+ * before it stay read.
  *
  * @example
  * ```ts
