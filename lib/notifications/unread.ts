@@ -45,6 +45,8 @@ import {
 } from "./stored.ts";
 
 const DAY = 86_400_000;
+/** The first key part of the unread counters and of their watermarks. */
+const UNREAD_PREFIX = keys.notificationUnread("")[0];
 
 /**
  * When the next ledger day begins after `now` (the start of the next UTC day): the moment
@@ -145,9 +147,12 @@ export function isUnread(
  * What a backup writes for the entry at `["notifications", userId, id]`: a row the
  * watermark has read gets the row's own read flag. A restore writes every row again after
  * the watermarks, so the commit order {@link isUnread} goes by is not in the file; with the
- * flag, what was read stays read. Each person's watermark is read once, at their first row
- * (a backup lists keys in order, so a person's rows come together). Rows of the older
- * shape are left as they are (the compaction migration rewrites them).
+ * flag, what was read stays read. Rows of the older shape are left as they are (the
+ * compaction migration rewrites them).
+ *
+ * Call it with the rows in key order, as a backup lists them: each person's watermark is
+ * then found by a second walk, of the watermarks in the same order, beside the first (a
+ * page of 500 per round trip, nothing kept but the page).
  *
  * @example
  * ```ts
@@ -159,16 +164,36 @@ export function isUnread(
 export function notificationsForBackup(
   kv: Deno.Kv,
 ): (entry: Deno.KvEntry<unknown>) => Promise<unknown> {
-  let userId: unknown = undefined;
+  // Counters and ledger days share the prefix; only the watermarks are kept.
+  const watermarks = kv.list({ prefix: [UNREAD_PREFIX] }, { batchSize: 500 });
+  /** The next watermark entry the walk has read and not passed, null at its end. */
+  let next: Deno.KvEntry<unknown> | null | undefined;
+  let userId: string | undefined;
   let mark: UnreadMark | null = null;
+  const markOf = async (user: string): Promise<UnreadMark | null> => {
+    while (true) {
+      if (next === undefined) {
+        const r = await watermarks.next();
+        next = r.done ? null : r.value;
+      }
+      if (next === null) return null;
+      // User ids are ASCII, so string order is the store's key order.
+      const owner = String(next.key[1]);
+      if (next.key.length !== 3 || next.key[2] !== "mark" || owner < user) {
+        next = undefined;
+        continue;
+      }
+      return owner === user ? unreadMarkOf(next) : null;
+    }
+  };
   return async (entry) => {
     const ref = entry.value;
     if (!isNotificationRef(ref) || ref.r === true) return ref;
     const n = notificationOf(String(entry.key[2]), ref);
     if (!n) return ref;
     if (entry.key[1] !== userId) {
-      userId = entry.key[1];
-      mark = unreadMarkOf(await kv.get(unreadMarkKey(String(userId))));
+      userId = String(entry.key[1]);
+      mark = await markOf(userId);
     }
     return isUnread(n, entry.versionstamp, mark) ? ref : { ...ref, r: true };
   };

@@ -12,7 +12,14 @@ import {
   trimNotifications,
 } from "./notifications.ts";
 import { dueDayOf, notificationOf, refOf } from "./stored.ts";
-import { isUnread, recountUnread, unreadCount, unreadMarkKey, unreadMarkOf } from "./unread.ts";
+import {
+  isUnread,
+  notificationsForBackup,
+  recountUnread,
+  unreadCount,
+  unreadMarkKey,
+  unreadMarkOf,
+} from "./unread.ts";
 
 const DAY = 86_400_000;
 /** Noon of a UTC day: what the tests write on. */
@@ -239,4 +246,31 @@ Deno.test("a backup keeps what mark all read covered: after a restore read ones 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("notificationsForBackup(): each person's rows are judged by their own watermark, found in one walk beside them", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const people = ["u-a", "u-b", "u-c", "u-d", "u-e"];
+  // u-b and u-d never marked all read; the others did, between two notifications each.
+  const marked = new Set(["u-a", "u-c", "u-e"]);
+  const read = new Set<string>();
+  for (const [i, userId] of people.entries()) {
+    const op = kv.atomic();
+    const first = notifyInOp(op, userId, reply(`msg-${i}`), D0 + i)!;
+    assert.ok((await op.commit()).ok);
+    if (marked.has(userId)) {
+      await markRead(kv, userId, undefined, D0 + 100);
+      read.add(first.id);
+    }
+    const later = kv.atomic();
+    notifyInOp(later, userId, reply(`msg-${i}-later`), D0 + 200 + i);
+    assert.ok((await later.commit()).ok);
+  }
+  const valueOf = notificationsForBackup(kv);
+  const flagged: string[] = [];
+  for await (const e of kv.list({ prefix: ["notifications"] })) {
+    const v = await valueOf(e) as { r?: boolean };
+    if (v.r) flagged.push(e.key[2] as string);
+  }
+  assert.deepEqual(flagged.sort(), [...read].sort());
 });
