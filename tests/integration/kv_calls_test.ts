@@ -46,7 +46,7 @@ Deno.test("a question page with 30 answers costs at most 18 KV calls signed in (
   }
 });
 
-Deno.test("posting an answer answers the new message from what it wrote: nothing read back after the commit", async () => {
+Deno.test("posting an answer or a question answers with what it wrote: nothing read back after the commit", async () => {
   const t = await createTestApp();
   try {
     const { id } = await questionWithAnswers(t, 1, {
@@ -68,6 +68,14 @@ Deno.test("posting an answer answers the new message from what it wrote: nothing
     const after = log.slice(commit + 1);
     assert.ok(!after.includes("get(messages)"), `read back: ${after.join(", ")}`);
     assert.ok(!after.includes("list(votes)"), `voters read: ${after.join(", ")}`);
+    // The same for a new question.
+    log.length = 0;
+    const asked = await postAs(t, author, "/api/questions", { title: "And a question's calls?" });
+    assert.equal(asked.status, 201);
+    const question = await asked.json();
+    assert.deepEqual([question.upvotes, question.messageCount, question.likedBy], [0, 0, []]);
+    const afterAsk = log.slice(log.indexOf("atomic") + 1);
+    assert.ok(!afterAsk.includes("list(votes)"), `voters read: ${afterAsk.join(", ")}`);
     await jobs.waitIdle(10_000);
     t.services.kv = t.kv;
   } finally {

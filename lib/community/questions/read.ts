@@ -248,6 +248,28 @@ function questionViewFrom(
   };
 }
 
+/**
+ * The view of a question just created, from its record alone: no votes, no voters, no
+ * messages yet. What a create answers without reading back what it wrote (an idempotent
+ * repeat reads it again with {@link getQuestionView}, which a vote or an answer since may
+ * have moved).
+ *
+ * @example
+ * ```ts
+ * import type { QuestionRecord } from "./model.ts";
+ * declare const q: QuestionRecord;
+ * newQuestionView(q).messageCount; // 0
+ * ```
+ */
+export function newQuestionView(q: QuestionRecord): QuestionView {
+  const counts = { upvotes: 0, downvotes: 0, messageCount: 0, answerCount: 0 };
+  return {
+    ...questionViewFrom(q, { ...counts, acceptedMessageId: null }),
+    likedBy: [],
+    dislikedBy: [],
+  };
+}
+
 /** What {@link readQuestionBase} read: the record, its view, and the answer index state. */
 export interface QuestionBase {
   record: QuestionRecord;

@@ -3,7 +3,7 @@ import { askQuestion } from "@/lib/community/questions/write.ts";
 import { idempotentCreate } from "@/lib/http/idempotency.ts";
 import { findQuestions } from "@/lib/community/questions/feed.ts";
 import { cachedJson } from "@/lib/community/read_cache.ts";
-import { getQuestionView } from "@/lib/community/questions/read.ts";
+import { getQuestionView, newQuestionView } from "@/lib/community/questions/read.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
 import { orThrow, WRITE_FAILURES } from "@/lib/http/outcome.ts";
@@ -68,7 +68,10 @@ export const handler = define.handlers({
         WRITE_FAILURES,
       );
       if (panel) await startPanel(kv, question.id);
-      return { resourceId: question.id, response: await view(question.id) };
+      return {
+        resourceId: question.id,
+        response: Response.json(newQuestionView(question), { status: 201 }),
+      };
     }, view);
   },
 });
