@@ -75,8 +75,9 @@ function mutationsOf(write: (op: Deno.AtomicOperation) => unknown): number {
  * ```ts
  * import { writeQuestion } from "../lib/community/questions/write.ts";
  * import { keys } from "../lib/kv/keys.ts";
+ * import { planQuestion } from "../lib/search/index.ts";
  * declare const kv: Deno.Kv;
- * await seedQuestions(kv, 1000, "u-seeder", { writeQuestion, keys });
+ * await seedQuestions(kv, 1000, "u-seeder", { writeQuestion, keys, planQuestion });
  * ```
  */
 export async function seedQuestions(
