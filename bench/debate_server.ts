@@ -13,7 +13,16 @@ import { benchApp } from "./harness.ts";
 
 const [fakeBaseUrl, usersArg = "1"] = Deno.args;
 const app = await benchApp({
-  env: { LLM_API_KEY: "bench-key", LLM_BASE_URL: fakeBaseUrl, LLM_MODEL: "fake-model" },
+  env: {
+    LLM_API_KEY: "bench-key",
+    LLM_BASE_URL: fakeBaseUrl,
+    LLM_MODEL: "fake-model",
+    // The driver's debates stand for many people's, but all come from this machine's one
+    // address: lift the per-address stream cap (the process cap still holds), and let as
+    // many debates run at once as the driver holds open (one per user).
+    STREAMS_PER_IP: "1000000",
+    MAX_CONCURRENT_DEBATES: usersArg,
+  },
 });
 const cookies: string[] = [];
 for (let i = 0; i < Number(usersArg); i++) cookies.push((await signInAs(app, `User ${i}`)).cookie);

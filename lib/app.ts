@@ -11,9 +11,8 @@ import type { BuildInfo } from "./fresh/assets.ts";
 import { createFreshHandler } from "./fresh/server.ts";
 import type { Manifest } from "./fresh/types.ts";
 import { HttpError } from "./fresh/error.ts";
-import { errorResponse, storageError } from "./http/errors.ts";
-import { ContentionError, InvalidCursorError } from "./kv/atomic.ts";
-import { isLockError } from "./kv/retry.ts";
+import { busyError, errorResponse, storageError } from "./http/errors.ts";
+import { InvalidCursorError } from "./kv/atomic.ts";
 import { formatRequestLine, logSink } from "./http/log.ts";
 import { serveBuildAsset } from "./http/static.ts";
 import { PageCache } from "./http/page_cache.ts";
@@ -41,21 +40,6 @@ export interface AppOptions {
    * or false for none.
    */
   pageCacheTtlMs?: number | false;
-}
-
-/**
- * KV contention that outlasted its retry budget (a hot key, a long-held SQLite lock) is
- * transient: a retryable 503 with `Retry-After`, never a 500. Null for other errors.
- */
-export function busyError(err: unknown): HttpError | null {
-  if (!(err instanceof ContentionError) && !isLockError(err)) return null;
-  console.error("KV contention outlasted the retry budget:", (err as Error).message);
-  return new HttpError(503, "The service is busy, please retry shortly", {
-    extra: { retryAfter: 1 },
-    headers: {
-      "retry-after": "1",
-    },
-  });
 }
 
 /**

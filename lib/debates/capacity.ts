@@ -3,14 +3,17 @@
  * debates generate at once, and each user may start `DEBATES_PER_USER_PER_DAY` a day.
  *
  * The ceiling is a lease table in one KV value, `["debate_leases"]` → `{leases: {id:
- * until}}`: taking a slot reads it, drops expired leases, and adds one under a `check`
- * (debates start a few times a minute, so this one key is never hot). A running debate
+ * until}}`: taking a slot reads it, drops expired leases, and adds one under a `check`.
+ * Debates start a few times a minute, but a crowd can start at once: a process puts the
+ * table changes that arrive together into one commit (`leaseWrites`). A running debate
  * renews its lease every {@link HEARTBEAT_MS}; a lease not renewed for {@link LEASE_MS}
  * (its process crashed) no longer counts, so a crashed process's slot frees itself.
  * The daily quota is a sliding-window log (lib/limits/window.ts) per user.
  *
  * @module
  */
+import { perStore } from "../cache.ts";
+import { coalesce, coalescer } from "../coalesce.ts";
 import { updateAtomically } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import { hitRateLimit } from "../limits/window.ts";
@@ -43,18 +46,57 @@ function live(table: LeaseTable | null, now: number): Record<string, number> {
   );
 }
 
+/** One change to the lease table: a new lease, a renewal, or (`until` null) a release. */
+interface LeaseChange {
+  id: string;
+  until: number | null;
+  now: number;
+  /** A new lease, taken only while fewer than `max` are live; `retryAfter` says how it went. */
+  take?: { max: number; retryAfter?: number };
+}
+
+/**
+ * Each store's lease table changes, coalesced (lib/coalesce.ts): the changes that arrive
+ * while one commit is in flight go out together in the next, each judged in turn on the
+ * table that commit read. A crowd of starts in one process costs a few commits; alone,
+ * each start's read-check-write of the one key lost its check to the others again and
+ * again, and 200 at once ran out of retries (a 500 from `POST /api/debate`).
+ */
+const leaseWrites = perStore((kv) =>
+  coalescer<LeaseChange>(async (_key, changes) => {
+    await updateAtomically(async () => {
+      const cur = await kv.get<LeaseTable>(keys.debateLeases());
+      const leases = live(cur.value, Math.max(...changes.map((c) => c.now)));
+      for (const c of changes) {
+        if (c.take) {
+          const untils = Object.values(leases);
+          if (untils.length >= c.take.max) {
+            // A debate usually ends well before its lease; suggest a short wait, at most
+            // the time until the soonest lease would lapse.
+            const soonest = Math.min(...untils);
+            c.take.retryAfter = Math.max(1, Math.min(15, Math.ceil((soonest - c.now) / 1000)));
+            continue;
+          }
+          c.take.retryAfter = 0;
+          leases[c.id] = c.until!;
+        } else if (c.until === null) delete leases[c.id];
+        else if (c.id in leases) leases[c.id] = c.until; // expired meanwhile: not resurrected
+      }
+      return {
+        op: kv.atomic().check(cur).set(keys.debateLeases(), { leases } satisfies LeaseTable),
+        result: undefined,
+      };
+    });
+  })
+);
+
+/** Apply `change` to `kv`'s lease table with the changes of the same moment. */
+async function changeLeases(kv: Deno.Kv, change: LeaseChange): Promise<void> {
+  await coalesce(leaseWrites(kv), "leases", change);
+}
+
 async function setLease(kv: Deno.Kv, id: string, until: number | null, now: number) {
-  await updateAtomically(async () => {
-    const cur = await kv.get<LeaseTable>(keys.debateLeases());
-    const leases = live(cur.value, now);
-    if (until === null) delete leases[id];
-    else if (id in leases) leases[id] = until;
-    else return { op: null, result: undefined }; // expired meanwhile: do not resurrect
-    return {
-      op: kv.atomic().check(cur).set(keys.debateLeases(), { leases } satisfies LeaseTable),
-      result: undefined,
-    };
-  });
+  await changeLeases(kv, { id, until, now });
 }
 
 /**
@@ -81,22 +123,9 @@ export async function acquireDebateSlot(
 ): Promise<AcquireSlotResult> {
   const id = crypto.randomUUID();
   const t = opts.now();
-  const taken = await updateAtomically(async () => {
-    const cur = await kv.get<LeaseTable>(keys.debateLeases());
-    const leases = live(cur.value, t);
-    const untils = Object.values(leases);
-    if (untils.length >= opts.max) {
-      // A debate usually ends well before its lease; suggest a short wait, at most the
-      // time until the soonest lease would lapse.
-      const soonest = Math.min(...untils);
-      return { op: null, result: Math.max(1, Math.min(15, Math.ceil((soonest - t) / 1000))) };
-    }
-    leases[id] = t + LEASE_MS;
-    return {
-      op: kv.atomic().check(cur).set(keys.debateLeases(), { leases } satisfies LeaseTable),
-      result: 0,
-    };
-  });
+  const take: { max: number; retryAfter?: number } = { max: opts.max };
+  await changeLeases(kv, { id, until: t + LEASE_MS, now: t, take });
+  const taken = take.retryAfter ?? 0;
   if (taken > 0) return { ok: false, reason: "busy", retryAfter: taken, max: opts.max };
   if (opts.perUserPerDay > 0) {
     const quota = await hitRateLimit(

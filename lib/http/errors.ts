@@ -8,6 +8,8 @@
 import { HttpError } from "../fresh/error.ts";
 import { storeFailureLog } from "../kv/failure_log.ts";
 import { STORE_RETRY_AFTER_S, storeFailure } from "../kv/storage_errors.ts";
+import { ContentionError } from "../kv/atomic.ts";
+import { isLockError } from "../kv/retry.ts";
 
 /**
  * The JSON answer of `err`.
@@ -56,9 +58,32 @@ export function storageError(err: unknown): HttpError | null {
 }
 
 /**
+ * KV contention that outlasted its retry budget (a hot key, a long-held SQLite lock) is
+ * transient: a retryable 503 with `Retry-After`, never a 500. Null for other errors.
+ *
+ * @example
+ * ```ts
+ * import { ContentionError } from "@/lib/kv/atomic.ts";
+ * import { busyError } from "@/lib/http/errors.ts";
+ *
+ * busyError(new ContentionError(40))?.status; // 503
+ * ```
+ */
+export function busyError(err: unknown): HttpError | null {
+  if (!(err instanceof ContentionError) && !isLockError(err)) return null;
+  console.error("KV contention outlasted the retry budget:", (err as Error).message);
+  return new HttpError(503, "The service is busy, please retry shortly", {
+    extra: { retryAfter: 1 },
+    headers: {
+      "retry-after": "1",
+    },
+  });
+}
+
+/**
  * What a route's catch-all passes on as it is rather than turning into its fixed 500: an
- * {@link HttpError} the code threw on purpose, or a storage failure ({@link storageError}).
- * Null for anything else.
+ * {@link HttpError} the code threw on purpose, contention past its retries
+ * ({@link busyError}) or a storage failure ({@link storageError}). Null for anything else.
  *
  * @example
  * ```ts
@@ -73,7 +98,7 @@ export function storageError(err: unknown): HttpError | null {
  * ```
  */
 export function expectedError(err: unknown): HttpError | null {
-  return err instanceof HttpError ? err : storageError(err);
+  return err instanceof HttpError ? err : busyError(err) ?? storageError(err);
 }
 
 /**
