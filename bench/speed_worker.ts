@@ -69,12 +69,17 @@ function lcg(seed: number): () => number {
 }
 
 /**
- * A question with `n` answers written through this tree's own `writeMessage` (100 per
+ * A question with `n` answers written through this tree's own message writer (90 per
  * op) and 2,000 votes through its `castVote` (200 voters, 10 each, 3 in 4 up), for the
  * `sort=votes` row.
  */
 async function seedLongThread(title: string, n: number): Promise<string> {
-  const { buildMessage, writeMessage } = await import(`${root}/lib/community/messages.ts`);
+  // This tree's writers (the only tree that seeds these threads): a top-level answer's rows
+  // are what `writeFirstMessage` writes.
+  const { buildMessage } = await import(`${root}/lib/community/messages/model.ts`);
+  const { writeFirstMessage: writeMessage } = await import(
+    `${root}/lib/community/messages/write.ts`
+  );
   const { castVote } = await import(`${root}/lib/community/votes.ts`);
   const q = await createQuestion(kv, {
     title,
