@@ -19,7 +19,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { encode } from "../lib/http/compress.ts";
+import { encode, loadZlib } from "../lib/http/compress.ts";
 import { serveOnLoopback } from "../tests/helpers/app.ts";
 import { likesLoad, type LoadConfig, type LoadResult, loadWith, startTree } from "./harness.ts";
 import { BEFORE_COMMIT, onInterrupt, withBeforeTree } from "./before_tree.ts";
@@ -298,6 +298,7 @@ async function runSides(baseDir: string | null, seconds: number): Promise<void> 
         headers: { "accept-encoding": "identity" },
       })).arrayBuffer(),
     );
+    await loadZlib(); // loaded on first use (lib/http/compress.ts), so not loaded here yet
     const brBody = encode(plainBody, "br");
     const constant = serveOnLoopback((req) =>
       req.headers.get("accept-encoding")
