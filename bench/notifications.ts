@@ -80,6 +80,8 @@ async function openMany(url: string, headers: (i: number) => HeadersInit) {
         (_, j) => fetch(url, { headers: headers(i + j) }),
       ),
     );
+    const refused = batch.find((res) => res.status !== 200);
+    if (refused) throw new Error(`${url}: a stream was refused (${refused.status})`);
     streams.push(...batch.map(follow));
   }
   return streams;
@@ -104,7 +106,11 @@ export async function run(): Promise<void> {
   await bareSrv.close();
 
   // Parley: one user per stream.
-  const app = await benchApp();
+  // One address opens every stream here, as many people would: lift the per-address cap,
+  // and the process cap to the streams held.
+  const app = await benchApp({
+    env: { STREAMS_PER_IP: "1000000", STREAMS_PER_PROCESS: String(STREAMS + 10) },
+  });
   const users: { id: string; cookie: string }[] = [];
   for (let i = 0; i < STREAMS; i++) {
     const { user, cookie } = await signInAs(app, `Bench ${i}`);
