@@ -128,7 +128,10 @@ export async function run(): Promise<void> {
     } finally {
       await off.close();
     }
-    const on = await benchApp({ env: { ...llm.env, EXPERT_PANEL_PER_DAY: "1000" } });
+    // Its 100 askers follow their panels from this one address: lift the per-address cap.
+    const on = await benchApp({
+      env: { ...llm.env, EXPERT_PANEL_PER_DAY: "1000", STREAMS_PER_IP: "1000000" },
+    });
     const callsBefore = llm.calls.length;
     const jobCommitsBefore = panelMetrics.commits;
     let panel: Burst;
