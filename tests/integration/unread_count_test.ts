@@ -37,6 +37,33 @@ function testClock(start: number) {
   return clock;
 }
 
+/** Noon of the UTC day `days` before today: far from a day boundary, in the past. */
+const noonDaysAgo = (days: number) => Math.floor(Date.now() / DAY) * DAY - days * DAY + DAY / 2;
+
+/** Two app instances on one KV file, each on its own clock; disposing closes both. */
+async function twoInstances(nowA: () => number, nowB: () => number) {
+  const dir = await Deno.makeTempDir({ prefix: "unread-" });
+  const kvPath = `${dir}/kv.sqlite3`;
+  const a = await createTestApp({ kvPath, now: nowA });
+  const b = await createTestApp({ kvPath, now: nowB });
+  return {
+    a,
+    b,
+    async [Symbol.asyncDispose]() {
+      await a.close();
+      await b.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** What fsck finds wrong with the unread counters and the expiry ledger (none is right). */
+async function counterProblems(kv: Deno.Kv): Promise<string[]> {
+  return (await check(kv)).lines().filter((l) =>
+    l.includes(NOTIFICATION_PROBLEMS.counter) || l.includes(NOTIFICATION_PROBLEMS.ledger)
+  );
+}
+
 /** `who` with a session started now on the app's clock (sessions last 30 days). */
 async function fresh(t: TestApp, who: Member): Promise<Member> {
   const { token } = await createSession(t.kv, who.id, "provider_a", t.services.now());
@@ -81,7 +108,7 @@ const goneAt = (createdAt: number) => (Math.floor(createdAt / DAY) + 90) * DAY;
 
 Deno.test("an unread notification that expires leaves the count: API, page and stream — also once KV removed it", async () => {
   // Noon, so the two answers below fall on two different UTC days a day apart.
-  const clock = testClock(Math.floor(Date.now() / DAY) * DAY - 200 * DAY + DAY / 2);
+  const clock = testClock(noonDaysAgo(200));
   const t = await createTestApp({ now: clock.now });
   try {
     let asker = await member(t, "Asker");
@@ -168,7 +195,7 @@ Deno.test("a full history trimmed: the unread ones it drops leave the count", as
 });
 
 Deno.test("reading still clears: read ones that expire leave the count alone; mark all read, then expiry", async () => {
-  const clock = testClock(Math.floor(Date.now() / DAY) * DAY - 200 * DAY + DAY / 2);
+  const clock = testClock(noonDaysAgo(200));
   const t = await createTestApp({ now: clock.now });
   try {
     let asker = await member(t, "Asker");
@@ -218,140 +245,112 @@ Deno.test("reading still clears: read ones that expire leave the count alone; ma
 });
 
 Deno.test("exact with concurrent writes: two instances answer, mark read and read counts while old ones expire", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "unread-" });
-  const kvPath = `${dir}/kv.sqlite3`;
   // Far from any day boundary for the checker, which goes by the real clock.
   const clock = testClock(Date.now() - 100 * DAY);
-  const a = await createTestApp({ kvPath, now: clock.now });
-  const b = await createTestApp({ kvPath, now: clock.now });
-  try {
-    let asker = await member(a, "Asker");
-    const helpers = await Promise.all([member(a, "H1"), member(b, "H2"), member(b, "H3")]);
-    const qid = await ask(a, asker, { title: "Are counts exact under load?" });
-    await answer(a, helpers[0], qid, "Let us see.");
-    // Old ones: replies to the asker's own answer, unread, due to expire.
-    const own = await answer(a, asker, qid, "My own notes.");
-    await Promise.all(
-      Array.from(
-        { length: 12 },
-        (_, i) => answer(i % 2 ? a : b, helpers[i % 3], qid, `old ${i}`, own),
-      ),
-    );
-    assert.equal((await inbox(a, asker)).unread, 13);
-    // 90 days on: the old ones are gone. Now, all at once from both instances: new replies,
-    // marking some of the newest read, and reads of the count (each taking the expired off).
-    clock.at = Date.now() - 10 * DAY;
-    asker = await fresh(a, asker);
-    for (const [i, h] of helpers.entries()) helpers[i] = await fresh(a, h);
-    await Promise.all(
-      Array.from(
-        { length: 6 },
-        (_, i) => answer(i % 2 ? a : b, helpers[i % 3], qid, `new ${i}`, own),
-      ),
-    );
-    const toRead = (await inbox(a, asker)).notifications.slice(0, 4).map((n) => n.id);
-    await Promise.all([
-      ...Array.from(
-        { length: 10 },
-        (_, i) => answer(i % 2 ? a : b, helpers[i % 3], qid, `more ${i}`, own),
-      ),
-      ...toRead.map((id, i) =>
-        json(postAs(i % 2 ? a : b, asker, "/api/notifications/read", { ids: [id] }))
-      ),
-      ...Array.from({ length: 6 }, (_, i) => inbox(i % 2 ? a : b, asker)),
-      streamed(b, asker),
-    ]);
-    const listed = await everyListed(a, asker);
-    assert.equal(listed.length, 16, "the 16 new ones; the old ones are gone");
-    const unread = listed.filter((n) => !n.read).length;
-    assert.equal(unread, 12);
-    assert.equal((await inbox(a, asker)).unread, unread);
-    assert.equal((await inbox(b, asker)).unread, unread);
-    assert.equal(await streamed(b, asker), unread);
-    // The checker agrees: counters and the expiry ledger match the history.
-    const report = await check(a.kv);
-    assert.deepEqual(
-      report.lines().filter((l) =>
-        l.includes(NOTIFICATION_PROBLEMS.counter) || l.includes(NOTIFICATION_PROBLEMS.ledger)
-      ),
-      [],
-    );
-  } finally {
-    await a.close();
-    await b.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using pair = await twoInstances(clock.now, clock.now);
+  const { a, b } = pair;
+  let asker = await member(a, "Asker");
+  const helpers = await Promise.all([member(a, "H1"), member(b, "H2"), member(b, "H3")]);
+  const qid = await ask(a, asker, { title: "Are counts exact under load?" });
+  await answer(a, helpers[0], qid, "Let us see.");
+  // Old ones: replies to the asker's own answer, unread, due to expire.
+  const own = await answer(a, asker, qid, "My own notes.");
+  await Promise.all(
+    Array.from(
+      { length: 12 },
+      (_, i) => answer(i % 2 ? a : b, helpers[i % 3], qid, `old ${i}`, own),
+    ),
+  );
+  assert.equal((await inbox(a, asker)).unread, 13);
+  // 90 days on: the old ones are gone. Now, all at once from both instances: new replies,
+  // marking some of the newest read, and reads of the count (each taking the expired off).
+  clock.at = Date.now() - 10 * DAY;
+  asker = await fresh(a, asker);
+  for (const [i, h] of helpers.entries()) helpers[i] = await fresh(a, h);
+  await Promise.all(
+    Array.from(
+      { length: 6 },
+      (_, i) => answer(i % 2 ? a : b, helpers[i % 3], qid, `new ${i}`, own),
+    ),
+  );
+  const toRead = (await inbox(a, asker)).notifications.slice(0, 4).map((n) => n.id);
+  await Promise.all([
+    ...Array.from(
+      { length: 10 },
+      (_, i) => answer(i % 2 ? a : b, helpers[i % 3], qid, `more ${i}`, own),
+    ),
+    ...toRead.map((id, i) =>
+      json(postAs(i % 2 ? a : b, asker, "/api/notifications/read", { ids: [id] }))
+    ),
+    ...Array.from({ length: 6 }, (_, i) => inbox(i % 2 ? a : b, asker)),
+    streamed(b, asker),
+  ]);
+  const listed = await everyListed(a, asker);
+  assert.equal(listed.length, 16, "the 16 new ones; the old ones are gone");
+  const unread = listed.filter((n) => !n.read).length;
+  assert.equal(unread, 12);
+  assert.equal((await inbox(a, asker)).unread, unread);
+  assert.equal((await inbox(b, asker)).unread, unread);
+  assert.equal(await streamed(b, asker), unread);
+  // The checker agrees: counters and the expiry ledger match the history.
+  assert.deepEqual(await counterProblems(a.kv), []);
 });
 
 Deno.test("mark all read goes by commit order, not by clocks: two instances whose clocks are 40 s apart", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "unread-skew-" });
-  const kvPath = `${dir}/kv.sqlite3`;
-  // Instance A's clock runs 20 s ahead, B's 20 s behind.
-  const ahead = await createTestApp({ kvPath, now: () => Date.now() + 20_000 });
-  const behind = await createTestApp({ kvPath, now: () => Date.now() - 20_000 });
+  // One instance's clock runs 20 s ahead, the other's 20 s behind.
+  await using pair = await twoInstances(() => Date.now() + 20_000, () => Date.now() - 20_000);
+  const { a: ahead, b: behind } = pair;
   const listedUnread = async (t: TestApp, who: Member) =>
     (await everyListed(t, who)).filter((n) => !n.read).length;
-  try {
-    const asker = await member(ahead, "Asker");
-    const helper = await member(ahead, "Helper");
-    const qid = await ask(ahead, asker, { title: "Whose clock says what was read?" });
-    // Written on the clock ahead, then everything marked read on the clock behind: the
-    // notification is older than the mark, though its time is later than the mark's.
-    await answer(ahead, helper, qid, "Written on the fast clock.");
-    assert.equal((await inbox(behind, asker)).unread, 1);
-    assert.deepEqual((await json(postAs(behind, asker, "/api/notifications/read", {}))).body, {
-      unread: 0,
-    });
-    assert.equal(await listedUnread(ahead, asker), 0, "the mark read it, whatever its time");
-    assert.equal(await pageUnread(behind, asker), 0);
-    // Marked read on the clock ahead, then a new one on the clock behind: it came after the
-    // mark, though its time is earlier than the mark's. It is unread, and counted.
-    assert.deepEqual((await json(postAs(ahead, asker, "/api/notifications/read", {}))).body, {
-      unread: 0,
-    });
-    await answer(behind, helper, qid, "Written on the slow clock.");
-    // Listed after the first one (ids sort by their clock's time): 20 s behind the real
-    // clock, where the mark's time is 20 s ahead of it.
-    const [, newest] = (await inbox(behind, asker)).notifications;
-    assert.ok(new Date(newest.createdAt).getTime() < Date.now(), "stamped before the mark's time");
-    assert.equal(newest.read, false);
-    assert.equal(await listedUnread(ahead, asker), 1);
-    assert.equal((await inbox(ahead, asker)).unread, 1);
-    assert.equal(await streamed(behind, asker), 1);
-    // The checker counts the same way.
-    const report = await check(ahead.kv);
-    assert.deepEqual(
-      report.lines().filter((l) =>
-        l.includes(NOTIFICATION_PROBLEMS.counter) || l.includes(NOTIFICATION_PROBLEMS.ledger)
-      ),
-      [],
-    );
-    // Reading it one by one takes it off (it is unread by the same rule there).
-    assert.deepEqual(
-      (await json(postAs(behind, asker, "/api/notifications/read", { ids: [newest.id] }))).body,
-      { unread: 0 },
-    );
-    assert.equal(await listedUnread(ahead, asker), 0);
-    // The day's up-votes entry: made on the clock ahead, everything marked read there, then
-    // another up-vote on the clock behind makes it unread again — and counted once.
-    const fan = await member(ahead, "Fan");
-    await postAs(ahead, helper, "/api/likes", { targetType: "question", targetId: qid });
-    await json(postAs(ahead, asker, "/api/notifications/read", {}));
-    await postAs(behind, fan, "/api/likes", { targetType: "question", targetId: qid });
-    const upvotes = (await everyListed(ahead, asker)).filter((n) => n.type === "upvotes");
-    assert.equal(upvotes.length, 1);
-    assert.equal(upvotes[0].read, false);
-    assert.equal((await inbox(behind, asker)).unread, 1);
-    assert.equal(await listedUnread(behind, asker), 1);
-  } finally {
-    await ahead.close();
-    await behind.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  const asker = await member(ahead, "Asker");
+  const helper = await member(ahead, "Helper");
+  const qid = await ask(ahead, asker, { title: "Whose clock says what was read?" });
+  // Written on the clock ahead, then everything marked read on the clock behind: the
+  // notification is older than the mark, though its time is later than the mark's.
+  await answer(ahead, helper, qid, "Written on the fast clock.");
+  assert.equal((await inbox(behind, asker)).unread, 1);
+  assert.deepEqual((await json(postAs(behind, asker, "/api/notifications/read", {}))).body, {
+    unread: 0,
+  });
+  assert.equal(await listedUnread(ahead, asker), 0, "the mark read it, whatever its time");
+  assert.equal(await pageUnread(behind, asker), 0);
+  // Marked read on the clock ahead, then a new one on the clock behind: it came after the
+  // mark, though its time is earlier than the mark's. It is unread, and counted.
+  assert.deepEqual((await json(postAs(ahead, asker, "/api/notifications/read", {}))).body, {
+    unread: 0,
+  });
+  await answer(behind, helper, qid, "Written on the slow clock.");
+  // Listed after the first one (ids sort by their clock's time): 20 s behind the real
+  // clock, where the mark's time is 20 s ahead of it.
+  const [, newest] = (await inbox(behind, asker)).notifications;
+  assert.ok(new Date(newest.createdAt).getTime() < Date.now(), "stamped before the mark's time");
+  assert.equal(newest.read, false);
+  assert.equal(await listedUnread(ahead, asker), 1);
+  assert.equal((await inbox(ahead, asker)).unread, 1);
+  assert.equal(await streamed(behind, asker), 1);
+  // The checker counts the same way.
+  assert.deepEqual(await counterProblems(ahead.kv), []);
+  // Reading it one by one takes it off (it is unread by the same rule there).
+  assert.deepEqual(
+    (await json(postAs(behind, asker, "/api/notifications/read", { ids: [newest.id] }))).body,
+    { unread: 0 },
+  );
+  assert.equal(await listedUnread(ahead, asker), 0);
+  // The day's up-votes entry: made on the clock ahead, everything marked read there, then
+  // another up-vote on the clock behind makes it unread again — and counted once.
+  const fan = await member(ahead, "Fan");
+  await postAs(ahead, helper, "/api/likes", { targetType: "question", targetId: qid });
+  await json(postAs(ahead, asker, "/api/notifications/read", {}));
+  await postAs(behind, fan, "/api/likes", { targetType: "question", targetId: qid });
+  const upvotes = (await everyListed(ahead, asker)).filter((n) => n.type === "upvotes");
+  assert.equal(upvotes.length, 1);
+  assert.equal(upvotes[0].read, false);
+  assert.equal((await inbox(behind, asker)).unread, 1);
+  assert.equal(await listedUnread(behind, asker), 1);
 });
 
 Deno.test("an open live stream sends the count left when a day's start expires unread notifications", async () => {
-  const clock = testClock(Math.floor(Date.now() / DAY) * DAY - 200 * DAY + DAY / 2);
+  const clock = testClock(noonDaysAgo(200));
   const t = await createTestApp({ now: clock.now });
   try {
     let asker = await member(t, "Asker");
