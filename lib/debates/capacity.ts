@@ -95,10 +95,6 @@ async function changeLeases(kv: Deno.Kv, change: LeaseChange): Promise<void> {
   await coalesce(leaseWrites(kv), "leases", change);
 }
 
-async function setLease(kv: Deno.Kv, id: string, until: number | null, now: number) {
-  await changeLeases(kv, { id, until, now });
-}
-
 /**
  * Take a slot for a new debate of `userId`, or say why not and when to retry. Roundtables
  * take their slots from the same ceiling (they share the model) and count against their own
@@ -137,7 +133,7 @@ export async function acquireDebateSlot(
       t,
     );
     if (!quota.allowed) {
-      await setLease(kv, id, null, opts.now());
+      await changeLeases(kv, { id, until: null, now: opts.now() });
       return {
         ok: false,
         reason: "daily_quota",
@@ -148,7 +144,7 @@ export async function acquireDebateSlot(
   }
   const heartbeat = setInterval(() => {
     const n = opts.now();
-    setLease(kv, id, n + LEASE_MS, n).catch((err) =>
+    changeLeases(kv, { id, until: n + LEASE_MS, now: n }).catch((err) =>
       console.error("Debate lease heartbeat failed", err)
     );
   }, HEARTBEAT_MS);
@@ -160,7 +156,7 @@ export async function acquireDebateSlot(
         if (released) return;
         released = true;
         clearInterval(heartbeat);
-        await setLease(kv, id, null, opts.now());
+        await changeLeases(kv, { id, until: null, now: opts.now() });
       },
     },
   };
