@@ -36,6 +36,8 @@ export interface StressResult {
   errors5xx: number;
   /** Other failures: network errors and unexpected 4xx (429s are counted apart). */
   otherFailures: number;
+  /** Other failures and 429s by request kind, status and error text. */
+  failureKinds: Record<string, number>;
   rateLimited: number;
   kinds: Record<string, { count: number; p50: number; p99: number; max: number }>;
   /** Mismatches found by the exact-count check (empty = every write counted). */
@@ -163,8 +165,12 @@ export async function stressOnce(root: string, label: string): Promise<StressRes
     const statusCounts: Record<string, number> = {};
     let errors5xx = 0;
     let otherFailures = 0;
+    /** Other failures and 429s by request kind, status and error text. */
+    const failureKinds: Record<string, number> = {};
     let rateLimited = 0;
     const questions: string[] = [];
+    /** Who asked each question (a writer's index): a writer never votes on its own. */
+    const askers = new Map<string, number>();
     const answers = new Map<string, number>();
     const netUp = new Map<string, number>();
 
@@ -176,6 +182,7 @@ export async function stressOnce(root: string, label: string): Promise<StressRes
     });
     if (seed.status !== 201) throw new Error(`seed question failed: ${seed.status}`);
     questions.push((await seed.json()).id);
+    askers.set(questions[0], 0);
     answers.set(questions[0], 0);
     netUp.set(questions[0], 0);
 
@@ -187,7 +194,15 @@ export async function stressOnce(root: string, label: string): Promise<StressRes
       while (performance.now() < deadline) {
         const roll = Math.random();
         const kind = roll < 0.2 ? "question" : roll < 0.6 ? "answer" : "vote";
-        const target = questions[Math.floor(Math.random() * questions.length)];
+        let target = questions[Math.floor(Math.random() * questions.length)];
+        // A vote on one's own question is refused (403) by design: not a failure to count.
+        if (kind === "vote" && askers.get(target) === w) {
+          target = questions.find((q) => askers.get(q) !== w) ?? target;
+          if (askers.get(target) === w) { // only its own so far: let another writer ask
+            await new Promise((r) => setTimeout(r, 10));
+            continue;
+          }
+        }
         const n = seq++;
         let url: string;
         let body: unknown;
@@ -222,10 +237,13 @@ export async function stressOnce(root: string, label: string): Promise<StressRes
         }
         if (res.status === 429) {
           rateLimited++;
+          const what = `${kind} 429 ${String(json?.error ?? "").slice(0, 60)}`;
+          failureKinds[what] = (failureKinds[what] ?? 0) + 1;
           continue;
         }
         if (kind === "question" && res.status === 201) {
           questions.push(json.id);
+          askers.set(json.id, w);
           answers.set(json.id, 0);
           netUp.set(json.id, 0);
         } else if (kind === "answer" && res.status === 201) {
@@ -233,7 +251,11 @@ export async function stressOnce(root: string, label: string): Promise<StressRes
         } else if (kind === "vote" && res.status === 200) {
           const d = json.action === "liked" ? 1 : json.action === "unliked" ? -1 : 0;
           netUp.set(target, (netUp.get(target) ?? 0) + d);
-        } else otherFailures++;
+        } else {
+          otherFailures++;
+          const what = `${kind} ${res.status} ${String(json?.error ?? "").slice(0, 60)}`;
+          failureKinds[what] = (failureKinds[what] ?? 0) + 1;
+        }
       }
     }));
 
@@ -278,6 +300,7 @@ export async function stressOnce(root: string, label: string): Promise<StressRes
       requests,
       errors5xx,
       otherFailures,
+      failureKinds,
       rateLimited,
       kinds,
       mismatches,
@@ -344,6 +367,9 @@ export async function run(): Promise<void> {
   );
   for (const r of results) {
     console.log(`${r.label} statuses: ${JSON.stringify(r.statusCounts)}`);
+    for (const [what, n] of Object.entries(r.failureKinds)) {
+      console.log(`  ${r.label} other failure: ${n} × ${what}`);
+    }
     for (const m of r.mismatches.slice(0, 5)) console.log(`  ${r.label} mismatch: ${m}`);
   }
   const mine = results.at(-1)!;
