@@ -182,6 +182,26 @@ export async function renewJob(
 }
 
 /**
+ * After a renewal found the fence moved: true when the job ended rather than changed hands —
+ * it is finished (its record is gone) or its holder let it go (a periodic run's reschedule).
+ * A run may end its job in its own last commit and still be doing what follows it (a
+ * fan-out's trims), so a renewal in between fails without anyone else holding the job.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * declare const lease: JobLease;
+ * if (!await renewJob(kv, lease, Date.now(), 6_000) && !await jobEnded(kv, lease)) {
+ *   console.log("another instance holds it");
+ * }
+ * ```
+ */
+export async function jobEnded(kv: Deno.Kv, lease: JobLease): Promise<boolean> {
+  const rec = await kv.get<JobRecord>(keys.job(lease.kind, lease.id));
+  return !rec.value || (rec.value.owner === lease.owner && rec.value.released);
+}
+
+/**
  * Let the job go now (shutdown): any instance may claim it at once, without it counting as
  * a re-claim. Moves the fence, so this holder's later commits fail. False when it was not
  * held any more.

@@ -14,8 +14,9 @@
  * - **Triggers** (lib/jobs/triggers.ts): `Deno.cron` once a minute, incoming requests
  *   (throttled), and a timer while the process lives. No KV queues.
  * - **Renew**: a held lease is renewed every {@link RENEW_MS} and lapses {@link LEASE_MS}
- *   after the last renewal; a failed renewal means another instance has it: the run's
- *   signal aborts with {@link LeaseLost}.
+ *   after the last renewal; a failed renewal means another instance has it (the run's
+ *   signal aborts with {@link LeaseLost}) unless the job ended: a run's own last commit can
+ *   finish it while the run still does what follows (lib/jobs/lease.ts `jobEnded`).
  * - **Shutdown**: {@link JobRunner.shutdown} aborts every run (reason {@link Shutdown}),
  *   releases every lease so another instance resumes at once, and waits briefly.
  *
@@ -30,6 +31,7 @@ import {
   claimJob,
   fence,
   finishJobOps,
+  jobEnded,
   type JobLease,
   type JobRecord,
   newJobOps,
@@ -343,12 +345,14 @@ export class JobRunner {
       local: local as never,
     };
     const renew = setInterval(() => {
-      renewJob(this.kv, lease, this.now(), this.leaseMs).then((ok) => {
+      renewJob(this.kv, lease, this.now(), this.leaseMs).then(async (ok) => {
         this.#failures.succeeded("Job runner: lease renewal");
-        if (!ok && !controller.signal.aborted) {
-          console.warn(`Job runner: ${key} was taken over by another instance`);
-          controller.abort(new LeaseLost(lease.kind, lease.id));
-        }
+        if (ok || controller.signal.aborted) return;
+        // The run's own last commit may have ended the job while the run goes on.
+        if (await jobEnded(this.kv, lease)) return clearInterval(renew);
+        if (controller.signal.aborted) return;
+        console.warn(`Job runner: ${key} was taken over by another instance`);
+        controller.abort(new LeaseLost(lease.kind, lease.id));
       }).catch((err) => {
         // KV unreachable or full: the lease lapses and another instance (or a pass here,
         // once the store works) resumes the job. One line per outage, not per renewal.

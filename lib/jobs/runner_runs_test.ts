@@ -197,3 +197,31 @@ Deno.test("JobRunner: a run that ends its job in its own last write (ctx.finish)
   assert.equal((await kv.get(keys.jobLease("greeting", "1"))).value, null);
   await runner.shutdown();
 });
+
+Deno.test("JobRunner: a run still working after its own last write ended the job is not told it was taken over", async () => {
+  using kv = await Deno.openKv(":memory:");
+  let abortedAfter: boolean | null = null;
+  const runner = new JobRunner(kv, { owner: "a", renewMs: 10 }).register({
+    kind: "tail",
+    run: async (ctx) => {
+      assert.ok((await commit(kv, (op) => ctx.finish(op).set(["tail", ctx.id], "done"))).ok);
+      // What follows the last commit (a fan-out trims histories here): 8 renewals come due.
+      await new Promise((r) => setTimeout(r, 80));
+      abortedAfter = ctx.signal.aborted;
+    },
+  });
+  await createJob(kv, runner, "tail", "1");
+  const warned: unknown[][] = [];
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => void warned.push(args);
+  try {
+    assert.ok(await runner.adopt("tail", "1"));
+    await runner.waitIdle(10_000);
+  } finally {
+    console.warn = warn;
+  }
+  assert.equal(abortedAfter, false, "the run was not aborted");
+  assert.deepEqual(warned, [], "no warning that another instance took it");
+  assert.equal((await kv.get(["tail", "1"])).value, "done");
+  await runner.shutdown();
+});

@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { clock, createJob } from "../../tests/helpers/jobs.ts";
-import { claimJob, fence, releaseJob, renewJob } from "./lease.ts";
+import {
+  claimJob,
+  fence,
+  finishJobOps,
+  jobEnded,
+  releaseJob,
+  renewJob,
+  rescheduleJobOps,
+} from "./lease.ts";
+import { commit } from "../kv/atomic.ts";
 import { type JobContext, JobRunner, LeaseLost, PERIODIC_ID, Shutdown } from "./runner.ts";
 import { keys } from "../kv/keys.ts";
 
@@ -205,6 +214,32 @@ Deno.test("JobRunner: a holder whose renewal fails learns it lost the job (Lease
   assert.ok(g.runs[0].signal.reason instanceof LeaseLost);
   assert.equal((await kv.get(keys.job("work", "1"))).value !== null, true, "b's job stays");
   await a.shutdown();
+});
+
+Deno.test("jobEnded(): a finished job or one its holder let go has ended; one another instance claimed has not", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const c = clock();
+  const a = new JobRunner(kv, { owner: "a", now: c.now });
+  for (const id of ["finished", "rescheduled", "claimed"]) await createJob(kv, a, "work", id);
+  const held = async (
+    id: string,
+  ) => (await claimJob(kv, "work", id, "a", c.now() + LEASE + 1, LEASE));
+  const [finished, rescheduled, claimed] = await Promise.all(
+    ["finished", "rescheduled", "claimed"].map(held),
+  );
+  assert.ok(finished.ok && rescheduled.ok && claimed.ok);
+  assert.ok((await commit(kv, (op) => finishJobOps(op, finished.lease))).ok);
+  assert.ok(
+    (await commit(kv, (op) => rescheduleJobOps(op, rescheduled.lease, c.now() + 60_000))).ok,
+  );
+  assert.ok((await claimJob(kv, "work", "claimed", "b", c.now() + 3 * LEASE, LEASE)).ok);
+  for (const lease of [finished.lease, rescheduled.lease, claimed.lease]) {
+    assert.equal(await renewJob(kv, lease, c.now(), LEASE), false, `${lease.id}: fence moved`);
+  }
+  assert.deepEqual(
+    await Promise.all([finished, rescheduled, claimed].map((g) => jobEnded(kv, g.lease))),
+    [true, true, false],
+  );
 });
 
 Deno.test("JobRunner: a periodic kind runs once per period across instances", async () => {
