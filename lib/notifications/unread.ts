@@ -120,9 +120,10 @@ export const MARK_CLOCK_SLACK_MS = 60_000;
  * marked would be read before anyone saw it while the counter still counts it, and one
  * stamped by a clock ahead would stay unread after the counter went to 0. A restore writes
  * every row anew, so a backup carries what the watermark covered in the rows' own flags
- * ({@link notificationsForBackup}). The time is a second condition, for rows a migration
- * wrote again after the watermark: those stamped more than {@link MARK_CLOCK_SLACK_MS}
- * before it stay read.
+ * ({@link notificationsForBackup}), and the shape migration writes the flag into each row
+ * it rewrites (lib/ops/compact.ts `notificationRewrite`). The time is a second condition,
+ * for rows written again after the watermark without either: those stamped more than
+ * {@link MARK_CLOCK_SLACK_MS} before it stay read.
  *
  * @example
  * ```ts

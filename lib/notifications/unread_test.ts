@@ -4,6 +4,8 @@ import { keys } from "../kv/keys.ts";
 import { backupStore } from "../ops/backup.ts";
 import { compactStore, SHAPE_VERSION } from "../ops/compact.ts";
 import { restoreStore } from "../ops/restore.ts";
+import { runFsck } from "../ops/fsck/run.ts";
+import { notificationsInvariant } from "../ops/fsck/notifications.ts";
 import {
   markRead,
   type NewNotification,
@@ -11,7 +13,7 @@ import {
   notifyUpvote,
   trimNotifications,
 } from "./notifications.ts";
-import { dueDayOf, notificationOf, refOf } from "./stored.ts";
+import { dueDayOf, type LegacyNotification, notificationOf, refOf } from "./stored.ts";
 import {
   isUnread,
   notificationsForBackup,
@@ -22,6 +24,17 @@ import {
 } from "./unread.ts";
 
 const DAY = 86_400_000;
+
+/** The two ways a store of older shapes is rewritten: the job's walk, and fsck's repair. */
+const MIGRATIONS: [string, (kv: Deno.Kv, now: number) => Promise<void>][] = [
+  ["the job's walk", async (kv, now) => {
+    assert.ok((await compactStore(kv, { now: () => now })).doneAt !== undefined);
+  }],
+  ["fsck --repair", async (kv) => {
+    const { clean } = await runFsck(kv, { repair: true, invariants: [notificationsInvariant] });
+    assert.ok(clean);
+  }],
+];
 /** Noon of a UTC day: what the tests write on. */
 const D0 = 20_000 * DAY + DAY / 2;
 const ADA = "u-ada";
@@ -212,6 +225,60 @@ Deno.test("recountUnread() and the migration: a store from before the ledger get
   assert.equal(await recountUnread(kv, ADA, dueDayOf(D0) * DAY), 1);
   assert.deepEqual(await ledger(kv), { [dueDayOf(D0) + 1]: 1 });
 });
+
+for (const [how, migrate] of MIGRATIONS) {
+  Deno.test(`the migration (${how}) keeps what mark all read covered: a legacy notification from the minute before the mark stays read`, async () => {
+    using kv = await Deno.openKv(":memory:");
+    // Yesterday's noon by the real clock: fsck judges expiry by it.
+    const NOON = Math.floor(Date.now() / DAY) * DAY - DAY / 2;
+    // What the notifications point to (fsck removes those of a missing post).
+    await kv.set(keys.question("q-1"), { id: "q-1" });
+    await kv.set(keys.message("msg-1"), { id: "msg-1", questionId: "q-1" });
+    // As stores before compact storage hold them: copies, with the counter beside them.
+    const legacy = async (at: number) => {
+      const id = `n-${at.toString(36).padStart(9, "0")}0000abc`;
+      const n: LegacyNotification = {
+        id,
+        type: "reply",
+        actor: { id: "u-bob", name: "Bob", avatarUrl: null },
+        questionId: "q-1",
+        messageId: "msg-1",
+        answerId: null,
+        title: "A question",
+        excerpt: "A reply",
+        count: 1,
+        createdAt: at,
+        updatedAt: at,
+        read: false,
+      };
+      const op = kv.atomic().set(keys.notification(ADA, id), n);
+      assert.ok((await addToCounter(op, keys.notificationUnread(ADA), 1).commit()).ok);
+      return id;
+    };
+    const seen = await legacy(NOON - 10_000); // 10 s before the mark
+    const long = await legacy(NOON - 600_000); // 10 min before it
+    await markRead(kv, ADA, undefined, NOON);
+    const later = await legacy(NOON + 5_000);
+    const unreadIds = async () => {
+      const mark = unreadMarkOf(await kv.get(unreadMarkKey(ADA)));
+      const ids: string[] = [];
+      for await (const e of kv.list({ prefix: keys.notificationsPrefix(ADA) })) {
+        if (isUnread(notificationOf(e.key[2] as string, e.value)!, e.versionstamp, mark)) {
+          ids.push(e.key[2] as string);
+        }
+      }
+      return ids;
+    };
+    assert.deepEqual(await unreadIds(), [later]);
+    assert.ok(seen && long);
+    await kv.set(keys.storeShape(), 1);
+    await migrate(kv, NOON + 10_000);
+    // Every row was written again after the watermark; what it had read stays read.
+    assert.deepEqual(await unreadIds(), [later]);
+    assert.equal(await unreadCount(kv, ADA, NOON + 10_000), 1);
+    assert.equal(await truth(kv, NOON + 10_000), 1);
+  });
+}
 
 Deno.test("a backup keeps what mark all read covered: after a restore read ones stay read, unread ones unread", async () => {
   const dir = await Deno.makeTempDir({ prefix: "unread-backup-" });

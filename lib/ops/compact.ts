@@ -30,7 +30,7 @@
  *
  * @module
  */
-import { commit } from "../kv/atomic.ts";
+import { commit, getAll } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import type { JobKind } from "../jobs/runner.ts";
 import {
@@ -41,7 +41,13 @@ import {
   refOf,
 } from "../notifications/stored.ts";
 import { trimNotifications } from "../notifications/notifications.ts";
-import { recountUnread } from "../notifications/unread.ts";
+import {
+  isUnread,
+  recountUnread,
+  type UnreadMark,
+  unreadMarkKey,
+  unreadMarkOf,
+} from "../notifications/unread.ts";
 import { isCompactUserVote, voteTypeOfRow } from "../community/user_vote_rows.ts";
 import { seqRowId } from "../community/questions/model.ts";
 import { authorRowQuestionId } from "../community/messages/model.ts";
@@ -55,8 +61,10 @@ export const COMPACT_JOB = "compact";
 export const COMPACT_PROGRESS = "compact";
 /** How often the finished job looks again (one read). */
 export const COMPACT_RECHECK_MS = 24 * 60 * 60_000;
-/** Entries rewritten per op (each with its check; KV allows 100 checks an op). */
+/** Entries rewritten per op (each with its check). */
 export const COMPACT_BATCH = 50;
+/** Checks KV allows in one op. */
+const MAX_CHECKS = 100;
 
 /** Where the migration stands. */
 export interface CompactProgress {
@@ -84,8 +92,20 @@ interface Step {
   /** The shape version whose records this step writes (a store at it or later skips it). */
   since: number;
   prefix: Deno.KvKey;
-  /** The entry's rewrite, or null when it already has the current shape (or no known one). */
-  rewrite(entry: Deno.KvEntry<unknown>, now: number): Rewrite | null;
+  /**
+   * The entry's rewrite, or null when it already has the current shape (or no known one).
+   * `dependency` is the entry at {@link Step.dependsOn}'s key, when the step has one.
+   */
+  rewrite(
+    entry: Deno.KvEntry<unknown>,
+    now: number,
+    dependency?: Deno.KvEntryMaybe<unknown>,
+  ): Rewrite | null;
+  /**
+   * A key besides the entry that its rewrite is judged by (its owner's watermark): read
+   * with the batch and checked in its op, so a change to it meanwhile retries the batch.
+   */
+  dependsOn?(key: Deno.KvKey): Deno.KvKey;
   /** After a batch: the owners whose entries the walk has left behind (e.g. to trim). */
   leftBehind?(kv: Deno.Kv, owners: string[], now: number): Promise<void>;
   /** The owner of an entry (the key part `leftBehind` groups by). */
@@ -98,18 +118,29 @@ interface Step {
 }
 
 /**
- * A notification's current shape when `value` is an older one, else null.
+ * A notification's current shape when the entry holds an older one, else null. One that
+ * its owner's watermark `mark` reads now gets its own read flag: the rewrite commits after
+ * the watermark, and commit order is what the watermark goes by (lib/notifications/unread.ts
+ * `isUnread`), so without the flag a notification stamped in the minute before "mark all
+ * read" would come back unread.
  *
  * @example
  * ```ts
  * declare const entry: Deno.KvEntry<unknown>;
- * const r = notificationRewrite(entry.key, entry.value, Date.now());
+ * const r = notificationRewrite(entry, Date.now(), null);
  * ```
  */
-export function notificationRewrite(key: Deno.KvKey, value: unknown, now: number): Rewrite | null {
+export function notificationRewrite(
+  entry: Deno.KvEntry<unknown>,
+  now: number,
+  mark: UnreadMark | null,
+): Rewrite | null {
+  const { key, value } = entry;
   if (isNotificationRef(value) || typeof key[2] !== "string") return null;
   const n = notificationOf(key[2], value);
-  return n ? { value: refOf(n), expireIn: expireInOf(n, now) } : null;
+  if (!n) return null;
+  const read = n.read || !isUnread(n, entry.versionstamp, mark);
+  return { value: refOf({ ...n, read }), expireIn: expireInOf(n, now) };
 }
 
 /**
@@ -132,7 +163,8 @@ const STEPS: readonly Step[] = [{
   name: "notifications",
   since: 2,
   prefix: ["notifications"],
-  rewrite: (e, now) => notificationRewrite(e.key, e.value, now),
+  rewrite: (e, now, mark) => notificationRewrite(e, now, mark ? unreadMarkOf(mark) : null),
+  dependsOn: (key) => unreadMarkKey(String(key[1])),
   ownerOf: (key) => String(key[1]),
   leftBehind: async (kv, owners) => {
     for (const userId of owners) await trimNotifications(kv, userId, NOTIFICATIONS_KEPT);
@@ -266,10 +298,15 @@ export async function compactStore(
       ? { prefix: step.prefix }
       // "" after the last key: the first key past it.
       : { prefix: step.prefix, start: [...progress.after, ""] };
-    for await (const e of kv.list(selector, { limit: batch })) page.push(e);
+    // Besides the fence and the progress, each rewritten entry may bring two checks.
+    const limit = step.dependsOn ? Math.min(batch, (MAX_CHECKS - 2) >> 1) : batch;
+    for await (const e of kv.list(selector, { limit })) page.push(e);
+    const dependencies = step.dependsOn
+      ? await readEach(kv, page.map((e) => step.dependsOn!(e.key)))
+      : [];
     const time = now();
-    const rewrites = page.map((e) => step.rewrite(e, time));
-    const stepDone = page.length < batch;
+    const rewrites = page.map((e, i) => step.rewrite(e, time, dependencies[i]));
+    const stepDone = page.length < limit;
     const lastStep = progress.step === STEPS.length - 1;
     const next: CompactProgress = stepDone
       ? {
@@ -287,10 +324,16 @@ export async function compactStore(
       };
     const res = await commit(kv, (op) => {
       fence(op).check(entry).set(key, next);
+      const checked = new Set<Deno.KvEntryMaybe<unknown>>();
       page.forEach((e, i) => {
         const r = rewrites[i];
         if (!r) return;
         op.check(e).set(e.key, r.value, r.expireIn ? { expireIn: r.expireIn } : undefined);
+        const d = dependencies[i];
+        if (d && !checked.has(d)) {
+          op.check(d);
+          checked.add(d);
+        }
       });
       if (next.doneAt !== undefined) op.set(keys.storeShape(), SHAPE_VERSION);
     });
@@ -314,6 +357,14 @@ export async function compactStore(
     }
     if (next.doneAt !== undefined) return next;
   }
+}
+
+/** The entries at `list`, in its order: each distinct key read once (one entry object). */
+async function readEach(kv: Deno.Kv, list: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<unknown>[]> {
+  const ids = list.map((k) => JSON.stringify(k));
+  const distinct = [...new Map(list.map((k, i) => [ids[i], k])).values()];
+  const got = new Map((await getAll(kv, distinct)).map((e) => [JSON.stringify(e.key), e]));
+  return ids.map((id) => got.get(id)!);
 }
 
 /**

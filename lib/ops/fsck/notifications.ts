@@ -98,7 +98,7 @@ export const notificationsInvariant = defineInvariant(
               fix: (op) => op.delete(e.key),
             }];
           }
-          const rewrite = notificationRewrite(e.key, e.value, Date.now());
+          const rewrite = notificationRewrite(e, Date.now(), unreadMarkOf(got[0]));
           return rewrite
             ? [{
               kind: NOTIFICATION_PROBLEMS.legacy,
