@@ -16,7 +16,8 @@
  * Environment: STRESS_SECONDS (default 12), STRESS_WRITERS (default 90),
  * STRESS_IDEMPOTENCY (`off` sends no Idempotency-Key; default on, every POST has one), STRESS_BASE
  * (a commit; `none` skips the baseline), STRESS_BASE_DIR (an already built tree to use as
- * the baseline instead of checking one out).
+ * the baseline instead of checking one out), STRESS_SERVER_ENV (JSON: more environment for
+ * every server, e.g. `{"EXPERT_PANEL_PER_DAY":"0"}` to see what the expert panels cost).
  *
  * Run alone: `BENCH_ONLY=stress deno task bench`, or `deno run -A bench/stress.ts`.
  *
@@ -28,6 +29,8 @@ import { localMainEnv } from "../tests/helpers/processes.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const PROCESSES = 3;
+/** More environment for every server (STRESS_SERVER_ENV, JSON): to take a part out. */
+const SERVER_ENV: Record<string, string> = JSON.parse(Deno.env.get("STRESS_SERVER_ENV") ?? "{}");
 
 /** Figures of one stress run. */
 export interface StressResult {
@@ -128,6 +131,7 @@ export async function stressOnce(root: string, label: string): Promise<StressRes
         LIMIT_QUESTIONS_PER_HOUR: "5000",
         LIMIT_MESSAGES_PER_HOUR: "5000",
         LIMIT_VOTES_PER_HOUR: "5000",
+        ...SERVER_ENV,
       });
       const proc = new Deno.Command(Deno.execPath(), {
         args: ["run", "-A", "main.ts"],
