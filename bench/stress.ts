@@ -171,6 +171,10 @@ export async function stressOnce(root: string, label: string): Promise<StressRes
     let otherFailures = 0;
     /** Other failures and 429s by request kind, status and error text. */
     const failureKinds: Record<string, number> = {};
+    const countFailure = (kind: string, status: number, json: { error?: unknown } | null) => {
+      const what = `${kind} ${status} ${String(json?.error ?? "").slice(0, 60)}`;
+      failureKinds[what] = (failureKinds[what] ?? 0) + 1;
+    };
     let rateLimited = 0;
     const questions: string[] = [];
     /** Who asked each question (a writer's index): a writer never votes on its own. */
@@ -241,8 +245,7 @@ export async function stressOnce(root: string, label: string): Promise<StressRes
         }
         if (res.status === 429) {
           rateLimited++;
-          const what = `${kind} 429 ${String(json?.error ?? "").slice(0, 60)}`;
-          failureKinds[what] = (failureKinds[what] ?? 0) + 1;
+          countFailure(kind, res.status, json);
           continue;
         }
         if (kind === "question" && res.status === 201) {
@@ -257,8 +260,7 @@ export async function stressOnce(root: string, label: string): Promise<StressRes
           netUp.set(target, (netUp.get(target) ?? 0) + d);
         } else {
           otherFailures++;
-          const what = `${kind} ${res.status} ${String(json?.error ?? "").slice(0, 60)}`;
-          failureKinds[what] = (failureKinds[what] ?? 0) + 1;
+          countFailure(kind, res.status, json);
         }
       }
     }));
