@@ -21,7 +21,7 @@ function onlyToolCalls(body: unknown): boolean {
 }
 
 /**
- * `/mcp` — the Model Context Protocol server (Streamable HTTP, stateless; see
+ * POST `/mcp` — the Model Context Protocol server (Streamable HTTP, stateless; see
  * lib/agent/mcp.ts), an OAuth 2.1 protected resource. The door is the agent API's: an
  * `Authorization: Bearer agent_…` key or an OAuth access token (lib/oauth/),
  * docs/interface.md#agent-api's 401 with a `WWW-Authenticate` naming the protected resource
@@ -105,8 +105,27 @@ async function serve(ctx: Context<AppState>): Promise<Response> {
   }
 }
 
+/**
+ * GET (a server-to-client event stream) and DELETE (ending a session) have nothing to act on
+ * in a stateless server: 405, which the MCP transport defines as "no stream here". An empty
+ * 200 stream instead is one a client (the SDK's) reopens about once a second for as long as
+ * it stays connected, spending the key's budget on nothing. Neither spends the budget.
+ */
+function noStreamOrSession(ctx: Context<AppState>): Response {
+  const foreign = foreignRequestRefusal(ctx.req, mcpHostPolicy(ctx.state.services.config));
+  if (foreign) return foreign;
+  return Response.json({
+    jsonrpc: "2.0",
+    error: {
+      code: -32000,
+      message: "Method not allowed: this server is stateless; send JSON-RPC requests with POST.",
+    },
+    id: null,
+  }, { status: 405, headers: { allow: "POST" } });
+}
+
 export const handler = define.handlers({
   POST: serve,
-  GET: serve,
-  DELETE: serve,
+  GET: noStreamOrSession,
+  DELETE: noStreamOrSession,
 });

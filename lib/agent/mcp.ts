@@ -72,6 +72,8 @@ import {
   VOTE_IN_QUESTION_FAILURES,
 } from "../http/outcome.ts";
 import { parseInput } from "../schemas/parse.ts";
+import { ANSWER_NOT_FOUND, answerMissing } from "../community/thread.ts";
+import { unknownFieldsIn } from "../schemas/closed.ts";
 import { missingScopeMessage, type Scope } from "./scopes.ts";
 import {
   AgentQuestionCreated,
@@ -220,6 +222,7 @@ export const MCP_TOOLS: readonly ToolDef[] = [
       // acts as a moderator.
       const page = await mcpThreadPage(kv, args, { userId });
       if (!page) throw new HttpError(404, "Question not found");
+      if (answerMissing(page, args)) throw new HttpError(404, ANSWER_NOT_FOUND);
       return page as unknown as Json;
     },
   }),
@@ -453,7 +456,11 @@ export function mcpToolDefinitions(): Tool[] {
     name: t.name,
     title: t.title,
     description: t.description,
-    inputSchema: toolJsonSchema(t.input, "input") as Tool["inputSchema"],
+    // Arguments a tool does not take are refused (callMcpTool), and said so here.
+    inputSchema: {
+      ...toolJsonSchema(t.input, "input"),
+      additionalProperties: false,
+    } as Tool["inputSchema"],
     outputSchema: toolJsonSchema(t.output, "output") as Tool["outputSchema"],
     annotations: {
       title: t.title,
@@ -499,6 +506,10 @@ export async function callMcpTool(
   if (caller.credential && !caller.credential.scopes.includes(scope)) {
     return toolError(new HttpError(403, missingScopeMessage(caller.credential.kind, scope)));
   }
+  // An argument the tool does not take is refused, not dropped: a misspelt `messageID` would
+  // make `vote` vote on the question (REST bodies refuse look-alikes: lib/schemas/closed.ts).
+  const unknown = unknownFieldsIn(def.input, args, "all");
+  if (unknown) return toolError(new HttpError(400, unknown));
   try {
     const input = parseInput(def.input, args ?? {});
     const structured = await def.run(caller, input);
@@ -576,7 +587,7 @@ export function createMcpServer(caller: McpCaller): Server {
 }
 
 /**
- * Answer one HTTP request to `/mcp` (POST, GET or DELETE) statelessly: a new server and
+ * Answer one POST to `/mcp` statelessly: a new server and
  * transport for this request only, closed once the response is made.
  *
  * @example

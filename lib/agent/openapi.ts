@@ -12,6 +12,7 @@ import { AGENT_RATE_LIMIT } from "../http/agent.ts";
 import { protectedResourceMetadataUrl } from "../oauth/metadata.ts";
 import { err, type OperationDoc, type ResponseDoc } from "./openapi_docs.ts";
 import { missingScopeMessage, SCOPE_DESCRIPTIONS } from "./scopes.ts";
+import { IN_PROGRESS_ERROR, KEY_REUSED_ERROR } from "../http/idempotency.ts";
 import { ForbiddenBody, RestrictedBody } from "../schemas/moderation.ts";
 
 export type { AuthKind, OperationDoc, ResponseDoc } from "./openapi_docs.ts";
@@ -162,7 +163,13 @@ function withCommonResponses(op: OperationDoc): Record<string, ResponseDoc> {
   if (op.idempotent && !op.responses["409"]) {
     common["409"] = err(
       "A repeat with this Idempotency-Key arrived while the first was still running",
-      "A request with this Idempotency-Key is still in progress",
+      IN_PROGRESS_ERROR,
+    );
+  }
+  if (op.idempotent && !op.responses["422"]) {
+    common["422"] = err(
+      "This Idempotency-Key was used within 24 hours for another request (another path or body)",
+      KEY_REUSED_ERROR,
     );
   }
   if (op.auth === "apiKey" && op.scope) {

@@ -22,7 +22,12 @@ export type AcceptResult =
   | { ok: true; acceptedMessageId: string | null }
   | {
     ok: false;
-    reason: "question_not_found" | "not_asker" | "message_not_found" | "not_an_answer";
+    reason:
+      | "question_not_found"
+      | "not_asker"
+      | "message_not_found"
+      | "not_an_answer"
+      | "expert_message";
   }
   | Restricted;
 
@@ -68,6 +73,11 @@ export async function acceptAnswer(
       return { op: null, result: { ok: false, reason: "message_not_found" } };
     }
     if (msg.replyTo) return { op: null, result: { ok: false, reason: "not_an_answer" } };
+    // The AI expert panel's messages are not answers: accepting one would mark the question
+    // answered (the feed, `filter=unanswered`) with no answer by anyone.
+    if (msg.authorType === "ai") {
+      return { op: null, result: { ok: false, reason: "expert_message" } };
+    }
     op.check(m).set(keys.acceptedAnswer(q.value.id), msg.id);
     // Once accepted, the author's account is established (lib/moderation/standing.ts).
     if (isAccountAuthor(msg.author.id)) op.max(keys.userStat(msg.author.id, "answer_accepted"), 1n);

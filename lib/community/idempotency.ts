@@ -17,6 +17,10 @@
  *
  * A create that fails (4xx) releases its claim: the same key may be used again.
  *
+ * Each state keeps the request's fingerprint when the caller gives one (a digest of its
+ * method, path and body): a repeat with the same key but another request is told so
+ * (`mismatch`) instead of being answered the first one's response as if it were its own.
+ *
  * @module
  */
 import { commit } from "../kv/atomic.ts";
@@ -36,6 +40,8 @@ export interface IdempotencyRecord {
   resourceId?: string;
   /** The first response (`done`). */
   response?: { status: number; body: string; contentType: string };
+  /** A digest of the request that claimed the key (none on records from before, or forms). */
+  fingerprint?: string;
   createdAt: number;
   expiresAt: number;
 }
@@ -55,6 +61,7 @@ export interface IdempotencyClaim {
 export type ClaimResult =
   | { state: "claimed"; claim: IdempotencyClaim }
   | { state: "in_progress" }
+  | { state: "mismatch" }
   | { state: "created"; resourceId: string }
   | { state: "done"; response: NonNullable<IdempotencyRecord["response"]> };
 
@@ -73,12 +80,16 @@ export async function claimIdempotencyKey(
   caller: string,
   key: string,
   now: number,
+  fingerprint?: string,
 ): Promise<ClaimResult> {
   const k = keys.idempotency(caller, key);
   for (let i = 0; i < 5; i++) {
     const cur = await kv.get<IdempotencyRecord>(k);
     const rec = cur.value;
     const live = rec && rec.expiresAt > now;
+    if (live && fingerprint && rec.fingerprint && rec.fingerprint !== fingerprint) {
+      return { state: "mismatch" };
+    }
     if (live && rec.state === "done" && rec.response) {
       return { state: "done", response: rec.response };
     }
@@ -86,6 +97,7 @@ export async function claimIdempotencyKey(
     if (live && rec.state === "pending") return { state: "in_progress" };
     const pending: IdempotencyRecord = {
       state: "pending",
+      fingerprint,
       createdAt: now,
       expiresAt: now + PENDING_LEASE_MS,
     };
@@ -101,6 +113,7 @@ export async function claimIdempotencyKey(
           const created: IdempotencyRecord = {
             state: "created",
             resourceId,
+            fingerprint,
             createdAt: now,
             expiresAt: now + IDEMPOTENCY_TTL_MS,
           };
@@ -119,7 +132,7 @@ export async function claimIdempotencyKey(
  * @example
  * ```ts
  * declare const kv: Deno.Kv;
- * await storeIdempotentResponse(kv, "user:u1", "k1", "q-1", { status: 201, body: "{}", contentType: "application/json" }, Date.now());
+ * await storeIdempotentResponse(kv, "user:u1", "k1", "q-1", { status: 201, body: "{}", contentType: "application/json" }, Date.now(), "9f86d0…");
  * ```
  */
 export async function storeIdempotentResponse(
@@ -129,12 +142,14 @@ export async function storeIdempotentResponse(
   resourceId: string,
   response: NonNullable<IdempotencyRecord["response"]>,
   now: number,
+  fingerprint?: string,
 ): Promise<void> {
   if (response.body.length > MAX_SNAPSHOT_CHARS) return;
   const rec: IdempotencyRecord = {
     state: "done",
     resourceId,
     response,
+    fingerprint,
     createdAt: now,
     expiresAt: now + IDEMPOTENCY_TTL_MS,
   };
@@ -194,7 +209,7 @@ export async function createOnce<R extends { ok: boolean }>(
   create: (attach: IdempotencyClaim["attach"]) => Promise<R>,
 ): Promise<CreateOnceResult<R>> {
   const found = await claimIdempotencyKey(kv, caller, key, now);
-  if (found.state === "in_progress") return { state: "in_progress" };
+  if (found.state === "in_progress" || found.state === "mismatch") return { state: "in_progress" };
   if (found.state === "created") return { state: "replayed", resourceId: found.resourceId };
   if (found.state === "done") {
     return { state: "in_progress" }; // forms never store snapshots; not reached

@@ -192,6 +192,7 @@ export async function deleteMessage(
         op.delete(keys.answerReply(rootId, m.createdAt, m.id));
         addToCounter(op, keys.replyCount(rootId), -1);
         addToCounter(op, keys.directReplyCount(m.replyTo), -1);
+        if (m.authorType === "ai") addToCounter(op, keys.aiReplyCount(m.questionId), -1);
       } else {
         op.delete(keys.questionAnswer(m.questionId, m.createdAt, m.id));
         addToCounter(op, topLevelCounter(m), -1);

@@ -8,7 +8,7 @@
  *
  * Reads are bounded, in as few round trips as the data allows (every `getMany` carries 10
  * keys, the most Deno KV takes; the chunks of one step are issued together):
- * 1. the question record with its 5 counters and the answer-order marker (one `getMany`)
+ * 1. the question record with its counters and the answer-order marker (one `getMany`)
  *    beside the answer index (one `list`: the page range for `oldest`/`newest`; for
  *    `votes` the score-ordered rows of ./answer_order.ts up to the end of the page — page
  *    1 is 31 keys at any thread size — with the accepted answer put first);
@@ -274,6 +274,8 @@ interface StoredThread {
   answerCount: number;
   /** Top-level messages of the AI expert panel (paged with the answers, not answers). */
   aiAnswerCount: number;
+  /** Replies by the AI expert panel's experts in the whole thread. */
+  aiReplyCount: number;
   sort: AnswerSort;
   page: number;
   pageCount: number;
@@ -395,6 +397,7 @@ async function readThread(
     counts,
     answerCount,
     aiAnswerCount: base.aiAnswers,
+    aiReplyCount: base.aiReplies,
     sort,
     page: query.page,
     pageCount,
@@ -428,6 +431,7 @@ async function legacyThread(
     under.set(r, [...(under.get(r) ?? []), m]);
   }
   const aiAnswerCount = roots.filter((m) => m.authorType === "ai").length;
+  const aiReplyCount = all.filter((m) => m.replyTo && m.authorType === "ai").length;
   const answerCount = roots.length - aiAnswerCount;
   const pageCount = Math.max(1, Math.ceil(roots.length / ANSWERS_PER_PAGE));
   let shown: MessageRecord[];
@@ -452,6 +456,7 @@ async function legacyThread(
     counts,
     answerCount,
     aiAnswerCount,
+    aiReplyCount,
     sort: query.sort ?? "votes",
     page: query.page,
     pageCount,
@@ -472,6 +477,30 @@ export interface ThreadPageOptions {
    * shows none, passes `false`.
    */
   voters?: boolean;
+}
+
+/** The 404 of a page read for an answer the question does not hold ({@link answerMissing}). */
+export const ANSWER_NOT_FOUND = "Answer not found in this question";
+
+/**
+ * True when a page read for one answer (`query.answer`) does not hold it: no such message,
+ * a reply rather than an answer, another question's, or one the viewer may not see. The
+ * APIs answer 404 then, rather than an empty page that reads as "no replies".
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const query = { page: 1, answer: "msg-1" };
+ * const page = await getQuestionThreadPage(kv, "q-abc", query);
+ * if (page && answerMissing(page, query)) console.log("Answer not found in this question");
+ * ```
+ */
+export function answerMissing(
+  page: { messages: readonly { id: string; replyTo?: string | null }[] },
+  query: ThreadQuery,
+): boolean {
+  return query.answer !== undefined &&
+    !page.messages.some((m) => m.id === query.answer && !m.replyTo);
 }
 
 /**
@@ -542,6 +571,8 @@ export type ViewedThreadPage = QuestionPageThread & {
   hidden: string[];
   /** Top-level messages of the AI expert panel in the whole thread (not answers). */
   aiAnswerCount: number;
+  /** Replies by the AI expert panel's experts in the whole thread (not people's replies). */
+  aiReplyCount: number;
 };
 
 /** What {@link readThreadShared} keeps per thread page: built once, filtered per viewer. */
@@ -552,6 +583,7 @@ interface SharedThread {
   /** Hidden message ids → their author's id. */
   hidden: Map<string, string>;
   aiAnswerCount: number;
+  aiReplyCount: number;
 }
 
 /**
@@ -591,9 +623,9 @@ export async function readThreadPage(
     viewerOrPending,
   ]);
   if (!shared || !maySee(shared.record, viewer)) return null;
-  const { page: p, hidden: hiddenBy, aiAnswerCount } = shared;
+  const { page: p, hidden: hiddenBy, aiAnswerCount, aiReplyCount } = shared;
   const hidden: string[] = shared.record.hiddenAt !== undefined ? [p.id] : [];
-  if (hiddenBy.size === 0) return { ...p, hidden, aiAnswerCount };
+  if (hiddenBy.size === 0) return { ...p, hidden, aiAnswerCount, aiReplyCount };
   const messages = p.messages.filter((m) => {
     const by = hiddenBy.get(m.id);
     if (by === undefined) return true;
@@ -601,7 +633,7 @@ export async function readThreadPage(
     hidden.push(m.id);
     return true;
   });
-  return { ...p, messages, hidden, aiAnswerCount };
+  return { ...p, messages, hidden, aiAnswerCount, aiReplyCount };
 }
 
 async function readThreadShared(
@@ -622,5 +654,6 @@ async function readThreadShared(
     page: pageThreadOf(stored, messages),
     hidden,
     aiAnswerCount: stored.aiAnswerCount,
+    aiReplyCount: stored.aiReplyCount,
   };
 }

@@ -140,6 +140,10 @@ export const ACCEPT_FAILURES = {
   not_asker: [403, "Only the asker can accept an answer"],
   message_not_found: [404, "Message not found in this question"],
   not_an_answer: [400, "Only a top-level answer can be accepted"],
+  expert_message: [
+    400,
+    "An AI expert's message is not an answer: accept an answer by a person or their agent",
+  ],
 } as const;
 
 /** Writes by a signed-in person (questions, messages). */

@@ -397,7 +397,7 @@ export function notificationHref(
 /**
  * A page of the user's notifications at `now`, newest first ({@link NOTIFICATIONS_PAGE} a
  * page; expired ones are gone even while KV still holds them); `cursor` is the previous
- * page's `nextCursor` (an unknown one starts over).
+ * page's `nextCursor` (a malformed one starts over: the API refuses it before, the page does not).
  *
  * @example
  * ```ts
@@ -508,6 +508,30 @@ export async function markRead(
   // Having read, some or all: a good moment to keep only the newest.
   await afterCommit("notification history", () => trimNotifications(kv, userId));
   return { unread: ids === undefined ? 0 : await unreadCount(kv, userId, now) };
+}
+
+/**
+ * Where one of `userId`'s notifications leads, marking it read on the way when `markAsRead`
+ * (opening it is reading it). Not found: an unknown id, another person's, or one gone.
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const r = await openNotification(kv, "u_1", "n-…", { markAsRead: true });
+ * if (r.ok) console.log(r.href); // "/questions/q-…?answer=…#…"
+ * ```
+ */
+export async function openNotification(
+  kv: Deno.Kv,
+  userId: string,
+  id: string,
+  opts: { markAsRead: boolean; now?: number },
+): Promise<{ ok: true; href: string } | { ok: false; reason: "not_found" }> {
+  if (!/^n-[0-9a-z]+$/.test(id) || !isLookupId(userId)) return { ok: false, reason: "not_found" };
+  const n = notificationOf(id, (await kv.get(keys.notification(userId, id))).value);
+  if (!n) return { ok: false, reason: "not_found" };
+  if (opts.markAsRead) await markRead(kv, userId, [id], opts.now);
+  return { ok: true, href: notificationHref(n) };
 }
 
 /**

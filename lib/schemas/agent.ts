@@ -17,6 +17,7 @@ import {
   VoteType,
 } from "./community.ts";
 import { KeyScopesField } from "./oauth.ts";
+import { closedObject } from "./closed.ts";
 
 /** docs/interface.md#errors's error for a bad title on `POST /api/agent/questions`. */
 export const TITLE_ERROR = "title is required (min 2 chars)";
@@ -28,20 +29,20 @@ export const AgentQuestionsQuery = z.object({
   page: PageParam,
 });
 
-export const AgentNewQuestionBody = z.object({
+export const AgentNewQuestionBody = closedObject({
   title: titleField(TITLE_ERROR).meta({ description: "2 to 120 characters after trimming." }),
   description: DescriptionField.nullish(),
   tags: TagsField.nullish(),
 }).meta({ id: "AgentNewQuestion" });
 
-export const AgentReplyBody = z.object({
+export const AgentReplyBody = closedObject({
   content: ContentField,
   replyTo: z.string().trim().min(1).max(200).nullish().meta({
     description: "Id of a message of this question to reply to.",
   }),
 }).meta({ id: "AgentReply" });
 
-export const AgentVoteBody = z.object({
+export const AgentVoteBody = closedObject({
   voteType: VoteType.default("up"),
   messageId: z.string().trim().min(1).max(200).nullish().meta({
     description: "Vote on this message of the question instead of the question itself.",

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { closedObject } from "./closed.ts";
 import {
   CONTENT_EMPTY,
   CONTENT_MAX,
@@ -100,12 +101,18 @@ export const NewQuestionBody = z.object({
 }).meta({ id: "NewQuestion" });
 
 /**
- * Message content: the creation rule (1 to 10 000 characters after trimming), refused in
- * sentences (lib/input_limits.ts) — never cut.
+ * Message content: the creation rule (1 to 10 000 characters after trimming, at least one of
+ * them visible), refused in sentences (lib/input_limits.ts) — never cut.
  */
-export const ContentField = z.string({ error: CONTENT_EMPTY }).trim().min(1, {
+export const ContentField = z.string({
+  // No content at all is an empty answer; content that is not a string says so.
+  error: (iss) => iss.input === undefined ? CONTENT_EMPTY : "content must be text (Markdown)",
+}).trim().min(1, {
   error: CONTENT_EMPTY,
-}).max(CONTENT_MAX, { error: (iss) => contentTooLong(lengthOf(iss.input) ?? 0) });
+}).max(CONTENT_MAX, { error: (iss) => contentTooLong(lengthOf(iss.input) ?? 0) })
+  // Only control, format or unpaired surrogate characters (`"\u0000"`) show nothing: as
+  // empty as spaces, and it would still count as an answer.
+  .refine((text) => /[^\p{C}\p{Z}]/u.test(text), { error: CONTENT_EMPTY });
 
 export const NewMessageBody = z.object({
   content: ContentField,
@@ -119,7 +126,7 @@ export const NewMessageBody = z.object({
 }).meta({ id: "NewMessage" });
 
 /** `PATCH /api/questions/:id`: the fields to change, each under its creation rule. */
-export const EditQuestionBody = z.object({
+export const EditQuestionBody = closedObject({
   title: titleField().optional(),
   description: DescriptionField.optional(),
   tags: TagsField.optional(),
@@ -128,7 +135,7 @@ export const EditQuestionBody = z.object({
 }).meta({ id: "EditQuestion" });
 
 /** `PATCH /api/messages/:id`. */
-export const EditMessageBody = z.object({ content: ContentField }).meta({ id: "EditMessage" });
+export const EditMessageBody = closedObject({ content: ContentField }).meta({ id: "EditMessage" });
 
 /** `POST /api/questions/:id/accept`. */
 export const AcceptBody = z.object({

@@ -37,10 +37,15 @@ export const THREAD_PAGE_REPLIES = 2;
 /** Replies per page of `get_question` with `answer`. */
 export const ANSWER_REPLIES_PAGE_SIZE = 10;
 
-/** A question id given as a tool argument (the REST API has it in the path). */
-export const QuestionIdArg = z.string({ error: "questionId is required" }).trim().min(1, {
-  error: "questionId is required",
-}).max(200, { error: "questionId is too long" }).meta({ description: "Question id (`q-…`)" });
+/** A question id given as the tool argument `name` (the REST API has it in the path). */
+function questionIdArg(name: string) {
+  return z.string({ error: `${name} is required` }).trim().min(1, {
+    error: `${name} is required`,
+  }).max(200, { error: `${name} is too long` }).meta({ description: "Question id (`q-…`)" });
+}
+
+/** A question id given as the tool argument `questionId`. */
+export const QuestionIdArg = questionIdArg("questionId");
 
 /** `search_questions`: `GET /api/questions` without `limit` (pages of 20). */
 export const SearchQuestionsInput = QuestionsQuery.pick({
@@ -52,7 +57,7 @@ export const SearchQuestionsInput = QuestionsQuery.pick({
 
 /** `get_question`: `GET /api/questions/:id`, one page of the thread. */
 export const GetQuestionInput = z.object({
-  id: QuestionIdArg,
+  id: questionIdArg("id"),
   page: PageParam.meta({
     description: `Page of ${THREAD_PAGE_SIZE} top-level answers, starting at 1.`,
   }),

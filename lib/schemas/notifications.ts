@@ -34,7 +34,10 @@ export const NotificationsResult = z.object({
 }).meta({ id: "Notifications" });
 
 export const NotificationsQuery = z.object({
-  cursor: z.string().max(200, "cursor is too long").optional(),
+  // A notification id (`n-…`), as `nextCursor` gives it; anything else is refused as the
+  // other cursors are, rather than silently starting over at the first page.
+  cursor: z.string().max(200, "cursor is too long").regex(/^n-[0-9a-z]+$/, "Invalid cursor")
+    .optional().meta({ description: "The previous page's `nextCursor`." }),
 });
 
 /** `POST /api/notifications/read`: none = all. */

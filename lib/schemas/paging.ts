@@ -19,9 +19,11 @@ import { z } from "zod";
  */
 export function positiveInt(name: string) {
   const error = `${name} must be an integer of at least 1`;
-  return z.coerce.number({ error }).int({ error }).min(1, { error }).max(1e9, {
-    error: `${name} is too large`,
-  });
+  const tooLarge = `${name} is too large`;
+  // Past 2^53 the integer check itself fails as "too big": say that, not "not an integer".
+  return z.coerce.number({ error })
+    .int({ error: (iss) => iss.code === "too_big" ? tooLarge : error })
+    .min(1, { error }).max(1e9, { error: tooLarge });
 }
 
 /** `limit`: default 20; values above 50 are clamped to 50. */

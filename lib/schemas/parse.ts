@@ -7,6 +7,7 @@
  */
 import type { z } from "zod";
 import { HttpError } from "../fresh/error.ts";
+import { misspeltFieldsMessage } from "./closed.ts";
 
 /** Where validated input came from: a JSON body or the query string. */
 export type InputPlace = "body" | "query";
@@ -67,10 +68,23 @@ export function parseInput<S extends z.ZodType>(
   opts: ParseOptions = {},
 ): z.infer<S> {
   const parsed = schema.safeParse(data);
-  if (parsed.success) return parsed.data;
-  const issues = describeIssues(parsed.error, opts.in);
-  const message = opts.message ?? parsed.error.issues[0]?.message ?? "Invalid request";
-  throw new HttpError(400, message, { extra: { issues } });
+  // A body field that looks like one the schema takes (lib/schemas/closed.ts) is refused.
+  const misspelt = opts.in === "query" ? null : misspeltFieldsMessage(schema, data);
+  if (parsed.success && !misspelt) return parsed.data;
+  const issues = parsed.success ? [] : describeIssues(parsed.error, opts.in);
+  if (misspelt) issues.push({ path: `(${opts.in ?? "body"})`, message: misspelt });
+  // The misspelt field leads when the schema's own issue is a missing field — most likely
+  // that one, misspelt (`{"contnet": …}`: "content is missing" would not say so).
+  const leading = misspelt && (parsed.success || missingField(parsed.error, data))
+    ? misspelt
+    : parsed.error?.issues[0]?.message;
+  throw new HttpError(400, opts.message ?? leading ?? "Invalid request", { extra: { issues } });
+}
+
+/** True when one of the issues is about a top-level field `data` does not have. */
+function missingField(error: z.ZodError, data: unknown): boolean {
+  const fields = data !== null && typeof data === "object" ? data as Record<string, unknown> : {};
+  return error.issues.some((i) => i.path.length === 1 && fields[String(i.path[0])] === undefined);
 }
 
 /** The query string as a plain object (last value of a repeated name wins). */

@@ -1,13 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  analyze,
-  deletions,
-  editDistance,
-  isStopWord,
-  stemOf,
-  surfaceWords,
-  typoBudget,
-} from "./analyze.ts";
+import { analyze, deletions, isStopWord, stemOf, surfaceWords, typoBudget } from "./analyze.ts";
 
 Deno.test("surfaceWords() normalizes case, width and possessives and keeps other scripts", () => {
   assert.deepEqual(surfaceWords("Deno KV's ＡＴＯＭＩＣ ops, don't!"), [
@@ -31,12 +23,8 @@ Deno.test("analyze() drops stop words and stems English words with the Snowball 
   assert.equal(stemOf("v8"), "v8", "not a Latin word: as written");
 });
 
-Deno.test("typoBudget(), deletions() and editDistance() measure typos as the index tolerates them", () => {
+Deno.test("typoBudget() and deletions() measure typos as the index tolerates them", () => {
   assert.deepEqual([typoBudget("kv"), typoBudget("count"), typoBudget("synchronize")], [0, 1, 2]);
   assert.deepEqual(deletions("abc"), ["bc", "ac", "ab"]);
   assert.deepEqual(deletions("aab"), ["ab", "aa"], "distinct only");
-  assert.equal(editDistance("cuonter", "counter", 2), 1, "a swap is one edit");
-  assert.equal(editDistance("atomicaly", "atomically", 2), 1);
-  assert.equal(editDistance("syncronizaton", "synchronization", 2), 2);
-  assert.equal(editDistance("kitten", "sitting", 2), 3, "over the bound: max + 1");
 });

@@ -14,7 +14,8 @@ import { counterValue, getAll } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import { getQuestions } from "../community/questions/read.ts";
 import { type QuestionRecord, tagKey } from "../community/questions/model.ts";
-import { deletions, editDistance, stemOf, surfaceWords, typoBudget } from "./analyze.ts";
+import { deletions, stemOf, surfaceWords, typoBudget } from "./analyze.ts";
+import { editDistance } from "../text/edit_distance.ts";
 import {
   decodePosting,
   type DocKind,

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { editDistance, stemOf, typoBudget } from "./analyze.ts";
+import { stemOf, typoBudget } from "./analyze.ts";
+import { editDistance } from "../text/edit_distance.ts";
 import type { ParsedQuery } from "./query.ts";
 
 /** A piece of a snippet; `mark` when it matched the query. */

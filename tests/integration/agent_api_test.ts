@@ -474,3 +474,105 @@ Deno.test("agent answers carry X-RateLimit-*: 401 (with WWW-Authenticate) and th
     await t.close();
   }
 });
+
+Deno.test("agent writes refuse a field that looks like one they take (400 naming it), and change nothing", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await publicVoter(t, "Ada");
+    const bob = await publicVoter(t, "Bob");
+    const key = await agentKey(t, ada);
+    const qid = await ask(t, bob, { title: "Misspelt fields?" });
+    const mid = await answer(t, bob, qid, "An answer to vote on");
+    const refused: [string, string, unknown, string][] = [
+      [
+        "POST",
+        `/api/agent/questions/${qid}/vote`,
+        { voteType: "up", messageID: mid },
+        'Unknown field "messageID" (did you mean "messageId"?): this request takes voteType and messageId.',
+      ],
+      [
+        "POST",
+        "/api/agent/questions",
+        { title: "Posted without its text?", body: "The text" },
+        'Unknown field "body" (did you mean "description"?): this request takes title, description and tags.',
+      ],
+      [
+        "POST",
+        `/api/agent/questions/${qid}/reply`,
+        { contnet: "typo" },
+        'Unknown field "contnet" (did you mean "content"?): this request takes content and replyTo.',
+      ],
+      [
+        "PATCH",
+        `/api/agent/messages/${mid}`,
+        { contents: "x" },
+        'Unknown field "contents" (did you mean "content"?): this request takes content.',
+      ],
+    ];
+    for (const [method, path, body, error] of refused) {
+      const res = await json<{ error: string; issues: { path: string }[] }>(
+        agentCall(t, key, path, { method, body }),
+      );
+      assert.equal(res.status, 400, `${method} ${path}`);
+      assert.equal(res.body.error, error);
+      assert.equal(res.body.issues.at(-1)?.path, "(body)");
+    }
+    // A field like none the request takes is ignored, as ever: the author is the key's.
+    const foreign = await json<{ id: string }>(
+      agentCall(t, key, "/api/agent/questions", {
+        body: { title: "Foreign fields pass", author: { id: bob.id }, userId: bob.id },
+      }),
+    );
+    assert.equal(foreign.status, 201);
+    // A bad title keeps its fixed error even beside a misspelt field.
+    const title = await json(
+      agentCall(t, key, "/api/agent/questions", { body: { title: "x", body: "y" } }),
+    );
+    assert.deepEqual([title.status, title.body.error], [400, "title is required (min 2 chars)"]);
+    // Nothing was voted, asked or replied.
+    const q = await json<
+      { upvotes: number; messageCount: number; messages: { upvotes: number }[] }
+    >(
+      t.request(`/api/questions/${qid}`),
+    );
+    assert.deepEqual([q.body.upvotes, q.body.messageCount, q.body.messages[0].upvotes], [0, 1, 0]);
+    const list = await json<{ total: number }>(agentCall(t, key, "/api/agent/questions"));
+    assert.equal(list.body.total, 2); // Bob's, and the one with foreign fields
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("agent reply: content that is not text says so; none, or nothing visible, is an empty answer", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await publicVoter(t, "Ada");
+    const key = await agentKey(t, ada);
+    const qid = await ask(t, ada, { title: "Typed content?" });
+    const path = `/api/agent/questions/${qid}/reply`;
+    for (const content of [123, ["a"], null, { text: "x" }]) {
+      const r = await json(agentCall(t, key, path, { body: { content } }));
+      assert.deepEqual([r.status, r.body.error], [400, "content must be text (Markdown)"]);
+    }
+    const none = await json(agentCall(t, key, path, { body: {} }));
+    assert.equal(none.body.error, "Write something first: an empty answer can't be posted.");
+    // Nothing visible is as empty as nothing: a control character, a lone surrogate, a
+    // zero-width space.
+    for (const content of ["\u0000", "\ud800", " \u200b\u200d "]) {
+      const r = await json(agentCall(t, key, path, { body: { content } }));
+      assert.deepEqual(
+        [r.status, r.body.error],
+        [400, "Write something first: an empty answer can't be posted."],
+        JSON.stringify(content),
+      );
+    }
+    const { body: q } = await json<{ messageCount: number }>(t.request(`/api/questions/${qid}`));
+    assert.equal(q.messageCount, 0);
+    // Visible text around them is kept as written.
+    const ok = await agentCall(t, key, path, { body: { content: "e\u0301 \u{1F600}" } });
+    assert.equal(ok.status, 201);
+    await ok.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});

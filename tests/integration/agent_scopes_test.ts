@@ -202,3 +202,44 @@ Deno.test("mcp: a read-only key lists and calls read tools; a write tool is refu
     await t.close();
   }
 });
+
+Deno.test("agent REST: every agent operation's OpenAPI scope is the one the server asks for", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const onlyKey = {
+      read: await keyWith(t, ada, ["read"]),
+      write: await keyWith(t, ada, ["write"]),
+    };
+    const doc = await json<{
+      paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>>;
+    }>(t.request("/api/openapi.json"));
+    let checked = 0;
+    for (const [path, ops] of Object.entries(doc.body.paths)) {
+      if (!path.startsWith("/api/agent/") || path === "/api/agent/me") continue;
+      for (const [method, op] of Object.entries(ops)) {
+        // Session-only operations (participation) take no key at all.
+        if (!op.security?.some((s) => s.agentKey)) continue;
+        const scope = op.security?.find((s) => s.oauth)?.oauth[0];
+        const where = `${method.toUpperCase()} ${path}`;
+        assert.ok(scope === "read" || scope === "write", `${where} names a scope`);
+        // A key with only the other scope is refused, before anything else is looked at.
+        const other = scope === "read" ? onlyKey.write : onlyKey.read;
+        const url = path.replaceAll(/\{[^}]+\}/g, "q-none") +
+          (path.endsWith("similar") ? "?title=x" : "");
+        const res = await json<{ error: string }>(
+          agentCall(t, other, url, {
+            method: method.toUpperCase(),
+            body: method === "get" || method === "delete" ? undefined : {},
+          }),
+        );
+        assert.equal(res.status, 403, where);
+        assert.deepEqual(res.body, { error: scope === "read" ? READ : WRITE }, where);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 8, `${checked} operations`);
+  } finally {
+    await t.close();
+  }
+});

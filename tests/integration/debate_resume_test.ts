@@ -96,6 +96,16 @@ Deno.test("a client that drops after N events and reconnects with Last-Event-ID 
         .text(),
     );
     assert.deepEqual(viaQuery, rest);
+    // Resuming at (or past) the finished debate's last event: 204, which stops an
+    // EventSource, instead of an empty stream it would reopen every second.
+    const lastId = ids.at(-1)!;
+    for (const resumeAt of [lastId, lastId + 100]) {
+      const over = await b.request(`/api/debates/${id}/events`, {
+        headers: { cookie, "last-event-id": String(resumeAt) },
+      });
+      assert.equal(over.status, 204, String(resumeAt));
+      assert.equal(await over.text(), "");
+    }
     // The POST stream kept docs/interface.md#debate-stream's framing and saw the same messages.
     const live = await postEvents;
     const messagesOf = (events: SseEvent[]) =>

@@ -131,6 +131,55 @@ Deno.test("messages and the agent endpoints honour Idempotency-Key; a bad key is
   }
 });
 
+Deno.test("one Idempotency-Key sent again with another body or path is 422, not the first response", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const q = await ask(t, ada, { title: "Reused keys" });
+    const key = await agentKey(t, ada);
+    const headers = { "idempotency-key": "abc-123" };
+    const reply = `/api/agent/questions/${q}/reply`;
+    const first = await json(
+      agentCall(t, key, reply, { body: { content: "Answer one" }, headers }),
+    );
+    assert.equal(first.status, 201);
+    const expected = {
+      error:
+        "This Idempotency-Key was used for a different request (another path or body): send a new key with each new request",
+    };
+    // Another body, then another endpoint, with the same key: neither is the first request.
+    for (
+      const [path, body] of [[reply, { content: "A different answer" }], [
+        "/api/agent/questions",
+        { title: "A question, not a reply" },
+      ]] as const
+    ) {
+      const again = await json(agentCall(t, key, path, { body, headers }));
+      assert.equal(again.status, 422, path);
+      assert.deepEqual(again.body, expected);
+      assert.equal(again.headers.get("idempotent-replayed"), null);
+    }
+    // The same request again is still the replay; nothing else was created.
+    const same = await json(agentCall(t, key, reply, { body: { content: "Answer one" }, headers }));
+    assert.deepEqual([same.status, same.body], [201, first.body]);
+    assert.equal((await json(t.request(`/api/questions/${q}`))).body.messageCount, 1);
+    assert.equal(await questionTotal(t), 1);
+    // A record from before fingerprints (none stored) still replays.
+    const k = keys.idempotency(
+      `agent:${
+        (await json<{ key: { id: string } }>(agentCall(t, key, "/api/agent/me"))).body.key.id
+      }`,
+      "abc-123",
+    );
+    const rec = (await t.kv.get<Record<string, unknown>>(k)).value!;
+    await t.kv.set(k, { ...rec, fingerprint: undefined });
+    const old = await json(agentCall(t, key, reply, { body: { content: "Other" }, headers }));
+    assert.deepEqual([old.status, old.body], [201, first.body]);
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("a crash after the commit cannot duplicate: the record names the question, a retry answers it", async () => {
   const t = await createTestApp();
   try {

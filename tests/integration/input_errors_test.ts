@@ -50,3 +50,24 @@ Deno.test("DELETE /api/profile/identities with a bad provider: the same 400 body
     await t.close();
   }
 });
+
+Deno.test("a bad page link opened in a browser is an HTML page with the reason; a script still gets JSON", async () => {
+  const t = await createTestApp();
+  try {
+    const html = { accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+    const page = await t.request("/debates?cursor=bad", { headers: html });
+    assert.equal(page.status, 400);
+    assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
+    const text = await page.text();
+    assert.match(text, /<h1>This link is not valid<\/h1>/);
+    assert.match(text, /That page link is not valid\./);
+    assert.match(text, /<title>This link is not valid · Parley<\/title>/);
+    // Not asking for HTML: the JSON error as before.
+    const script = await json<Refusal>(t.request("/debates?cursor=bad"));
+    assert.deepEqual([script.status, script.body], [400, {
+      error: "That page link is not valid.",
+    }]);
+  } finally {
+    await t.close();
+  }
+});

@@ -163,9 +163,15 @@ Deno.test("mcp: get_question pages 10 top-level answers with their first 2 repli
     assert.deepEqual([a1.replyPage, a1.replyPageCount], [1, 2]);
     const a2 = await get({ answer: first, replyPage: 2 });
     assert.deepEqual(a2.messages.map((m) => m.id), [first, ...replies.slice(10)]);
-    // A reply is not an answer: nothing shown.
-    const notAnswer = await get({ answer: replies[0] });
-    assert.deepEqual([notAnswer.messages, notAnswer.replyCounts], [[], []]);
+    // A reply is not an answer: a tool error, not an empty page.
+    const notAnswer = await client.callTool({
+      name: "get_question",
+      arguments: { id, answer: replies[0] },
+    });
+    assert.deepEqual([notAnswer.isError, text(notAnswer)], [
+      true,
+      "Answer not found in this question",
+    ]);
   });
 });
 
@@ -217,15 +223,17 @@ Deno.test("mcp: no key or a wrong key is refused with the agent API's 401", asyn
 
 Deno.test("mcp: calls count against the key's agent rate limit, shared with the REST API", async () => {
   await withMcp(async ({ t, key, client }) => {
-    // connect() made 3 requests (initialize, the initialized notification and the
-    // client's GET for a server stream, which a stateless server refuses); the limit is 6.
+    // connect() made 2 counted requests (initialize and the initialized notification; the
+    // client's GET for a server stream is refused with 405 and costs nothing); the limit is 6.
     const ok = await client.callTool({ name: "search_questions", arguments: {} });
     assert.ok(!ok.isError, text(ok));
     const rest = await agentCall(t, key, "/api/agent/me");
     assert.equal(rest.status, 200);
-    assert.equal(rest.headers.get("x-ratelimit-remaining"), "1");
-    const last = await client.callTool({ name: "search_questions", arguments: {} });
-    assert.ok(!last.isError, text(last));
+    assert.equal(rest.headers.get("x-ratelimit-remaining"), "2");
+    for (let i = 0; i < 2; i++) {
+      const last = await client.callTool({ name: "search_questions", arguments: {} });
+      assert.ok(!last.isError, text(last));
+    }
     const over = await client.callTool({ name: "search_questions", arguments: {} });
     assert.equal(over.isError, true);
     assert.match(text(over), /^Rate limit exceeded\. Retry after \d+ seconds\.$/);
@@ -234,6 +242,77 @@ Deno.test("mcp: calls count against the key's agent rate limit, shared with the 
     await assert.rejects(client.listTools(), /429|Rate limit/);
   }, (t) => {
     t.services.agentRateLimit = 6;
+  });
+});
+
+Deno.test("mcp: an argument a tool does not take is a tool error naming the one meant, and nothing is done", async () => {
+  await withMcp(async ({ t, client }) => {
+    const bob = await member(t, "Bob");
+    const qid = await ask(t, bob, { title: "Vote on the answer, not the question" });
+    const mid = await answer(t, bob, qid, "The answer");
+    const { tools } = await client.listTools();
+    for (const tool of tools) assert.equal(tool.inputSchema.additionalProperties, false, tool.name);
+    const voted = await client.callTool({
+      name: "vote",
+      arguments: { questionId: qid, voteType: "up", messageID: mid },
+    });
+    assert.equal(voted.isError, true);
+    assert.equal(
+      text(voted),
+      'Unknown field "messageID" (did you mean "messageId"?): this request takes questionId, voteType and messageId.',
+    );
+    const q = await (await t.request(`/api/questions/${qid}`)).json();
+    assert.deepEqual([q.upvotes, q.messages[0].upvotes], [0, 0]);
+    // A malformed cursor is refused, as on REST, not read as the first page.
+    const notes = await client.callTool({
+      name: "list_notifications",
+      arguments: { cursor: "garbage" },
+    });
+    assert.deepEqual([notes.isError, text(notes)], [true, "Invalid cursor"]);
+    // An answer the question does not hold is not an empty page.
+    const noAnswer = await client.callTool({
+      name: "get_question",
+      arguments: { id: qid, answer: "msg-nope" },
+    });
+    assert.deepEqual([noAnswer.isError, text(noAnswer)], [
+      true,
+      "Answer not found in this question",
+    ]);
+    const theAnswer = await client.callTool({
+      name: "get_question",
+      arguments: { id: qid, answer: mid },
+    });
+    assert.ok(!theAnswer.isError, text(theAnswer));
+    // get_question names its own field when it is missing.
+    const got = await client.callTool({ name: "get_question", arguments: {} });
+    assert.equal(got.isError, true);
+    assert.equal(text(got), "id is required");
+  });
+});
+
+Deno.test("mcp: GET and DELETE are 405 (no server stream, no session), so an idle client spends nothing", async () => {
+  await withMcp(async ({ t, url, key }) => {
+    for (const method of ["GET", "DELETE"]) {
+      const res = await fetch(`${url}/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, accept: "text/event-stream" },
+      });
+      assert.equal(res.status, 405, method);
+      assert.equal(res.headers.get("allow"), "POST");
+      const body = await res.json();
+      assert.equal(body.jsonrpc, "2.0");
+      assert.match(body.error.message, /stateless; send JSON-RPC requests with POST/);
+    }
+    // The connected client stays idle for a while: a client that was given an empty stream
+    // reopened it about once a second, each time spending one of the key's 60 a minute.
+    await new Promise((r) => setTimeout(r, 3_000));
+    const me = await agentCall(t, key, "/api/agent/me");
+    // Spent: initialize, the initialized notification and this call; the 405s cost nothing.
+    // 57 left, or 56 when a sub-bucket of the limit ended meanwhile and took a claimed,
+    // unused token with it (lib/limits/slices.ts); a client reopening its stream every
+    // second would have spent three more.
+    const remaining = Number(me.headers.get("x-ratelimit-remaining"));
+    assert.ok(remaining === 57 || remaining === 56, `remaining ${remaining}`);
   });
 });
 

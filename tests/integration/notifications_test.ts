@@ -6,7 +6,17 @@
 import assert from "node:assert/strict";
 import { createTestApp, type TestApp, waitForJobs } from "../helpers/app.ts";
 import { FANOUT_JOB } from "@/lib/notifications/fanout.ts";
-import { answer, ask, getAs, json, type Member, member, postAs } from "../helpers/community.ts";
+import {
+  agentCall,
+  agentKey,
+  answer,
+  ask,
+  getAs,
+  json,
+  type Member,
+  member,
+  postAs,
+} from "../helpers/community.ts";
 import { readUntil } from "../helpers/sse.ts";
 
 interface N {
@@ -142,6 +152,64 @@ Deno.test("notifications page by cursor (20 a page) and mark one or all read", a
   }
 });
 
+Deno.test("following an unread notification from its page marks it read and leads to its answer; another site's link does not mark it", async () => {
+  const t = await createTestApp();
+  try {
+    const [asker, helper, other] = await Promise.all([
+      member(t, "Asker"),
+      member(t, "Helper"),
+      member(t, "Other"),
+    ]);
+    const qid = await ask(t, asker, { title: "Open me" });
+    const mid = await answer(t, helper, qid, "An answer to open");
+    await answer(t, helper, qid, "Another answer");
+    const [second, first] = (await inbox(t, asker)).notifications;
+    // The page links unread ones through the open route.
+    const page = await (await getAs(t, asker, "/notifications")).text();
+    assert.ok(page.includes(`href="/notifications/open/${first.id}"`));
+    const open = (id: string, who: Member, site: string) =>
+      t.request(`/notifications/open/${id}`, {
+        headers: { cookie: who.cookie, "sec-fetch-site": site },
+        redirect: "manual",
+      });
+    // From another site: sent on to the answer, still unread.
+    const crossSite = await open(first.id, asker, "cross-site");
+    assert.equal(crossSite.status, 303);
+    assert.equal(
+      crossSite.headers.get("location"),
+      `/questions/${qid}?answer=${mid}#${mid}`,
+    );
+    assert.equal((await inbox(t, asker)).unread, 2);
+    // From Parley's own page: read, and the same place.
+    const own = await open(first.id, asker, "same-origin");
+    assert.equal(own.headers.get("location"), `/questions/${qid}?answer=${mid}#${mid}`);
+    const after = await inbox(t, asker);
+    assert.equal(after.unread, 1);
+    assert.deepEqual(after.notifications.map((n) => [n.id, n.read]), [
+      [second.id, false],
+      [first.id, true],
+    ]);
+    // Read ones link straight to their post.
+    const reread = await (await getAs(t, asker, "/notifications")).text();
+    assert.ok(!reread.includes(`/notifications/open/${first.id}`));
+    assert.ok(reread.includes(`/notifications/open/${second.id}`));
+    // Someone else's id, or an unknown one: back to their own list, nothing marked.
+    for (const [id, who] of [[second.id, other], ["n-zzz", asker]] as const) {
+      const res = await open(encodeURIComponent(id), who, "same-origin");
+      assert.equal(res.headers.get("location"), "/notifications", id);
+    }
+    const malformed = await open(encodeURIComponent("bad id"), asker, "same-origin");
+    assert.equal(malformed.status, 404); // not an id at all: no such page
+    await malformed.body?.cancel();
+    assert.equal((await inbox(t, asker)).unread, 1);
+    // Signed out: to sign in first.
+    const out = await t.request(`/notifications/open/${second.id}`, { redirect: "manual" });
+    assert.match(out.headers.get("location") ?? "", /^\/signin/);
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("the unread stream reports a change written through a second app instance on the same KV file", async () => {
   const dir = await Deno.makeTempDir();
   const kvPath = `${dir}/kv.sqlite3`;
@@ -204,6 +272,28 @@ Deno.test("at most 5 notification streams per user: a sixth closes the oldest", 
     const first = await new Response(streams[0].body).text(); // ends: it was closed
     assert.ok(first.includes("event: unread"));
     for (const s of streams.slice(1)) await s.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a malformed notifications cursor is 400 Invalid cursor (REST, agent API and MCP alike); the page starts over", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const bad = await json<{ error: string }>(getAs(t, ada, "/api/notifications?cursor=garbage"));
+    assert.deepEqual([bad.status, bad.body.error], [400, "Invalid cursor"]);
+    const key = await agentKey(t, ada);
+    const agent = await json<{ error: string }>(
+      agentCall(t, key, "/api/agent/notifications?cursor=garbage"),
+    );
+    assert.deepEqual([agent.status, agent.body.error], [400, "Invalid cursor"]);
+    const good = await getAs(t, ada, "/api/notifications?cursor=n-0");
+    assert.equal(good.status, 200);
+    await good.body?.cancel();
+    const page = await getAs(t, ada, "/notifications?cursor=garbage");
+    assert.equal(page.status, 200);
+    await page.body?.cancel();
   } finally {
     await t.close();
   }

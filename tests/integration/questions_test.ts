@@ -233,6 +233,9 @@ Deno.test("feed: new pages, tag filter (case-insensitive), search, hot, validati
         ["?sort=top", 'sort must be "new", "hot" or "relevance"'],
         ["?page=0", "page must be an integer of at least 1"],
         ["?limit=abc", "limit must be an integer of at least 1"],
+        ["?limit=1.5", "limit must be an integer of at least 1"],
+        ["?limit=9007199254740992", "limit is too large"],
+        ["?page=99999999999", "page is too large"],
         [`?q=${"x".repeat(201)}`, "q must be at most 200 characters"],
       ]
     ) {

@@ -89,6 +89,20 @@ Deno.test("replies under one answer are bounded at 50 per page, the rest behind 
       "Reply 52",
     ]);
 
+    // An answer the question does not hold is a 404, not an empty page: unknown, a reply,
+    // another question's answer.
+    const reply = msgs[1] as { id: string };
+    const other = await ask(t, ada, { title: "Another question" });
+    const elsewhere = await answer(t, ada, other, "Elsewhere");
+    for (const id of ["msg-nope", reply.id, elsewhere]) {
+      const missing = await json(t.request(`/api/questions/${q}?answer=${id}`));
+      assert.deepEqual(
+        [missing.status, missing.body],
+        [404, { error: "Answer not found in this question" }],
+        id,
+      );
+    }
+
     const html = await (await getAs(t, null, `/questions/${q}`)).text();
     assert.match(html, /Showing 50 of 53 replies/);
     assert.match(

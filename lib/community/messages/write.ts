@@ -57,6 +57,8 @@ function writeMessage(
     op.set(keys.answerReply(root, m.createdAt, m.id), m.id);
     addToCounter(op, keys.replyCount(root), 1);
     addToCounter(op, keys.directReplyCount(m.replyTo), 1);
+    // An AI expert's reply is counted apart too: the page's "replies" are people's.
+    if (m.authorType === "ai") addToCounter(op, keys.aiReplyCount(m.questionId), 1);
   } else {
     op.set(keys.questionAnswer(m.questionId, m.createdAt, m.id), m.id);
     // An AI expert's message sits in the thread like an answer but is not one: it is

@@ -225,6 +225,7 @@ function baseKeys(id: string): Deno.KvKey[] {
     keys.answersByScoreBuilt(id),
     keys.hiddenMessageCount(id),
     keys.aiAnswerCount(id),
+    keys.aiReplyCount(id),
   ];
 }
 
@@ -284,6 +285,8 @@ export interface QuestionBase {
   topLevel: number;
   /** Top-level messages of the AI expert panel. */
   aiAnswers: number;
+  /** Replies by the AI expert panel's experts (neither answers nor people's replies). */
+  aiReplies: number;
   /** The question has an answer counter (threads written before it are read whole). */
   answersIndexed: boolean;
   /** Its `sort=votes` rows are complete (lib/community/answer_order.ts). */
@@ -291,7 +294,7 @@ export interface QuestionBase {
 }
 
 /**
- * A question's record, counters and answer-order marker in one `getMany` (9 keys), whoever
+ * A question's record, counters and answer-order marker in one `getMany` (10 keys), whoever
  * may see it: the caller decides visibility (lib/community/visibility.ts `maySee`).
  * Null for an unknown id.
  *
@@ -304,7 +307,7 @@ export interface QuestionBase {
  */
 export async function readQuestionBase(kv: Deno.Kv, id: string): Promise<QuestionBase | null> {
   if (!isLookupId(id)) return null;
-  const [q, up, down, messages, answers, accepted, built, hidden, ai] = await kv.getMany(
+  const [q, up, down, messages, answers, accepted, built, hidden, ai, aiReplies] = await kv.getMany(
     baseKeys(id),
   );
   const record = q.value as QuestionRecord | null;
@@ -321,6 +324,7 @@ export async function readQuestionBase(kv: Deno.Kv, id: string): Promise<Questio
     storedMessages: counterValue(messages.value),
     topLevel: counterValue(answers.value) + counterValue(ai.value),
     aiAnswers: counterValue(ai.value),
+    aiReplies: counterValue(aiReplies.value),
     answersIndexed: answers.versionstamp !== null || ai.versionstamp !== null,
     answerOrderBuilt: built.versionstamp !== null,
   };

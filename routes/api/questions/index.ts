@@ -47,7 +47,7 @@ export const handler = define.handlers({
     // EXPERT_PANEL_PER_DAY=0 turns the panel off: no job is even recorded.
     const panel = config.expertPanelPerDay > 0 && body.panel !== false &&
       (await getSettings(kv, user.id)).expertPanel !== false;
-    return await idempotentCreate(ctx.req, kv, `user:${user.id}`, now(), async (attach) => {
+    return await idempotentCreate(ctx.req, body, kv, `user:${user.id}`, now(), async (attach) => {
       const { question } = orThrow(
         await askQuestion(kv, {
           userId: user.id,
@@ -83,7 +83,7 @@ export const docs: OperationDoc[] = [
     tag: "Questions",
     summary: "The question feed: new or hot, search, tag",
     description:
-      "`q` matches whole words of descriptions and words or word starts (3+ letters) of titles and tags; every word must match. Hot ranks the 200 newest (matching) questions by up-votes plus answers, decayed by age.",
+      "`q` is a ranked search (stems, one typo forgiven in words of 5+ letters and two in 9+, the last word also matching the words it starts): questions that match every word come first, then those that match fewer; without `sort` the order is relevance. Hot ranks the 200 newest (matching) questions by up-votes plus answers, decayed by age.",
     auth: "public",
     query: QuestionsQuery,
     responses: {

@@ -42,6 +42,11 @@ export const handler = define.handlers({
       return new Response(formatSse({ retry: SSE_RETRY_MS }) + done, { headers });
     }
     const after = resumePoint(ctx.req.headers, ctx.url);
+    if (debate.status !== "in_progress" && head.value !== null && after >= head.value) {
+      // A finished debate read to its last event: nothing more will come. 204 is what tells
+      // an EventSource to stop reconnecting (an empty stream would be reopened every second).
+      return new Response(null, { status: 204, headers: { "cache-control": "no-cache" } });
+    }
     const slot = takeStreamSlot(config, ctx.info);
     return new Response(followDebate(kv, debate.id, after, { onEnd: slot.release }), { headers });
   },
@@ -62,6 +67,10 @@ export const docs: OperationDoc[] = [{
       description: "The debate's events, streamed",
       events: DEBATE_EVENTS,
       headers: { "Cache-Control": "no-cache", "Connection": "keep-alive" },
+    },
+    "204": {
+      description:
+        "The debate is over and `Last-Event-ID` is its last event: nothing more will come (an EventSource stops reconnecting)",
     },
     "404": err("No such debate, or it is private", "Debate not found"),
     "503": streamsFull,

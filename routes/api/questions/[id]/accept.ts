@@ -40,7 +40,10 @@ export const docs: OperationDoc[] = [{
   body: AcceptBody,
   responses: {
     "200": { description: "The accepted answer now", schema: AcceptResult },
-    "400": err("Bad body, or the message is a reply", "Only a top-level answer can be accepted"),
+    "400": err(
+      "Bad body, or the message is a reply or an AI expert's (not an answer)",
+      "Only a top-level answer can be accepted",
+    ),
     "401": unauthorizedSession,
     "403": err("Not the asker", "Only the asker can accept an answer"),
     "404": err(

@@ -4,7 +4,7 @@ import {
   questionIdParam,
   unauthorizedSession,
 } from "@/lib/agent/openapi_docs.ts";
-import { getQuestionThreadPage } from "@/lib/community/thread.ts";
+import { ANSWER_NOT_FOUND, answerMissing, getQuestionThreadPage } from "@/lib/community/thread.ts";
 import { viewerOf } from "@/lib/http/auth.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
 import { PERSON, questionLifecycle } from "@/lib/http/lifecycle.ts";
@@ -36,6 +36,7 @@ export const handler = define.handlers({
       await viewerOf(services, user),
     );
     if (!q) throw new HttpError(404, "Question not found");
+    if (answerMissing(q, query)) throw new HttpError(404, ANSWER_NOT_FOUND);
     return Response.json(q);
   },
   ...questionLifecycle(PERSON),
@@ -55,7 +56,10 @@ export const docs: OperationDoc[] = [
     responses: {
       "200": { description: "The question", schema: QuestionWithMessages },
       "400": err("Bad sort, page, answer or replyPage", "page must be an integer of at least 1"),
-      "404": err("No such question", "Question not found"),
+      "404": err(
+        "No such question, or no such answer in it (`answer`)",
+        "Question not found",
+      ),
     },
   },
   {

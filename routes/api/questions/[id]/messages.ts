@@ -26,7 +26,7 @@ export const handler = define.handlers({
     const { kv, now, config } = ctx.state.services;
     const created = async (id: string) =>
       Response.json(await getMessageView(kv, id), { status: 201 });
-    return await idempotentCreate(ctx.req, kv, `user:${user.id}`, now(), async (attach) => {
+    return await idempotentCreate(ctx.req, body, kv, `user:${user.id}`, now(), async (attach) => {
       const { message } = orThrow(
         await postMessage(kv, {
           userId: user.id,

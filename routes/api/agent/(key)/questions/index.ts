@@ -55,24 +55,32 @@ export const handler = define.handlers({
     const { kv, now, config } = ctx.state.services;
     const created = (q: { id: string; title: string; createdAt: number } | null) =>
       Response.json(q && { id: q.id, title: q.title, createdAt: q.createdAt }, { status: 201 });
-    return await idempotentCreate(ctx.req, kv, `agent:${credential.id}`, now(), async (attach) => {
-      const { question: q } = orThrow(
-        await askQuestion(kv, {
-          userId: credential.userId,
-          title: body.title,
-          description: body.description ?? "",
-          tags: body.tags ?? [],
-          createdBy: "agent",
-        }, {
-          now: now(),
-          idPrefix: "q-agent-",
-          limits: config.limits,
-          extra: attach && ((op, q) => attach(op, q.id)),
-        }),
-        AGENT_WRITE_FAILURES,
-      );
-      return { resourceId: q.id, response: created(q) };
-    }, async (id) => created(await getQuestion(kv, id)));
+    return await idempotentCreate(
+      ctx.req,
+      body,
+      kv,
+      `agent:${credential.id}`,
+      now(),
+      async (attach) => {
+        const { question: q } = orThrow(
+          await askQuestion(kv, {
+            userId: credential.userId,
+            title: body.title,
+            description: body.description ?? "",
+            tags: body.tags ?? [],
+            createdBy: "agent",
+          }, {
+            now: now(),
+            idPrefix: "q-agent-",
+            limits: config.limits,
+            extra: attach && ((op, q) => attach(op, q.id)),
+          }),
+          AGENT_WRITE_FAILURES,
+        );
+        return { resourceId: q.id, response: created(q) };
+      },
+      async (id) => created(await getQuestion(kv, id)),
+    );
   },
 });
 

@@ -31,8 +31,10 @@ export const handler = define.handlers({
     const slot = takeStreamSlot(config, ctx.info);
     const body = followLog(kv, panelLog(id), after, {
       endTypes: ["done"],
-      // The client leaving or this server shutting down ends it (clients resume elsewhere).
-      signal: AbortSignal.any([ctx.req.signal, shutdownSignal()]),
+      // The client leaving cancels the body, which ends it; so does this server shutting down
+      // (clients resume elsewhere). Not `ctx.req.signal`: Deno 2.9 aborts it on a successful
+      // response too, and warns of that on first use.
+      signal: shutdownSignal(),
       onEnd: slot.release,
       idle: async () => (await kv.get<PanelJob>(keys.panelJob(id))).value?.status !== "running",
     });

@@ -28,28 +28,36 @@ export const handler = define.handlers({
     const { kv, now, config } = ctx.state.services;
     const created = async (id: string) =>
       Response.json(await getMessageView(kv, id), { status: 201 });
-    return await idempotentCreate(ctx.req, kv, `agent:${credential.id}`, now(), async (attach) => {
-      const { message } = orThrow(
-        await postMessage(kv, {
-          userId: credential.userId,
-          questionId: ctx.params.id,
-          content: body.content,
-          replyTo: body.replyTo ?? undefined,
-          createdBy: "agent",
-          authorType: "user",
-        }, {
-          now: now(),
-          idPrefix: "msg-agent-reply-",
-          limits: config.limits,
-          extra: attach && ((op, m) => attach(op, m.id)),
-        }),
-        AGENT_WRITE_FAILURES,
-      );
-      return {
-        resourceId: message.id,
-        response: Response.json(newMessageView(message), { status: 201 }),
-      };
-    }, created);
+    return await idempotentCreate(
+      ctx.req,
+      body,
+      kv,
+      `agent:${credential.id}`,
+      now(),
+      async (attach) => {
+        const { message } = orThrow(
+          await postMessage(kv, {
+            userId: credential.userId,
+            questionId: ctx.params.id,
+            content: body.content,
+            replyTo: body.replyTo ?? undefined,
+            createdBy: "agent",
+            authorType: "user",
+          }, {
+            now: now(),
+            idPrefix: "msg-agent-reply-",
+            limits: config.limits,
+            extra: attach && ((op, m) => attach(op, m.id)),
+          }),
+          AGENT_WRITE_FAILURES,
+        );
+        return {
+          resourceId: message.id,
+          response: Response.json(newMessageView(message), { status: 201 }),
+        };
+      },
+      created,
+    );
   },
 });
 
