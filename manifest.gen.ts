@@ -294,6 +294,10 @@ const manifest: Manifest = {
     "./routes/mod.tsx": () => at<typeof import("./routes/mod.tsx")>("./routes/mod.tsx"),
     "./routes/notifications.tsx": () =>
       at<typeof import("./routes/notifications.tsx")>("./routes/notifications.tsx"),
+    "./routes/notifications/open/[id].ts": () =>
+      at<typeof import("./routes/notifications/open/[id].ts")>(
+        "./routes/notifications/open/[id].ts",
+      ),
     "./routes/oauth/authorize.tsx": () =>
       at<typeof import("./routes/oauth/authorize.tsx")>("./routes/oauth/authorize.tsx"),
     "./routes/oauth/register.ts": () =>

@@ -6,6 +6,7 @@
  * @module
  */
 import { RelativeTime } from "@/components/RelativeTime.tsx";
+import { DEBATE_STATUS_TEXT } from "@/components/debate_status.ts";
 import type { Role } from "@/lib/debates/model.ts";
 import type { Synthesis } from "@/lib/schemas/debate.ts";
 import { AgreementColumns, ReportPoints } from "@/components/ReportPoints.tsx";
@@ -173,16 +174,19 @@ export function StandInNote() {
   );
 }
 
-const STATUS_TEXT: Record<string, string> = {
-  pending: "Pending",
-  in_progress: "In progress",
-  completed: "Completed",
-  failed: "Failed",
-};
-
-/** The user's recent debates, linking to each saved debate. */
-export function DebateHistory({ items, userName }: { items: HistoryItemView[]; userName: string }) {
+/**
+ * The user's recent debates, linking to each saved debate. `starting`: a first debate is
+ * being set up (no id yet, so nothing to list), and "will be listed here" is not said under it.
+ */
+export function DebateHistory(
+  { items, userName, starting = false }: {
+    items: HistoryItemView[];
+    userName: string;
+    starting?: boolean;
+  },
+) {
   if (items.length === 0) {
+    if (starting) return null;
     return (
       <p class="muted" data-testid="debate-history-empty">Your debates will be listed here.</p>
     );
@@ -197,7 +201,7 @@ export function DebateHistory({ items, userName }: { items: HistoryItemView[]; u
           <div class="meta">
             <span>vs {d.opponentName}</span>
             <span class={`debate-status debate-status-${d.status}`}>
-              {STATUS_TEXT[d.status] ?? d.status}
+              {DEBATE_STATUS_TEXT[d.status] ?? d.status}
             </span>
             {d.winner && (
               <span>

@@ -1,12 +1,7 @@
 import { RelativeTime } from "./RelativeTime.tsx";
 import type { RoundtableRecord } from "@/lib/roundtables/model.ts";
 
-/** How a debate's or roundtable's status reads in a list. */
-export const DEBATE_STATUS_TEXT: Record<string, string> = {
-  in_progress: "live",
-  completed: "finished",
-  failed: "stopped early",
-};
+import { DEBATE_STATUS_TEXT } from "./debate_status.ts";
 
 /**
  * One roundtable in a list: its topic linking to its page, its experts' names (between

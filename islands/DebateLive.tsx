@@ -110,6 +110,18 @@ export default function DebateLive(props: Props) {
     document.title = `${sentTopic.current || "Debate"} · Debate · Parley`;
   }, [debateId]);
   const user: SideView = { name: props.agent.name, avatar: props.agent.avatar };
+  // The debate under way is in the history from the moment it has an id (the saved list is
+  // read again when it ends): "Your debates will be listed here" under it was untrue.
+  const startedAt = useRef("");
+  const listed = debateId && !history.some((d) => d.id === debateId)
+    ? [{
+      id: debateId,
+      topic: sentTopic.current,
+      opponentName: opponent?.name ?? "an expert",
+      status: phase === "failed" ? "failed" : running || stopped ? "in_progress" : "completed",
+      createdAt: startedAt.current || new Date().toISOString(),
+    }, ...history]
+    : history;
 
   const start = async (e: Event) => {
     e.preventDefault();
@@ -124,6 +136,7 @@ export default function DebateLive(props: Props) {
     }
     dispatch({ type: "begin" });
     sentTopic.current = text;
+    startedAt.current = new Date().toISOString();
     setFollowing(true);
     autoY.current = null;
     setShareNote(null);
@@ -287,7 +300,7 @@ export default function DebateLive(props: Props) {
       {props.signedIn && (
         <section class="debate-history-section" aria-labelledby="debate-history-title">
           <h2 id="debate-history-title">Your debates</h2>
-          <DebateHistory items={history} userName={user.name} />
+          <DebateHistory items={listed} userName={user.name} starting={phase === "starting"} />
         </section>
       )}
     </div>

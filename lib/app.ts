@@ -53,6 +53,12 @@ export function isApiPath(url: URL): boolean {
   return url.pathname === "/api" || url.pathname.startsWith("/api/");
 }
 
+/** A browser navigating: GET or HEAD asking for HTML (not a form post or a script's call). */
+function opensPage(req: Request): boolean {
+  return (req.method === "GET" || req.method === "HEAD") &&
+    (req.headers.get("accept") ?? "").includes("text/html");
+}
+
 /**
  * Build the app for a set of services.
  *
@@ -86,6 +92,8 @@ export function createApp(services: Services, opts: AppOptions): Hono {
       if (!(err instanceof HttpError)) return null;
       if (isApiPath(ctx.url)) return errorResponse(err);
       if (err.status === 404) return null;
+      // A browser opening a page (a stale or mistyped link) gets the error as a page.
+      if (err.status < 500 && opensPage(ctx.req)) return null;
       return err.status < 500 || err.status === 503 ? errorResponse(err) : null;
     },
   });

@@ -355,27 +355,76 @@ function EmptyFeed({ data }: { data: Data }) {
       </div>
     );
   }
+  const { said, next, links } = emptyResults(data);
   return (
     <div class="empty" data-testid="empty-results">
       <h2>No questions match</h2>
-      <p>
-        {data.q
-          ? (
-            <>
-              Nothing matches <q>{data.q}</q>
-              {data.tag ? ` in “${data.tag}”` : ""}.
-            </>
-          )
-          : null}
-        {!data.q && data.tag ? <>Nothing is tagged “{data.tag}” yet.</> : null}
-        Try other words, or ask it yourself.
+      <p data-testid="empty-reason">
+        {said} {next}
       </p>
-      <p>
-        <a class="btn" href="/">All questions</a>{" "}
-        <a class="btn btn-primary" href="/ask">Ask a question</a>
+      <p class="empty-actions">
+        {links.map((l) => (
+          <a key={l.href} class={l.primary ? "btn btn-primary" : "btn"} href={l.href}>
+            {l.label}
+          </a>
+        ))}
       </p>
     </div>
   );
+}
+
+/** A way on from an empty result. */
+interface EmptyLink {
+  href: string;
+  label: string;
+  primary?: boolean;
+}
+
+/**
+ * What an empty first page of results says, for each mix of search, tag and the
+ * Unanswered filter: what is true of it (a tag with answered questions is not "nothing
+ * tagged"), what to do, and the links that do it (other words only help a search).
+ */
+function emptyResults(d: Data): { said: string; next: string; links: EmptyLink[] } {
+  const ask: EmptyLink = { href: "/ask", label: "Ask a question", primary: true };
+  const unanswered = d.filter === "unanswered";
+  const inTag = d.tag ? ` tagged “${d.tag}”` : "";
+  if (d.q) {
+    const said = unanswered
+      ? `No unanswered question${inTag} matches “${d.q}”.`
+      : `Nothing${inTag} matches “${d.q}”.`;
+    const wider: EmptyLink[] = [
+      ...(unanswered ? [{ href: feedHref(d, { filter: "" }), label: "Include answered" }] : []),
+      ...(d.tag ? [{ href: feedHref(d, { tag: "" }), label: "Search every tag" }] : []),
+    ];
+    return {
+      said,
+      next: "Try other words, or ask it yourself.",
+      links: [...wider, ...(wider.length ? [] : [{ href: "/", label: "All questions" }]), ask],
+    };
+  }
+  if (d.tag && unanswered) {
+    return {
+      said: `No unanswered questions${inTag}.`,
+      next: "See them all, answered ones included, or ask your own.",
+      links: [
+        { href: feedHref(d, { filter: "" }), label: `All questions${inTag}` },
+        ask,
+      ],
+    };
+  }
+  if (d.tag) {
+    return {
+      said: `Nothing is tagged “${d.tag}” yet.`,
+      next: "Be the first to ask about it, or browse every question.",
+      links: [{ href: "/", label: "All questions" }, ask],
+    };
+  }
+  return {
+    said: "No unanswered questions.",
+    next: "Every recent question has an answer: ask one of your own.",
+    links: [{ href: "/", label: "All questions" }, ask],
+  };
 }
 
 interface FeedItemProps {

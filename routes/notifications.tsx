@@ -116,9 +116,15 @@ export default define.page<typeof handler>(function NotificationsPage({ data }) 
                 <div>
                   <p>
                     {!n.read && <span class="visually-hidden">Unread:</span>} {sentence(n)}{" "}
-                    {n.removed
-                      ? <span dir="auto">{n.title}</span>
-                      : <a href={href} dir="auto">{n.title}</a>}
+                    {n.removed ? <span dir="auto">{n.title}</span> : (
+                      // An unread one is marked read as it is followed.
+                      <a
+                        href={n.read ? href : `/notifications/open/${encodeURIComponent(n.id)}`}
+                        dir="auto"
+                      >
+                        {n.title}
+                      </a>
+                    )}
                   </p>
                   {n.excerpt && <p class="hint">{n.excerpt}</p>}
                   <RelativeTime ms={n.createdAt} now={now} />
@@ -141,9 +147,11 @@ export default define.page<typeof handler>(function NotificationsPage({ data }) 
         </section>
       ))}
       {page.nextCursor && (
-        <a href={`/notifications?cursor=${encodeURIComponent(page.nextCursor)}`} rel="next">
-          Older notifications
-        </a>
+        <nav class="pagination" aria-label="Notification pages">
+          <a href={`/notifications?cursor=${encodeURIComponent(page.nextCursor)}`} rel="next">
+            Older notifications
+          </a>
+        </nav>
       )}
     </>
   );

@@ -25,6 +25,12 @@ const RELATION_WORDS: Record<string, string> = {
 };
 
 /** A coordinate as written: to a hundredth, without float noise (2.8000000000000007). */
+/**
+ * Radius of a node's hit area in picture units: half the 60-unit spacing of neighbours
+ * (lib/insights/layout.ts), so neighbours' areas do not overlap, and on a 390 px phone a
+ * 24-answer map (about 0.45 px per unit) still gives each answer a 27 px target.
+ */
+const MAP_HIT_RADIUS = 30;
 const at = (n: number) => Math.round(n * 100) / 100;
 
 /**
@@ -135,7 +141,8 @@ export function OpinionMap(
         {standIn && <span class="badge-standin">stand-in model</span>}
       </h2>
       <p class="hint">
-        How {data.messageCount}{" "}
+        {/* Its shapes, not the thread's count: a long thread's map is drawn from a sample. */}
+        How {map.nodes.length}{" "}
         answers line up, as a model read them (it can be wrong: read the answers). Each shape is an
         answer; select one to go to it.
         {data.status === "generating" && " A newer map is being drawn."}
@@ -213,6 +220,7 @@ export function OpinionMap(
           return (
             <a key={id} href={href(node.messageId)} aria-label={label} class="map-node">
               <title>{label}</title>
+              <circle class="map-hit" cx={p.x} cy={p.y} r={Math.max(p.r, MAP_HIT_RADIUS)} />
               <StanceShape stance={node.stance} x={p.x} y={p.y} r={p.r} />
               <text class={`map-number stance-on-${node.stance}`} x={p.x} y={p.y + 5}>
                 {p.number}
@@ -253,7 +261,7 @@ export function OpinionMap(
       )}
       {data.generatedAt !== null && (
         <p class="hint">
-          Drawn <RelativeTime ms={data.generatedAt} now={now} /> from {data.messageCount} answers.
+          Drawn <RelativeTime ms={data.generatedAt} now={now} /> from {map.nodes.length} answers.
         </p>
       )}
     </section>

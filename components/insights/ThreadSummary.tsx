@@ -6,8 +6,10 @@ import { RelativeTime } from "@/components/RelativeTime.tsx";
  * whose `[n]` markers link to the answers they cite (and a list of them after it).
  */
 export function ThreadSummary(
-  { data, href, now, standIn }: {
+  { data, href, now, standIn, answers }: {
     data: SummaryResponseValue;
+    /** Answers the summary was written from (not the thread's count: a sample of a long one). */
+    answers: number;
     /** The link to an answer (its anchor on this page, or its own page). */
     href: (messageId: string) => string;
     now: number;
@@ -50,7 +52,7 @@ export function ThreadSummary(
         </p>
       )}
       <p class="hint">
-        Written by a model from {data.messageCount} answers
+        Written by a model from {answers === 1 ? "1 answer" : `${answers} answers`}
         {data.generatedAt !== null && (
           <>
             , <RelativeTime ms={data.generatedAt} now={now} />

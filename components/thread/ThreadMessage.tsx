@@ -48,6 +48,9 @@ export function ThreadMessage(
   const label = `${m.author.name}'s ${parent ? "reply" : "answer"}`;
   const own = viewerId === m.author.id;
   const accepted = !parent && q.acceptedMessageId === m.id;
+  // The asker accepts a top-level answer; an AI expert's message is not an answer (only one
+  // accepted before that rule can still be unaccepted).
+  const acceptable = !parent && viewerId === q.author.id && (m.authorType !== "ai" || accepted);
   const nested = replies.length > 0 && (
     depth < MAX_DEPTH
       ? (
@@ -112,7 +115,7 @@ export function ThreadMessage(
             label={label}
           />
         </div>
-        {(own || view.moderator || (!parent && viewerId === q.author.id)) && (
+        {(own || view.moderator || acceptable) && (
           <PostActions
             kind="message"
             id={m.id}
@@ -122,7 +125,7 @@ export function ThreadMessage(
             maxLength={CONTENT_MAX}
             canEdit={own}
             canDelete={own || view.moderator}
-            accepted={!parent && viewerId === q.author.id ? accepted : undefined}
+            accepted={acceptable ? accepted : undefined}
           />
         )}
       </article>

@@ -35,7 +35,8 @@ export interface FreshOptions {
   defaultTitle?: string;
   /**
    * Answer an error thrown by middleware or a handler (`ctx.error` holds it too); null
-   * leaves it to the server: an `HttpError` 404 renders `_404`, anything else `_500`.
+   * leaves it to the server: an `HttpError` 404 renders `_404`, anything else `_500` (with
+   * the `HttpError`'s own status when it is a 4xx).
    */
   onError?: (err: unknown, ctx: Context<unknown>) => Response | null;
   /** Plain responses for not-found and errors on machine-facing paths (e.g. `/api/`). */
@@ -259,12 +260,18 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
   };
 
   function errorPage(root: RootParts, err: unknown, props: PageProps): Response {
-    console.error("Unhandled error", props.url.pathname, err);
+    // A client error left to a page (`onError` returned null) is no failure of the server:
+    // `_500` shows it with its own status and headers, and nothing is logged.
+    const clientError = err instanceof HttpError && err.status < 500 ? err : null;
+    if (!clientError) console.error("Unhandled error", props.url.pathname, err);
     if (plain(props.url) || !root.error?.default) {
       return Response.json({ error: "Internal server error" }, { status: 500 });
     }
     try {
-      return renderPage(root, root.error, [], props, { status: 500 });
+      return renderPage(root, root.error, [], props, {
+        status: clientError?.status ?? 500,
+        headers: clientError?.headers,
+      });
     } catch (renderErr) {
       console.error("The _500 page failed to render", renderErr);
       return new Response("Internal server error", { status: 500 });

@@ -54,6 +54,12 @@ export interface ThreadInsightsView {
   summary: SummaryResponseValue;
   /** Written by the offline stand-in model (local mode): the page says so. */
   standIn: { map: boolean; summary: boolean };
+  /**
+   * Answers the served summary was written from (those shown to the model, at most a
+   * bounded sample of a long thread; 0 when none is served). The served `messageCount`
+   * counts every eligible answer then, so the page says "from N answers" with this.
+   */
+  summaryAnswers: number;
 }
 
 /**
@@ -211,6 +217,7 @@ async function loadInsights(
       aiGenerated: true,
     },
     standIn: { map: !!map?.standIn, summary: !!summary?.standIn },
+    summaryAnswers: shownSummary ? summary!.basis.length : 0,
   };
   return { question: q, view };
 }

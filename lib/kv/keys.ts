@@ -117,6 +117,7 @@
  * | `["question_answers", questionId, createdAt, id]` | message id | top-level answers in time order, written with the message: a thread page is one bounded list of this index |
  * | `["answer_counts", questionId]` | `Deno.KvU64` | `sum` +1 per top-level answer by a person or their agent or avatar (`authorType` not `ai`): the served `answerCount`, what "answered"/"Unanswered" and the answer counts of lists read |
  * | `["ai_answer_counts", questionId]` | `Deno.KvU64` | `sum` +1 per top-level message of the AI expert panel (`authorType: "ai"`), which is not an answer; the thread's page count is the two counters' sum |
+ * | `["ai_reply_counts", questionId]` | `Deno.KvU64` | `sum` +1 per reply by an AI expert (`authorType: "ai"`), −1 when it leaves the thread: the question page's "M replies" counts people's and agents' replies only (`message_counts` minus both AI counters and the answers) |
  * | `["answer_replies", rootAnswerId, createdAt, id]` | message id | every reply under one top-level answer (at any depth) in time order, written with the message; a page lists at most 50 per answer |
  * | `["panel_jobs", questionId]` | `PanelJob` `{tasks, step, written, status, seq, …}` | the AI expert panel of a question (lib/panel/job.ts): created with the question and its runner job `["jobs", "panel", questionId]`; every step (one expert message) commits under the job's fence and a check on this record |
  * | `["panel_events", questionId, seq]` | `StoredEvent` `{type, data}` | the panel's SSE events (typing, message, done, failed), seq 1, 2, … (lib/kv/event_log.ts) |
@@ -403,6 +404,7 @@ export const keys = {
   ],
   answerCount: (questionId: string): Deno.KvKey => ["answer_counts", questionId],
   aiAnswerCount: (questionId: string): Deno.KvKey => ["ai_answer_counts", questionId],
+  aiReplyCount: (questionId: string): Deno.KvKey => ["ai_reply_counts", questionId],
   answerRepliesPrefix: (rootId: string): Deno.KvKey => ["answer_replies", rootId],
   answerReply: (rootId: string, createdAt: number, id: string): Deno.KvKey => [
     "answer_replies",

@@ -7,6 +7,7 @@ import {
 } from "@/components/DebateView.tsx";
 import { PRIVATE_DEBATE } from "@/components/PrivateDebate.tsx";
 import { RelativeTime } from "@/components/RelativeTime.tsx";
+import { DEBATE_STATUS_TEXT } from "@/components/debate_status.ts";
 import DebateFollow from "@/islands/DebateFollow.tsx";
 import ShareButton from "@/islands/ShareButton.tsx";
 import { getSettings } from "@/lib/profile/settings.ts";
@@ -77,7 +78,9 @@ export default define.page<typeof handler>(function SavedDebatePage({ data }) {
             <RelativeTime ms={debate.createdAt} now={now} />
             {/* A running debate's state is shown (and kept current) by DebateFollow. */}
             {debate.status !== "in_progress" && (
-              <span class={`debate-status debate-status-${debate.status}`}>{debate.status}</span>
+              <span class={`debate-status debate-status-${debate.status}`}>
+                {DEBATE_STATUS_TEXT[debate.status] ?? debate.status}
+              </span>
             )}
           </div>
         </div>

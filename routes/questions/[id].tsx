@@ -74,7 +74,7 @@ interface Data {
  * | --- | --- | --- |
  * | session (routes/_middleware.ts) | 0 | 1: `getMany` session + user + profile (lib/auth/sessions.ts) |
  * | moderator check (only when `MODERATORS` names an email) | 0 | 1 `list` of identities |
- * | thread, cache miss: 2 round trips | 11: `getMany` record + 5 counters + answer-order marker ‖ `list` answer index (score-ordered rows for `sort=votes`); then 9 `getMany` (30 records, 60 vote counters) | same 11 |
+ * | thread, cache miss: 2 round trips | 11: `getMany` record + 6 counters + answer-order marker ‖ `list` answer index (score-ordered rows for `sort=votes`); then 9 `getMany` (30 records, 60 vote counters) | same 11 |
  * | thread, cache hit (within 1 s, no write through this process) | 0 | 0 |
  * | viewer state, beside the thread | 0 | 3: `getMany` follow + question vote/favorite + panel job ‖ `list` own votes ‖ `list` own favorites |
  * | summary and map, beside the thread (lib/insights/read.ts, same one-second cache) | 1 `getMany`, and 1–3 `getMany` of the answers a cached map or summary was made from | same |
@@ -274,6 +274,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
             href={answerHref}
             now={now}
             standIn={data.insights.standIn.summary}
+            answers={data.insights.summaryAnswers}
           />
           <OpinionMap
             data={data.insights.map}
@@ -285,10 +286,13 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
       )}
 
       <section class="answers" aria-labelledby="answers-heading">
-        {/* The AI panel's messages are not answers (nor replies to count here). */}
+        {/* The AI panel's messages, top-level or replies, are neither answers nor replies. */}
         <AnswersHeading
           answers={q.answerCount}
-          replies={q.messageCount - q.answerCount - q.aiAnswerCount}
+          replies={Math.max(
+            0,
+            q.messageCount - q.answerCount - q.aiAnswerCount - q.aiReplyCount,
+          )}
         />
         {q.answerCount + q.aiAnswerCount > 1 && <AnswerSort url={url} sort={q.sort} />}
         {peopleRoots.length === 0

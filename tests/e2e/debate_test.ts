@@ -63,6 +63,17 @@ browserTest(
     assert.equal(await page.locator('[data-testid="synthesis"]').count(), 0);
     await page.getByTestId("standin-note").waitFor();
     await page.getByTestId("debate-versus").getByText("Ada").waitFor();
+    // Ada's first debate, while it runs: listed in "Your debates" as live, and the empty
+    // state ("will be listed here") is gone.
+    const mine = page.getByTestId("debate-history").locator("li")
+      .filter({ hasText: "Should cities ban cars downtown?" });
+    await mine.locator(".debate-status").getByText("live", { exact: true }).waitFor();
+    assert.equal(await page.getByTestId("debate-history-empty").count(), 0);
+    assert.equal(await page.getByTestId("synthesis").count(), 0, "checked while it ran");
+    await page.screenshot({
+      path: `${SCREENSHOT_DIR}/debate-history-running.png`,
+      fullPage: true,
+    });
 
     await page.getByTestId("synthesis").waitFor({ timeout: 60_000 });
     const growth = await page.evaluate(() => (window as unknown as { growth: string[] }).growth);
@@ -92,6 +103,8 @@ browserTest(
     await page.getByTestId("debate-saved").waitFor();
     await page.getByTestId("debate-history").getByText("Should cities ban cars downtown?")
       .waitFor();
+    await mine.locator(".debate-status").getByText("finished", { exact: true }).waitFor();
+    assert.equal(await page.getByTestId("debate-history").locator("li").count(), 1);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/debate-live.png`, fullPage: true });
 
     const memory = await getAgentMemory(t.kv, user.id);
@@ -108,6 +121,8 @@ browserTest(
     assert.equal(await page.getByTestId("debate-turn").count(), 10);
     await page.getByTestId("synthesis").waitFor();
     await page.getByTestId("standin-note").waitFor();
+    // The same word for its status here as in the list.
+    assert.equal(await page.locator(".page-head .debate-status").innerText(), "finished");
     await page.screenshot({ path: `${SCREENSHOT_DIR}/debate-saved.png`, fullPage: true });
     assert.deepEqual(errors, []);
   },

@@ -66,6 +66,14 @@ browserTest(
       assert.ok(box.width > 300 && box.width <= viewport.width, `picture width ${box.width}`);
       const nodes = svg.locator("a.map-node");
       assert.equal(await nodes.count(), VIEWS.length);
+      // Each answer's shape is a target of at least 24×24 px, on a phone too.
+      const targets = await nodes.evaluateAll((els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          return Math.min(r.width, r.height);
+        })
+      );
+      assert.ok(Math.min(...targets) >= 24, `map targets at ${viewport.width}: ${targets}`);
       // Shapes say the stance besides colour: more than one kind of shape is drawn.
       const shapes = await svg.locator(".map-shape").evaluateAll((
         els,

@@ -53,6 +53,8 @@ browserTest(
     await a.page.waitForURL(/\?answer=.*#msg-/);
     const target = await a.page.evaluate(() => document.querySelector(":target")?.id ?? null);
     assert.ok(target?.startsWith("msg-"), "the answer is the :target");
+    // Following it read it: the bell has no unread count any more.
+    await a.page.getByRole("link", { name: /^Notifications$/ }).waitFor({ timeout: 10_000 });
 
     // Ada's question page is live: Bob answers again, "1 new answer — show" appears.
     await a.page.goto(`${srv.url}/questions/${q.id}`);

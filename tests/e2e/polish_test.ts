@@ -274,12 +274,63 @@ browserTest(
     await page.screenshot({ path: `${SCREENSHOT_DIR}/tap-targets-phone.png`, fullPage: true });
     console.log(`tap targets at 390×844 (smallest side ${smallest} px):\n  ${report.join("\n  ")}`);
 
-    // Desktop with a mouse keeps the compact layout.
+    // Links in running text get at least 24 px of height (WCAG 2.5.8): the author's name in
+    // a meta line, and "Older notifications" (Ada's question has 31 answers: 2 pages of
+    // notifications, and of answers).
+    const long = await createQuestion(t.kv, {
+      title: "Which lock should I buy for my bike?",
+      description: "It sleeps outside.",
+      tags: ["cycling"],
+      author: { id: userId!, name: "Ada", avatar: null },
+      createdBy: "user",
+    });
+    for (let i = 0; i < 31; i++) {
+      await addMessage(t.kv, {
+        questionId: long.id,
+        author: { id: `u-${i}`, name: `Rider ${i}`, avatar: null },
+        content: `A U-lock, answer ${i}.`,
+        createdBy: "user",
+        authorType: "user",
+      }, { now: Date.now() });
+    }
+    await page.goto(`${srv.url}/questions/${long.id}`);
+    const authors = await page.locator(".author-line a").evaluateAll((els) =>
+      els.map((e) => e.getBoundingClientRect().height)
+    );
+    assert.ok(authors.length > 1, "author links found");
+    assert.ok(Math.min(...authors) >= 24, `author links at least 24 px tall: ${authors}`);
+    await page.goto(`${srv.url}/notifications`);
+    const older = await page.getByRole("link", { name: "Older notifications" }).boundingBox();
+    assert.ok(older && older.height >= 24, `"Older notifications" height ${older?.height}`);
+
+    // The home page's tabs stay in one row (a search adds "Best match": four tabs).
+    await page.goto(`${srv.url}/?q=bike`);
+    const tabs = await page.locator(".tabs a").evaluateAll((els) =>
+      els.map((e) => Math.round(e.getBoundingClientRect().top))
+    );
+    assert.equal(tabs.length, 4);
+    assert.equal(new Set(tabs).size, 1, `tabs in one row (tops ${tabs})`);
+    await page.locator(".tabs").screenshot({ path: `${SCREENSHOT_DIR}/tabs-phone.png` });
+
+    // Desktop with a mouse keeps the compact layout; the answer pager's page numbers are
+    // still at least 32 px square.
     const desk = await browser.newContext({ viewport: DESKTOP });
     const dp = await desk.newPage();
     await dp.goto(`${srv.url}/questions/${q.id}`);
     const tagBox = await dp.locator("a.tag").first().boundingBox();
     assert.ok(tagBox && tagBox.height < 30, `desktop tag stays compact (${tagBox?.height})`);
+    await dp.goto(`${srv.url}/questions/${long.id}`);
+    const numbers = await dp.locator(".pagination-pages a").evaluateAll((els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return [r.width, r.height];
+      })
+    );
+    assert.equal(numbers.length, 2, "pages 1 and 2");
+    for (const [w, h] of numbers) assert.ok(w >= 32 && h >= 32, `page number ${w}×${h}`);
+    await dp.getByTestId("thread-pager").screenshot({
+      path: `${SCREENSHOT_DIR}/thread-pager-1280.png`,
+    });
     await desk.close();
   },
 );

@@ -56,6 +56,67 @@ Deno.test("feed page: tabs, search box, tag links, pages and empty states", asyn
   }
 });
 
+Deno.test("feed empty states say what is true of each mix of search, tag and Unanswered", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, "Ada");
+    const bob = await member(t, "Bob");
+    const q = await ask(t, ada, { title: "Centering a div with grid", tags: ["css"] });
+    await answer(t, bob, q, "place-items: center on the parent.");
+    /** The empty state's reason, as text, and its links. */
+    const empty = async (path: string) => {
+      const html = await (await t.request(path)).text();
+      assert.match(html, /data-testid="empty-results"/, path);
+      const reason = /data-testid="empty-reason">([^]*?)<\/p>/.exec(html)![1]
+        .replace(/<!--.*?-->/g, "");
+      const box = html.slice(html.indexOf('data-testid="empty-results"'));
+      const links = [
+        ...box.slice(0, box.indexOf("</div>")).matchAll(/href="([^"]*)"[^>]*>([^<]*)</g),
+      ]
+        .map((m) => [m[1].replaceAll("&amp;", "&"), m[2]]);
+      return { reason, links };
+    };
+
+    // css has an answered question: not "nothing tagged", and no "other words" to try.
+    const tagUnanswered = await empty("/?filter=unanswered&tag=css");
+    assert.equal(
+      tagUnanswered.reason,
+      "No unanswered questions tagged “css”. See them all, answered ones included, or ask your own.",
+    );
+    assert.deepEqual(tagUnanswered.links, [
+      ["/?tag=css", "All questions tagged “css”"],
+      ["/ask", "Ask a question"],
+    ]);
+    const tagOnly = await empty("/?tag=sass");
+    assert.equal(
+      tagOnly.reason,
+      "Nothing is tagged “sass” yet. Be the first to ask about it, or browse every question.",
+    );
+    assert.deepEqual(tagOnly.links, [["/", "All questions"], ["/ask", "Ask a question"]]);
+    const search = await empty("/?q=zzqxwv");
+    assert.equal(search.reason, "Nothing matches “zzqxwv”. Try other words, or ask it yourself.");
+    const searchTag = await empty("/?q=zzqxwv&tag=css");
+    assert.equal(
+      searchTag.reason,
+      "Nothing tagged “css” matches “zzqxwv”. Try other words, or ask it yourself.",
+    );
+    assert.deepEqual(searchTag.links[0], ["/?q=zzqxwv", "Search every tag"]);
+    const searchUnanswered = await empty("/?q=grid&filter=unanswered");
+    assert.equal(
+      searchUnanswered.reason,
+      "No unanswered question matches “grid”. Try other words, or ask it yourself.",
+    );
+    assert.deepEqual(searchUnanswered.links[0], ["/?q=grid", "Include answered"]);
+    const unanswered = await empty("/?filter=unanswered");
+    assert.equal(
+      unanswered.reason,
+      "No unanswered questions. Every recent question has an answer: ask one of your own.",
+    );
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("ask page: sign-in prompt when signed out; validation messages; redirect on success", async () => {
   const t = await createTestApp();
   try {

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { addMessage } from "@/lib/community/messages/write.ts";
 import { composeInsight } from "@/lib/llm/standin/insights.ts";
 import {
+  MAP_NODES_MAX,
   MapResponse,
   type MapResponseValue,
   SummaryResponse,
@@ -439,5 +440,34 @@ Deno.test("MCP get_thread_summary: the summary and the map in one call, schedule
     );
   } finally {
     await llm.close();
+  }
+});
+
+Deno.test("insights on a long thread: the page counts the answers the map and summary were made from, not the thread's", async () => {
+  const w = await world({ LIMIT_MESSAGES_PER_HOUR: "0" });
+  try {
+    const qid = await ask(w.t, w.asker, { title: "Should a small team adopt the framework" });
+    const total = MAP_NODES_MAX + 6;
+    for (let i = 0; i < total; i++) {
+      const n = i % VIEWS.length;
+      await answer(w.t, w.people[n], qid, `${VIEWS[n]} (take ${i + 1})`);
+    }
+    await getMap(w.t, qid); // schedules both
+    await waitForJobs();
+    const map = await getMap(w.t, qid);
+    const summary = await getSummary(w.t, qid);
+    assert.equal(map.status, "ready");
+    assert.equal(summary.status, "ready");
+    // The JSON keeps counting every answer there was; the model was shown a sample.
+    assert.equal(map.messageCount, total);
+    assert.equal(summary.messageCount, total);
+    assert.ok(map.map && map.map.nodes.length <= MAP_NODES_MAX);
+    const page = await (await w.t.request(`/questions/${qid}`)).text();
+    const text = page.replace(/<!--.*?-->/g, "").replace(/\s+/g, " ");
+    assert.match(text, new RegExp(`How ${map.map.nodes.length} answers line up`));
+    assert.match(text, new RegExp(`Written by a model from ${MAP_NODES_MAX} answers`));
+    assert.doesNotMatch(text, new RegExp(`(How|from) ${total} answers`));
+  } finally {
+    await w.close();
   }
 });

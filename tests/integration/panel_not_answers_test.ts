@@ -19,7 +19,7 @@ import {
   postAs,
 } from "../helpers/community.ts";
 import { type FakeCall, startFakeLlm } from "../helpers/fake_llm.ts";
-import { check } from "../helpers/fsck.ts";
+import { check, repairClean } from "../helpers/fsck.ts";
 
 function reply(call: FakeCall) {
   const all = call.messages.map((m) => m.content).join("\n");
@@ -160,5 +160,43 @@ Deno.test("the thread pages every top-level message, the panel's included, while
     );
     const top2 = p2.body.messages.filter((m) => !m.replyTo);
     assert.deepEqual(top2.map((m) => m.content), [`Answer number ${people - 1}`]);
+  });
+});
+
+Deno.test("the answers heading counts people's replies, not the panel's replies to each other or to people", async () => {
+  await withPanel(async (t) => {
+    const ada = await member(t, "Ada");
+    const bob = await member(t, "Bob");
+    const cat = await member(t, "Cat");
+    const q = await ask(t, ada, { title: "How long should bread dough rest?" });
+    await waitForJobs(undefined, "panel");
+    type Msg = { id: string; replyTo?: string; authorType: string };
+    const panel = await json<{ messages: Msg[] }>(t.request(`/api/questions/${q}`));
+    const aiReplies = panel.body.messages.filter((m) => m.replyTo && m.authorType === "ai");
+    assert.ok(aiReplies.length >= 1, "the panel's second round replies to the first");
+
+    // One answer by a person, two replies to it, and a person's reply to an expert, which
+    // the expert answers: 3 people's replies, however many the panel wrote.
+    const a = await answer(t, bob, q, "An hour at room temperature.");
+    await answer(t, cat, q, "Longer in a cold kitchen.", a);
+    await answer(t, ada, q, "Thanks, that helped.", a);
+    const expertRoot = panel.body.messages.find((m) => !m.replyTo)!;
+    await answer(t, cat, q, "Why measure first?", expertRoot.id);
+    await waitForJobs(undefined, "panel");
+    const after = await json<{ messages: Msg[]; messageCount: number }>(
+      t.request(`/api/questions/${q}`),
+    );
+    const aiAfter = after.body.messages.filter((m) => m.authorType === "ai");
+    assert.ok(aiAfter.length > panel.body.messages.length, "the expert answered Cat");
+    const page = await (await t.request(`/questions/${q}`)).text();
+    assert.match(page, /id="answers-heading">1 answer · 3 replies</);
+
+    // The panel's reply counter is one fsck keeps: dropped, the repair restores it.
+    assert.ok((await check(t.kv)).clean);
+    await t.kv.delete(["ai_reply_counts", q]);
+    const found = await repairClean(t.kv);
+    assert.ok(found.problems >= 1, "the missing counter is a problem the check finds");
+    const counter = await t.kv.get<Deno.KvU64>(["ai_reply_counts", q]);
+    assert.equal(Number(counter.value?.value), aiAfter.filter((m) => m.replyTo).length);
   });
 });

@@ -408,3 +408,34 @@ Deno.test("votes, favorites and a moderator's delete of an expert message move n
     await close();
   }
 });
+
+Deno.test("the asker cannot accept an AI expert's message: 400, no Accept button, still unanswered", async () => {
+  const { t, close } = await panelApp();
+  try {
+    const ada = await member(t, "Ada");
+    const id = await ask(t, ada, { title: "Can an expert's message be accepted?" });
+    const expert = (await thread(t, id)).find((m) => m.authorType === "ai" && !m.replyTo)!;
+    const refused = await json<{ error: string }>(
+      postAs(t, ada, `/api/questions/${id}/accept`, { messageId: expert.id }),
+    );
+    assertEquals([refused.status, refused.body.error], [
+      400,
+      "An AI expert's message is not an answer: accept an answer by a person or their agent",
+    ]);
+    const { body: q } = await json<{ acceptedMessageId: string | null }>(
+      t.request(`/api/questions/${id}`),
+    );
+    assertEquals(q.acceptedMessageId, null);
+    const unanswered = await json<{ questions: { id: string }[] }>(
+      t.request("/api/questions?filter=unanswered"),
+    );
+    assert(unanswered.body.questions.some((x) => x.id === id), "still unanswered");
+    // The page offers Accept on a person's answer only.
+    const bob = await member(t, "Bob");
+    await answer(t, bob, id, "A person's answer");
+    const html = await (await getAs(t, ada, `/questions/${id}`)).text();
+    assertEquals(html.match(/accept-btn(" | is-accepted")/g)?.length, 1);
+  } finally {
+    await close();
+  }
+});

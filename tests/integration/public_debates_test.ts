@@ -205,3 +205,44 @@ Deno.test("a running debate's permalink hydrates the live follower; a finished o
     await t.close();
   }
 });
+
+Deno.test("a debate's status reads the same on /debates, its page and the owner's /debate history", async () => {
+  const c = clock();
+  const t = await createTestApp({ llm: null, now: c.now });
+  try {
+    const ada = await signInAs(t, "Ada");
+    const statusOf = (html: string, topic: string) => {
+      const at = html.indexOf(`>${topic}<`);
+      assert.ok(at > 0, `${topic} shown`);
+      return /class="debate-status debate-status-[a-z_]+">([^<]*)</.exec(html.slice(at))?.[1];
+    };
+    c.advance(1000);
+    const done = await seed(t, ada.user.id, "All over");
+    c.advance(1000);
+    const failed = await seed(t, ada.user.id, "Cut short", "failed");
+    const list = await page(t, "/debates");
+    const history = await page(t, "/debate", ada.cookie);
+    for (
+      const [id, topic, word] of [[done, "All over", "finished"], [
+        failed,
+        "Cut short",
+        "stopped early",
+      ]]
+    ) {
+      assert.equal(statusOf(list, topic), word, `/debates: ${topic}`);
+      assert.equal(statusOf(history, topic), word, `/debate history: ${topic}`);
+      assert.equal(statusOf(await page(t, `/debates/${id}`), topic), word, `its page: ${topic}`);
+    }
+    for (const html of [list, history]) assert.doesNotMatch(html, />\s*(completed|Completed)\s*</);
+
+    // A debate still running is listed (live), never under "will be listed here".
+    const bob = await signInAs(t, "Bob");
+    c.advance(1000);
+    await seed(t, bob.user.id, "Still going", "in_progress");
+    const bobs = await page(t, "/debate", bob.cookie);
+    assert.equal(statusOf(bobs, "Still going"), "live");
+    assert.doesNotMatch(bobs, /debate-history-empty/);
+  } finally {
+    await t.close();
+  }
+});

@@ -202,6 +202,7 @@ const ROUTES: Record<string, string[] | string> = {
   "./routes/oauth/revoke.ts": "OAuth token revocation",
   "./routes/oauth/token.ts": "OAuth tokens",
   "./routes/notifications.tsx": "notifications: finding 2 test",
+  "./routes/notifications/open/[id].ts": "a redirect to the notification's own post, which checks",
   "./routes/profile/agent-keys.tsx": "keys",
   "./routes/profile/index.tsx": "own profile",
   "./routes/questions/[id].tsx": ["/questions/{q}", "/questions/{hq}"],

@@ -69,6 +69,7 @@ const COUNTERS: Record<string, string> = {
   hidden_message_counts: THREAD_PROBLEMS.hiddenCounter,
   answer_counts: THREAD_PROBLEMS.answerCounter,
   ai_answer_counts: THREAD_PROBLEMS.answerCounter,
+  ai_reply_counts: THREAD_PROBLEMS.replyCounter,
   reply_counts: THREAD_PROBLEMS.replyCounter,
   direct_reply_counts: THREAD_PROBLEMS.directCounter,
 };
@@ -228,6 +229,7 @@ export const threadsInvariant = defineInvariant(
           await tally.add(keys.messageCount(r.questionId));
           if (r.hiddenAt !== undefined) await tally.add(keys.hiddenMessageCount(r.questionId));
           if (r.replyTo) await tally.add(keys.directReplyCount(r.replyTo));
+          if (r.replyTo && r.authorType === "ai") await tally.add(keys.aiReplyCount(r.questionId));
         },
       });
       await runPass<unknown>(kv, report, repair, {
