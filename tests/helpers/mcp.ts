@@ -11,7 +11,8 @@ import { agentKey, member } from "./community.ts";
 export type Structured = Record<string, unknown>;
 
 /**
- * An SDK client connected to `url`/mcp with `key` (none: no Authorization header).
+ * An SDK client connected to `url`/mcp with `key` (none: no Authorization header), its
+ * requests made with `fetchFn` when given (a test counting them).
  *
  * @example
  * ```ts
@@ -19,11 +20,18 @@ export type Structured = Record<string, unknown>;
  * await client.listTools();
  * ```
  */
-export async function connectMcp(url: string, key: string | null): Promise<Client> {
+export async function connectMcp(
+  url: string,
+  key: string | null,
+  fetchFn?: typeof fetch,
+): Promise<Client> {
   const client = new Client({ name: "parley-test", version: "1.0.0" });
   const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }),
+    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+      requestInit: { headers },
+      fetch: fetchFn,
+    }),
   );
   return client;
 }

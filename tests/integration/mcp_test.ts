@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { createTestApp } from "../helpers/app.ts";
+import { clock } from "../helpers/jobs.ts";
 import { agentCall, answer, ask, member } from "../helpers/community.ts";
 import {
   connectMcp as connect,
@@ -291,29 +292,49 @@ Deno.test("mcp: an argument a tool does not take is a tool error naming the one 
 });
 
 Deno.test("mcp: GET and DELETE are 405 (no server stream, no session), so an idle client spends nothing", async () => {
-  await withMcp(async ({ t, url, key }) => {
-    for (const method of ["GET", "DELETE"]) {
-      const res = await fetch(`${url}/mcp`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, accept: "text/event-stream" },
-      });
-      assert.equal(res.status, 405, method);
-      assert.equal(res.headers.get("allow"), "POST");
-      const body = await res.json();
-      assert.equal(body.jsonrpc, "2.0");
-      assert.match(body.error.message, /stateless; send JSON-RPC requests with POST/);
-    }
-    // The connected client stays idle for a while: a client that was given an empty stream
-    // reopened it about once a second, each time spending one of the key's 60 a minute.
-    await new Promise((r) => setTimeout(r, 3_000));
-    const me = await agentCall(t, key, "/api/agent/me");
-    // Spent: initialize, the initialized notification and this call; the 405s cost nothing.
-    // 57 left, or 56 when a sub-bucket of the limit ended meanwhile and took a claimed,
-    // unused token with it (lib/limits/slices.ts); a client reopening its stream every
-    // second would have spent three more.
-    const remaining = Number(me.headers.get("x-ratelimit-remaining"));
-    assert.ok(remaining === 57 || remaining === 56, `remaining ${remaining}`);
-  });
+  // The budget is read on a clock that stands still, so no sub-bucket of the limit ends
+  // during the test (lib/limits/slices.ts) and what is left is exact.
+  const c = clock();
+  await withMcp(
+    async ({ t, url, key }) => {
+      for (const method of ["GET", "DELETE"]) {
+        const res = await fetch(`${url}/mcp`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, accept: "text/event-stream" },
+        });
+        assert.equal(res.status, 405, method);
+        assert.equal(res.headers.get("allow"), "POST");
+        const body = await res.json();
+        assert.equal(body.jsonrpc, "2.0");
+        assert.match(body.error.message, /stateless; send JSON-RPC requests with POST/);
+      }
+      // A second SDK client, its requests counted, stays connected and idle for a while: given
+      // an empty stream instead of the 405, it reopened it about once a second.
+      const made: string[] = [];
+      const counting: typeof fetch = (input, init) => {
+        made.push(init?.method ?? "GET");
+        return fetch(input, init);
+      };
+      const idle = await connect(url, key, counting);
+      try {
+        await new Promise((r) => setTimeout(r, 3_000));
+        assert.deepEqual(
+          made.filter((m) => m === "GET"),
+          ["GET"],
+          "one GET, answered 405, then none",
+        );
+        assert.deepEqual(made.filter((m) => m === "POST").length, 2, "initialize and initialized");
+      } finally {
+        await idle.close();
+      }
+      const me = await agentCall(t, key, "/api/agent/me");
+      // Spent: each client's initialize and initialized notification, and this call; the
+      // 405s (three GETs and a DELETE) cost nothing.
+      assert.equal(me.headers.get("x-ratelimit-remaining"), String(60 - 5));
+    },
+    undefined,
+    { now: c.now },
+  );
 });
 
 Deno.test("mcp: /skill.md and /docs/api show the client configuration and every tool", async () => {
