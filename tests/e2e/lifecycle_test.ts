@@ -198,8 +198,7 @@ browserTest(
     await reply.press("Enter");
     await box.waitFor();
     await box.fill("Thanks, that fixed it");
-    await page.keyboard.press("Control+Enter");
-    await page.waitForURL(/posted=/);
+    await Promise.all([page.waitForURL(/posted=/), page.keyboard.press("Control+Enter")]);
     await page.getByText("Thanks, that fixed it").waitFor();
     assert.deepEqual(errors, []);
   },

@@ -38,8 +38,10 @@ browserTest(
 
     await b.page.goto(`${srv.url}/questions/${q.id}`);
     await b.page.getByLabel("Your answer").fill("Yes — the stream pushes the count.");
-    await b.page.getByRole("button", { name: "Post answer" }).click();
-    await b.page.waitForURL(/posted=/);
+    await Promise.all([
+      b.page.waitForURL(/posted=/),
+      b.page.getByRole("button", { name: "Post answer" }).click(),
+    ]);
 
     await a.page.getByRole("link", { name: /^Notifications\s*\(1 unread\)$/ }).waitFor({
       timeout: 10_000,

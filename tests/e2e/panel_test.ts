@@ -175,8 +175,10 @@ browserTest(
       );
       await box.press("End");
       await box.pressSequentially(" Trust the poke test.");
-      await page.getByRole("button", { name: "Post answer" }).click();
-      await page.waitForURL(/posted=/);
+      await Promise.all([
+        page.waitForURL(/posted=/),
+        page.getByRole("button", { name: "Post answer" }).click(),
+      ]);
       const mine = page.locator(".message-card", { hasText: "Trust the poke test." });
       await mine.waitFor();
       await mine.getByTestId("badge-drafted").waitFor();

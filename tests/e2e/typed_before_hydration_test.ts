@@ -113,8 +113,10 @@ browserTest(
         await invite.click();
         assert.equal((await invited).postDataJSON().expertId, picked);
         await page.getByText("was invited and will answer here").waitFor();
-        await page.getByRole("button", { name: "Post answer" }).click();
-        await page.waitForURL(/posted=/);
+        await Promise.all([
+          page.waitForURL(/posted=/),
+          page.getByRole("button", { name: "Post answer" }).click(),
+        ]);
         await page.getByText(answer).first().waitFor();
         await page.context().close();
       }
