@@ -96,6 +96,25 @@ export async function authorOf(kv: Deno.Kv, userId: string): Promise<Author | nu
 }
 
 /**
+ * The fields of `edit` that would show new text or a new picture on `current`: a value
+ * that differs and is not empty. A silenced person may clear their bio or pictures (taking
+ * spam down) but not write new ones (docs/interface.md#sanctions).
+ *
+ * @example
+ * ```ts
+ * declare const current: Profile;
+ * publicAdditions(current, { bio: "" }); // [] — clearing adds nothing
+ * ```
+ */
+export function publicAdditions(current: Profile, edit: ProfileUpdate): (keyof ProfileUpdate)[] {
+  const fields = ["displayName", "bio", "avatarUrl", "coverUrl"] as const;
+  return fields.filter((f) => {
+    const value = edit[f];
+    return typeof value === "string" && value !== "" && value !== current[f];
+  });
+}
+
+/**
  * Apply an edit: the effective profile with the edit on top becomes the stored
  * customization, `customized` turns true, and `provider` becomes the session's provider
  * (docs/interface.md#profiles: `provider_a` when the session has none).

@@ -19,7 +19,10 @@ import {
   type Member,
   member,
   postAs,
+  sendAs,
 } from "../helpers/community.ts";
+import { createRoundtableOps, newRoundtableId } from "@/lib/roundtables/store.ts";
+import type { RoundtableRecord } from "@/lib/roundtables/model.ts";
 import { appWithFakeProviders, CookieJar, sessionOf, signInThrough } from "../helpers/oauth.ts";
 import { saveSettings } from "@/lib/profile/settings.ts";
 import { runAvatarTick } from "@/lib/avatar/tick.ts";
@@ -356,5 +359,71 @@ Deno.test("suspend: the person may not sign in; the sign-in page says why and un
     assert.equal((await sessionOf(t, back.jar)).status, 200);
   } finally {
     await close();
+  }
+});
+
+Deno.test("silence: a new name, bio or picture and a roundtable interjection are refused; clearing a bio is not; lift restores", async () => {
+  const t = await createTestApp();
+  try {
+    const [mod, sam] = await Promise.all(["Mo", "Sam"].map((n) => member(t, n)));
+    t.services.config.moderators = [mod.id];
+    assert.equal(
+      (await sendAs(t, sam, "PATCH", "/api/profile/me", { bio: "Otters, mostly." })).status,
+      200,
+    );
+    // A roundtable Sam hosts, running.
+    const now = t.services.now();
+    const rt: RoundtableRecord = {
+      id: newRoundtableId(now),
+      userId: sam.id,
+      topic: "Otters in cities",
+      background: "",
+      experts: [{ id: "omar", name: "Omar", title: "Ecologist" }],
+      rounds: 2,
+      status: "in_progress",
+      minutes: null,
+      messageCount: 0,
+      chosenBy: "host",
+      standIn: true,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const op = t.kv.atomic();
+    createRoundtableOps(op, rt);
+    assert.ok((await op.commit()).ok);
+    const interject = () =>
+      postAs(t, sam, `/api/roundtables/${rt.id}/interject`, { text: "Visit my shop" });
+
+    const res = await sanction(t, mod, sam.id, { action: "silence", reason: REASON });
+    assert.equal(res.status, 200);
+    await refused(interject(), "silenced");
+    for (
+      const edit of [
+        { bio: "Buy cheap pills at spam.example" },
+        { displayName: "Spam King" },
+        { avatarUrl: "https://spam.example/a.png" },
+        { coverUrl: "https://spam.example/c.png" },
+      ]
+    ) {
+      await refused(sendAs(t, sam, "PATCH", "/api/profile/me", edit), "silenced");
+    }
+    // Taking text down, or sending what is already there, stays open.
+    assert.equal(
+      (await sendAs(t, sam, "PATCH", "/api/profile/me", { displayName: "Sam", bio: "" })).status,
+      200,
+    );
+    const profile = (await json<{ bio: string; displayName: string }>(
+      getAs(t, sam, "/api/profile/me"),
+    )).body;
+    assert.deepEqual([profile.displayName, profile.bio], ["Sam", ""]);
+
+    await sanction(t, mod, sam.id, { action: "lift", reason: "Promised to stop" });
+    assert.equal((await interject()).status, 202);
+    assert.equal(
+      (await sendAs(t, sam, "PATCH", "/api/profile/me", { bio: "Back to otters." })).status,
+      200,
+    );
+  } finally {
+    await t.close();
   }
 });

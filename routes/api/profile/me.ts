@@ -6,7 +6,8 @@ import { deleteCookie } from "@/lib/http/cookies.ts";
 import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody, readJson } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
-import { getProfile, profileJson, updateProfile } from "@/lib/profile/profiles.ts";
+import { getProfile, profileJson, publicAdditions, updateProfile } from "@/lib/profile/profiles.ts";
+import { restrictedError } from "@/lib/http/outcome.ts";
 import { parseInput } from "@/lib/schemas/parse.ts";
 import { Ok, ProfileSchema, profileUpdateSchema } from "@/lib/schemas/profile.ts";
 import { CONFIRM_MISMATCH, DeleteAccountBody, DeleteAccountResult } from "@/lib/schemas/account.ts";
@@ -34,6 +35,13 @@ export const handler = define.handlers({
     );
     const user = await getUser(kv, me.id);
     if (!user) throw new HttpError(401, "Unauthorized");
+    if (me.sanction) {
+      // A profile is public text: silenced, a person may take theirs down, not write more.
+      const current = await getProfile(kv, me.id);
+      if (current && publicAdditions(current, edit).length > 0) {
+        throw restrictedError(me.sanction);
+      }
+    }
     await updateProfile(kv, user, edit, me.provider, now());
     return Response.json({ ok: true });
   },
@@ -72,13 +80,17 @@ export const docs: OperationDoc[] = [
     tag: "Profiles",
     summary: "Edit your profile",
     description:
-      "Every field optional; unknown fields are refused. `displayName` 1–40 characters without special characters or offensive words; `bio` at most 200 characters; `avatarUrl` and `coverUrl` http(s) URLs (empty or null clears them). Sets `customized`.",
+      "Every field optional; unknown fields are refused. `displayName` 1–40 characters without special characters or offensive words; `bio` at most 200 characters; `avatarUrl` and `coverUrl` http(s) URLs (empty or null clears them). Sets `customized`. A silenced person may clear a field but not set a new value.",
     auth: "session",
     body: profileUpdateSchema([]),
     responses: {
       "200": { description: "Saved", schema: Ok, example: { ok: true } },
       "400": err("Invalid profile (with `issues`)", "Invalid profile"),
       "401": unauthorizedSession,
+      "403": err(
+        "Silenced: a new name, bio or picture is refused (clearing one is not)",
+        "You are silenced until …",
+      ),
       "413": tooLarge(8 * 1024),
     },
   },

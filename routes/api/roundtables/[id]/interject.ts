@@ -3,7 +3,7 @@ import { requireUser } from "@/lib/http/auth.ts";
 import { parseBody } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
 import { enforceRateLimit } from "@/lib/http/rate_limit.ts";
-import { orThrow } from "@/lib/http/outcome.ts";
+import { orThrow, restrictedError } from "@/lib/http/outcome.ts";
 import { getRoundtable } from "@/lib/roundtables/store.ts";
 import { addInterjection } from "@/lib/roundtables/store.ts";
 import { MAX_INTERJECTIONS } from "@/lib/roundtables/model.ts";
@@ -24,6 +24,8 @@ export const handler = define.handlers({
   async POST(ctx) {
     const { kv, now } = ctx.state.services;
     const user = requireUser(ctx.state.user);
+    // The host's words are shown on the public page: a sanction stops them like a post.
+    if (user.sanction) throw restrictedError(user.sanction);
     const body = await parseBody(ctx.req, InterjectionRequestSchema, { limit: 8 * 1024 });
     const rt = await getRoundtable(kv, ctx.params.id, now());
     // Only the host may interject; to anyone else the roundtable is not there to address.
@@ -54,6 +56,7 @@ export const docs: OperationDoc[] = [{
     "202": { description: "Taken; the next turn answers it", schema: Accepted },
     "400": err("Invalid text, or directTo is not one of its experts", "Invalid request"),
     "401": unauthorizedSession,
+    "403": err("You are silenced or suspended", "You are silenced until …"),
     "404": err("No such roundtable, or it is not yours", "Roundtable not found"),
     "409": err("The roundtable has finished", "This roundtable has finished"),
     "429": err("Too many interjections", "Rate limit exceeded"),
