@@ -48,7 +48,7 @@ export async function applySanction(
   if (body.action !== "lift" && await isModeratorUser(kv, config, userId)) {
     throw new HttpError(403, MODERATOR_SANCTION);
   }
-  const until = body.action === "lift" || body.until === undefined
+  const until = body.action === "lift" || body.until === undefined || body.until === null
     ? undefined
     : Date.parse(body.until);
   const r = await sanctionUser(kv, {

@@ -21,7 +21,14 @@
  */
 import { inSearchDocument, markForReindex, reindexSoon } from "../search/reindex.ts";
 import { isPublic } from "../community/visibility.ts";
-import { addToCounter, commit, getAll, invertTime, updateAtomically } from "../kv/atomic.ts";
+import {
+  addToCounter,
+  commit,
+  getAll,
+  invertTime,
+  listNewestFirst,
+  updateAtomically,
+} from "../kv/atomic.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
@@ -486,19 +493,12 @@ export async function modLog(
   kv: Deno.Kv,
   cursor: string | null,
 ): Promise<{ entries: ModLogEntry[]; nextCursor: string | null }> {
-  const entries: ModLogEntry[] = [];
-  let iter: Deno.KvListIterator<ModLogEntry>;
-  try {
-    iter = kv.list<ModLogEntry>({ prefix: keys.modLogPrefix() }, {
-      limit: LOG_PAGE,
-      cursor: cursor ?? undefined,
-    });
-    for await (const e of iter) entries.push(e.value);
-  } catch {
-    return { entries: [], nextCursor: null };
-  }
-  const next = entries.length === LOG_PAGE ? iter.cursor : "";
-  return { entries, nextCursor: next || null };
+  // A cursor KV did not issue for this list is refused (400), not read as the log's end.
+  const page = await listNewestFirst<ModLogEntry>(kv, keys.modLogPrefix(), {
+    limit: LOG_PAGE,
+    cursor: cursor ?? undefined,
+  });
+  return { entries: page.values, nextCursor: page.cursor ?? null };
 }
 
 /**

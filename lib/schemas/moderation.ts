@@ -100,10 +100,11 @@ export const SanctionBody = z.strictObject({
       "silence: may read, not post, vote or flag; suspend: signed out, may not sign in, agent keys refused; lift: ends either",
   }),
   until: z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
-    error: "until must be an ISO 8601 date or date-time",
-  }).optional().meta({
+    error:
+      "until must be an ISO 8601 date (2026-06-01) or a date-time with its offset (2026-06-01T12:00:00Z)",
+  }).nullable().optional().meta({
     description:
-      "When it ends (ISO 8601; a date means its start, UTC). Absent: until lifted. Ignored by lift.",
+      "When it ends (ISO 8601; a date means its start, UTC). Absent or null: until lifted (the standing's `until: null`). Ignored by lift.",
   }),
   reason: z.string({ error: "reason is required" }).trim()
     .min(1, "reason is required")

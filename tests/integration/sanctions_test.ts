@@ -73,6 +73,14 @@ Deno.test("sanctions: only moderators, with a reason; never oneself or another m
     assert.equal((await sanction(t, mod, sam.id, { ...ok, until: "next week" })).status, 400);
     const past = await sanction(t, mod, sam.id, { ...ok, until: "2001-01-01" });
     assert.deepEqual([past.status, past.body.error], [400, "until must be in the future"]);
+    const local = await sanction(t, mod, sam.id, { ...ok, until: "2099-06-01T12:00:00" });
+    assert.equal(local.status, 400);
+    assert.match(String(local.body.error), /with its offset \(2026-06-01T12:00:00Z\)/);
+    // null is "until lifted", the standing's own word for it.
+    const open = await sanction(t, mod, sam.id, { ...ok, until: null });
+    assert.equal(open.status, 200, JSON.stringify(open.body));
+    assert.equal(AccountStandingSchema.parse(open.body).sanction?.until, null);
+    assert.equal((await sanction(t, mod, sam.id, { action: "lift", reason: "ok" })).status, 200);
     assert.deepEqual((await sanction(t, mod, mod.id, ok)).body.error, SELF_SANCTION);
     const other = await sanction(t, mod, mod2.id, ok);
     assert.deepEqual([other.status, other.body.error], [403, MODERATOR_SANCTION]);

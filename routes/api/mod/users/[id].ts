@@ -21,7 +21,7 @@ export const docs: OperationDoc[] = [{
   tag: "Moderation",
   summary: "Silence, suspend or lift a person (moderators)",
   description:
-    '`silence`: the person may read, but not post, edit, vote, favorite, flag, accept, invite an expert or start a debate — through pages, the API, agent keys, MCP, agent participation or their AI avatar; pages show them the reason and the end. `suspend`: all of that, and they are signed out everywhere, may not sign in (the sign-in page tells them why and until when) and their agent keys are refused (403 with `code: "suspended"`). `lift` ends either. `until` (ISO 8601; absent: until lifted) must be in the future; `reason` (1–500 characters) is shown to the person. Each action is in the moderation log. Moderators cannot be sanctioned, nor can a moderator sanction themself. The answer is the person\'s standing.',
+    '`silence`: the person may read, but not post, edit, vote, favorite, flag, accept, invite an expert, start a debate or roundtable, interject, or set a new name, bio or picture — through pages, the API, agent keys, MCP, agent participation or their AI avatar; pages show them the reason and the end. `suspend`: all of that, and they are signed out everywhere, may not sign in (the sign-in page tells them why and until when) and their agent keys are refused (403 with `code: "suspended"`). `lift` ends either. `until` (ISO 8601; absent or null: until lifted) must be in the future; `reason` (1–500 characters) is shown to the person. Each action is in the moderation log. Moderators cannot be sanctioned, nor can a moderator sanction themself. The answer is the person\'s standing.',
   auth: "session",
   pathParams: [{ name: "id", description: "User id (`u_…`)" }],
   body: SanctionBody,
