@@ -24,6 +24,8 @@ import { renderedParts } from "../fresh/html_cache.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import type { DeletedUser, KeptContent } from "./deleted_user.ts";
 import { ACCOUNT_DELETION_JOB, type AccountDeletion } from "./delete_job.ts";
+import type { Sanction } from "../moderation/sanctions.ts";
+import { carrySanctionOps } from "../moderation/sanction_carry.ts";
 
 /** What the person sends. */
 export interface DeleteAccountInput {
@@ -57,9 +59,10 @@ export async function deleteAccount(
   const jobs = jobRunner(kv);
   let keyHashes: string[] = [];
   const result = await updateAtomically<DeleteAccountResult>(async () => {
-    const [user, profile] = await kv.getMany<[User, ProfileRecord]>([
+    const [user, profile, sanction] = await kv.getMany<[User, ProfileRecord, Sanction]>([
       keys.user(userId),
       keys.profile(userId),
+      keys.sanction(userId),
     ]);
     if (!user.value) return { op: null, result: { ok: false, reason: "not_found" } };
     const name = effectiveProfile(user.value, profile.value).displayName;
@@ -85,6 +88,15 @@ export async function deleteAccount(
     for (const e of identities) {
       op.delete(e.key).delete(keys.identity(e.key[2] as string, e.value));
     }
+    // A sanction in force follows the identities to any account they make next.
+    op.check(sanction);
+    await carrySanctionOps(
+      op,
+      sanction.value,
+      userId,
+      identities.map((e) => ({ provider: e.key[2] as string, providerAccountId: e.value })),
+      now,
+    );
     for (const e of agentKeys) op.delete(e.key).delete(keys.agentKey(e.value.hash));
     for (const e of badges) op.delete(e.key);
     op.set(

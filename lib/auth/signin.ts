@@ -13,6 +13,11 @@ import { type IdentityRecord, sealIdentity, setIdentity } from "./identities.ts"
 import { prepareSession, writeSession } from "./sessions.ts";
 import { buildUser, type User } from "./users.ts";
 import { activeSanction, type Sanction } from "../moderation/sanctions.ts";
+import {
+  applyCarriedSanctionOps,
+  type CarriedSanction,
+  carriedSanctionKey,
+} from "../moderation/sanction_carry.ts";
 import type { ProviderId } from "../config.ts";
 import { providerClient } from "./clients.ts";
 import { nameFromProvider } from "../profile/names.ts";
@@ -123,6 +128,20 @@ export async function completeSignIn(
       }, now);
       userId = user.id;
       created = true;
+      // A sanction of a deleted account this identity had passes to the new one.
+      const carried = await kv.get<CarriedSanction>(
+        await carriedSanctionKey(provider, payload.providerAccountId),
+      );
+      const sanction = applyCarriedSanctionOps(op, carried, user.id, now);
+      if (sanction?.action === "suspend") {
+        // The account is made (with its sanction) but not signed in.
+        op.check({ key: keys.user(user.id), versionstamp: null }).set(keys.user(user.id), user);
+        setIdentity(
+          op,
+          await sealIdentity(secret, { provider, canonicalUserId: userId, profile, tokens, now }),
+        );
+        return { op, result: { ok: false, reason: "suspended", userId } };
+      }
       const userKey = keys.user(user.id);
       // A deleted account's id stays retired (its tombstone): never a new user's.
       op.check({ key: userKey, versionstamp: null })

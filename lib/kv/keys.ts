@@ -635,4 +635,10 @@ export const keys = {
   deletedUser: (userId: string): Deno.KvKey => ["deleted_users", userId],
   accountDeletion: (userId: string): Deno.KvKey => ["account_deletions", userId],
   sanction: (userId: string): Deno.KvKey => ["sanctions", userId],
+  /** A deleted account's sanction, by a digest of a sign-in identity it had. */
+  carriedSanction: (provider: string, identityDigest: string): Deno.KvKey => [
+    "sanctions_carried",
+    provider,
+    identityDigest,
+  ],
 } as const;

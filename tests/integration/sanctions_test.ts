@@ -23,6 +23,8 @@ import {
 } from "../helpers/community.ts";
 import { createRoundtableOps, newRoundtableId } from "@/lib/roundtables/store.ts";
 import type { RoundtableRecord } from "@/lib/roundtables/model.ts";
+import { deleteAccount } from "@/lib/account/delete.ts";
+import { getProfile } from "@/lib/profile/profiles.ts";
 import { appWithFakeProviders, CookieJar, sessionOf, signInThrough } from "../helpers/oauth.ts";
 import { saveSettings } from "@/lib/profile/settings.ts";
 import { runAvatarTick } from "@/lib/avatar/tick.ts";
@@ -433,5 +435,75 @@ Deno.test("silence: a new name, bio or picture and a roundtable interjection are
     );
   } finally {
     await t.close();
+  }
+});
+
+Deno.test("a sanction outlives the account: deleted and signed in again with the same provider account, the person is still silenced (or still suspended), and the log says from which account", async () => {
+  const { t, close } = await appWithFakeProviders();
+  try {
+    const mod = await member(t, "Mo");
+    t.services.config.moderators = [mod.id];
+    const first = await signInThrough(t, "provider_c");
+    const me = (await (await sessionOf(t, first.jar)).json()).user as { id: string; name: string };
+    const until = "2099-01-01";
+    const silenced = await sanction(t, mod, me.id, { action: "silence", until, reason: REASON });
+    assert.equal(silenced.status, 200);
+    const gone = await t.request("/api/profile/me", {
+      method: "DELETE",
+      headers: jsonWrite(t, first.jar.header()),
+      body: JSON.stringify({ confirm: me.name, content: "keep" }),
+    });
+    assert.equal(gone.status, 200, await gone.text());
+
+    const again = await signInThrough(t, "provider_c", { jar: new CookieJar() });
+    const session = await sessionOf(t, again.jar);
+    assert.equal(session.status, 200, "silence still lets them sign in");
+    const newId = (await session.json()).user.id as string;
+    assert.notEqual(newId, me.id, "a new person");
+    const cookie = again.jar.header();
+    await refused(
+      t.request("/api/questions", {
+        method: "POST",
+        headers: jsonWrite(t, cookie),
+        body: JSON.stringify({ title: "A fresh start, then" }),
+      }),
+      "silenced",
+    );
+    const log = (await json<{ entries: { action: string; targetId: string; reason?: string }[] }>(
+      getAs(t, mod, "/api/mod/log"),
+    )).body.entries;
+    assert.equal(log[0].action, "silence");
+    assert.equal(log[0].targetId, newId);
+    assert.equal(log[0].reason, `Carried over from deleted account ${me.id}: ${REASON}`);
+
+    // Used up: lifted on the new account, it does not come back on a later sign-in.
+    await sanction(t, mod, newId, { action: "lift", reason: "Fresh start granted" });
+    assert.equal(
+      (await t.request("/api/questions", {
+        method: "POST",
+        headers: jsonWrite(t, cookie),
+        body: JSON.stringify({ title: "A fresh start, then" }),
+      })).status,
+      201,
+    );
+
+    // A suspension carried the same way (deleted by the domain call: a suspended person has
+    // no session to delete with) still keeps them out.
+    const other = await signInThrough(t, "provider_a");
+    const otherId = (await (await sessionOf(t, other.jar)).json()).user.id as string;
+    const otherName = (await getProfile(t.kv, otherId))!.displayName;
+    await sanction(t, mod, otherId, { action: "suspend", until, reason: REASON });
+    assert.deepEqual(
+      await deleteAccount(t.kv, { userId: otherId, confirm: otherName, content: "keep" }, {
+        now: t.services.now(),
+      }),
+      { ok: true, content: "keep" },
+    );
+    const back = await signInThrough(t, "provider_a", { jar: new CookieJar() });
+    assert.match(back.app.location, /^\/signin\?error=suspended&notice=/);
+    assert.equal((await sessionOf(t, back.jar)).status, 401, "no session");
+    assert.ok((await (await t.request(back.app.location)).text()).includes(REASON));
+  } finally {
+    await close();
   }
 });
