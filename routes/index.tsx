@@ -22,7 +22,7 @@ import { type FeedPage, findQuestions } from "@/lib/community/questions/feed.ts"
 import { QuestionsQuery } from "@/lib/schemas/questions_query.ts";
 import { queryObject } from "@/lib/schemas/parse.ts";
 import { cachedRead } from "@/lib/community/read_cache.ts";
-import { PageMeta } from "@/lib/seo/page_meta.tsx";
+import { NoIndex, PageMeta } from "@/lib/seo/page_meta.tsx";
 import { define } from "@/lib/state.ts";
 import { importOnUse } from "@/lib/import_on_use.ts";
 import { DiscoverySidebar } from "@/components/DiscoverySidebar.tsx";
@@ -179,6 +179,7 @@ export default define.page<typeof handler>(function Home({ data, url, state }) {
         )
         : <FeedLink title="Newest questions (Atom)" href={questionsFeedPath()} />}
       {data.tag && <PageMeta description={`Questions tagged ${data.tag} on Parley`} />}
+      {(data.q || (feed.page > 1 && feed.questions.length === 0)) && <NoIndex />}
       <SignInErrorBanner url={url} />
       {url.searchParams.has("deleted") && (
         <p class="alert alert-ok" role="status">Your question was deleted.</p>

@@ -12,6 +12,7 @@
  */
 import type { VNode } from "preact";
 import { Head } from "../fresh/head.ts";
+import { tagKey } from "../community/questions/model.ts";
 
 /** What a page says about itself. */
 export interface PageMetaProps {
@@ -86,14 +87,19 @@ export function PageMeta(props: PageMetaProps): VNode | null {
  *
  * @example
  * ```ts
- * canonicalUrl("https://p.example", new URL("http://x/?sort=hot&tag=go")); // "https://p.example/?tag=go"
+ * canonicalUrl("https://p.example", new URL("http://x/?sort=hot&tag=Go")); // "https://p.example/?tag=go"
  * ```
  */
 export function canonicalUrl(origin: string, url: URL): string {
   const kept = new URLSearchParams();
   for (const name of CANONICAL_PARAMS) {
     const value = url.searchParams.get(name);
-    if (value && !(name === "page" && value === "1")) kept.set(name, value);
+    if (!value) continue;
+    // The page shows page 1 for a page number it cannot read, and one list for a tag in any
+    // case or spacing: the canonical says so, rather than naming each spelling a page.
+    if (name === "page" && !/^[1-9][0-9]{0,6}$/.test(value)) continue;
+    if (name === "page" && value === "1") continue;
+    kept.set(name, name === "tag" ? tagKey(value) : value);
   }
   const search = kept.size ? `?${kept}` : "";
   return `${origin}${url.pathname}${search}`;
@@ -131,6 +137,24 @@ export function SiteMeta({ origin, url }: { origin: string; url: URL }): VNode |
       {card && <meta property="og:url" content={canonical} />}
       {image && <meta property="og:image" content={image} />}
       {image && <meta name="twitter:image" content={image} />}
+    </Head>
+  );
+}
+
+/**
+ * Asks search engines not to index this page (it stays crawlable, so its links are
+ * followed): search results, and pages past the end of a list, which show nothing of their
+ * own.
+ *
+ * @example
+ * ```tsx
+ * const Results = () => <NoIndex />;
+ * ```
+ */
+export function NoIndex(): VNode {
+  return (
+    <Head>
+      <meta name="robots" content="noindex" />
     </Head>
   );
 }

@@ -35,7 +35,7 @@ import { panelAtWork } from "@/lib/panel/job.ts";
 import { ThreadQuery } from "@/lib/schemas/community.ts";
 import { queryObject } from "@/lib/schemas/parse.ts";
 import { CONTENT_MAX } from "@/lib/input_limits.ts";
-import { PageMeta } from "@/lib/seo/page_meta.tsx";
+import { NoIndex, PageMeta } from "@/lib/seo/page_meta.tsx";
 import { JsonLd } from "@/lib/seo/json_ld.tsx";
 import { qaPage } from "@/lib/seo/qa_page.ts";
 import { define } from "@/lib/state.ts";
@@ -295,6 +295,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
           )}
         />
         {q.answerCount + q.aiAnswerCount > 1 && <AnswerSort url={url} sort={q.sort} />}
+        {q.page > 1 && tree.roots.length === 0 && <NoIndex />}
         {peopleRoots.length === 0
           ? (
             <p class="empty" data-testid="answers-empty">
