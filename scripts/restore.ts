@@ -2,13 +2,14 @@
  * `deno task restore <file> [--force]`: load a backup file into the (empty) store at
  * `KV_PATH` (lib/ops/restore.ts). An interrupted restore continues when the same command
  * runs again. Progress goes to stderr; the summary to stdout; a refusal is one sentence
- * on stderr and exit code 1.
+ * on stderr and exit code 1. The file is verified before the store is opened: a missing,
+ * unreadable or damaged file leaves no store behind (opening a store file creates it).
  *
  * @module
  */
 import { openKvOrExit } from "../lib/kv/open.ts";
-import { progressReporter } from "../lib/ops/progress.ts";
-import { restoreStore } from "../lib/ops/restore.ts";
+import { type ProgressReporter, progressReporter } from "../lib/ops/progress.ts";
+import { restoreStore, verifyBackup } from "../lib/ops/restore.ts";
 import { storePath } from "../lib/ops/store_path.ts";
 import { underDeployDeno } from "./deploy_deno.ts";
 
@@ -28,15 +29,22 @@ async function main(): Promise<number> {
   }
   const file = files[0];
   const storeName = kvPath ?? "the Deno Deploy database";
+  const verifying = progressReporter("verify", (line) => console.error(line));
+  const verified = await verifyBackup(file, (n) => verifying.update(n));
+  if (!verified.ok) {
+    console.error(`Restore into ${storeName} refused. ${verified.reason}`);
+    return 1;
+  }
+  verifying.finish(verified.backup.entries);
   const kv = await openKvOrExit(kvPath); // an older Deno than the store's stops here
   try {
-    const verifying = progressReporter("verify", (line) => console.error(line));
-    let writing = verifying;
+    // Made once the store's checks pass: its rate counts from the first write.
+    let writing: ProgressReporter | undefined;
     const outcome = await restoreStore(kv, file, {
       force,
-      onProgress: (phase, n) => (phase === "verify" ? verifying : writing).update(n),
+      verified: verified.backup,
+      onProgress: (_phase, n) => writing?.update(n),
       onVerified: ({ header, entries, resumeFrom }) => {
-        verifying.finish(entries);
         console.error(
           `${file}: a backup of ${header.createdAt} (build ${header.build ?? "unknown"}, ` +
             `Deno ${header.deno}), ${entries} entries, checksum verified.`,
@@ -51,7 +59,7 @@ async function main(): Promise<number> {
       console.error(`Restore into ${storeName} refused. ${outcome.reason}`);
       return 1;
     }
-    writing.finish(outcome.written);
+    writing?.finish(outcome.written);
     const expired = outcome.expired ? `; ${outcome.expired} expired records left out` : "";
     const resumed = outcome.resumedFrom ? ` (resumed after ${outcome.resumedFrom})` : "";
     console.log(

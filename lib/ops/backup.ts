@@ -6,7 +6,10 @@
  * The file is written as `<file>.partial` and renamed to `<file>` only once complete
  * (trailer written, data flushed), so an interrupted backup never leaves a file that looks
  * whole; a re-run starts over (a gzip stream cannot be continued, and a copy from the start
- * is the only one whose checksum covers what the store holds then).
+ * is the only one whose checksum covers what the store holds then). A missing folder on
+ * the way is created, as restore creates a store's folder. Where a backup may go at all (not
+ * over the store itself, nor over an existing file unasked) is lib/ops/backup_target.ts,
+ * checked by `deno task backup` before the store is opened.
  *
  * A backup reads the store page by page, each page at one moment, not the whole store
  * at one moment: taken while people write, it can hold a vote without the counter move of
@@ -18,6 +21,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
+import { dirname } from "node:path";
 import { entryLine, headerLine, trailerLine } from "./backup_format.ts";
 import { writeCompressed } from "./backup_file.ts";
 import { isStoreKey } from "./backup_scope.ts";
@@ -48,7 +52,9 @@ const PAGE = 500;
 const CHUNK_CHARS = 64 * 1024;
 
 /**
- * Write every key and value of `kv` to `path` (through `path.partial`).
+ * Write every key and value of `kv` to `path` (through `path.partial`), creating its folder
+ * when missing. Replaces a file at `path`: check it first with `checkBackupTarget`
+ * (lib/ops/backup_target.ts).
  *
  * @example
  * ```ts
@@ -92,6 +98,7 @@ export async function backupStore(
     sha256 = hash.digest("hex");
     yield text + trailerLine({ entries, sha256 }) + "\n";
   }
+  await Deno.mkdir(dirname(partial), { recursive: true });
   await writeCompressed(partial, chunks());
   await Deno.rename(partial, path);
   opts.onProgress?.(entries);

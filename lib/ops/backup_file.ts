@@ -41,7 +41,15 @@ async function* textLines(path: string): AsyncGenerator<string> {
     file = await Deno.open(path, { read: true });
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) throw new BackupFileError(`${path} does not exist.`);
+    if (err instanceof Deno.errors.PermissionDenied || err instanceof Deno.errors.NotADirectory) {
+      throw new BackupFileError(`${path} cannot be read (${err.message}).`);
+    }
     throw err;
+  }
+  // A folder opens for reading too; reading it fails later with a less helpful sentence.
+  if ((await file.stat()).isDirectory) {
+    file.close();
+    throw new BackupFileError(`${path} is a folder, not a backup file.`);
   }
   const text = file.readable
     .pipeThrough(new DecompressionStream("gzip"))

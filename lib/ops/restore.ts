@@ -3,12 +3,13 @@
  *
  * Two passes over the file, each streaming one line at a time: the first verifies all of
  * it (header, every entry's encoding, entry count, SHA-256) and nothing is written unless
- * it passes; the second writes the entries in atomic batches (at most 999 entries and a
- * bounded size each, under KV's 1000 mutations and 800 KB per op). Every batch's op also
- * sets `["meta", "restore"]` to `{sha256, done}`, so the store always says exactly how far
- * a restore got: a re-run with the same file continues after the last committed batch
- * (an interrupted restore resumes by running the same command again), and the record is
- * deleted when the restore ends.
+ * it passes (`deno task restore` runs it, {@link verifyBackup}, before it opens the store,
+ * so a missing or damaged file leaves no store file behind either); the second writes the
+ * entries in atomic batches (at most 999 entries and a bounded size each, under KV's 1000
+ * mutations and 800 KB per op). Every batch's op also sets `["meta", "restore"]` to
+ * `{sha256, done}`, so the store always says exactly how far a restore got: a re-run with
+ * the same file continues after the last committed batch (an interrupted restore resumes by
+ * running the same command again), and the record is deleted when the restore ends.
  *
  * A store that holds anything (other than `["meta", "denoVersion"]`) is refused unless
  * `force`: then the backup is written over what is there, and keys the backup does not
@@ -43,6 +44,12 @@ export interface RestoreOptions {
   now?: () => number;
   /** Called as the passes advance: entries verified, then entries written by this run. */
   onProgress?: (phase: "verify" | "write", done: number) => void;
+  /**
+   * The file as {@link verifyBackup} found it, when the caller verified it already (before
+   * opening the store): the first pass is skipped. The second pass still checks that the
+   * file it writes from is the one verified.
+   */
+  verified?: VerifiedBackup;
   /** Called once the file verified, before anything is written. */
   onVerified?: (info: { header: BackupHeader; entries: number; resumeFrom: number }) => void;
   /** Stops between two batches (what is committed stays, like after a crash). */
@@ -136,18 +143,50 @@ async function firstDataKey(kv: Deno.Kv): Promise<Deno.KvKey | null> {
   return null;
 }
 
-async function verify(
+/** A backup file that {@link verifyBackup} read to its end and found whole. */
+export interface VerifiedBackup {
+  header: BackupHeader;
+  /** Entries in the file. */
+  entries: number;
+  /** SHA-256 of the file's lines (from its trailer, checked). */
+  sha256: string;
+}
+
+/**
+ * The first pass of a restore on its own: read the backup at `path` to its end and check
+ * all of it (header, every entry, count, checksum) without a store, so a missing, unreadable
+ * or damaged file is refused before a store is opened (opening a store file creates it).
+ * `onProgress` is called with the entries verified so far.
+ *
+ * @example
+ * ```ts
+ * const verified = await verifyBackup("parley.backup.gz");
+ * if (!verified.ok) console.error(verified.reason);
+ * ```
+ */
+export async function verifyBackup(
   path: string,
-  opts: RestoreOptions,
-): Promise<{ header: BackupHeader; entries: number; sha256: string }> {
+  onProgress?: (entries: number) => void,
+): Promise<{ ok: true; backup: VerifiedBackup } | { ok: false; reason: string }> {
   let header: BackupHeader | null = null;
-  for await (const item of readBackup(path)) {
-    if (item.type === "header") header = item.header;
-    else if (item.type === "entry") {
-      if ((item.index + 1) % BATCH_ENTRIES === 0) opts.onProgress?.("verify", item.index + 1);
-    } else return { header: header!, entries: item.entries, sha256: item.sha256 };
+  try {
+    for await (const item of readBackup(path)) {
+      if (item.type === "header") header = item.header;
+      else if (item.type === "entry") {
+        if ((item.index + 1) % BATCH_ENTRIES === 0) onProgress?.(item.index + 1);
+      } else {
+        onProgress?.(item.entries);
+        return {
+          ok: true,
+          backup: { header: header!, entries: item.entries, sha256: item.sha256 },
+        };
+      }
+    }
+  } catch (err) {
+    if (err instanceof BackupFileError) return { ok: false, reason: err.message };
+    throw err;
   }
-  throw new BackupFileError(`${path} ended without its trailer.`);
+  return { ok: false, reason: `${path} ended without its trailer.` };
 }
 
 /**
@@ -167,14 +206,13 @@ export async function restoreStore(
   opts: RestoreOptions = {},
 ): Promise<RestoreOutcome> {
   const now = opts.now ?? Date.now;
-  let file;
-  try {
-    file = await verify(path, opts);
-  } catch (err) {
-    if (err instanceof BackupFileError) return { ok: false, reason: err.message };
-    throw err;
+  let file: VerifiedBackup;
+  if (opts.verified) file = opts.verified;
+  else {
+    const verified = await verifyBackup(path, (n) => opts.onProgress?.("verify", n));
+    if (!verified.ok) return verified;
+    file = verified.backup;
   }
-  opts.onProgress?.("verify", file.entries);
 
   const earlier = progressOf((await kv.get(keys.restoreProgress())).value);
   let resumeFrom = 0;

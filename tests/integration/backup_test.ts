@@ -2,7 +2,9 @@
  * `deno task backup` and `deno task restore` as child processes on real stores: a store
  * seeded through the real HTTP app (local sign-in, questions, answers, votes, favorites,
  * an agent key) is backed up, restored into a fresh file, and the restored store serves
- * the same answers; damaged files and non-empty stores are refused; an interrupted
+ * the same answers; damaged, missing and foreign files (before any store file is made) and
+ * non-empty stores are refused; a backup over the store, an SQLite file or (without
+ * --force) any existing file is refused, and one into a missing folder makes it; an interrupted
  * restore resumes; an interrupted backup leaves only its `.partial`; and a backup taken on
  * this Deno (2.9) restores and serves under the Deploy runtime's Deno (2.5).
  */
@@ -241,7 +243,7 @@ Deno.test({
     flipped[Math.floor(good.length / 2)] ^= 0x55;
     // An entry changed and re-compressed: the gzip layer is fine, the checksum is not.
     const altered = lines.map((l) => l.replace(s.answerText, "Something else entirely"));
-    const cases: [string, Uint8Array, RegExp][] = [
+    const cases: [string, Uint8Array | null, RegExp][] = [
       ["cut.gz", good.slice(0, good.length - 40), /is damaged or cut short/],
       // A flipped bit shows as garbage text, or bad compressed data, or a bad gzip CRC.
       ["flipped.gz", flipped, /is damaged/],
@@ -254,20 +256,125 @@ Deno.test({
       ["foreign.gz", await gzip("hello\n"), /is not a Parley backup/],
       ["plain.txt", new TextEncoder().encode(lines.join("\n")), /is damaged or cut short/],
     ];
+    await Deno.mkdir(`${tmp}/a-folder.gz`);
+    cases.push(["a-folder.gz", null, /a-folder\.gz is a folder, not a backup file/]);
+    cases.push(["nope.gz", null, /nope\.gz does not exist/]);
     for (const [name, bytes, sentence] of cases) {
       const file = `${tmp}/${name}`;
-      await Deno.writeFile(file, bytes);
-      const target = `${tmp}/refused-${name}.kv`;
+      if (bytes) await Deno.writeFile(file, bytes);
+      // The file is refused before the store is opened: not even its folder is made.
+      const target = `${tmp}/refused-${name}/parley.kv`;
       const res = await runTask("restore", [file], target);
       assert.equal(res.code, 1, `${name}: ${res.stderr}`);
       assert.match(res.stderr, sentence, name);
       assert.match(res.stderr, /refused\./, name);
       assert.doesNotMatch(res.stderr, /\n\s+at /, `${name}: no stack`);
-      assert.deepEqual(await dump(target), [], `${name}: nothing written`);
+      await assert.rejects(
+        Deno.stat(`${tmp}/refused-${name}`),
+        Deno.errors.NotFound,
+        `${name}: no store created`,
+      );
     }
-    const missing = await runTask("restore", [`${tmp}/nope.gz`], `${tmp}/refused-missing.kv`);
-    assert.equal(missing.code, 1);
-    assert.match(missing.stderr, /nope\.gz does not exist/);
+  },
+});
+
+/** The SQLite file header: the store is still a store. */
+async function isSqlite(path: string): Promise<boolean> {
+  const head = (await Deno.readFile(path)).subarray(0, 16);
+  return new TextDecoder().decode(head) === "SQLite format 3\0";
+}
+
+Deno.test({
+  name:
+    "a backup is refused over the store, its SQLite files, any SQLite file, a folder and an existing file without --force",
+  sanitizeResources: false,
+  async fn() {
+    const dir = `${tmp}/live`;
+    const kvPath = `${dir}/live.kv`;
+    await Deno.mkdir(dir);
+    await Deno.symlink(dir, `${tmp}/live-link`);
+    // Held open like a running server's: its -wal and -shm files exist.
+    const server = await Deno.openKv(kvPath);
+    await server.set(["users", "u_live"], { id: "u_live" });
+    const otherStore = `${tmp}/other-store.kv`;
+    const other = await Deno.openKv(otherStore);
+    await other.set(["x"], 1);
+    other.close();
+    try {
+      assert.ok((await Deno.stat(`${kvPath}-wal`)).isFile, "the premise: a WAL beside the store");
+      // A store named as a target's .partial: the backup would be written over it.
+      const partialStore = `${dir}/side.gz.partial`;
+      (await Deno.openKv(partialStore)).close();
+      const refusals: [string, string[], RegExp][] = [
+        [kvPath, [kvPath], /live\.kv is the store being backed up/],
+        [kvPath, [`${kvPath}-wal`, "--force"], /live\.kv-wal is the store being backed up/],
+        [kvPath, [`${kvPath}-shm`], /live\.kv-shm is the store being backed up/],
+        [kvPath, [`${kvPath}-journal`], /live\.kv-journal is the store being backed up/],
+        [kvPath, [`${tmp}/live-link/live.kv`, "--force"], /live-link\/live\.kv is the store/],
+        [kvPath, [`${dir}/../live/./live.kv`], /is the store being backed up/],
+        [partialStore, [`${dir}/side.gz`], /side\.gz\.partial is the store being backed up/],
+        [kvPath, [otherStore, "--force"], /other-store\.kv is an SQLite database/],
+        [kvPath, [dir, "--force"], /live is a folder/],
+        [kvPath, [`${otherStore}/x.gz`], /A folder on the way to .* is a file/],
+      ];
+      for (const [store, args, sentence] of refusals) {
+        const res = await runTask("backup", args, store);
+        assert.equal(res.code, 2, `${args}: ${res.stderr}`);
+        assert.match(res.stderr, sentence, `${args}`);
+        assert.equal(res.stderr.trim().split("\n").length, 1, `${args}: one line, no stack`);
+        assert.equal(res.stdout, "");
+        if (args[0] !== `${dir}/side.gz`) {
+          await assert.rejects(Deno.stat(`${args[0]}.partial`), `${args}: no .partial`);
+        }
+      }
+      assert.ok(await isSqlite(partialStore));
+      assert.ok(await isSqlite(kvPath), "the store is still an SQLite store");
+      assert.ok(await isSqlite(otherStore));
+      // The running server's writes still land in the file others open.
+      await server.set(["users", "u_after"], { id: "u_after" });
+      const reader = await Deno.openKv(kvPath);
+      assert.deepEqual((await reader.get(["users", "u_after"])).value, { id: "u_after" });
+      reader.close();
+
+      // An existing file (the only good backup, say) is kept unless --force.
+      const good = `${dir}/good.backup.gz`;
+      assert.equal((await runTask("backup", [good], kvPath)).code, 0);
+      const before = await Deno.readFile(good);
+      const kept = await runTask("backup", [good], kvPath);
+      assert.equal(kept.code, 2, kept.stderr);
+      assert.match(kept.stderr, /good\.backup\.gz already exists: .*--force/);
+      assert.deepEqual(await Deno.readFile(good), before, "left as it was");
+      await assert.rejects(Deno.stat(`${good}.partial`), Deno.errors.NotFound);
+      const forced = await runTask("backup", [good, "--force"], kvPath);
+      assert.equal(forced.code, 0, forced.stderr);
+      let entries = 0;
+      for await (const item of readBackup(good)) if (item.type === "end") entries = item.entries;
+      assert.equal(entries, 2);
+
+      const usage = await runTask("backup", [], kvPath);
+      assert.equal(usage.code, 2);
+      assert.match(usage.stderr, /deno task backup <file> \[--force\]/);
+    } finally {
+      server.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "a backup into a folder that does not exist creates it, as restore does",
+  sanitizeResources: false,
+  async fn() {
+    const kvPath = `${tmp}/small.kv`;
+    const kv = await Deno.openKv(kvPath);
+    await kv.set(["users", "u_small"], { id: "u_small" });
+    kv.close();
+    const file = `${tmp}/no-such-folder/deeper/small.backup.gz`;
+    const res = await runTask("backup", [file], kvPath);
+    assert.equal(res.code, 0, res.stderr);
+    assert.doesNotMatch(res.stderr, /NotFound|\n\s+at /);
+    let entries = 0;
+    for await (const item of readBackup(file)) if (item.type === "end") entries = item.entries;
+    assert.equal(entries, 1);
   },
 });
 
