@@ -133,10 +133,16 @@ const manifest: Manifest = {
       ),
     "./routes/api/mod/actions.ts": () =>
       at<typeof import("./routes/api/mod/actions.ts")>("./routes/api/mod/actions.ts"),
+    "./routes/api/mod/debates/[id].ts": () =>
+      at<typeof import("./routes/api/mod/debates/[id].ts")>("./routes/api/mod/debates/[id].ts"),
     "./routes/api/mod/log.ts": () =>
       at<typeof import("./routes/api/mod/log.ts")>("./routes/api/mod/log.ts"),
     "./routes/api/mod/queue.ts": () =>
       at<typeof import("./routes/api/mod/queue.ts")>("./routes/api/mod/queue.ts"),
+    "./routes/api/mod/roundtables/[id].ts": () =>
+      at<typeof import("./routes/api/mod/roundtables/[id].ts")>(
+        "./routes/api/mod/roundtables/[id].ts",
+      ),
     "./routes/api/mod/users/[id].ts": () =>
       at<typeof import("./routes/api/mod/users/[id].ts")>("./routes/api/mod/users/[id].ts"),
     "./routes/api/notifications/index.ts": () =>

@@ -147,6 +147,7 @@ const ACTION_LABEL: Record<string, string> = {
   silence: "Silenced",
   suspend: "Suspended",
   lift: "Sanction lifted",
+  withdraw: "Withdrawn",
 };
 
 const KIND_LABEL = { question: "Question", answer: "Answer", reply: "Reply" } as const;
@@ -310,6 +311,12 @@ export default define.page<typeof handler>(function ModPage({ data }) {
                     <td>
                       {e.targetType === "user"
                         ? <a href={`/u/${encodeURIComponent(e.targetId)}`}>person {e.targetId}</a>
+                        : e.targetType === "debate" || e.targetType === "roundtable"
+                        ? (
+                          <a href={`/${e.targetType}s/${encodeURIComponent(e.targetId)}`}>
+                            {e.targetType} {e.targetId}
+                          </a>
+                        )
                         : <LoggedPost entry={e} post={posts.get(e.targetId)} />}
                     </td>
                   </tr>

@@ -1,6 +1,6 @@
 /**
  * Public debates (docs/interface.md#public-debates): debates whose owner's `debateArchive`
- * setting is public, newest first or most watched, and the watch count that orders the
+ * setting is public and that moderators have not withdrawn, newest first or most watched, and the watch count that orders the
  * second list.
  *
  * "Watched" is exact and cheap: the number of distinct signed-in members other than the
@@ -14,6 +14,7 @@
 import { invertTime, listNewestFirst, updateAtomically } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import { getSettings } from "../profile/settings.ts";
+import { withdrawnAmong } from "../moderation/withdrawn.ts";
 import { type DebateRecord, debateSummaries, type OwnedDebateSummary } from "./store.ts";
 
 /** The two orders `/debates` offers. */
@@ -54,7 +55,9 @@ export async function listPublicDebates(
     const page = await listNewestFirst<string>(kv, prefix, { limit: batch, cursor: next });
     scanned += page.values.length;
     next = page.cursor;
+    const withdrawn = await withdrawnAmong(kv, "debate", page.values);
     for (const summary of await debateSummaries(kv, page.values, now)) {
+      if (withdrawn.has(summary.id)) continue;
       let open = publicOwner.get(summary.userId);
       if (open === undefined) {
         open = (await getSettings(kv, summary.userId)).debateArchive === "public";

@@ -158,6 +158,7 @@
  * | `["mod_queue", targetType, targetId]` | `ModQueueEntry` | with each flag (count, weight, reasons, flaggers with standing); hidden at weight 3; removed by a moderator's decision |
  * | `["hidden_posts", targetType, targetId]` | `{at, by}` | with the record's `hiddenAt` (feeds read the records, whose `hiddenAt` leaves them out) |
  * | `["mod_log", invertTime(at), id]` | `ModLogEntry` | one per moderator action, in the action's op; newest first |
+ * | `["withdrawn", "debate" \| "roundtable", id]` | `Withdrawal` `{reason, at, by}` | set by a moderator's `withdraw`, deleted by `restore`, each with its `["mod_log", …]` entry (lib/moderation/withdrawals.ts); read by the debate and roundtable read gates, lists and the sitemap |
  *
  * Background jobs (lib/jobs/: debates, expert panels, the avatar, fan-outs):
  *
@@ -574,6 +575,7 @@ export const keys = {
     targetType,
     targetId,
   ],
+  withdrawn: (kind: string, id: string): Deno.KvKey => ["withdrawn", kind, id],
   modLogPrefix: (): Deno.KvKey => ["mod_log"],
   modLog: (inverted: number, id: string): Deno.KvKey => ["mod_log", inverted, id],
   panelJob: (questionId: string): Deno.KvKey => ["panel_jobs", questionId],

@@ -41,8 +41,8 @@ export function messageKind(m: Pick<MessageRecord, "replyTo">): PostKind {
 export type PostTarget = Pick<ModLogEntry, "targetType" | "targetId" | "questionId">;
 
 /**
- * Describe the posts the queue or a page of the log names, by target id (people are left
- * out; a post gone from the store is left out and shown by id).
+ * Describe the posts the queue or a page of the log names, by target id (people, debates
+ * and roundtables are left out; a post gone from the store is left out and shown by id).
  *
  * @example
  * ```ts
@@ -59,7 +59,8 @@ export async function describePosts(
 ): Promise<Map<string, PostDescription>> {
   const posts = [
     ...new Map(
-      entries.filter((e) => e.targetType !== "user").map((e) => [e.targetId, e]),
+      entries.filter((e) => e.targetType === "question" || e.targetType === "message")
+        .map((e) => [e.targetId, e]),
     ).values(),
   ];
   const out = new Map<string, PostDescription>();

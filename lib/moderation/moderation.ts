@@ -99,17 +99,20 @@ export interface ModQueueEntry {
   lastFlaggedAt: number;
 }
 
-/** One moderator action, as logged: on a post, or a sanction on a person (`targetType: "user"`). */
+/**
+ * One moderator action, as logged: on a post, a sanction on a person (`targetType: "user"`),
+ * or a debate or roundtable withdrawn or restored (./withdrawals.ts).
+ */
 export interface ModLogEntry {
   id: string;
-  action: ModAction | "silence" | "suspend" | "lift";
-  targetType: TargetType | "user";
+  action: ModAction | "silence" | "suspend" | "lift" | "withdraw";
+  targetType: TargetType | "user" | "debate" | "roundtable";
   targetId: string;
-  /** The post's question; `""` for a person. */
+  /** The post's question; `""` for a person, a debate or a roundtable. */
   questionId: string;
   moderator: { id: string; name: string };
   at: number;
-  /** A sanction's reason (a person only). */
+  /** A sanction's or a withdrawal's reason (not on posts). */
   reason?: string;
   /** A sanction's end, Unix ms, or null until lifted (a person only). */
   until?: number | null;

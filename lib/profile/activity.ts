@@ -16,6 +16,7 @@ import type { TargetType } from "../community/targets.ts";
 import { userVoteOf } from "../community/user_vote_rows.ts";
 import type { UserFavoriteEntry } from "../community/favorites.ts";
 import { pageDebateSummaries } from "../debates/store.ts";
+import { withdrawnAmong } from "../moderation/withdrawn.ts";
 import { excerpt } from "../text/excerpt.ts";
 
 /** The five kinds of docs/interface.md#profiles. */
@@ -243,7 +244,9 @@ export async function listActivity(
         limit,
         cursor: opts.cursor,
       });
-      return done(items, cursor);
+      // Like hidden posts above, a debate moderators withdrew leaves the activity feed.
+      const withdrawn = await withdrawnAmong(kv, "debate", items.map((d) => d.id));
+      return done(items.filter((d) => !withdrawn.has(d.id)), cursor);
     }
     case "likes": {
       const rows = await page<unknown>(keys.userVotesPrefix(userId));

@@ -1,13 +1,16 @@
 /**
  * Who may read a roundtable, and the public list: like debates (lib/debates/access.ts),
  * a roundtable is kept in its owner's debate archive — the owner reads it always, anyone
- * else while that archive is public.
+ * else while that archive is public; one moderators withdrew only its owner and moderators
+ * read, and it leaves the list.
  *
  * @module
  */
 import { listNewestFirst } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
-import { archiveOpenTo } from "../debates/access.ts";
+import { archiveOpenTo, type ArchiveRefusal, ownedItemAccess } from "../debates/access.ts";
+import type { Viewer } from "../community/visibility.ts";
+import { type Withdrawal, withdrawnAmong } from "../moderation/withdrawn.ts";
 import type { RoundtableRecord } from "./model.ts";
 import { getRoundtable, type Roundtable, roundtableRecords } from "./store.ts";
 
@@ -15,8 +18,10 @@ import { getRoundtable, type Roundtable, roundtableRecords } from "./store.ts";
 const SCAN_LIMIT = 200;
 
 /**
- * The roundtable if `viewerId` (null: signed out) may read it, or why not: `private` (it
- * exists; its owner keeps the archive private) or `not_found`.
+ * The roundtable if `viewer` (null: signed out) may read it, or why not: `private` (it
+ * exists; its owner keeps the archive private) or `not_found` (missing, or withdrawn by
+ * moderators and `viewer` is neither its owner nor a moderator). `withdrawn` is the
+ * withdrawal its owner and moderators see (null while it is shown).
  *
  * @example
  * ```ts
@@ -28,18 +33,18 @@ const SCAN_LIMIT = 200;
 export async function roundtableAccess(
   kv: Deno.Kv,
   id: string,
-  viewerId: string | null,
+  viewer: Viewer | null,
   now: number,
-): Promise<{ ok: true; roundtable: Roundtable } | { ok: false; reason: "not_found" | "private" }> {
+): Promise<{ ok: true; roundtable: Roundtable; withdrawn: Withdrawal | null } | ArchiveRefusal> {
   const roundtable = await getRoundtable(kv, id, now);
   if (!roundtable) return { ok: false, reason: "not_found" };
-  return await archiveOpenTo(kv, roundtable.userId, viewerId)
-    ? { ok: true, roundtable }
-    : { ok: false, reason: "private" };
+  const r = await ownedItemAccess(kv, "roundtable", roundtable, viewer);
+  return r.ok ? { ok: true, roundtable, withdrawn: r.withdrawn } : r;
 }
 
 /**
- * The newest public roundtables (their owners' debate archives are public), at most `limit`.
+ * The newest public roundtables (their owners' debate archives are public, and moderators
+ * have not withdrawn them), at most `limit`.
  *
  * @example
  * ```ts
@@ -64,7 +69,9 @@ export async function listPublicRoundtables(
     });
     scanned += page.values.length;
     cursor = page.cursor;
+    const withdrawn = await withdrawnAmong(kv, "roundtable", page.values);
     for (const r of await roundtableRecords(kv, page.values, now)) {
+      if (withdrawn.has(r.id)) continue;
       let isOpen = open.get(r.userId);
       if (isOpen === undefined) {
         open.set(r.userId, isOpen = await archiveOpenTo(kv, r.userId, null));

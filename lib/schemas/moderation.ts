@@ -77,19 +77,48 @@ export const ModQueueResult = z.object({ queue: z.array(ModQueueItem) }).meta({
 
 export const ModLogEntry = z.object({
   id: z.string(),
-  action: z.enum(["hide", "restore", "dismiss", "delete", "silence", "suspend", "lift"]).meta({
-    description: "A post's moderation, or a sanction on a person (targetType user)",
-  }),
-  targetType: z.enum(["question", "message", "user"]),
+  action: z.enum(["hide", "restore", "dismiss", "delete", "silence", "suspend", "lift", "withdraw"])
+    .meta({
+      description:
+        "A post's moderation, a sanction on a person (targetType user), or a debate or roundtable withdrawn or restored",
+    }),
+  targetType: z.enum(["question", "message", "user", "debate", "roundtable"]),
   targetId: z.string(),
-  questionId: z.string().meta({ description: 'The post\'s question; "" for a person' }),
+  questionId: z.string().meta({
+    description: 'The post\'s question; "" for a person, a debate or a roundtable',
+  }),
   moderator: z.object({ id: z.string(), name: z.string() }),
   at: z.number(),
-  reason: z.string().optional().meta({ description: "A sanction's reason" }),
+  reason: z.string().optional().meta({ description: "A sanction's or a withdrawal's reason" }),
   until: z.number().nullable().optional().meta({
     description: "A sanction's end (Unix ms), null until lifted",
   }),
 }).meta({ id: "ModLogEntry" });
+
+/** `POST /api/mod/debates/:id` and `POST /api/mod/roundtables/:id`. */
+export const WithdrawalBody = z.strictObject({
+  action: z.enum(["withdraw", "restore"], { error: 'action must be "withdraw" or "restore"' })
+    .meta({
+      description: "withdraw: others read it as missing (404) until restored; restore: shown again",
+    }),
+  reason: z.string({ error: "reason is required" }).trim()
+    .min(1, "reason is required")
+    .max(500, "reason must be at most 500 characters")
+    .meta({ description: "Shown to the owner while withdrawn, and logged (1–500 characters)" }),
+}).meta({ id: "WithdrawalBody" });
+
+export const WithdrawalSchema = z.object({
+  reason: z.string(),
+  at: z.number().meta({ description: "Unix ms" }),
+  by: z.object({ id: z.string(), name: z.string() }),
+}).meta({ id: "Withdrawal" });
+
+/** A debate's or roundtable's moderation state. */
+export const WithdrawalStateSchema = z.object({
+  type: z.enum(["debate", "roundtable"]),
+  id: z.string(),
+  withdrawn: WithdrawalSchema.nullable().meta({ description: "null: shown" }),
+}).meta({ id: "WithdrawalState" });
 
 /** `POST /api/mod/users/:id`. */
 export const SanctionBody = z.strictObject({

@@ -13,8 +13,8 @@
  *   - tags: `lastmod` the newest question of the tag (a tag whose newest question is gone
  *     is left out);
  *   - profiles: users whose activity is public (privacy settings); `lastmod` the sign-up;
- *   - debates: debates whose owner's `debateArchive` is public (docs/interface.md#public-debates);
- *     `lastmod` the debate's last update.
+ *   - debates: debates whose owner's `debateArchive` is public (docs/interface.md#public-debates)
+ *     and that moderators have not withdrawn; `lastmod` the debate's last update.
  *
  * Every read is one bounded list plus batched `getMany`s of at most n keys each.
  *
@@ -29,6 +29,7 @@ import type { User } from "../auth/users.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../profile/settings.ts";
 import { activityVisibleToOthers } from "../profile/activity.ts";
 import type { DebateRecord } from "../debates/store.ts";
+import { withdrawnAmong } from "../moderation/withdrawn.ts";
 import { rollHeads, rollPage } from "./sitemap_rolls.ts";
 
 /** URLs per sitemap page (the protocol allows 50,000; smaller pages read less KV). */
@@ -202,8 +203,11 @@ async function profileUrls(kv: Deno.Kv, origin: string, ids: string[]): Promise<
 }
 
 async function debateUrls(kv: Deno.Kv, origin: string, ids: string[]): Promise<SitemapUrl[]> {
-  const debates = (await getAll<DebateRecord>(kv, ids.map((id) => keys.debate(id))))
-    .flatMap((e) => e.value ? [e.value] : []);
+  const [records, withdrawn] = await Promise.all([
+    getAll<DebateRecord>(kv, ids.map((id) => keys.debate(id))),
+    withdrawnAmong(kv, "debate", ids),
+  ]);
+  const debates = records.flatMap((e) => e.value && !withdrawn.has(e.value.id) ? [e.value] : []);
   const owners = [...new Set(debates.map((d) => d.userId))];
   const settings = await getAll<Partial<Settings>>(kv, owners.map((id) => keys.settings(id)));
   const open = new Set(

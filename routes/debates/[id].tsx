@@ -11,7 +11,11 @@ import { DEBATE_STATUS_TEXT } from "@/components/debate_status.ts";
 import DebateFollow from "@/islands/DebateFollow.tsx";
 import ShareButton from "@/islands/ShareButton.tsx";
 import { getSettings } from "@/lib/profile/settings.ts";
+import { WithdrawalForm, WithdrawnBanner } from "@/components/Withdrawal.tsx";
 import { debateAccess } from "@/lib/debates/access.ts";
+import { viewerOf } from "@/lib/http/auth.ts";
+import { withdrawalFormPost } from "@/lib/http/withdrawal.ts";
+import type { Withdrawal } from "@/lib/moderation/withdrawn.ts";
 import { recordDebateWatch } from "@/lib/debates/public.ts";
 import type { Debate } from "@/lib/debates/store.ts";
 import { Head } from "@/lib/fresh/head.ts";
@@ -23,14 +27,19 @@ interface Data {
   isOwner: boolean;
   /** Others may read it (the owner's debate archive is public): offer Share. */
   shareable: boolean;
+  /** Moderators withdrew it: the banner its owner and moderators see. */
+  withdrawn: Withdrawal | null;
+  /** The viewer moderates: the withdraw / restore form. */
+  moderator: boolean;
   now: number;
 }
 
 export const handler = define.handlers<Data>({
   async GET(ctx) {
     const { kv, now } = ctx.state.services;
-    const viewer = ctx.state.user?.id ?? null;
-    const access = await debateAccess(kv, ctx.params.id, viewer, now());
+    const who = await viewerOf(ctx.state.services, ctx.state.user);
+    const viewer = who?.userId ?? null;
+    const access = await debateAccess(kv, ctx.params.id, who, now());
     // A private debate says so (and nothing else about it); a missing one is a plain 404.
     if (!access.ok) {
       throw new HttpError(404, access.reason === "private" ? PRIVATE_DEBATE : undefined);
@@ -40,14 +49,27 @@ export const handler = define.handlers<Data>({
     await recordDebateWatch(kv, debate, viewer, now());
     const isOwner = viewer === debate.userId;
     // Anyone but the owner reads it only because it is public; the owner's setting says.
-    const shareable = !isOwner || (await getSettings(kv, debate.userId)).debateArchive === "public";
-    return page({ debate, isOwner, shareable, now: now() });
+    const shareable = !access.withdrawn &&
+      (!isOwner || (await getSettings(kv, debate.userId)).debateArchive === "public");
+    return page({
+      debate,
+      isOwner,
+      shareable,
+      withdrawn: access.withdrawn,
+      moderator: who?.moderator === true,
+      now: now(),
+    });
+  },
+  /** The moderator form: withdraw or restore, then back to the page. */
+  POST(ctx) {
+    const { services, user } = ctx.state;
+    return withdrawalFormPost(ctx.req, services, user, "debate", ctx.params.id);
   },
 });
 
 /** /debates/:id: a saved debate, re-read — transcript and the judge's report. */
-export default define.page<typeof handler>(function SavedDebatePage({ data }) {
-  const { debate, isOwner, shareable, now } = data;
+export default define.page<typeof handler>(function SavedDebatePage({ data, url }) {
+  const { debate, isOwner, shareable, withdrawn, moderator, now } = data;
   const user = { name: debate.userProfile.name, avatar: debate.userProfile.avatar };
   const opponent = {
     name: debate.opponentProfile.name,
@@ -98,6 +120,7 @@ export default define.page<typeof handler>(function SavedDebatePage({ data }) {
           </a>
         </div>
       </div>
+      {withdrawn && <WithdrawnBanner withdrawn={withdrawn} kind="debate" />}
       {debate.standIn && <StandInNote />}
       <DebateVersus user={user} opponent={opponent} viewerIsOwner={isOwner} />
       {debate.status === "in_progress"
@@ -124,6 +147,14 @@ export default define.page<typeof handler>(function SavedDebatePage({ data }) {
           synthesis={debate.synthesis}
           userName={debate.userProfile.name}
           opponentName={debate.opponentProfile.name}
+        />
+      )}
+      {moderator && (
+        <WithdrawalForm
+          kind="debate"
+          id={debate.id}
+          withdrawn={withdrawn}
+          error={url.searchParams.get("withdrawalError")}
         />
       )}
     </>

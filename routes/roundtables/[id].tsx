@@ -5,7 +5,11 @@ import { PRIVATE_ROUNDTABLE } from "@/components/PrivateDebate.tsx";
 import RoundtableLive from "@/islands/RoundtableLive.tsx";
 import ShareButton from "@/islands/ShareButton.tsx";
 import { expertById } from "@/lib/panel/experts.ts";
+import { WithdrawalForm, WithdrawnBanner } from "@/components/Withdrawal.tsx";
 import { roundtableAccess } from "@/lib/roundtables/access.ts";
+import { viewerOf } from "@/lib/http/auth.ts";
+import { withdrawalFormPost } from "@/lib/http/withdrawal.ts";
+import type { Withdrawal } from "@/lib/moderation/withdrawn.ts";
 import { archiveOpenTo } from "@/lib/debates/access.ts";
 import { transcriptItems } from "@/lib/roundtables/live_state.ts";
 import { type RoundtableJson, roundtableToJson } from "@/lib/roundtables/store.ts";
@@ -20,14 +24,19 @@ interface Data {
   /** Others may read it (the owner's debate archive is public): offer Share. */
   shareable: boolean;
   standIn: boolean;
+  /** Moderators withdrew it: the banner its owner and moderators see. */
+  withdrawn: Withdrawal | null;
+  /** The viewer moderates: the withdraw / restore form. */
+  moderator: boolean;
   now: number;
 }
 
 export const handler = define.handlers<Data>({
   async GET(ctx) {
     const { kv, now } = ctx.state.services;
-    const viewer = ctx.state.user?.id ?? null;
-    const r = await roundtableAccess(kv, ctx.params.id, viewer, now());
+    const who = await viewerOf(ctx.state.services, ctx.state.user);
+    const viewer = who?.userId ?? null;
+    const r = await roundtableAccess(kv, ctx.params.id, who, now());
     if (!r.ok) throw new HttpError(404, r.reason === "private" ? PRIVATE_ROUNDTABLE : undefined);
     const seats = r.roundtable.experts.map((e) => ({
       ...e,
@@ -37,17 +46,24 @@ export const handler = define.handlers<Data>({
       rt: roundtableToJson(r.roundtable),
       seats,
       isHost: viewer === r.roundtable.userId,
-      shareable: viewer !== r.roundtable.userId ||
-        await archiveOpenTo(kv, r.roundtable.userId, null),
+      shareable: !r.withdrawn && (viewer !== r.roundtable.userId ||
+        await archiveOpenTo(kv, r.roundtable.userId, null)),
       standIn: r.roundtable.standIn,
+      withdrawn: r.withdrawn,
+      moderator: who?.moderator === true,
       now: now(),
     });
+  },
+  /** The moderator form: withdraw or restore, then back to the page. */
+  POST(ctx) {
+    const { services, user } = ctx.state;
+    return withdrawalFormPost(ctx.req, services, user, "roundtable", ctx.params.id);
   },
 });
 
 /** /roundtables/:id: a roundtable, followed live while it runs; the minutes once written. */
-export default define.page<typeof handler>(function RoundtablePage({ data }) {
-  const { rt, seats, isHost, shareable, standIn, now } = data;
+export default define.page<typeof handler>(function RoundtablePage({ data, url }) {
+  const { rt, seats, isHost, shareable, standIn, withdrawn, moderator, now } = data;
   return (
     <>
       <Head>
@@ -78,6 +94,7 @@ export default define.page<typeof handler>(function RoundtablePage({ data }) {
           <a class="btn" href="/roundtables">{isHost ? "New roundtable" : "Host your own"}</a>
         </div>
       </div>
+      {withdrawn && <WithdrawnBanner withdrawn={withdrawn} kind="roundtable" />}
       <p class="alert alert-info" data-testid="roundtable-ai-note">
         The experts below are AI personas: every statement and the minutes are AI-written
         {standIn
@@ -100,6 +117,14 @@ export default define.page<typeof handler>(function RoundtablePage({ data }) {
         error={rt.error ?? null}
         isHost={isHost}
       />
+      {moderator && (
+        <WithdrawalForm
+          kind="roundtable"
+          id={rt.id}
+          withdrawn={withdrawn}
+          error={url.searchParams.get("withdrawalError")}
+        />
+      )}
     </>
   );
 });

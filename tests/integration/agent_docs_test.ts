@@ -944,6 +944,26 @@ Deno.test("real answers of every operation in /api/openapi.json conform to its s
       "/api/mod/users/{id}",
       await sanctionAda({ action: "silence", reason: "x" }, ada, bob.id),
     );
+    // Withdrawals: Ada's debate and roundtable withdrawn and restored; refusals.
+    for (const [kind, id] of [["debates", stream[0].data.id], ["roundtables", rtId]]) {
+      const template = `/api/mod/${kind}/{id}`;
+      const withdraw = (body: unknown, who = bob, target = id) =>
+        who.send("POST", `/api/mod/${kind}/${target}`, body);
+      await c.check("POST", template, await withdraw({ action: "withdraw", reason: "Docs" }));
+      await c.check("POST", template, await withdraw({ action: "restore", reason: "ok" }));
+      await c.check("POST", template, await withdraw({ action: "hide", reason: "x" }));
+      await c.check("POST", template, await withdraw({ action: "withdraw", reason: "x" }, ada));
+      await c.check(
+        "POST",
+        template,
+        await withdraw({ action: "withdraw", reason: "x" }, bob, "x_1_missing"),
+      );
+      await c.check(
+        "POST",
+        template,
+        await anon(`/api/mod/${kind}/${id}`, { method: "POST" }),
+      );
+    }
     t.services.config.moderators = [];
 
     // Agents' sign-in (OAuth): discovery, registration, tokens, revocation, connected apps.

@@ -7,6 +7,7 @@ import { takeStreamSlot } from "@/lib/http/stream_slots.ts";
 import { formatSequenced } from "@/lib/kv/event_log.ts";
 import { keys } from "@/lib/kv/keys.ts";
 import { DEBATE_EVENTS, DebateEventsQuery } from "@/lib/schemas/debate.ts";
+import { viewerOf } from "@/lib/http/auth.ts";
 import { define } from "@/lib/state.ts";
 
 /**
@@ -17,7 +18,12 @@ import { define } from "@/lib/state.ts";
 export const handler = define.handlers({
   async GET(ctx) {
     const { kv, now, config } = ctx.state.services;
-    const debate = await readableDebate(kv, ctx.params.id, ctx.state.user?.id ?? null, now());
+    const debate = await readableDebate(
+      kv,
+      ctx.params.id,
+      await viewerOf(ctx.state.services, ctx.state.user),
+      now(),
+    );
     if (!debate) throw new HttpError(404, "Debate not found");
     const headers = { ...sseHeadersFor(ctx.req), "X-Accel-Buffering": "no" };
     const head = await kv.get<number>(keys.debateEventHead(debate.id));
@@ -58,7 +64,7 @@ export const docs: OperationDoc[] = [{
   tag: "Debates",
   summary: "Follow or resume a debate's stream (Server-Sent Events)",
   description:
-    "The events of `POST /api/debate`, stored as they happen, each with `id: <n>`: replayed after the `Last-Event-ID` header (or `?lastEventId=`; absent: from the start), then followed live until `done` or `error`. Any instance serves it, so a dropped stream resumes without losing or repeating text. Starts with `retry:`. A `start` for a turn that has no `message` yet restarts that turn (its process died and another continued): drop the turn's partial text. For the owner, or anyone while the owner's debate archive is public; 404 otherwise.",
+    "The events of `POST /api/debate`, stored as they happen, each with `id: <n>`: replayed after the `Last-Event-ID` header (or `?lastEventId=`; absent: from the start), then followed live until `done` or `error`. Any instance serves it, so a dropped stream resumes without losing or repeating text. Starts with `retry:`. A `start` for a turn that has no `message` yet restarts that turn (its process died and another continued): drop the turn's partial text. For the owner, or anyone while the owner's debate archive is public; 404 otherwise, and while moderators have withdrawn it (but to its owner and moderators).",
   auth: "public",
   pathParams: [{ name: "id", description: "Debate id (`debate_…`)" }],
   query: DebateEventsQuery,
@@ -72,7 +78,7 @@ export const docs: OperationDoc[] = [{
       description:
         "The debate is over and `Last-Event-ID` is its last event: nothing more will come (an EventSource stops reconnecting)",
     },
-    "404": err("No such debate, or it is private", "Debate not found"),
+    "404": err("No such debate, or it is private or withdrawn by moderators", "Debate not found"),
     "503": streamsFull,
   },
 }];

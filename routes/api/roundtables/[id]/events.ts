@@ -6,6 +6,7 @@ import { sseHeadersFor } from "@/lib/http/sse.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
 import { takeStreamSlot } from "@/lib/http/stream_slots.ts";
 import { ROUNDTABLE_EVENTS, RoundtableEventsQuery } from "@/lib/schemas/roundtable.ts";
+import { viewerOf } from "@/lib/http/auth.ts";
 import { define } from "@/lib/state.ts";
 
 /**
@@ -16,7 +17,12 @@ import { define } from "@/lib/state.ts";
 export const handler = define.handlers({
   async GET(ctx) {
     const { kv, now, config } = ctx.state.services;
-    const r = await roundtableAccess(kv, ctx.params.id, ctx.state.user?.id ?? null, now());
+    const r = await roundtableAccess(
+      kv,
+      ctx.params.id,
+      await viewerOf(ctx.state.services, ctx.state.user),
+      now(),
+    );
     if (!r.ok) throw new HttpError(404, "Roundtable not found");
     const after = resumePoint(ctx.req.headers, ctx.url);
     const slot = takeStreamSlot(config, ctx.info);
@@ -32,7 +38,7 @@ export const docs: OperationDoc[] = [{
   tag: "Roundtables",
   summary: "Follow or resume a roundtable's stream (Server-Sent Events)",
   description:
-    "The events of `POST /api/roundtables`, stored as they happen, each with `id: <n>`: replayed after the `Last-Event-ID` header (or `?lastEventId=`; absent: from the start), then followed live until `done` or `error`. Any instance serves it. Starts with `retry:`. A `speaking` for a turn that has no `statement` yet restarts that turn (its process died and another continued): drop the turn's partial text. For the owner, or anyone while the owner's debate archive is public; 404 otherwise.",
+    "The events of `POST /api/roundtables`, stored as they happen, each with `id: <n>`: replayed after the `Last-Event-ID` header (or `?lastEventId=`; absent: from the start), then followed live until `done` or `error`. Any instance serves it. Starts with `retry:`. A `speaking` for a turn that has no `statement` yet restarts that turn (its process died and another continued): drop the turn's partial text. For the owner, or anyone while the owner's debate archive is public; 404 otherwise, and while moderators have withdrawn it (but to its owner and moderators).",
   auth: "public",
   pathParams: [{ name: "id", description: "Roundtable id (`rt_…`)" }],
   query: RoundtableEventsQuery,
@@ -42,7 +48,10 @@ export const docs: OperationDoc[] = [{
       events: ROUNDTABLE_EVENTS,
       headers: { "Cache-Control": "no-cache", "Connection": "keep-alive" },
     },
-    "404": err("No such roundtable, or it is private", "Roundtable not found"),
+    "404": err(
+      "No such roundtable, or it is private or withdrawn by moderators",
+      "Roundtable not found",
+    ),
     "503": streamsFull,
   },
 }];

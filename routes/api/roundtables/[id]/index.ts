@@ -3,6 +3,7 @@ import { roundtableAccess } from "@/lib/roundtables/access.ts";
 import { roundtableToJson } from "@/lib/roundtables/store.ts";
 import { HttpError } from "@/lib/fresh/mod.ts";
 import { RoundtableSchema } from "@/lib/schemas/roundtable.ts";
+import { viewerOf } from "@/lib/http/auth.ts";
 import { define } from "@/lib/state.ts";
 
 /**
@@ -12,7 +13,12 @@ import { define } from "@/lib/state.ts";
 export const handler = define.handlers({
   async GET(ctx) {
     const { kv, now } = ctx.state.services;
-    const r = await roundtableAccess(kv, ctx.params.id, ctx.state.user?.id ?? null, now());
+    const r = await roundtableAccess(
+      kv,
+      ctx.params.id,
+      await viewerOf(ctx.state.services, ctx.state.user),
+      now(),
+    );
     if (!r.ok) throw new HttpError(404, "Roundtable not found");
     return Response.json(roundtableToJson(r.roundtable), {
       headers: { "cache-control": "private, no-store" },
@@ -26,11 +32,14 @@ export const docs: OperationDoc[] = [{
   tag: "Roundtables",
   summary: "One roundtable",
   description:
-    "Its experts, messages (each naming what it answers in `replyTo`), the host's interjections the run has taken up, and the minutes once written (all AI-written but the host's words). For its owner, or anyone while the owner's debate archive is public; 404 otherwise.",
+    "Its experts, messages (each naming what it answers in `replyTo`), the host's interjections the run has taken up, and the minutes once written (all AI-written but the host's words). For its owner, or anyone while the owner's debate archive is public; 404 otherwise, and while moderators have withdrawn it (but to its owner and moderators).",
   auth: "public",
   pathParams: [{ name: "id", description: "Roundtable id (`rt_…`)" }],
   responses: {
     "200": { description: "The roundtable", schema: RoundtableSchema },
-    "404": err("No such roundtable, or it is private", "Roundtable not found"),
+    "404": err(
+      "No such roundtable, or it is private or withdrawn by moderators",
+      "Roundtable not found",
+    ),
   },
 }];
