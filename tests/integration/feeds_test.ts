@@ -2,9 +2,12 @@
  * Atom feeds (docs/interface.md#feeds) through the HTTP surface, parsed by a real feed
  * parser: newest questions, a tag, a question's answers and a user's activity; hidden and
  * deleted posts never appear; a private-activity user has no feed; pages link their feed.
+ * Strict XML parsers accept every feed whatever a post holds and read its texts back
+ * exactly.
  */
 import assert from "node:assert/strict";
 import { parseFeed } from "@rowanmanning/feed-parser";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { saveSettings } from "@/lib/profile/settings.ts";
 import { FEED_ENTRIES } from "@/lib/feeds/feeds.ts";
 import { jsonWrite, type TestApp } from "../helpers/app.ts";
@@ -171,6 +174,105 @@ Deno.test("feeds: home, tag, question and profile pages link their feed; feeds a
     const second = await t.request("/feeds/tags/bulk");
     assert.equal(second.headers.get("x-parley-cache"), "hit");
     await second.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
+
+/** The Atom text of `path` after checking it answers 200 as a well-formed XML document. */
+async function wellFormedFeed(t: TestApp, path: string): Promise<string> {
+  const res = await t.request(path);
+  assert.equal(res.status, 200, path);
+  const xml = await res.text();
+  assert.equal(XMLValidator.validate(xml), true, `${path} is well-formed XML`);
+  return xml;
+}
+
+/** The feed's and its entries' texts as a strict XML parser reads them (no trimming). */
+function feedTexts(xml: string) {
+  const text = (node: unknown): string =>
+    typeof node === "string" ? node : String((node as { "#text"?: unknown })["#text"] ?? "");
+  const feed = new XMLParser({
+    ignoreAttributes: false,
+    trimValues: false,
+    isArray: (name) => name === "entry",
+  }).parse(xml).feed;
+  return {
+    title: text(feed.title),
+    subtitle: text(feed.subtitle),
+    entries: (feed.entry ?? []).map((e: Record<string, unknown>) => ({
+      title: text(e.title),
+      author: text((e.author as { name: unknown }).name),
+      summary: text(e.summary),
+      content: text(e.content),
+    })),
+  };
+}
+
+Deno.test("feeds: control characters in posts are left out of every feed, which strict XML parsers accept with the rest of the text", async () => {
+  const t = await createTestApp({ env: { NEW_ACCOUNT_HOURS: "0" } });
+  try {
+    const [ada, bob] = await Promise.all([member(t, "Ada"), member(t, "Bob")]);
+    const qid = await ask(t, ada, {
+      title: "Why does my terminal beep?",
+      description: "It prints a \u0001 b and then \u001f beeps.",
+      tags: ["terminals"],
+    });
+    const a1 = await answer(t, bob, qid, "The bell is \u0007 and backspace \u0008 too.");
+    await answer(t, ada, qid, "Form feed \u000c was here.", a1);
+    for (
+      const path of [
+        "/feeds/questions",
+        "/feeds/tags/terminals",
+        `/feeds/questions/${qid}`,
+        `/feeds/users/${ada.id}`,
+        `/feeds/users/${bob.id}`,
+      ]
+    ) {
+      const xml = await wellFormedFeed(t, path);
+      const controls = [...xml].filter((c) => c < " " && !"\t\n\r".includes(c));
+      assert.deepEqual(controls, [], `${path}: no C0 control but tab and line ends`);
+      const all = JSON.stringify(feedTexts(xml).entries);
+      if (path.startsWith("/feeds/questions/")) {
+        assert.ok(all.includes("The bell is  and backspace  too."), path);
+        assert.ok(all.includes("Form feed  was here."), path);
+      } else if (path === `/feeds/users/${bob.id}`) {
+        assert.ok(all.includes("The bell is  and backspace  too."), path);
+      } else {
+        assert.ok(all.includes("It prints a  b and then  beeps."), path);
+      }
+      // A feed reader reads the same.
+      assert.equal(parseFeed(xml).meta.type, "atom");
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("feeds: a title, subtitle, entry title or author holding <, & or quotes reads back exactly", async () => {
+  const t = await createTestApp();
+  try {
+    const ada = await member(t, `Ada & "Bo" <Co>`);
+    const title = `Is 1 < 2 && "x" > 'y'?`;
+    const qid = await ask(t, ada, { title, description: "See <b>this</b> & that." });
+    await answer(t, ada, qid, "Yes: `1 < 2`.");
+    const answers = feedTexts(await wellFormedFeed(t, `/feeds/questions/${qid}`));
+    assert.equal(answers.title, `Answers to “${title}” · Parley`);
+    assert.equal(answers.subtitle, `The newest answers and replies to “${title}”.`);
+    assert.equal(answers.entries[0].title, `Answer by Ada & "Bo" <Co> to “${title}”`);
+    assert.equal(answers.entries[0].author, `Ada & "Bo" <Co>`);
+    assert.equal(answers.entries[0].summary, "Yes: 1 < 2.");
+    const newest = feedTexts(await wellFormedFeed(t, "/feeds/questions"));
+    assert.equal(newest.entries[0].title, title);
+    assert.equal(newest.entries[0].summary, "See this & that.");
+    const user = feedTexts(await wellFormedFeed(t, `/feeds/users/${ada.id}`));
+    assert.equal(user.title, `Ada & "Bo" <Co>'s activity · Parley`);
+    assert.equal(user.subtitle, `The newest questions and answers of Ada & "Bo" <Co> on Parley.`);
+    // The feed reader the other tests use reads the same.
+    assert.equal(
+      parseFeed(await wellFormedFeed(t, `/feeds/questions/${qid}`)).title,
+      answers.title,
+    );
   } finally {
     await t.close();
   }
