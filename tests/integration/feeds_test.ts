@@ -3,7 +3,7 @@
  * parser: newest questions, a tag, a question's answers and a user's activity; hidden and
  * deleted posts never appear; a private-activity user has no feed; pages link their feed.
  * Strict XML parsers accept every feed whatever a post holds and read its texts back
- * exactly.
+ * exactly; any tag's feed answers.
  */
 import assert from "node:assert/strict";
 import { parseFeed } from "@rowanmanning/feed-parser";
@@ -273,6 +273,42 @@ Deno.test("feeds: a title, subtitle, entry title or author holding <, & or quote
       parseFeed(await wellFormedFeed(t, `/feeds/questions/${qid}`)).title,
       answers.title,
     );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("feeds: any tag a question carries has a feed — +, #, accents, other scripts — while ids stay strict", async () => {
+  const t = await createTestApp();
+  try {
+    const origin = t.services.config.appOrigin;
+    const ada = await member(t, "Ada");
+    const cases = [
+      { tag: "Café", path: "/feeds/tags/caf%C3%A9", canonical: "café" },
+      { tag: "C++", path: "/feeds/tags/c%2B%2B", canonical: "c++" },
+      { tag: "日本語", path: "/feeds/tags/%E6%97%A5%E6%9C%AC%E8%AA%9E", canonical: "日本語" },
+      { tag: "C#", path: "/feeds/tags/c%23", canonical: "c#" },
+    ];
+    for (const c of cases) {
+      const qid = await ask(t, ada, { title: `A question about ${c.tag}`, tags: [c.tag] });
+      // The tag page advertises the feed it answers.
+      const page = await (await t.request(`/?tag=${encodeURIComponent(c.tag)}`)).text();
+      assert.deepEqual(alternates(page).map((a) => a.href), [c.path], c.tag);
+      const feed = await feedOf(t, c.path);
+      assert.equal(feed.title, `Questions tagged “${c.canonical}” · Parley`);
+      assert.deepEqual(feed.items.map((i) => i.url), [`${origin}/questions/${qid}`], c.path);
+    }
+    // Another form of the same tag reads the same feed; an over-long tag has none.
+    assert.equal((await feedOf(t, "/feeds/tags/CAF%C3%89")).items.length, 1);
+    const long = await t.request(`/feeds/tags/${"x".repeat(41)}`);
+    assert.equal(long.status, 404);
+    await long.body?.cancel();
+    // Ids elsewhere keep the strict check.
+    for (const path of ["/feeds/questions/c%2B%2B", "/feeds/users/caf%C3%A9", "/questions/c%23"]) {
+      const res = await t.request(path);
+      assert.equal(res.status, 404, path);
+      await res.body?.cancel();
+    }
   } finally {
     await t.close();
   }
