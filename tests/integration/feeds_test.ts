@@ -3,13 +3,14 @@
  * parser: newest questions, a tag, a question's answers and a user's activity; hidden and
  * deleted posts never appear; a private-activity user has no feed; pages link their feed.
  * Strict XML parsers accept every feed whatever a post holds and read its texts back
- * exactly; any tag's feed answers.
+ * exactly; any tag's feed answers; entry links open the thread page holding the answer.
  */
 import assert from "node:assert/strict";
 import { parseFeed } from "@rowanmanning/feed-parser";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { saveSettings } from "@/lib/profile/settings.ts";
 import { FEED_ENTRIES } from "@/lib/feeds/feeds.ts";
+import { ANSWERS_PER_PAGE } from "@/lib/community/thread.ts";
 import { jsonWrite, type TestApp } from "../helpers/app.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { answer, ask, getAs, member, postAs } from "../helpers/community.ts";
@@ -97,7 +98,7 @@ Deno.test("feeds: newest questions, a tag, a question's answers and a user's act
     const answers = await feedOf(t, `/feeds/questions/${kept}`);
     assert.equal(answers.title, "Answers to “How do atomic counters work in Deno KV?” · Parley");
     assert.deepEqual(answers.items.map((i) => i.url), [
-      `${origin}/questions/${kept}#${a1}`,
+      `${origin}/questions/${kept}?answer=${a1}#${a1}`,
     ]);
     assert.match(answers.items[0].content ?? "", /<code>kv\.atomic\(\)\.sum\(\)<\/code>/);
     assert.ok(!JSON.stringify(answers).includes("will be deleted"));
@@ -308,6 +309,38 @@ Deno.test("feeds: any tag a question carries has a feed — +, #, accents, other
       const res = await t.request(path);
       assert.equal(res.status, 404, path);
       await res.body?.cancel();
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("feeds: an answer's or reply's link opens the thread page holding it, past the first page too", async () => {
+  const t = await createTestApp({ env: { NEW_ACCOUNT_HOURS: "0" } });
+  try {
+    const origin = t.services.config.appOrigin;
+    const [ada, bob] = await Promise.all([member(t, "Ada"), member(t, "Bob")]);
+    const qid = await ask(t, ada, { title: "A long thread" });
+    const ids: string[] = [];
+    for (let i = 0; i <= ANSWERS_PER_PAGE; i++) {
+      ids.push(await answer(t, i % 2 ? ada : bob, qid, `Answer number ${i}`));
+    }
+    const reply = await answer(t, ada, qid, "A reply to the first answer", ids[0]);
+    // One answer is on the second page: the question's own address does not show it.
+    const first = await (await t.request(`/questions/${qid}`)).text();
+    const onFirst = ids.filter((id) => first.includes(`id="${id}"`));
+    assert.equal(onFirst.length, ANSWERS_PER_PAGE);
+
+    const feed = await feedOf(t, `/feeds/questions/${qid}`);
+    const urls = feed.items.map((i) => i.url!);
+    assert.ok(urls.includes(`${origin}/questions/${qid}?answer=${ids[0]}#${reply}`), "the reply");
+    const bobs = await feedOf(t, `/feeds/users/${bob.id}`);
+    for (const url of [...urls, ...bobs.items.map((i) => i.url!)]) {
+      const u = new URL(url);
+      const id = decodeURIComponent(u.hash.slice(1));
+      assert.equal(u.searchParams.get("answer"), id === reply ? ids[0] : id, url);
+      const html = await (await t.request(u.pathname + u.search)).text();
+      assert.ok(html.includes(`id="${id}"`), `${url} shows the message`);
     }
   } finally {
     await t.close();
