@@ -21,6 +21,7 @@ import { onReadsInvalidated } from "./community/read_cache.ts";
 import { compressResponse } from "./http/compress.ts";
 import { widenFormAction } from "./http/form_action.ts";
 import { isWellFormedId } from "./ids.ts";
+import { TagField } from "./schemas/tags.ts";
 import { kvProbe } from "./kv/health.ts";
 import { STORE_RETRY_AFTER_S } from "./kv/storage_errors.ts";
 import type { AppState } from "./state.ts";
@@ -82,8 +83,10 @@ export function createApp(services: Services, opts: AppOptions): Hono {
     build: opts.build,
     defaultTitle: "Parley",
     plainErrors: isApiPath,
-    // Ids are checked once, here, for every route: over-long or odd ones are a 404.
-    validParam: isWellFormedId,
+    // Ids are checked once, here, for every route: over-long or odd ones are a 404. A
+    // `[tag]` is no id: any tag a question may carry (`c++`, `c#`, `café`, `日本語`) passes.
+    validParam: (value, name) =>
+      name === "tag" ? TagField.safeParse(value).success : isWellFormedId(value),
     // JSON on /api/* and for statuses a page has no view of; null leaves a 404 to the
     // `_404` page and anything else to `_500`.
     onError: (err, ctx) => {

@@ -12,6 +12,7 @@ import { findQuestions } from "../community/questions/feed.ts";
 import { getQuestion } from "../community/questions/read.ts";
 import { tagKey } from "../community/questions/model.ts";
 import { listThreadTail } from "../community/messages/read.ts";
+import { messagePath, type MessageRecord, rootAnswerOf } from "../community/messages/model.ts";
 import { activityVisibleToOthers, listActivity } from "../profile/activity.ts";
 import { getProfile } from "../profile/profiles.ts";
 import { getSettings } from "../profile/settings.ts";
@@ -100,6 +101,19 @@ export async function questionsFeed(kv: Deno.Kv, now: number, tag?: string): Pro
 }
 
 /**
+ * The top-level answer of each of `messages` (a thread's tail, in any order), for its link:
+ * walked within the tail where the chain stays in it, else in the store.
+ */
+function answersOf(kv: Deno.Kv, messages: readonly MessageRecord[]): Promise<string[]> {
+  const tail = new Map(messages.map((m) => [m.id, m]));
+  return Promise.all(messages.map(async (m) => {
+    // The highest of the chain within the tail: an answer, or a reply whose parent is older.
+    const top = tail.get(await rootAnswerOf(tail, m)) ?? m;
+    return top.replyTo ? await rootAnswerOf(kv, top) : top.id;
+  }));
+}
+
+/**
  * A question's newest answers and replies, or null when the question is not public.
  *
  * @example
@@ -112,14 +126,14 @@ export async function answersFeed(kv: Deno.Kv, questionId: string): Promise<Feed
   const q = await getQuestion(kv, questionId, null);
   if (!q || !isPublic(q)) return null;
   const messages = (await listThreadTail(kv, q.id, FEED_ENTRIES)).filter(isPublic).reverse();
-  const base = `/questions/${encodeURIComponent(q.id)}`;
+  const answerIds = await answersOf(kv, messages);
   return {
     title: `Answers to “${q.title}” · Parley`,
     subtitle: `The newest answers and replies to “${q.title}”.`,
-    pagePath: base,
+    pagePath: `/questions/${encodeURIComponent(q.id)}`,
     selfPath: answersFeedPath(q.id),
-    entries: messages.map((m) => ({
-      path: `${base}#${encodeURIComponent(m.id)}`,
+    entries: messages.map((m, i) => ({
+      path: messagePath(q.id, answerIds[i], m.id),
       title: `${m.replyTo ? "Reply" : "Answer"} by ${m.author.name} to “${q.title}”`,
       author: m.author.name,
       published: m.createdAt,
@@ -174,7 +188,8 @@ export async function userFeed(
       questionTitle: string;
       createdAt: number;
     }[]).map((a) => ({
-      path: `/questions/${encodeURIComponent(a.questionId)}#${encodeURIComponent(a.id)}`,
+      // Activity's answers are top-level messages: each is its own answer.
+      path: messagePath(a.questionId, a.id),
       title: `Answered: ${a.questionTitle}`,
       author: name,
       published: a.createdAt,

@@ -42,11 +42,12 @@ export interface FreshOptions {
   /** Plain responses for not-found and errors on machine-facing paths (e.g. `/api/`). */
   plainErrors?: (url: URL) => boolean;
   /**
-   * The rule every `[param]` of a route must pass (its decoded value); a request whose
-   * params fail it matches no route, so it is a 404 before any route middleware or
-   * handler runs. `[...rest]` params are not checked. Default: every value passes.
+   * The rule every `[param]` of a route must pass (its decoded value, and its name, for a
+   * rule that differs by what the parameter is); a request whose params fail it matches no
+   * route, so it is a 404 before any route middleware or handler runs. `[...rest]` params
+   * are not checked. Default: every value passes.
    */
-  validParam?: (value: string) => boolean;
+  validParam?: (value: string, name: string) => boolean;
 }
 
 /** What the caller supplies per request. */
@@ -143,7 +144,7 @@ export function createFreshHandler(manifest: Manifest, options: FreshOptions): F
   const validParam = options.validParam;
   const paramsPass = (route: CompiledRoute, params: Record<string, string>): boolean =>
     !validParam ||
-    route.segments.every((s) => s.kind !== "param" || validParam(params[s.name] ?? ""));
+    route.segments.every((s) => s.kind !== "param" || validParam(params[s.name] ?? "", s.name));
 
   function renderPage(
     root: RootParts,

@@ -30,7 +30,7 @@ import { excerpt } from "../text/excerpt.ts";
 import type { Author } from "../community/questions/model.ts";
 import { DELETED_USER } from "../account/deleted_user.ts";
 import type { QuestionRecord } from "../community/questions/model.ts";
-import type { MessageRecord } from "../community/messages/model.ts";
+import { messagePath, type MessageRecord } from "../community/messages/model.ts";
 import {
   createdAtOf,
   dueDayOf,
@@ -388,10 +388,8 @@ export interface NotificationsPage {
 export function notificationHref(
   n: Pick<Notification, "questionId" | "messageId" | "answerId">,
 ): string {
-  const q = `/questions/${encodeURIComponent(n.questionId)}`;
-  if (!n.messageId) return q;
-  const answer = n.answerId ?? n.messageId;
-  return `${q}?answer=${encodeURIComponent(answer)}#${encodeURIComponent(n.messageId)}`;
+  if (!n.messageId) return `/questions/${encodeURIComponent(n.questionId)}`;
+  return messagePath(n.questionId, n.answerId ?? n.messageId, n.messageId);
 }
 
 /**

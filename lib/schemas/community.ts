@@ -12,20 +12,20 @@ import {
   contentTooLong,
   DESCRIPTION_MAX,
   descriptionTooLong,
-  TAG_MAX_LENGTH,
-  tagTooLong,
   TITLE_MAX,
   TITLE_MIN,
   titleRule,
 } from "../input_limits.ts";
-import { normalizeTags } from "../community/questions/model.ts";
 import { LimitParam, PageParam, positiveInt } from "./paging.ts";
 import { QuestionsQuery } from "./questions_query.ts";
+import { TagsField } from "./tags.ts";
 
-// Split out so the home page's query and paging rules load without the rest of the API's
-// schemas (a new instance's first `GET /`); the same objects, re-exported here.
+// Split out so the home page's query and paging rules, and the tag rules the router checks a
+// `[tag]` with, load without the rest of the API's schemas (a new instance's first `GET /`,
+// lib/app.ts); the same objects, re-exported here.
 export { LimitParam, PageParam, positiveInt };
 export { QuestionsQuery };
+export { TagsField };
 
 export const TargetType = z.enum(["question", "message"], {
   error: 'targetType must be "question" or "message"',
@@ -56,25 +56,6 @@ export function titleField(error: string | typeof titleRule = titleRule) {
   return z.string({ error: () => (typeof error === "string" ? error : error()) }).trim()
     .min(TITLE_MIN, { error: say }).max(TITLE_MAX, { error: say });
 }
-
-/**
- * Tags rule of docs/interface.md#question-fields: trimmed, empties dropped, first 5 kept — any number may be sent
- * (the body limit bounds them). Each is normalized (NFKC, lower case, inner whitespace
- * joined by "-") and repeats dropped before the first 5 are taken; a kept tag longer than
- * 40 characters is refused.
- */
-export const TagsField = z.array(
-  z.string({ error: "Each tag must be text." }),
-  { error: "Send tags as a list of words." },
-).transform((t) => normalizeTags(t))
-  .superRefine((tags, ctx) => {
-    const long = tags.find((tag) => tag.length > TAG_MAX_LENGTH);
-    if (long !== undefined) ctx.addIssue({ code: "custom", message: tagTooLong(long) });
-  })
-  .meta({
-    description:
-      'Any number may be sent. Each is normalized — NFKC, trimmed, lower-cased, inner whitespace joined by "-" (`" Deno  KV "` → `"deno-kv"`) — empty ones and repeats dropped, then the first 5 kept; extras are dropped, not refused. A kept tag may have at most 40 characters.',
-  });
 
 export const DescriptionField = z.string({ error: "Details must be text." })
   .max(DESCRIPTION_MAX, { error: (iss) => descriptionTooLong(lengthOf(iss.input) ?? 0) });

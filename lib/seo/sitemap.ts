@@ -31,6 +31,7 @@ import { activityVisibleToOthers } from "../profile/activity.ts";
 import type { DebateRecord } from "../debates/store.ts";
 import { withdrawnAmong } from "../moderation/withdrawn.ts";
 import { rollHeads, rollPage } from "./sitemap_rolls.ts";
+import { xmlText } from "../text/xml.ts";
 
 /** URLs per sitemap page (the protocol allows 50,000; smaller pages read less KV). */
 export const SITEMAP_PAGE_SIZE = 1000;
@@ -45,12 +46,6 @@ export type SitemapKind = typeof SITEMAP_KINDS[number];
 export interface SitemapUrl {
   loc: string;
   lastmod: number;
-}
-
-/** Escape text for an XML element. */
-function xmlText(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;").replaceAll("'", "&apos;");
 }
 
 function isoDate(ms: number): string {

@@ -9,3 +9,9 @@ Deno.test("sitemap XML escapes locations and writes W3C dates", () => {
     sitemapIndexXml(["https://p.example/s&1"]).includes("<loc>https://p.example/s&amp;1</loc>"),
   );
 });
+
+Deno.test("sitemap XML drops the characters XML 1.0 forbids", () => {
+  const xml = sitemapXml([{ loc: "https://p.example/?tag=a\u0001b", lastmod: 0 }]);
+  assert.ok(xml.includes("<loc>https://p.example/?tag=ab</loc>"));
+  assert.ok(sitemapIndexXml(["https://p.example/\u0008s"]).includes("<loc>https://p.example/s<"));
+});

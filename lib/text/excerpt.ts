@@ -11,8 +11,8 @@ import { flatString, LruCache } from "../cache.ts";
 const MEMO_MIN_CHARS = 256;
 /**
  * Most bytes of reduced texts kept (docs/decisions.md#memory; two a UTF-16 code unit of
- * source and result, plus 128 an entry). A question page's structured data reduces every
- * answer on it (up to 5,000 characters each) per signed-in request: ~10% of its render.
+ * source and result, plus 128 an entry). A feed reduces each of its up to 50 posts on
+ * every read the page cache misses, and pages reduce their descriptions on every render.
  */
 export const EXCERPT_CACHE_BYTES = 1024 * 1024;
 

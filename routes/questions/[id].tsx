@@ -152,8 +152,16 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
   const withdrawn = data.extras.hidden.includes(q.id) || q.deletedAt !== undefined;
   // And only where search engines read it: a signed-in page is private (never cached,
   // never crawled), and the JSON-LD was 14 KB of its 193 KB on 30 answers, rendered and
-  // compressed with every view.
-  const structuredData = !withdrawn && state.user === null;
+  // compressed with every view. None either on a page showing no answer (a QAPage needs one).
+  const structuredData = !withdrawn && state.user === null
+    ? qaPage(
+      state.services.config.appOrigin,
+      // schema.org counts every Answer listed, the AI panel's (labelled AI) included.
+      { ...q, answerCount: q.answerCount + q.aiAnswerCount },
+      q.messages,
+      data.extras.hidden,
+    )
+    : null;
   const asked = url.searchParams.get("asked");
   const view: ThreadView = {
     question: q,
@@ -188,17 +196,7 @@ export default define.page<typeof handler>(function QuestionPage({ data, state, 
         title={q.title}
         type="article"
       />
-      {structuredData && (
-        <JsonLd
-          data={qaPage(
-            state.services.config.appOrigin,
-            // schema.org counts every Answer listed, the AI panel's (labelled AI) included.
-            { ...q, answerCount: q.answerCount + q.aiAnswerCount },
-            q.messages,
-            data.extras.hidden,
-          )}
-        />
-      )}
+      {structuredData && <JsonLd data={structuredData} />}
       {
         /* One-time notices: never on a deleted or hidden question; the island then drops
           the parameters, so a reload or Back does not show them again. */

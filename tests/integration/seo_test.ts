@@ -2,7 +2,9 @@
  * Discoverable pages (docs/interface.md#discoverable-pages): robots.txt, and the sitemap
  * index and its pages read with a real XML parser; every listed URL answers 200 through
  * the app, and no hidden or deleted question nor private profile is listed; each page's
- * canonical link, description and cards, read with an HTML parser.
+ * canonical link, description and cards, read with an HTML parser; a question page's QAPage
+ * JSON-LD, checked by structured-data-testing-tool: none without an answer, whole post texts,
+ * answer urls that open the page holding each answer.
  */
 import assert from "node:assert/strict";
 import { XMLParser } from "fast-xml-parser";
@@ -11,6 +13,7 @@ import { saveSettings } from "@/lib/profile/settings.ts";
 import { createUser } from "@/lib/auth/users.ts";
 import { jobRunner } from "@/lib/jobs/runner.ts";
 import { SITEMAP_ROLL_JOB } from "@/lib/seo/sitemap_rolls.ts";
+import { ANSWERS_PER_PAGE } from "@/lib/community/thread.ts";
 import { createTestApp, jsonWrite, type TestApp, waitForJobs } from "../helpers/app.ts";
 import { seedFinishedDebate } from "../helpers/debates.ts";
 import { startFakeLlm } from "../helpers/fake_llm.ts";
@@ -370,7 +373,10 @@ Deno.test("a question page served signed out carries QAPage JSON-LD that passes 
         name: "Asker",
         url: `${ORIGIN}/u/${asker.id}`,
       });
-      assert.equal(q.acceptedAnswer.url, `${ORIGIN}/questions/${qid}#${accepted}`);
+      assert.equal(
+        q.acceptedAnswer.url,
+        `${ORIGIN}/questions/${qid}?answer=${accepted}#${accepted}`,
+      );
       assert.equal(q.acceptedAnswer.author.name, "Helper");
       const suggested = q.suggestedAnswer.map((a: { url: string }) => a.url.split("#")[1]);
       assert.deepEqual(
@@ -403,5 +409,80 @@ Deno.test("a question page served signed out carries QAPage JSON-LD that passes 
   } finally {
     await t.close();
     await fake.close();
+  }
+});
+
+/** The JSON-LD objects of a page. */
+function jsonLdOf(html: string): Record<string, unknown>[] {
+  const { document } = parseHTML(html);
+  return [...document.querySelectorAll('script[type="application/ld+json"]')]
+    .map((s) => JSON.parse((s as unknown as { textContent: string }).textContent));
+}
+
+Deno.test("QAPage answer texts keep their code, never empty; a question page without an answer has no QAPage", async () => {
+  const t = await createTestApp({ env: { APP_ORIGIN: ORIGIN } });
+  try {
+    const [asker, helper] = await Promise.all([member(t, "Asker"), member(t, "Helper")]);
+    const qid = await ask(t, asker, {
+      title: "How do I open a KV store?",
+      description:
+        "I tried `Deno.openKv` and got nothing.\n\n```ts\nconst kv = Deno.openKv();\n```",
+    });
+    const code = "```ts\nconst kv = await Deno.openKv();\n```";
+    const codeOnly = await answer(t, helper, qid, code);
+    const inline = await answer(t, asker, qid, "Add `await` before `Deno.openKv()` and it works.");
+    const acc = await postAs(t, asker, `/api/questions/${qid}/accept`, { messageId: codeOnly });
+    assert.equal(acc.status, 200, await acc.text());
+    const res = await getAs(t, null, `/questions/${qid}`);
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    const [data] = jsonLdOf(html);
+    assert.equal(data["@type"], "QAPage");
+    type Listed = { url: string; text: string };
+    const q = data.mainEntity as {
+      text: string;
+      acceptedAnswer: Listed;
+      suggestedAnswer: Listed[];
+    };
+    assert.match(q.text, /const kv = Deno\.openKv\(\);/, "the question's code is kept");
+    assert.ok(q.acceptedAnswer.url.endsWith(`#${codeOnly}`));
+    assert.equal(q.acceptedAnswer.text, code);
+    assert.ok(q.suggestedAnswer[0].url.endsWith(`#${inline}`));
+    assert.equal(q.suggestedAnswer[0].text, "Add `await` before `Deno.openKv()` and it works.");
+    assert.deepEqual((await checkStructuredData(html)).failed, []);
+
+    const other = await ask(t, asker, { title: "Nobody has answered this yet" });
+    const unanswered = await (await getAs(t, null, `/questions/${other}`)).text();
+    assert.deepEqual(jsonLdOf(unanswered), [], "no QAPage without an answer");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a QAPage's answer urls open the thread page holding each answer, past the first page too", async () => {
+  const t = await createTestApp({ env: { APP_ORIGIN: ORIGIN, NEW_ACCOUNT_HOURS: "0" } });
+  try {
+    const [asker, helper] = await Promise.all([member(t, "Asker"), member(t, "Helper")]);
+    const qid = await ask(t, asker, { title: "A thread of many answers" });
+    for (let i = 0; i <= ANSWERS_PER_PAGE; i++) {
+      await answer(t, i % 2 ? asker : helper, qid, `Answer number ${i}`);
+    }
+    const urls: string[] = [];
+    for (const page of [1, 2]) {
+      const html = await (await getAs(t, null, `/questions/${qid}?page=${page}`)).text();
+      const [data] = jsonLdOf(html);
+      const answers = (data.mainEntity as { suggestedAnswer: { url: string }[] }).suggestedAnswer;
+      urls.push(...answers.map((a) => a.url));
+    }
+    assert.equal(urls.length, ANSWERS_PER_PAGE + 1);
+    for (const url of urls) {
+      const u = new URL(url);
+      const id = decodeURIComponent(u.hash.slice(1));
+      assert.equal(url, `${ORIGIN}/questions/${qid}?answer=${encodeURIComponent(id)}#${id}`);
+      const html = await (await getAs(t, null, pathOf(url))).text();
+      assert.ok(html.includes(`id="${id}"`), `${url} shows the answer`);
+    }
+  } finally {
+    await t.close();
   }
 });

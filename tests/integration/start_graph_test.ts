@@ -25,7 +25,6 @@ const HEAVY_PACKAGES = [
   "linkedom",
   "gpt-tokenizer",
   "unhomoglyph",
-  "feedsmith",
   "fast-xml-parser",
   "minisearch",
 ];

@@ -1,7 +1,8 @@
 /**
  * Messages, the model: the record and view types, a new message's record
- * ({@link buildMessage}), the rule of what counts toward its author's statistics, and the
- * walk up a reply chain to its top-level answer ({@link rootAnswerOf}). Votes and counts
+ * ({@link buildMessage}), the rule of what counts toward its author's statistics, the
+ * walk up a reply chain to its top-level answer ({@link rootAnswerOf}) and the link that
+ * opens a message in its thread ({@link messagePath}). Votes and counts
  * live under their own keys (lib/kv/keys.ts) and are joined in when a message is served
  * (./read.ts); every write goes through ./write.ts.
  *
@@ -196,6 +197,24 @@ export function buildMessage(input: NewMessage, opts: MessageOptions = {}): Mess
  */
 export function countsTowardStats(m: Pick<MessageRecord, "authorType">): boolean {
   return m.authorType !== "ai";
+}
+
+/**
+ * The path that opens a message where it is: the question's thread at the page holding its
+ * top-level answer `answerId` (`?answer=`, as a thread may run to several pages), scrolled
+ * to the message. A top-level answer is its own `answerId`; a reply's is
+ * {@link rootAnswerOf} it.
+ *
+ * @example
+ * ```ts
+ * messagePath("q-1", "msg-1"); // "/questions/q-1?answer=msg-1#msg-1"
+ * messagePath("q-1", "msg-1", "msg-r4"); // "/questions/q-1?answer=msg-1#msg-r4"
+ * ```
+ */
+export function messagePath(questionId: string, answerId: string, messageId = answerId): string {
+  return `/questions/${encodeURIComponent(questionId)}?answer=${encodeURIComponent(answerId)}#${
+    encodeURIComponent(messageId)
+  }`;
 }
 
 /** Longest reply chain walked to find a reply's top-level answer. */

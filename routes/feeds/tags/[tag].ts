@@ -1,17 +1,19 @@
 import { HttpError } from "@/lib/fresh/mod.ts";
 import { questionsFeed } from "@/lib/feeds/feeds.ts";
 import { atomResponse } from "@/lib/feeds/atom.ts";
-import { TAG_MAX_LENGTH } from "@/lib/input_limits.ts";
-import { tagKey } from "@/lib/community/questions/model.ts";
+import { TagField } from "@/lib/schemas/tags.ts";
 import { define } from "@/lib/state.ts";
 
-/** GET /feeds/tags/:tag — Atom feed of one tag's newest questions (docs/interface.md#feeds). */
+/**
+ * GET /feeds/tags/:tag — Atom feed of one tag's newest questions (docs/interface.md#feeds);
+ * any tag a question may carry, in any case or form of it.
+ */
 export const handler = define.handlers({
   async GET(ctx) {
-    const tag = tagKey(ctx.params.tag ?? "");
-    if (!tag || tag.length > TAG_MAX_LENGTH) throw new HttpError(404);
+    const tag = TagField.safeParse(ctx.params.tag ?? "");
+    if (!tag.success) throw new HttpError(404);
     const { kv, now, config } = ctx.state.services;
     const t = now();
-    return atomResponse(await questionsFeed(kv, t, tag), config.appOrigin, t);
+    return atomResponse(await questionsFeed(kv, t, tag.data), config.appOrigin, t);
   },
 });
