@@ -25,7 +25,7 @@ function link(href: string, rel: string, type: string): string {
 
 function entryXml(e: FeedEntry, abs: (path: string) => string): string {
   const lines = [
-    element("id", abs(e.path)),
+    element("id", abs(e.idPath ?? e.path)),
     element("title", e.title, { type: "text" }),
     link(abs(e.path), "alternate", "text/html"),
     `<author>${element("name", e.author)}</author>`,

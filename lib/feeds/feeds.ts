@@ -20,13 +20,23 @@ import { excerpt, renderMarkdown } from "../markdown.ts";
 import { standingFrom, standingKeys } from "../moderation/standing.ts";
 import { answersFeedPath, questionsFeedPath, tagFeedPath, userFeedPath } from "./paths.ts";
 
+/** A question's page path. */
+function base(questionId: string): string {
+  return `/questions/${encodeURIComponent(questionId)}`;
+}
+
 /** Most entries in one feed. */
 export const FEED_ENTRIES = 50;
 
 /** One entry of a feed; paths are site-relative (./atom.ts makes them absolute). */
 export interface FeedEntry {
-  /** Stable id: the entry's permalink path. */
+  /** The entry's link: where the post shows (a message's thread page may change). */
   path: string;
+  /**
+   * The Atom id, when it is not `path`: a message's stays the `/questions/<id>#<message>`
+   * it always was, so a reader does not see an entry again because its link changed.
+   */
+  idPath?: string;
   title: string;
   author: string;
   /** Unix ms. */
@@ -134,6 +144,7 @@ export async function answersFeed(kv: Deno.Kv, questionId: string): Promise<Feed
     selfPath: answersFeedPath(q.id),
     entries: messages.map((m, i) => ({
       path: messagePath(q.id, answerIds[i], m.id),
+      idPath: `${base(q.id)}#${encodeURIComponent(m.id)}`,
       title: `${m.replyTo ? "Reply" : "Answer"} by ${m.author.name} to “${q.title}”`,
       author: m.author.name,
       published: m.createdAt,
@@ -190,6 +201,7 @@ export async function userFeed(
     }[]).map((a) => ({
       // Activity's answers are top-level messages: each is its own answer.
       path: messagePath(a.questionId, a.id),
+      idPath: `${base(a.questionId)}#${encodeURIComponent(a.id)}`,
       title: `Answered: ${a.questionTitle}`,
       author: name,
       published: a.createdAt,

@@ -100,6 +100,8 @@ Deno.test("feeds: newest questions, a tag, a question's answers and a user's act
     assert.deepEqual(answers.items.map((i) => i.url), [
       `${origin}/questions/${kept}?answer=${a1}#${a1}`,
     ]);
+    // Its Atom id is the one it always had: a reader does not see it again as new.
+    assert.deepEqual(answers.items.map((i) => i.id), [`${origin}/questions/${kept}#${a1}`]);
     assert.match(answers.items[0].content ?? "", /<code>kv\.atomic\(\)\.sum\(\)<\/code>/);
     assert.ok(!JSON.stringify(answers).includes("will be deleted"));
     // The hidden question has no answers feed, nor an unknown one.
