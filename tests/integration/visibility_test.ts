@@ -133,6 +133,8 @@ const ROUTES: Record<string, string[] | string> = {
   "./routes/api/mod/log.ts": "moderators only",
   "./routes/api/mod/queue.ts": "moderators only",
   "./routes/api/mod/users/[id].ts": "moderators only (writes)",
+  "./routes/api/mod/debates/[id].ts": "moderators only (writes)",
+  "./routes/api/mod/roundtables/[id].ts": "moderators only (writes)",
   "./routes/api/notifications/index.ts": "notifications: finding 2 test",
   "./routes/api/notifications/read.ts": "writes",
   "./routes/api/notifications/stream.ts": "unread count only",
