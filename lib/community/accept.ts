@@ -2,7 +2,9 @@
  * The accepted answer (docs/interface.md#content-lifecycle): the asker marks the top-level answer that solved
  * the question, under `["accepted_answers", questionId]`, or clears it with null. A
  * deleted accepted answer unaccepts (lib/community/message_lifecycle.ts clears the key in
- * the delete's own op); this write checks the message, so the two cannot cross.
+ * the delete's own op); a hidden one is set aside until it is restored
+ * (lib/moderation/public_counts.ts), and neither can be accepted. This write checks the
+ * message, so the two cannot cross.
  *
  * @module
  */
@@ -15,6 +17,7 @@ import type { MessageRecord } from "./messages/model.ts";
 import type { QuestionRecord } from "./questions/model.ts";
 import { invalidateReads } from "./read_cache.ts";
 import { isAccountAuthor } from "../account/deleted_user.ts";
+import { isPublic } from "./visibility.ts";
 import { type Restricted, restriction } from "../moderation/sanctions.ts";
 
 /** The outcome of an accept. */
@@ -62,14 +65,17 @@ export async function acceptAnswer(
     if (q.value.author.id !== input.userId) {
       return { op: null, result: { ok: false, reason: "not_asker" } };
     }
-    const op = kv.atomic();
+    // The asker's choice replaces an accept set aside while its answer is hidden
+    // (lib/moderation/public_counts.ts): that answer's restore then leaves it alone.
+    const op = kv.atomic().delete(keys.hiddenAcceptedAnswer(q.value.id));
     if (messageId === null) {
       op.delete(keys.acceptedAnswer(q.value.id));
       bumpQuestion(op, q.value.id);
       return { op, result: { ok: true, acceptedMessageId: null } };
     }
     const msg = m.value;
-    if (!msg || msg.deletedAt !== undefined || msg.questionId !== q.value.id) {
+    // A hidden answer is not there for the public: it cannot be what solved the question.
+    if (!msg || !isPublic(msg) || msg.questionId !== q.value.id) {
       return { op: null, result: { ok: false, reason: "message_not_found" } };
     }
     if (msg.replyTo) return { op: null, result: { ok: false, reason: "not_an_answer" } };

@@ -16,7 +16,10 @@
  *   `question_answers` or `answer_replies`) are removed and `messageCount`, the answer or
  *   reply counter and the parent's direct-reply counter move down.
  * - Either way it leaves its author's activity (`messages_by_author`) and their `answers`
- *   statistic moves down, and if it was the accepted answer the question is unaccepted.
+ *   statistic moves down, and if it was the accepted answer the question is unaccepted
+ *   (also when that accept was set aside while it is hidden). A hidden message already
+ *   left the statistic and the served counts (lib/moderation/public_counts.ts): only the
+ *   hidden counters move, with the thread's, when it disappears.
  * - A top-level answer that disappears leaves the `sort=votes` order in the same op
  *   (./answer_order.ts, under a check on its row's pointer); a placeholder keeps its row.
  * The record itself is kept (marked), so ids never dangle; it answers 404 to reads,
@@ -31,6 +34,7 @@ import { addToCounter, counterValue, getAll, invertTime, updateAtomically } from
 import { isLookupId, keys } from "../kv/keys.ts";
 import {
   countsTowardStats,
+  hiddenCountersOf,
   type MessageRecord,
   rootAnswerOf,
   topLevelCounter,
@@ -154,9 +158,12 @@ export async function deleteMessage(
       return { op: null, result: { ok: false, reason: "forbidden" } };
     }
     const rootId = m.replyTo ? await rootAnswerOf(kv, m) : m.id;
-    const [direct, accepted, pointer] = await kv.getMany<[Deno.KvU64, string, ScorePointer]>([
+    const [direct, accepted, aside, pointer] = await kv.getMany<
+      [Deno.KvU64, string, string, ScorePointer]
+    >([
       keys.directReplyCount(m.id),
       keys.acceptedAnswer(m.questionId),
+      keys.hiddenAcceptedAnswer(m.questionId),
       keys.answerScore(m.id),
     ]);
     // The check on the direct-reply counter makes a reply posted meanwhile (its `sum`
@@ -165,7 +172,8 @@ export async function deleteMessage(
       ? await countDirectRepliesLegacy(kv, m, rootId)
       : counterValue(direct.value);
     const placeholder = replies > 0;
-    const op = kv.atomic().check(cur, direct, accepted);
+    const op = kv.atomic().check(cur, direct, accepted, aside);
+    const hidden = m.hiddenAt !== undefined;
     bumpQuestion(op, m.questionId); // live question page
     if (searched) markForReindex(op, m.questionId, now); // its text leaves search
     op.set(
@@ -177,17 +185,22 @@ export async function deleteMessage(
         deletedBy: input.userId,
       } satisfies MessageRecord,
     );
-    // Undo what the write counted: an AI expert's message was on no activity list.
+    // Undo what the write counted: an AI expert's message was on no activity list; a
+    // hidden one's statistic was already moved by its hide (lib/moderation/public_counts.ts).
     if (countsTowardStats(m) && isAccountAuthor(m.author.id)) {
       op.delete(keys.messageByAuthor(m.author.id, invertTime(m.createdAt), m.id));
-      addToCounter(op, keys.userStat(m.author.id, "answers"), -1);
+      if (!hidden) addToCounter(op, keys.userStat(m.author.id, "answers"), -1);
     }
     if (accepted.value === m.id) op.delete(keys.acceptedAnswer(m.questionId));
+    if (aside.value === m.id) op.delete(keys.hiddenAcceptedAnswer(m.questionId));
     if (!placeholder) {
       op.delete(keys.questionMessage(m.questionId, m.createdAt, m.id));
       addToCounter(op, keys.messageCount(m.questionId), -1);
-      // A hidden message was already out of the served count (moderation's hidden counter).
-      if (m.hiddenAt !== undefined) addToCounter(op, keys.hiddenMessageCount(m.questionId), -1);
+      // A hidden message leaves the thread's hidden counters as it leaves the thread (a
+      // placeholder stays in both).
+      if (hidden) {
+        for (const key of hiddenCountersOf(m)) addToCounter(op, key, -1);
+      }
       if (m.replyTo) {
         op.delete(keys.answerReply(rootId, m.createdAt, m.id));
         addToCounter(op, keys.replyCount(rootId), -1);

@@ -73,8 +73,9 @@ export interface ThreadQuery {
 /** The totals and position of a thread page. */
 export interface ThreadTotals {
   /**
-   * Top-level answers by people (and their agents) in the whole thread; the AI expert
-   * panel's top-level messages are paged with them but are not answers.
+   * Top-level answers by people (and their agents) in the whole thread, hidden ones left
+   * out (the same number for every viewer); the AI expert panel's top-level messages are
+   * paged with them but are not answers.
    */
   answerCount: number;
   /** The answer order used. */
@@ -430,9 +431,11 @@ async function legacyThread(
     const r = await rootAnswerOf(byId, m);
     under.set(r, [...(under.get(r) ?? []), m]);
   }
-  const aiAnswerCount = roots.filter((m) => m.authorType === "ai").length;
-  const aiReplyCount = all.filter((m) => m.replyTo && m.authorType === "ai").length;
-  const answerCount = roots.length - aiAnswerCount;
+  // Counted as the counters serve them: hidden messages left out.
+  const counted = (m: MessageRecord) => m.hiddenAt === undefined;
+  const aiAnswerCount = roots.filter((m) => m.authorType === "ai" && counted(m)).length;
+  const aiReplyCount = all.filter((m) => m.replyTo && m.authorType === "ai" && counted(m)).length;
+  const answerCount = roots.filter((m) => m.authorType !== "ai" && counted(m)).length;
   const pageCount = Math.max(1, Math.ceil(roots.length / ANSWERS_PER_PAGE));
   let shown: MessageRecord[];
   let replyPage = 1;

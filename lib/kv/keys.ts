@@ -75,6 +75,7 @@
  * | `["messages_by_author", userId, invertTime(createdAt), id]` | question id (older stores: `{id, questionId}` until the compaction migration's shape 4, lib/ops/compact.ts; readers take both, `authorRowQuestionId`) | profile activity "answers", newest first |
  * | `["message_counts", questionId]` | `Deno.KvU64` | `sum` ±1 per message |
  * | `["hidden_message_counts", questionId]` | `Deno.KvU64` | `sum` ±1 as a message is hidden / restored (and −1 when a hidden one leaves the thread): served `messageCount` is `message_counts` minus this |
+ * | `["hidden_answer_counts", questionId]`, `["hidden_ai_answer_counts", questionId]`, `["hidden_ai_reply_counts", questionId]` | `Deno.KvU64` | the same for the hidden messages among `answer_counts`, `ai_answer_counts` and `ai_reply_counts` (lib/community/messages/model.ts `hiddenCountersOf`), in the same ops: served `answerCount` is `answer_counts` minus the first; never above `hidden_message_counts`, so a reader skips them while that one is 0 |
  * | `["votes", targetType, targetId, userId]` | number: the vote's time, negative for a down-vote (lib/community/vote_rows.ts; older stores: a `VoteRecord` `{voteType, createdAt}` until the compaction migration's shape 5; readers take both, `voteOf`) | the only key a vote checks; listed for `likedBy`/`dislikedBy` |
  * | `["vote_counts", targetType, targetId, "up" \| "down"]` | `Deno.KvU64` | `sum` ±1 (never conflicts, docs/decisions.md#storage) |
  * | `["user_votes", userId, invertTime(createdAt), targetType, targetId]` | `"up" \| "down"` (the key says the rest; older stores: a `UserVoteEntry` copy of it until the compaction migration, lib/community/user_vote_rows.ts) | profile activity "likes", newest first; moved on a switch, deleted on unvote |
@@ -137,10 +138,11 @@
  * | Prefix | Value | Written with / indexes |
  * | --- | --- | --- |
  * | `["question_seqs", questionId]` | `QuestionSeqEntry` `{seq, tags: {tag: seq}}` | written with the question (and rewritten by a tag edit): where its feed rows are, so an edit or delete can move them |
- * | `["seq_holes", feed, seq]` | question id | a removed row of a dense feed (`feed` = `"all"` or `"tag:<tag>"`), written with the delete/tag edit that removed it; a page read skips them (lib/community/questions/holes.ts) |
- * | `["seq_hole_counts", feed]` | `Deno.KvU64` | `sum` +1 per hole: a tag feed's live total is its head minus this |
+ * | `["seq_holes", feed, seq]` | question id | a removed row of a dense feed (`feed` = `"all"` or `"tag:<tag>"`), written with the delete/tag edit/hide that removed it; a page read skips them (lib/community/questions/holes.ts); a restore puts its question's row back in its place and deletes it |
+ * | `["seq_hole_counts", feed]` | `Deno.KvU64` | `sum` ±1 per hole made / filled: a tag feed's live total is its head minus this |
  * | `["revisions", targetType, targetId, revision]` | `RevisionRecord` | one per version, written by the edit that makes it (revision 1, the original, with the first edit); lib/community/revisions.ts |
- * | `["accepted_answers", questionId]` | message id | the accepted answer; set/cleared by `POST /api/questions/:id/accept`, cleared in the op that deletes that answer |
+ * | `["accepted_answers", questionId]` | message id | the accepted answer; set/cleared by `POST /api/questions/:id/accept`, cleared in the op that deletes that answer; moved to the key below by the op that hides it |
+ * | `["hidden_accepted_answers", questionId]` | message id | an accepted answer set aside while it is hidden (lib/moderation/moderation.ts): the op that restores it moves it back to `accepted_answers` (unless the asker accepted another since); cleared by any accept or unaccept of the question and by the answer's delete |
  * | `["direct_reply_counts", messageId]` | `Deno.KvU64` | `sum` +1 per reply whose `replyTo` is the message (−1 when one disappears): a deleted message with replies stays as "[deleted]" |
  *
  * Follows, notifications, live pages and moderation (docs/interface.md):
@@ -396,6 +398,9 @@ export const keys = {
   ],
   messageCount: (questionId: string): Deno.KvKey => ["message_counts", questionId],
   hiddenMessageCount: (questionId: string): Deno.KvKey => ["hidden_message_counts", questionId],
+  hiddenAnswerCount: (questionId: string): Deno.KvKey => ["hidden_answer_counts", questionId],
+  hiddenAiAnswerCount: (questionId: string): Deno.KvKey => ["hidden_ai_answer_counts", questionId],
+  hiddenAiReplyCount: (questionId: string): Deno.KvKey => ["hidden_ai_reply_counts", questionId],
   questionAnswersPrefix: (questionId: string): Deno.KvKey => ["question_answers", questionId],
   questionAnswer: (questionId: string, createdAt: number, id: string): Deno.KvKey => [
     "question_answers",
@@ -538,6 +543,7 @@ export const keys = {
     n,
   ],
   acceptedAnswer: (questionId: string): Deno.KvKey => ["accepted_answers", questionId],
+  hiddenAcceptedAnswer: (questionId: string): Deno.KvKey => ["hidden_accepted_answers", questionId],
   directReplyCount: (messageId: string): Deno.KvKey => ["direct_reply_counts", messageId],
   // Follows, notifications, live pages, moderation (table above).
   follow: (questionId: string, userId: string): Deno.KvKey => ["follows", questionId, userId],

@@ -10,7 +10,9 @@
  *   record, `["hidden_posts", …]`). Concurrent flags conflict on the queue entry and retry,
  *   so the weight is exact.
  * - A hidden post answers 404 to everyone but its author and moderators (reads treat it as
- *   deleted: lib/community/questions/read.ts, messages/read.ts, targets.ts, thread.ts).
+ *   deleted: lib/community/questions/read.ts, messages/read.ts, targets.ts, thread.ts), and
+ *   leaves the public counts as a deleted one does, in the hide's own op; the restore puts
+ *   it back in them (./public_counts.ts).
  * - Moderator actions, each logged (`["mod_log", …]`) and each a decision that takes the
  *   post off the queue: `hide`, `restore` (un-hide), `dismiss` (the flags were unfounded:
  *   un-hide if the flags hid it), `delete` (the content lifecycle's soft delete,
@@ -21,14 +23,7 @@
  */
 import { inSearchDocument, markForReindex, reindexSoon } from "../search/reindex.ts";
 import { isPublic } from "../community/visibility.ts";
-import {
-  addToCounter,
-  commit,
-  getAll,
-  invertTime,
-  listNewestFirst,
-  updateAtomically,
-} from "../kv/atomic.ts";
+import { commit, getAll, invertTime, listNewestFirst, updateAtomically } from "../kv/atomic.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
 import { budgetOf, type PostingLimits, type RateLimited, spendInOp } from "../limits/posting.ts";
@@ -54,6 +49,7 @@ import {
 } from "./standing.ts";
 import { type Restricted, restriction } from "./sanctions.ts";
 import { QUEUE_LIMIT } from "./queue_size.ts";
+import { putBackInCounts, takeOutOfCounts } from "./public_counts.ts";
 
 /** Why a post is flagged. */
 export type FlagReason = "spam" | "offensive" | "off_topic" | "other";
@@ -239,7 +235,7 @@ export async function flagPost(
     if (entry.weight! >= FLAG_WEIGHT_TO_HIDE && r.hiddenAt === undefined) {
       entry.hidden = true;
       searched = await searchReads(kv, targetType, r);
-      setHidden(op, targetType, r, now, "flags", searched);
+      await setHidden(kv, op, targetType, r, now, "flags", searched);
     }
     op.set(keys.modQueue(targetType, targetId), entry);
     return { op, result: { ok: true, hidden: entry.hidden } };
@@ -262,36 +258,38 @@ function searchReads(kv: Deno.Kv, type: TargetType, r: PostRecord): Promise<bool
   return type === "question" ? Promise.resolve(true) : inSearchDocument(kv, r as MessageRecord);
 }
 
-function setHidden(
+async function setHidden(
+  kv: Deno.Kv,
   op: Deno.AtomicOperation,
   type: TargetType,
   r: PostRecord,
   now: number,
   by: string,
   searched: boolean,
-): void {
+): Promise<void> {
   const key = type === "question" ? keys.question(r.id) : keys.message(r.id);
   op.set(key, { ...r, hiddenAt: now });
   op.set(keys.hiddenPost(type, r.id), { at: now, by });
-  // `messageCount` counts what others can see (lib/community/questions/read.ts).
-  if (type === "message") addToCounter(op, keys.hiddenMessageCount(questionIdOf(type, r)), 1);
+  // Counts are what others can see: it leaves them as a deleted post does.
+  await takeOutOfCounts(kv, op, type, r);
   if (type === "question") dropQuestionVector(op, r.id); // no search result, no vector
   bumpQuestion(op, questionIdOf(type, r));
   // Its text leaves search (lib/search/reindex.ts).
   if (searched) markForReindex(op, questionIdOf(type, r), now);
 }
 
-function clearHidden(
+async function clearHidden(
+  kv: Deno.Kv,
   op: Deno.AtomicOperation,
   type: TargetType,
   r: PostRecord,
   searched: boolean,
-): void {
+): Promise<void> {
   const key = type === "question" ? keys.question(r.id) : keys.message(r.id);
   const { hiddenAt: _h, ...rest } = r;
   op.set(key, rest);
   op.delete(keys.hiddenPost(type, r.id));
-  if (type === "message") addToCounter(op, keys.hiddenMessageCount(questionIdOf(type, r)), -1);
+  await putBackInCounts(kv, op, type, r);
   if (type === "question") markEmbeddingPending(op, r.id); // back in search: the job embeds it
   bumpQuestion(op, questionIdOf(type, r));
   if (searched) markForReindex(op, questionIdOf(type, r), Date.now()); // searchable again
@@ -389,8 +387,8 @@ export async function moderate(
     const hide = action === "hide" && !hidden;
     const restore = (action === "restore" || action === "dismiss") && hidden;
     searched = (hide || restore) && await searchReads(kv, targetType, r);
-    if (hide) setHidden(op, targetType, r, now, moderator.id, searched);
-    if (restore) clearHidden(op, targetType, r, searched);
+    if (hide) await setHidden(kv, op, targetType, r, now, moderator.id, searched);
+    if (restore) await clearHidden(kv, op, targetType, r, searched);
     const entry = logEntry(questionIdOf(targetType, r));
     op.set(keys.modLog(invertTime(loggedAt), entry.id), entry);
     op.delete(keys.modQueue(targetType, targetId));

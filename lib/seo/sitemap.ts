@@ -10,13 +10,15 @@
  *   dropped). `lastmod`: last edit or creation.
  * - tags, profiles, debates: page p is that range of the kind's roll (./sitemap_rolls.ts,
  *   numbered by a job, in the order the job first saw each); kept when still shown:
- *   - tags: `lastmod` the newest question of the tag (a tag whose newest question is gone
- *     is left out);
+ *   - tags: `lastmod` the newest question of the tag still shown (a tag with none is left
+ *     out);
  *   - profiles: users whose activity is public (privacy settings); `lastmod` the sign-up;
  *   - debates: debates whose owner's `debateArchive` is public (docs/interface.md#public-debates)
  *     and that moderators have not withdrawn; `lastmod` the debate's last update.
  *
- * Every read is one bounded list plus batched `getMany`s of at most n keys each.
+ * Every read is one bounded list plus batched `getMany`s of at most n keys each (and, for
+ * a tag whose newest question was deleted or hidden, one list of one row for its newest
+ * left).
  *
  * @module
  */
@@ -24,6 +26,7 @@ import { EVENTUAL } from "../kv/consistency.ts";
 import { getAll } from "../kv/atomic.ts";
 import { keys } from "../kv/keys.ts";
 import { getQuestions } from "../community/questions/read.ts";
+import { isPublic } from "../community/visibility.ts";
 import { type QuestionRecord, seqRowId } from "../community/questions/model.ts";
 import type { User } from "../auth/users.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../profile/settings.ts";
@@ -168,18 +171,33 @@ async function questionUrls(
 
 async function tagUrls(kv: Deno.Kv, origin: string, tags: string[]): Promise<SitemapUrl[]> {
   const heads = await getAll<number>(kv, tags.map((t) => keys.tagSeqHead(t)));
-  const newestIds = await getAll<string>(
+  const atHead = await getAll<string>(
     kv,
     tags.map((t, i) => keys.questionByTag(t, heads[i].value ?? 0)),
   );
+  // The head's question deleted or hidden (its row is a hole): the newest row left.
+  const newestIds = await Promise.all(
+    atHead.map((e, i) => e.value ?? newestRowOf(kv, tags[i])),
+  );
   const newest = await getAll<QuestionRecord>(
     kv,
-    newestIds.map((e) => keys.question(e.value ?? "")),
+    newestIds.map((id) => keys.question(id ?? "")),
   );
-  return tags.map((tag, i) => ({
-    loc: `${origin}/?tag=${encodeURIComponent(tag)}`,
-    lastmod: newest[i]?.value?.createdAt ?? 0,
-  })).filter((u) => u.lastmod > 0);
+  return tags.map((tag, i) => {
+    const q = newest[i]?.value;
+    return { loc: `${origin}/?tag=${encodeURIComponent(tag)}`, q };
+  }).flatMap(({ loc, q }) => q && isPublic(q) ? [{ loc, lastmod: q.createdAt }] : []);
+}
+
+/** The question id of the newest row of `tag`'s feed, or null. */
+async function newestRowOf(kv: Deno.Kv, tag: string): Promise<string | null> {
+  const rows = kv.list<string>({ prefix: keys.questionsByTagPrefix(tag) }, {
+    reverse: true,
+    limit: 1,
+    ...EVENTUAL,
+  });
+  for await (const e of rows) return e.value;
+  return null;
 }
 
 async function profileUrls(kv: Deno.Kv, origin: string, ids: string[]): Promise<SitemapUrl[]> {

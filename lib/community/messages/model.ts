@@ -104,6 +104,31 @@ export function topLevelCounter(m: Pick<MessageRecord, "questionId" | "authorTyp
   return m.authorType === "ai" ? keys.aiAnswerCount(m.questionId) : keys.answerCount(m.questionId);
 }
 
+/**
+ * The hidden-message counters a message moves while it is hidden (+1 on hide, −1 on
+ * restore or when it leaves its thread hidden): `hidden_message_counts`, and the hidden
+ * part of the counter its kind is served from — people's answers, the AI panel's top-level
+ * messages or its replies (people's replies have no served counter of their own: they are
+ * `messageCount` minus the rest). Readers subtract each from its counter, so a hidden
+ * post is counted nowhere but where it is shown (to its author and moderators).
+ *
+ * @example
+ * ```ts
+ * hiddenCountersOf({ questionId: "q-1", authorType: "user" });
+ * // [["hidden_message_counts", "q-1"], ["hidden_answer_counts", "q-1"]]
+ * ```
+ */
+export function hiddenCountersOf(
+  m: Pick<MessageRecord, "questionId" | "authorType" | "replyTo">,
+): Deno.KvKey[] {
+  const out = [keys.hiddenMessageCount(m.questionId)];
+  const ai = m.authorType === "ai";
+  if (!m.replyTo) {
+    out.push(ai ? keys.hiddenAiAnswerCount(m.questionId) : keys.hiddenAnswerCount(m.questionId));
+  } else if (ai) out.push(keys.hiddenAiReplyCount(m.questionId));
+  return out;
+}
+
 /** The author shown on a deleted message's placeholder. */
 export const DELETED_AUTHOR: Author = { id: "", name: "[deleted]", avatar: null };
 

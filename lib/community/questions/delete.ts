@@ -4,7 +4,8 @@
  * it — the time feed, its position in the newest feed and in each tag feed (each recorded
  * as a hole, ./holes.ts, so pages stay full and totals right), its search postings and
  * its author's activity row — and moves the `questions` total and the author's
- * `questions` statistic down. So it leaves the new, hot, tag and search feeds, the agent
+ * `questions` statistic down (a hidden question's feed rows, total and statistic were
+ * already taken out by its hide, so nothing is taken out twice: ./listing.ts). So it leaves the new, hot, tag and search feeds, the agent
  * list, activity and public profiles at once. Reads treat a deleted record as absent
  * (./read.ts `getQuestion`), except for its author and moderators, who still open it;
  * its thread can no longer be answered, voted on or favorited.
@@ -24,7 +25,7 @@ import { isLookupId, keys } from "../../kv/keys.ts";
 import { invalidateReads } from "../read_cache.ts";
 import { docKey, type StoredDoc, unindexOps } from "../../search/index.ts";
 import { dropQuestionVector } from "../../search/question_vectors.ts";
-import { addHole, ALL_FEED, tagFeed } from "./holes.ts";
+import { takeOutOfFeeds } from "./listing.ts";
 import { feedKey } from "./model.ts";
 import { findSeqEntry, readQuestionToChange } from "./seqs.ts";
 
@@ -60,14 +61,8 @@ export async function deleteQuestion(
       .set(keys.questionSeqs(q.id), seqs)
       .delete(feedKey(q))
       .delete(keys.questionByAuthor(q.author.id, inv, q.id));
-    if (seqs.seq > 0) {
-      op.delete(keys.questionBySeq(seqs.seq));
-      addHole(op, ALL_FEED, seqs.seq, q.id);
-    }
-    for (const [tag, seq] of Object.entries(seqs.tags)) {
-      op.delete(keys.questionByTag(tag, seq));
-      addHole(op, tagFeed(tag), seq, q.id);
-    }
+    // Each feed row becomes a hole; a hidden question's rows already are.
+    await takeOutOfFeeds(kv, op, q, seqs);
     // Out of the search index in the same op: both of its documents.
     const docs = await kv.getMany<[StoredDoc, StoredDoc]>([
       docKey("question", q.id),
@@ -77,10 +72,16 @@ export async function deleteQuestion(
     if (docs[0].value) unindexOps(op, "question", q.id, docs[0].value);
     if (docs[1].value) unindexOps(op, "answers", q.id, docs[1].value);
     dropQuestionVector(op, q.id); // and its pending marker
-    addToCounter(op, keys.counter("questions"), -1);
     bumpQuestion(op, q.id); // live question page
-    // A deleted account's kept question has no author statistics left to move.
-    if (isAccountAuthor(q.author.id)) addToCounter(op, keys.userStat(q.author.id, "questions"), -1);
+    // A hidden question already left the total and its author's statistic
+    // (lib/moderation/public_counts.ts); a deleted account's kept question has no
+    // statistics left to move.
+    if (q.hiddenAt === undefined) {
+      addToCounter(op, keys.counter("questions"), -1);
+      if (isAccountAuthor(q.author.id)) {
+        addToCounter(op, keys.userStat(q.author.id, "questions"), -1);
+      }
+    }
     return { op, result: { ok: true } };
   });
   if (result.ok) await afterCommit("question delete caches", () => invalidateReads(kv));

@@ -92,20 +92,27 @@ export async function editQuestion(
     }
 
     // Tag feeds: a dropped tag leaves a hole, an added tag takes its feed's next position.
+    // A hidden question is in no feed: its positions are holes already, and a new one
+    // starts as a hole, which its restore fills (./listing.ts).
+    const listed = isPublic(q);
     const oldTags = new Set(q.tags.map(tagKey));
     const newTags = new Set(next.tags.map(tagKey));
     const tagSeqs: Record<string, number> = { ...seqs.tags };
     for (const t of oldTags) {
       if (newTags.has(t) || tagSeqs[t] === undefined) continue;
-      op.delete(keys.questionByTag(t, tagSeqs[t]));
-      addHole(op, tagFeed(t), tagSeqs[t], q.id);
+      if (listed) {
+        op.delete(keys.questionByTag(t, tagSeqs[t]));
+        addHole(op, tagFeed(t), tagSeqs[t], q.id);
+      }
       delete tagSeqs[t];
     }
     const added = [...newTags].filter((t) => !oldTags.has(t));
     const heads = await kv.getMany<number[]>(added.map(keys.tagSeqHead));
     added.forEach((t, i) => {
       const seq = (heads[i].value ?? 0) + 1;
-      op.check(heads[i]).set(keys.tagSeqHead(t), seq).set(keys.questionByTag(t, seq), q.id);
+      op.check(heads[i]).set(keys.tagSeqHead(t), seq);
+      if (listed) op.set(keys.questionByTag(t, seq), q.id);
+      else addHole(op, tagFeed(t), seq, q.id);
       tagSeqs[t] = seq;
     });
     op.set(keys.questionSeqs(q.id), { seq: seqs.seq, tags: tagSeqs } satisfies QuestionSeqEntry);

@@ -1,10 +1,11 @@
 /**
  * Holes in the dense feeds. The newest feed (`questions_by_seq`) and each tag feed
  * (`questions_by_tag`) number questions 1…head so that page p is one key range. Removing
- * a question from a feed (a delete, or a tag dropped by an edit) deletes its row and
- * records the position as a hole (`["seq_holes", feed, seq]`, plus a `sum` counter), in
- * the same atomic op as the removal. Nothing is renumbered, so removals never contend
- * with creations on the sequence heads.
+ * a question from a feed (a delete, a hide by moderation, or a tag dropped by an edit)
+ * deletes its row and records the position as a hole (`["seq_holes", feed, seq]`, plus a
+ * `sum` counter), in the same atomic op as the removal; a restore of a hidden question
+ * fills its holes with its rows again (./listing.ts). Nothing is renumbered, so removals
+ * never contend with creations on the sequence heads.
  *
  * Pages stay full and `total` stays right:
  * - A page read first finds where the page starts among the live rows: it walks the holes
@@ -13,8 +14,8 @@
  *   deleted rows are simply absent, so the list returns exactly `limit` live rows (fewer
  *   only at the end). Cost: one list of the holes newer than the page (none for the
  *   usual page 1 of a feed without recent deletions) plus the one range read.
- * - Totals: the global feed's total is the `questions` counter (moved by the delete); a
- *   tag feed's total is its head minus its hole counter.
+ * - Totals: the global feed's total is the `questions` counter (moved by the delete, the
+ *   hide and the restore); a tag feed's total is its head minus its hole counter.
  *
  * Chosen over compaction (renumbering every newer row on each delete: O(feed) writes
  * racing the creations' head checks) and over filter-and-over-read (which cannot know
@@ -36,7 +37,16 @@ export function tagFeed(tag: string): string {
   return `tag:${tag}`;
 }
 
-/** Record in `op` that position `seq` of `feed` was removed (the caller deletes the row). */
+/**
+ * Record in `op` that position `seq` of `feed` was removed (the caller deletes the row).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const op = kv.atomic();
+ * addHole(op, ALL_FEED, 7, "q-1");
+ * ```
+ */
 export function addHole(
   op: Deno.AtomicOperation,
   feed: string,
@@ -45,6 +55,26 @@ export function addHole(
 ): Deno.AtomicOperation {
   op.set(keys.seqHole(feed, seq), questionId);
   return addToCounter(op, keys.seqHoleCount(feed), 1);
+}
+
+/**
+ * Fill the hole at position `seq` of `feed` in `op` (the caller writes the row back there):
+ * what a restore of a hidden question does at each of its positions (./listing.ts).
+ *
+ * @example
+ * ```ts
+ * declare const kv: Deno.Kv;
+ * const op = kv.atomic();
+ * fillHole(op, ALL_FEED, 7);
+ * ```
+ */
+export function fillHole(
+  op: Deno.AtomicOperation,
+  feed: string,
+  seq: number,
+): Deno.AtomicOperation {
+  op.delete(keys.seqHole(feed, seq));
+  return addToCounter(op, keys.seqHoleCount(feed), -1);
 }
 
 /**

@@ -53,15 +53,41 @@ function summaryKeys(ids: string[], downvotes: boolean): Deno.KvKey[] {
   });
 }
 
+/** How many counter keys {@link summaryKeys} reads per question. */
+function keysPerSummary(downvotes: boolean): number {
+  // The agent list shows no down-votes: skipping them saves a read.
+  return downvotes ? 6 : 5;
+}
+
+/**
+ * The hidden answers of each of `ids` whose {@link summaryKeys} `entries` are: read only
+ * for questions with a hidden message (`hidden_message_counts` is never below
+ * `hidden_answer_counts`), so a page without one costs nothing more.
+ */
+async function hiddenAnswersOf(
+  kv: Deno.Kv,
+  ids: string[],
+  entries: Deno.KvEntryMaybe<unknown>[],
+  downvotes: boolean,
+): Promise<Map<string, number>> {
+  const per = keysPerSummary(downvotes);
+  const some = ids.filter((_, i) => counterValue(entries[i * per + 4].value) > 0);
+  const out = new Map<string, number>();
+  if (some.length === 0) return out;
+  const got = await getAll(kv, some.map(keys.hiddenAnswerCount));
+  some.forEach((id, i) => out.set(id, counterValue(got[i].value)));
+  return out;
+}
+
 /** The summary of `q`, the `i`-th question whose {@link summaryKeys} `entries` are. */
 function summaryOf(
   q: QuestionSnapshot,
   entries: Deno.KvEntryMaybe<unknown>[],
   i: number,
   downvotes: boolean,
+  hiddenAnswers: Map<string, number>,
 ): QuestionSummary {
-  // The agent list shows no down-votes: skipping them saves a read.
-  const per = downvotes ? 6 : 5;
+  const per = keysPerSummary(downvotes);
   const value = (k: number) => counterValue(entries[i * per + k].value as Deno.KvU64 | null);
   return {
     id: q.id,
@@ -71,7 +97,7 @@ function summaryOf(
     upvotes: value(0),
     downvotes: downvotes ? value(5) : 0,
     messageCount: shownMessageCount(value(1), value(4)),
-    answerCount: value(2),
+    answerCount: shownMessageCount(value(2), hiddenAnswers.get(q.id) ?? 0),
     acceptedMessageId: (entries[i * per + 3].value as string | null) ?? null,
     editedAt: q.editedAt ?? null,
     createdAt: q.createdAt,
@@ -98,8 +124,10 @@ export async function summarize(
   records: QuestionSnapshot[],
   { downvotes = true }: { downvotes?: boolean } = {},
 ): Promise<QuestionSummary[]> {
-  const entries = await getAll(kv, summaryKeys(records.map((q) => q.id), downvotes));
-  return records.map((q, i) => summaryOf(q, entries, i, downvotes));
+  const ids = records.map((q) => q.id);
+  const entries = await getAll(kv, summaryKeys(ids, downvotes));
+  const hidden = await hiddenAnswersOf(kv, ids, entries, downvotes);
+  return records.map((q, i) => summaryOf(q, entries, i, downvotes, hidden));
 }
 
 /**
@@ -123,8 +151,9 @@ export async function summarizeIds(
     getAll<QuestionRecord>(kv, ids.map(keys.question)),
     getAll(kv, summaryKeys(ids, downvotes)),
   ]);
+  const hidden = await hiddenAnswersOf(kv, ids, entries, downvotes);
   return records.flatMap((r, i) =>
-    r.value && isPublic(r.value) ? [summaryOf(r.value, entries, i, downvotes)] : []
+    r.value && isPublic(r.value) ? [summaryOf(r.value, entries, i, downvotes, hidden)] : []
   );
 }
 
@@ -202,7 +231,8 @@ export async function questionViewOf(
 /**
  * The `messageCount` everyone is served: the thread's messages minus those hidden by
  * moderation (docs/interface.md#moderation: a hidden post exists for others nowhere, its
- * count included). Author and moderators see the same number.
+ * count included). Author and moderators see the same number. The same subtraction serves
+ * `answerCount` and the AI panel's counts from their hidden parts.
  *
  * @example
  * ```ts
@@ -210,7 +240,8 @@ export async function questionViewOf(
  * ```
  */
 export function shownMessageCount(all: number, hidden: number): number {
-  return Math.max(0, all - hidden);
+  // A hidden counter below 0 (a post hidden before it had one, restored since) hides nothing.
+  return Math.max(0, all - Math.max(0, hidden));
 }
 
 /** The keys {@link readQuestionBase} reads in its one `getMany`, in order. */
@@ -278,14 +309,17 @@ export interface QuestionBase {
   /** Every message of the thread, hidden ones included (`view.messageCount` leaves them out). */
   storedMessages: number;
   /**
-   * Top-level messages of the thread: people's answers (`view.answerCount`) and the AI
-   * expert panel's top-level messages (`aiAnswers`), which are not answers but are paged
-   * with them.
+   * Top-level messages of the thread, hidden ones included (they are paged for their
+   * authors and moderators): people's answers and the AI expert panel's top-level messages,
+   * which are not answers but are paged with them.
    */
   topLevel: number;
-  /** Top-level messages of the AI expert panel. */
+  /** Top-level messages of the AI expert panel, hidden ones left out (as `answerCount`). */
   aiAnswers: number;
-  /** Replies by the AI expert panel's experts (neither answers nor people's replies). */
+  /**
+   * Replies by the AI expert panel's experts (neither answers nor people's replies), hidden
+   * ones left out.
+   */
   aiReplies: number;
   /** The question has an answer counter (threads written before it are read whole). */
   answersIndexed: boolean;
@@ -294,7 +328,8 @@ export interface QuestionBase {
 }
 
 /**
- * A question's record, counters and answer-order marker in one `getMany` (10 keys), whoever
+ * A question's record, counters and answer-order marker in one `getMany` (10 keys; a thread
+ * with a hidden message reads the hidden parts of its counters in a second one), whoever
  * may see it: the caller decides visibility (lib/community/visibility.ts `maySee`).
  * Null for an unknown id.
  *
@@ -312,19 +347,29 @@ export async function readQuestionBase(kv: Deno.Kv, id: string): Promise<Questio
   );
   const record = q.value as QuestionRecord | null;
   if (!record) return null;
+  // The hidden parts of the answer and AI counters: only a thread with a hidden message
+  // has any (`hidden_message_counts` is never below them), and only it reads them.
+  const split = counterValue(hidden.value) > 0
+    ? await kv.getMany([
+      keys.hiddenAnswerCount(id),
+      keys.hiddenAiAnswerCount(id),
+      keys.hiddenAiReplyCount(id),
+    ])
+    : [];
+  const hiddenOf = (i: number) => counterValue(split[i]?.value);
   return {
     record,
     view: questionViewFrom(record, {
       upvotes: counterValue(up.value),
       downvotes: counterValue(down.value),
       messageCount: shownMessageCount(counterValue(messages.value), counterValue(hidden.value)),
-      answerCount: counterValue(answers.value),
+      answerCount: shownMessageCount(counterValue(answers.value), hiddenOf(0)),
       acceptedMessageId: (accepted.value as string | null) ?? null,
     }),
     storedMessages: counterValue(messages.value),
     topLevel: counterValue(answers.value) + counterValue(ai.value),
-    aiAnswers: counterValue(ai.value),
-    aiReplies: counterValue(aiReplies.value),
+    aiAnswers: shownMessageCount(counterValue(ai.value), hiddenOf(1)),
+    aiReplies: shownMessageCount(counterValue(aiReplies.value), hiddenOf(2)),
     answersIndexed: answers.versionstamp !== null || ai.versionstamp !== null,
     answerOrderBuilt: built.versionstamp !== null,
   };

@@ -1,10 +1,12 @@
 /**
  * Questions (lib/community/questions/): every live question has its rows — the time
- * feed, its author's activity, its positions record (`question_seqs`) and the rows those
- * positions name in the newest feed (holding its id; a copy of the question there is the
- * shape before compact storage 3, reported and rewritten to the id) and in each of its
- * tags' feeds — and every such row names a live question that is really there; the
- * question total equals the live questions.
+ * feed, its author's activity and, unless it is hidden by moderation, its positions record
+ * (`question_seqs`) and the rows those positions name in the newest feed (holding its id;
+ * a copy of the question there is the shape before compact storage 3, reported and
+ * rewritten to the id) and in each of its tags' feeds — and every such row names a live
+ * question that is really there (a feed row, one that is not hidden: a hidden question's
+ * positions are holes until its restore, lib/community/questions/listing.ts); the question
+ * total equals the live questions that are not hidden.
  *
  * Repairs derive everything from the question record. A position lost with its row (a
  * backup that caught the record but not the row) is written back; a position another
@@ -25,7 +27,7 @@ import type { QuestionSeqEntry } from "../../community/questions/write.ts";
 import { defineInvariant } from "./invariant.ts";
 import { runPass, type Verdict } from "./pass.ts";
 import { withTally } from "./tally.ts";
-import { isLive } from "./targets.ts";
+import { isCounted, isLive } from "./targets.ts";
 
 const NAME = "questions";
 
@@ -42,9 +44,9 @@ export const QUESTION_PROBLEMS = {
   extraTag: "question still placed in the feed of a tag it no longer has",
   strayTimeRow: "time-feed row that names no live question",
   strayAuthorRow: "activity row that names no live question of that author",
-  strayFeedRow: "newest-feed row that names no live question at that position",
-  strayTagRow: "tag-feed row that names no live question of that tag at that position",
-  counter: "question total differs from the live questions",
+  strayFeedRow: "newest-feed row that names no live, unhidden question at that position",
+  strayTagRow: "tag-feed row that names no live, unhidden question of that tag at that position",
+  counter: "question total differs from the live questions not hidden",
 } as const;
 
 function isQuestion(v: unknown): v is QuestionRecord {
@@ -183,7 +185,7 @@ function strayVerdict(
  */
 export const questionsInvariant = defineInvariant(
   NAME,
-  "every live question has its time, author, newest-feed and tag-feed rows and every row a live question; the question total",
+  "every live question has its time and author rows, and unless hidden its newest-feed and tag-feed rows; every row a live question (a feed row, one not hidden); the question total",
   (kv, report, repair) =>
     withTally({}, async (tally) => {
       await tally.snapshot(kv, ["counters"], (key) => key[1] === "questions");
@@ -215,13 +217,18 @@ export const questionsInvariant = defineInvariant(
               fix: (op) => op.set(author.key, q.id),
             });
           }
-          out.push(
-            ...await planPositions(kv, q, seqs as Deno.KvEntryMaybe<QuestionSeqEntry>),
-          );
+          // A hidden question is in no feed (its rows are strays, judged below).
+          if (isCounted(q)) {
+            out.push(
+              ...await planPositions(kv, q, seqs as Deno.KvEntryMaybe<QuestionSeqEntry>),
+            );
+          }
           return out;
         },
         counted: async (e) => {
-          if (isQuestion(e.value) && isLive(e.value)) await tally.add(keys.counter("questions"));
+          if (isQuestion(e.value) && isCounted(e.value)) {
+            await tally.add(keys.counter("questions"));
+          }
         },
       });
       await runPass<unknown>(kv, report, repair, {
@@ -257,7 +264,8 @@ export const questionsInvariant = defineInvariant(
         judge: (e, [q, seqs]) => {
           const seq = e.key[1];
           const at = (seqs?.value as QuestionSeqEntry | null)?.seq;
-          const fine = isQuestion(q?.value) && isLive(q.value) && (at === undefined || at === seq);
+          const fine = isQuestion(q?.value) && isCounted(q.value) &&
+            (at === undefined || at === seq);
           if (fine) return [];
           const id = seqRowId(e.value);
           const hole = typeof seq === "number" && id ? { feed: ALL_FEED, seq, id } : undefined;
@@ -273,7 +281,7 @@ export const questionsInvariant = defineInvariant(
         judge: (e, [q, seqs]) => {
           const [, tag, seq] = e.key;
           const at = (seqs?.value as QuestionSeqEntry | null)?.tags?.[tag as string];
-          const fine = isQuestion(q?.value) && isLive(q.value) &&
+          const fine = isQuestion(q?.value) && isCounted(q.value) &&
             tagsOf(q.value).includes(tag as string) && (seqs?.value == null || at === seq);
           if (fine) return [];
           const hole = typeof tag === "string" && typeof seq === "number"

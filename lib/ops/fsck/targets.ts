@@ -63,3 +63,16 @@ export function isLive(record: unknown): boolean {
   return !!record && typeof record === "object" &&
     (record as { deletedAt?: unknown }).deletedAt === undefined;
 }
+
+/**
+ * True for a record that exists and is neither soft-deleted nor hidden by moderation: what
+ * the public counts and feeds count (lib/moderation/public_counts.ts).
+ *
+ * @example
+ * ```ts
+ * isCounted({ id: "q-1", hiddenAt: 1 }); // false
+ * ```
+ */
+export function isCounted(record: unknown): boolean {
+  return isLive(record) && (record as { hiddenAt?: unknown }).hiddenAt === undefined;
+}

@@ -3,9 +3,12 @@
  * every message in its thread has its rows — the thread row, its answer row or its reply
  * row under its top-level answer, its author's activity row while it is live, its row in
  * the vote order at its score — and every such row names a message that is there; each
- * question's message, answer and hidden counters equal its thread's rows, each answer's
- * reply counter its replies, each message's direct-reply counter the replies to it; an
- * accepted answer is a live answer of its question.
+ * question's message, answer and hidden counters equal its thread's rows (the hidden ones:
+ * its rows whose messages are hidden, by kind — lib/community/messages/model.ts
+ * `hiddenCountersOf`), each answer's reply counter its replies, each message's direct-reply
+ * counter the replies to it; an accepted answer is a live answer of its question that is
+ * not hidden, and an accept set aside (`hidden_accepted_answers`) names a hidden one while
+ * the question has no accepted answer (lib/moderation/public_counts.ts).
  *
  * What is "in the thread": a live message, and a deleted one whose thread row is still
  * there (a "[deleted]" placeholder, kept because it had replies when it was deleted);
@@ -57,8 +60,13 @@ export const THREAD_PROBLEMS = {
   strayAnswerRow: "answers row that names no answer of that question in its thread",
   strayReplyRow: "replies row that names no reply under that answer in its thread",
   badAccepted: "accepted answer that is not a live answer of the question",
+  hiddenAccepted:
+    "accepted answer that is hidden, not set aside (`hidden_accepted_answers`) until its restore",
+  badAside:
+    "accept set aside that names no hidden answer of the question, or beside an accepted answer",
   messageCounter: "message counter differs from the thread's rows",
-  hiddenCounter: "hidden-message counter differs from the hidden messages in the thread",
+  hiddenCounter:
+    "hidden-message counter (all, answers, AI answers or AI replies) differs from the hidden messages in the thread",
   answerCounter: "answer counter differs from the question's answer rows",
   replyCounter: "reply counter differs from the answer's reply rows",
   directCounter: "direct-reply counter differs from the replies to the message",
@@ -67,6 +75,9 @@ export const THREAD_PROBLEMS = {
 const COUNTERS: Record<string, string> = {
   message_counts: THREAD_PROBLEMS.messageCounter,
   hidden_message_counts: THREAD_PROBLEMS.hiddenCounter,
+  hidden_answer_counts: THREAD_PROBLEMS.hiddenCounter,
+  hidden_ai_answer_counts: THREAD_PROBLEMS.hiddenCounter,
+  hidden_ai_reply_counts: THREAD_PROBLEMS.hiddenCounter,
   answer_counts: THREAD_PROBLEMS.answerCounter,
   ai_answer_counts: THREAD_PROBLEMS.answerCounter,
   ai_reply_counts: THREAD_PROBLEMS.replyCounter,
@@ -229,7 +240,10 @@ export const threadsInvariant = defineInvariant(
           await tally.add(keys.messageCount(r.questionId));
           if (r.hiddenAt !== undefined) await tally.add(keys.hiddenMessageCount(r.questionId));
           if (r.replyTo) await tally.add(keys.directReplyCount(r.replyTo));
-          if (r.replyTo && r.authorType === "ai") await tally.add(keys.aiReplyCount(r.questionId));
+          if (r.replyTo && r.authorType === "ai") {
+            await tally.add(keys.aiReplyCount(r.questionId));
+            if (r.hiddenAt !== undefined) await tally.add(keys.hiddenAiReplyCount(r.questionId));
+          }
         },
       });
       await runPass<unknown>(kv, report, repair, {
@@ -256,9 +270,13 @@ export const threadsInvariant = defineInvariant(
         counted: async (e, [m], standing) => {
           if (!standing) return;
           // The AI expert panel's top-level messages are counted apart: they are not answers.
-          const ai = (m?.value as MessageRecord | null)?.authorType === "ai";
+          const r = m?.value as MessageRecord | null;
+          const ai = r?.authorType === "ai";
           const q = e.key[1] as string;
           await tally.add(ai ? keys.aiAnswerCount(q) : keys.answerCount(q));
+          if (r?.hiddenAt !== undefined) {
+            await tally.add(ai ? keys.hiddenAiAnswerCount(q) : keys.hiddenAnswerCount(q));
+          }
         },
       });
       await runPass<unknown>(kv, report, repair, {
@@ -334,9 +352,37 @@ export const threadsInvariant = defineInvariant(
         reads: (e) => typeof e.value === "string" ? [keys.message(e.value)] : [],
         judge: (e, [m]) => {
           const r = m?.value;
-          const fine = isMessage(r) && isLive(r) && !r.replyTo && r.questionId === e.key[1];
-          return fine ? [] : [{
+          const answer = isMessage(r) && isLive(r) && !r.replyTo && r.questionId === e.key[1];
+          if (answer && r.hiddenAt === undefined) return [];
+          // Hidden (by a hide from before accepts were set aside): set it aside now.
+          if (answer) {
+            return [{
+              kind: THREAD_PROBLEMS.hiddenAccepted,
+              removes: true,
+              fix: (op) => op.delete(e.key).set(keys.hiddenAcceptedAnswer(r.questionId), r.id),
+            }];
+          }
+          return [{
             kind: THREAD_PROBLEMS.badAccepted,
+            removes: true,
+            fix: (op) => op.delete(e.key),
+          }];
+        },
+      });
+      await runPass<unknown>(kv, report, repair, {
+        invariant: NAME,
+        label: "accepts set aside",
+        prefix: ["hidden_accepted_answers"],
+        reads: (e) =>
+          typeof e.value === "string" && typeof e.key[1] === "string"
+            ? [keys.message(e.value), keys.acceptedAnswer(e.key[1])]
+            : [],
+        judge: (e, [m, accepted]) => {
+          const r = m?.value;
+          const fine = isMessage(r) && isLive(r) && r.hiddenAt !== undefined && !r.replyTo &&
+            r.questionId === e.key[1] && accepted.versionstamp === null;
+          return fine ? [] : [{
+            kind: THREAD_PROBLEMS.badAside,
             removes: true,
             fix: (op) => op.delete(e.key),
           }];

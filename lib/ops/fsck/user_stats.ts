@@ -1,7 +1,8 @@
 /**
  * Member statistics (lib/profile/user_stats.ts), recounted from what they count:
- * `questions` — the member's live questions; `answers` — their live messages that count
- * toward statistics; `upvotes_received` — up-votes on their questions and messages (a
+ * `questions` — the member's live questions not hidden by moderation; `answers` — their
+ * live, unhidden messages that count toward statistics (a hidden post leaves both as a
+ * deleted one does, lib/moderation/public_counts.ts); `upvotes_received` — up-votes on their questions and messages (a
  * deleted post keeps its votes and so its share); `favorites_received` — favorites of
  * their posts. The peaks `best_question_upvotes` and `best_answer_upvotes` must be at
  * least the up-votes one of their posts has now, and `answer_accepted` at least 1 when an
@@ -21,7 +22,7 @@ import { isExpertAuthor } from "../../panel/experts.ts";
 import { defineInvariant } from "./invariant.ts";
 import { runPass } from "./pass.ts";
 import { withTally } from "./tally.ts";
-import { authorIdOf, isLive, targetRecordKey } from "./targets.ts";
+import { authorIdOf, isCounted, targetRecordKey } from "./targets.ts";
 
 const NAME = "user stats";
 
@@ -76,7 +77,8 @@ export const userStatsInvariant = defineInvariant(
         prefix: ["questions"],
         reads: none,
         judge: none,
-        counted: (e) => isLive(e.value) ? add(stat(authorIdOf(e.value), "questions")) : undefined,
+        counted: (e) =>
+          isCounted(e.value) ? add(stat(authorIdOf(e.value), "questions")) : undefined,
       });
       await runPass<unknown>(kv, report, repair, {
         invariant: NAME,
@@ -85,7 +87,7 @@ export const userStatsInvariant = defineInvariant(
         reads: none,
         judge: none,
         counted: (e) =>
-          isLive(e.value) && countsTowardStats(e.value as MessageRecord)
+          isCounted(e.value) && countsTowardStats(e.value as MessageRecord)
             ? add(stat(authorIdOf(e.value), "answers"))
             : undefined,
       });
