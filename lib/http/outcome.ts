@@ -169,4 +169,5 @@ export const FLAG_FAILURES = {
 /** A moderator's action on a post. */
 export const MOD_FAILURES = {
   not_found: [404, "Post not found"],
+  deleted: [409, "This post was deleted, and a deletion cannot be undone"],
 } as const;

@@ -295,8 +295,8 @@ async function clearHidden(
   if (searched) markForReindex(op, questionIdOf(type, r), Date.now()); // searchable again
 }
 
-/** The outcome of a moderator action. */
-export type ModActionResult = { ok: true } | { ok: false; reason: "not_found" };
+/** A moderator's action done, or why not: no such post, or one already deleted (final). */
+export type ModActionResult = { ok: true } | { ok: false; reason: "not_found" | "deleted" };
 
 let lastLogTime = 0;
 
@@ -354,7 +354,8 @@ export async function moderate(
   });
   if (action === "delete") {
     const rec = (await kv.get<PostRecord>(recordKey)).value;
-    if (!rec || rec.deletedAt !== undefined) return { ok: false, reason: "not_found" };
+    if (!rec) return { ok: false, reason: "not_found" };
+    if (rec.deletedAt !== undefined) return { ok: false, reason: "deleted" };
     const deleted = targetType === "question"
       ? await deleteQuestion(kv, { questionId: targetId, userId: moderator.id, moderator: true }, {
         now,
@@ -379,9 +380,9 @@ export async function moderate(
   const result = await updateAtomically<ModActionResult>(async () => {
     const rec = await kv.get<PostRecord>(recordKey);
     const r = rec.value;
-    if (!r || r.deletedAt !== undefined) {
-      return { op: null, result: { ok: false, reason: "not_found" } };
-    }
+    if (!r) return { op: null, result: { ok: false, reason: "not_found" } };
+    // Moderators still open a deleted post, so they are told why nothing can be done to it.
+    if (r.deletedAt !== undefined) return { op: null, result: { ok: false, reason: "deleted" } };
     const op = kv.atomic().check(rec);
     const hidden = r.hiddenAt !== undefined;
     const hide = action === "hide" && !hidden;

@@ -52,3 +52,31 @@ Deno.test("mod log: 30 a page, a cursor only when more follow, a made-up cursor 
     await t.close();
   }
 });
+
+Deno.test("moderation: a deleted post is 409 to every action, saying a deletion is final; an unknown one is 404", async () => {
+  const t = await createTestApp({ env: { NEW_ACCOUNT_HOURS: "0" } });
+  try {
+    const [asker, helper, mod] = await Promise.all(
+      ["Asker", "Helper", "Mo"].map((n) => member(t, n)),
+    );
+    t.services.config.moderators = [mod.id];
+    const qid = await ask(t, asker, { title: "Can a deleted answer come back?" });
+    const mid = await answer(t, helper, qid, "Buy cheap watches at spam.example");
+    const act = (targetId: string, action: string) =>
+      json<{ error?: string }>(
+        postAs(t, mod, "/api/mod/actions", { targetType: "message", targetId, action }),
+      );
+    assert.equal((await act(mid, "delete")).status, 200);
+    for (const action of ["restore", "hide", "dismiss", "delete"]) {
+      const r = await act(mid, action);
+      assert.deepEqual(
+        [r.status, r.body.error],
+        [409, "This post was deleted, and a deletion cannot be undone"],
+        action,
+      );
+    }
+    assert.equal((await act("msg-none", "restore")).status, 404);
+  } finally {
+    await t.close();
+  }
+});

@@ -37,6 +37,10 @@ export const docs: OperationDoc[] = [{
     "400": err("Bad body", 'action must be "hide", "restore", "dismiss" or "delete"'),
     "401": unauthorizedSession,
     "403": err("Not a moderator", MODERATORS_ONLY),
-    "404": err("No such post (or deleted)", "Post not found"),
+    "404": err("No such post", "Post not found"),
+    "409": err(
+      "The post was deleted: a deletion is final",
+      "This post was deleted, and a deletion cannot be undone",
+    ),
   },
 }];
