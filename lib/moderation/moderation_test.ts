@@ -237,10 +237,10 @@ Deno.test("moderate(): hide, restore, dismiss and delete each change what reader
   assert.equal(await queueEntry(kv, "question", other.questionId), null);
   assert.deepEqual(await modQueue(kv), []);
 
-  // Nothing to act on: not found, and nothing logged.
+  // Nothing to act on — deleted (final), or not found — and nothing logged.
   assert.deepEqual(await act(kv, "question", other.questionId, "hide", now + 4), {
     ok: false,
-    reason: "not_found",
+    reason: "deleted",
   });
   assert.deepEqual(await act(kv, "message", "msg-missing", "delete", now + 5), {
     ok: false,
