@@ -21,8 +21,7 @@ import {
   postAs,
   sendAs,
 } from "../helpers/community.ts";
-import { createRoundtableOps, newRoundtableId } from "@/lib/roundtables/store.ts";
-import type { RoundtableRecord } from "@/lib/roundtables/model.ts";
+import { seedRoundtable } from "../helpers/roundtables.ts";
 import { deleteAccount } from "@/lib/account/delete.ts";
 import { getProfile } from "@/lib/profile/profiles.ts";
 import { appWithFakeProviders, CookieJar, sessionOf, signInThrough } from "../helpers/oauth.ts";
@@ -382,25 +381,7 @@ Deno.test("silence: a new name, bio or picture and a roundtable interjection are
       200,
     );
     // A roundtable Sam hosts, running.
-    const now = t.services.now();
-    const rt: RoundtableRecord = {
-      id: newRoundtableId(now),
-      userId: sam.id,
-      topic: "Otters in cities",
-      background: "",
-      experts: [{ id: "omar", name: "Omar", title: "Ecologist" }],
-      rounds: 2,
-      status: "in_progress",
-      minutes: null,
-      messageCount: 0,
-      chosenBy: "host",
-      standIn: true,
-      createdAt: now,
-      updatedAt: now,
-    };
-    const op = t.kv.atomic();
-    createRoundtableOps(op, rt);
-    assert.ok((await op.commit()).ok);
+    const rt = { id: await seedRoundtable(t.kv, sam.id, "Otters in cities", t.services.now()) };
     const interject = () =>
       postAs(t, sam, `/api/roundtables/${rt.id}/interject`, { text: "Visit my shop" });
 
