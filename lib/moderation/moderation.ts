@@ -301,16 +301,22 @@ export type ModActionResult = { ok: true } | { ok: false; reason: "not_found" | 
 let lastLogTime = 0;
 
 /**
- * A log time after every earlier one of this process (the log lists newest first).
+ * Where the next moderation-log entry goes: its id and key, at a time after every earlier
+ * entry of this process (the log lists newest first, so two actions in one millisecond keep
+ * their order). Every writer of the log takes its place here.
  *
  * @example
  * ```ts
- * const at = nextLogTime(Date.now());
+ * declare const op: Deno.AtomicOperation;
+ * declare const entry: Omit<ModLogEntry, "id">;
+ * const slot = nextLogSlot(Date.now());
+ * op.set(slot.key, { ...entry, id: slot.id });
  * ```
  */
-export function nextLogTime(now: number): number {
+export function nextLogSlot(now: number): { id: string; key: Deno.KvKey } {
   lastLogTime = Math.max(now, lastLogTime + 1);
-  return lastLogTime;
+  const id = `modlog-${idSuffix(lastLogTime)}`;
+  return { id, key: keys.modLog(invertTime(lastLogTime), id) };
 }
 
 /**
@@ -341,10 +347,9 @@ export async function moderate(
   const { targetType, targetId, action, moderator } = input;
   if (!isLookupId(targetId)) return { ok: false, reason: "not_found" };
   const recordKey = targetType === "question" ? keys.question(targetId) : keys.message(targetId);
-  // Log keys are ordered by time; two actions in one millisecond keep their order here.
-  const loggedAt = nextLogTime(now);
+  const slot = nextLogSlot(now);
   const logEntry = (questionId: string): ModLogEntry => ({
-    id: `modlog-${idSuffix(loggedAt)}`,
+    id: slot.id,
     action,
     targetType,
     targetId,
@@ -369,7 +374,7 @@ export async function moderate(
     // The post is gone; the log and the queue follow and cannot fail the request.
     await afterCommit("moderation log", () =>
       commit(kv, (op) => {
-        op.set(keys.modLog(invertTime(loggedAt), entry.id), entry)
+        op.set(slot.key, entry)
           .delete(keys.modQueue(targetType, targetId))
           .delete(keys.hiddenPost(targetType, targetId));
         bumpQuestion(op, questionId);
@@ -391,7 +396,7 @@ export async function moderate(
     if (hide) await setHidden(kv, op, targetType, r, now, moderator.id, searched);
     if (restore) await clearHidden(kv, op, targetType, r, searched);
     const entry = logEntry(questionIdOf(targetType, r));
-    op.set(keys.modLog(invertTime(loggedAt), entry.id), entry);
+    op.set(slot.key, entry);
     op.delete(keys.modQueue(targetType, targetId));
     return { op, result: { ok: true } };
   });

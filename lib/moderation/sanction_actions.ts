@@ -6,13 +6,12 @@
  *
  * @module
  */
-import { invertTime, updateAtomically } from "../kv/atomic.ts";
+import { updateAtomically } from "../kv/atomic.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
-import { idSuffix } from "../ids.ts";
 import type { User } from "../auth/users.ts";
 import { endSessionsOf } from "../auth/sessions.ts";
-import { type ModLogEntry, nextLogTime } from "./moderation.ts";
+import { type ModLogEntry, nextLogSlot } from "./moderation.ts";
 import { activeSanction, forgetSanction, type Sanction, type SanctionAction } from "./sanctions.ts";
 import { type Standing, standingFrom, standingKeys } from "./standing.ts";
 
@@ -99,7 +98,7 @@ export async function sanctionUser(
   if (action !== "lift" && input.until !== undefined && input.until <= now) {
     return { ok: false, reason: "past_until" };
   }
-  const loggedAt = nextLogTime(now);
+  const slot = nextLogSlot(now);
   const reason = input.reason.trim();
   const result = await updateAtomically<SanctionOutcome>(async () => {
     const entries = await kv.getMany([...standingKeys(userId), keys.sanction(userId)]);
@@ -117,7 +116,7 @@ export async function sanctionUser(
     if (sanction) op.set(keys.sanction(userId), sanction);
     else op.delete(keys.sanction(userId));
     const entry: ModLogEntry = {
-      id: `modlog-${idSuffix(loggedAt)}`,
+      id: slot.id,
       action,
       targetType: "user",
       targetId: userId,
@@ -127,7 +126,7 @@ export async function sanctionUser(
       reason,
       until: sanction?.until ?? null,
     };
-    op.set(keys.modLog(invertTime(loggedAt), entry.id), entry);
+    op.set(slot.key, entry);
     const standing: AccountStanding = {
       userId,
       trust: standingFrom(entries.slice(0, 5), newAccountHours, now),

@@ -10,10 +10,9 @@
  *
  * @module
  */
-import { idSuffix, sha256Hex } from "../ids.ts";
-import { invertTime } from "../kv/atomic.ts";
+import { sha256Hex } from "../ids.ts";
 import { keys } from "../kv/keys.ts";
-import { type ModLogEntry, nextLogTime } from "./moderation.ts";
+import { type ModLogEntry, nextLogSlot } from "./moderation.ts";
 import { activeSanction, type Sanction } from "./sanctions.ts";
 
 /** What is kept of a deleted account's sanction. */
@@ -92,9 +91,9 @@ export function applyCarriedSanctionOps(
   op.delete(carried.key);
   if (!sanction) return null;
   op.set(keys.sanction(userId), sanction);
-  const loggedAt = nextLogTime(now);
+  const slot = nextLogSlot(now);
   const entry: ModLogEntry = {
-    id: `modlog-${idSuffix(loggedAt)}`,
+    id: slot.id,
     action: sanction.action,
     targetType: "user",
     targetId: userId,
@@ -104,6 +103,6 @@ export function applyCarriedSanctionOps(
     reason: `Carried over from deleted account ${carried.value.fromUserId}: ${sanction.reason}`,
     until: sanction.until,
   };
-  op.set(keys.modLog(invertTime(loggedAt), entry.id), entry);
+  op.set(slot.key, entry);
   return sanction;
 }

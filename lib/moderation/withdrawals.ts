@@ -7,12 +7,11 @@
  *
  * @module
  */
-import { invertTime, updateAtomically } from "../kv/atomic.ts";
+import { updateAtomically } from "../kv/atomic.ts";
 import { afterCommit } from "../kv/after_commit.ts";
 import { isLookupId, keys } from "../kv/keys.ts";
-import { idSuffix } from "../ids.ts";
 import { invalidateReads } from "../community/read_cache.ts";
-import { type ModLogEntry, nextLogTime } from "./moderation.ts";
+import { type ModLogEntry, nextLogSlot } from "./moderation.ts";
 import type { Withdrawal, WithdrawnKind } from "./withdrawn.ts";
 
 export type { Withdrawal, WithdrawnKind };
@@ -65,7 +64,7 @@ export async function setWithdrawal(
   const { kind, id, action, moderator } = input;
   if (!isLookupId(id)) return { ok: false, reason: "not_found" };
   const reason = input.reason.trim();
-  const loggedAt = nextLogTime(now);
+  const slot = nextLogSlot(now);
   const recordKey = kind === "debate" ? keys.debate(id) : keys.roundtable(id);
   const result = await updateAtomically<WithdrawalOutcome>(async () => {
     const [record, current] = await kv.getMany([recordKey, keys.withdrawn(kind, id)]);
@@ -77,7 +76,7 @@ export async function setWithdrawal(
     if (withdrawn) op.set(keys.withdrawn(kind, id), withdrawn);
     else op.delete(keys.withdrawn(kind, id));
     const entry: ModLogEntry = {
-      id: `modlog-${idSuffix(loggedAt)}`,
+      id: slot.id,
       action,
       targetType: kind,
       targetId: id,
@@ -86,7 +85,7 @@ export async function setWithdrawal(
       at: now,
       reason,
     };
-    op.set(keys.modLog(invertTime(loggedAt), entry.id), entry);
+    op.set(slot.key, entry);
     return { op, result: { ok: true, state: { type: kind, id, withdrawn } } };
   });
   // Signed-out pages and lists are cached: the change shows on the next load.
