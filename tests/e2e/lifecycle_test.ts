@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "../helpers/app.ts";
 import { axeViolations } from "../helpers/axe.ts";
-import { browserTest, SCREENSHOT_DIR } from "../helpers/browser.ts";
+import { browserTest, hydrated, SCREENSHOT_DIR } from "../helpers/browser.ts";
 import { answer, ask, type Member, member, postAs } from "../helpers/community.ts";
 
 const PHONE = { width: 390, height: 844 };
@@ -29,16 +29,6 @@ async function pageAs(
     if (m.type() === "error") errors.push(m.text());
   });
   return { page, errors };
-}
-
-/** Wait until every island on the page has hydrated. */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll("parley-island")].every((e) =>
-      (e as HTMLElement).dataset.hydrated === "true" || !e.hasAttribute("data-island")
-    )
-  ).catch(() => {});
-  await page.waitForTimeout(150);
 }
 
 async function setup(t: TestApp) {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { Browser, BrowserContext } from "playwright-core";
 import { createQuestion } from "@/lib/community/questions/write.ts";
 import { signInAs, type TestApp } from "../helpers/app.ts";
-import { browserTest, SCREENSHOT_DIR } from "../helpers/browser.ts";
+import { browserTest, hydrated, SCREENSHOT_DIR } from "../helpers/browser.ts";
 
 async function as(t: TestApp, browser: Browser, url: string, name: string) {
   const context: BrowserContext = await browser.newContext({
@@ -89,6 +89,7 @@ browserTest(
 
     // Flag it through the dialog.
     await flagger.page.goto(`${srv.url}/questions/${q.id}`);
+    await hydrated(flagger.page);
     await flagger.page.getByRole("button", { name: "Flag this question" }).click();
     const dialog = flagger.page.getByRole("dialog");
     await dialog.getByLabel("Spam").check();

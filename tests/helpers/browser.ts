@@ -2,7 +2,7 @@
  * Headless Chromium through playwright-core (Debian's build; Playwright cannot download
  * browsers here). Screenshots land in tests/e2e/screenshots/.
  */
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { createTestApp, ROOT, serveOnLoopback, type TestApp, type TestAppOptions } from "./app.ts";
 
 /** Flags that keep Chromium off the (closed) network and quiet. */
@@ -78,4 +78,24 @@ export function browserTest(
       }
     },
   });
+}
+
+/**
+ * Wait until every island on the page has hydrated: a click before then reaches a
+ * server-rendered button with no handler yet, and is lost.
+ *
+ * @example
+ * ```ts
+ * import type { Page } from "playwright-core";
+ * declare const page: Page;
+ * await hydrated(page);
+ * ```
+ */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll("parley-island")].every((e) =>
+      (e as HTMLElement).dataset.hydrated === "true" || !e.hasAttribute("data-island")
+    )
+  ).catch(() => {});
+  await page.waitForTimeout(150);
 }
